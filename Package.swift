@@ -1,0 +1,37 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Sift",
+  platforms: [.macOS(.v13), .iOS(.v16)],
+  products: [
+    .library(name: "Sift", targets: ["Sift"]),
+    .library(name: "SiftStore", targets: ["SiftStore"]),
+    .library(name: "SiftTerminal", targets: ["SiftTerminal"]),
+    .executable(name: "sift", targets: ["sift"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    // The engine: folding, query language, index and matcher, SearchController, FilteredCollection.
+    // Foundation only, so an iOS or macOS app can use it unchanged.
+    .target(name: "Sift"),
+    // Catalogs on disk and the built-in sample catalogs.
+    .target(name: "SiftStore", dependencies: ["Sift"], resources: [.copy("BuiltIn/Catalogs")]),
+    // The terminal front end: a pure screen model plus thin terminal I/O.
+    .target(name: "SiftTerminal", dependencies: ["Sift"]),
+    // The command-line tool: a thin shell over the libraries.
+    .executableTarget(
+      name: "sift",
+      dependencies: [
+        "Sift", "SiftStore", "SiftTerminal",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(name: "SiftTests", dependencies: ["Sift", "SiftStore"]),
+    .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore"]),
+    .testTarget(name: "SiftEndToEndTests", dependencies: ["sift"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,90 @@
+/// One field of a catalog's schema.
+public struct FieldDefinition: Hashable, Sendable, Codable {
+  public enum Kind: String, Hashable, Sendable, Codable {
+    /// Searched by substring; a value may hold several strings.
+    case text
+    /// Compared with `=`, `<`, `<=`, `>`, `>=` and ranges; plain number terms equal it.
+    case number
+    /// The catalog's grouping (CandySearch's category): filtered by equality, from the scope bar
+    /// or a token.
+    case category
+  }
+
+  /// The name used in queries (`price:<10`) and in item data.
+  public var name: String
+  /// What a person reads ("Intro price"); also accepted in queries, case-insensitively.
+  public var label: String
+  public var kind: Kind
+  /// Whether plain terms search this field when no field scope is selected.
+  public var isSearchable: Bool
+  /// Decimals to show for a number field (prices: 2); nil shows the number as it is.
+  public var decimals: Int?
+
+  public init(
+    name: String, label: String? = nil, kind: Kind, isSearchable: Bool = true, decimals: Int? = nil
+  ) {
+    self.name = name
+    self.label = label ?? name.prefix(1).uppercased() + name.dropFirst()
+    self.kind = kind
+    self.isSearchable = isSearchable
+    self.decimals = decimals
+  }
+
+  public static func text(_ name: String, label: String? = nil, searchable: Bool = true) -> Self {
+    Self(name: name, label: label, kind: .text, isSearchable: searchable)
+  }
+
+  public static func number(
+    _ name: String, label: String? = nil, searchable: Bool = true, decimals: Int? = nil
+  ) -> Self {
+    Self(name: name, label: label, kind: .number, isSearchable: searchable, decimals: decimals)
+  }
+
+  public static func category(_ name: String, label: String? = nil) -> Self {
+    Self(name: name, label: label, kind: .category, isSearchable: false)
+  }
+
+  /// The value as this field shows it.
+  public func display(_ value: FieldValue) -> String {
+    if case .number(let number) = value, let decimals, number.isFinite, abs(number) < 1e15 {
+      return Self.fixed(number, decimals: decimals)
+    }
+    return value.displayText
+  }
+
+  private static func fixed(_ value: Double, decimals: Int) -> String {
+    let digits = max(0, min(decimals, 9))
+    var scale: Int64 = 1
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = Int64((abs(value) * Double(scale)).rounded())
+    let whole = scaled / scale
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    guard digits > 0 else { return "\(sign)\(whole)" }
+    let fraction = String(scaled % scale)
+    return "\(sign)\(whole)." + String(repeating: "0", count: digits - fraction.count) + fraction
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case name, label, kind, searchable, decimals
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let name = try container.decode(String.self, forKey: .name)
+    let kind = try container.decode(Kind.self, forKey: .kind)
+    self.init(
+      name: name, label: try container.decodeIfPresent(String.self, forKey: .label), kind: kind,
+      isSearchable: try container.decodeIfPresent(Bool.self, forKey: .searchable)
+        ?? (kind != .category),
+      decimals: try container.decodeIfPresent(Int.self, forKey: .decimals))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(label, forKey: .label)
+    try container.encode(kind, forKey: .kind)
+    try container.encode(isSearchable, forKey: .searchable)
+    try container.encodeIfPresent(decimals, forKey: .decimals)
+  }
+}

@@ -1,0 +1,149 @@
+/// A live, filtered and ranked view over an editable collection of items keyed by stable ids —
+/// what the seeds' table views show while a search is active.
+///
+/// Edits address items by id (or by row of this view, resolved to an id at once), so a filtered
+/// delete removes that item and no other even when titles repeat. Every edit returns the
+/// `RowChanges` that turn the previous rows into the new ones, ready for a batch update:
+/// an edited item that stops matching leaves the rows, an added item that matches enters at its
+/// ranked place (FoodTracker's rules, seed 004).
+public struct FilteredCollection: Sendable {
+  public private(set) var index: SearchIndex
+  /// The criteria in force, as read against the schema (with diagnostics).
+  public private(set) var resolved: ResolvedCriteria
+  /// The matching items' ids, best first.
+  public private(set) var rows: [ItemID] = []
+  private var ranked: [RankedSlot] = []
+
+  /// A view of `items` (in catalog order) showing everything.
+  public init(schema: CatalogSchema, items: some Sequence<Item> = []) throws(CatalogEditError) {
+    self.init(index: try SearchIndex(schema: schema, items: items))
+  }
+
+  public init(index: SearchIndex) {
+    self.index = index
+    resolved = ResolvedCriteria(.everything, schema: index.schema)
+    setRanked(index.search(resolved))
+  }
+
+  public var schema: CatalogSchema { index.schema }
+  public var criteria: SearchCriteria { resolved.criteria }
+  /// The number of items in the collection, shown or not.
+  public var totalCount: Int { index.count }
+  /// The items in catalog order, shown or not.
+  public var allItems: [Item] { index.allItems }
+
+  public func item(id: ItemID) -> Item? { index.item(id: id) }
+
+  /// The item shown at `row`.
+  public func item(atRow row: Int) -> Item? {
+    rows.indices.contains(row) ? index.item(id: rows[row]) : nil
+  }
+
+  /// The row showing the item, if it is shown.
+  public func row(of id: ItemID) -> Int? { rows.firstIndex(of: id) }
+
+  /// The relevance tier of the item at `row`.
+  public func tier(atRow row: Int) -> RelevanceTier? {
+    ranked.indices.contains(row) ? RelevanceTier(rawValue: ranked[row].tier) : nil
+  }
+
+  /// Filters by `criteria`. When they narrow the criteria in force (a letter typed at the end
+  /// of a term, a term or token added), only the current rows are searched.
+  public mutating func filter(by criteria: SearchCriteria) {
+    let next = ResolvedCriteria(criteria, schema: index.schema)
+    guard next != resolved else { return }
+    if next.narrows(resolved) {
+      setRanked(index.search(next, within: ranked.map(\.slot).sorted()))
+    } else {
+      setRanked(index.search(next))
+    }
+    resolved = next
+  }
+
+  /// Where the criteria in force matched in `text`, a displayed value of `field` of `item`.
+  public func highlightRanges(in text: String, field: String, of item: Item) -> [Range<
+    String.Index
+  >] {
+    index.highlightRanges(in: text, field: field, value: item[field], resolved: resolved)
+  }
+
+  // MARK: - Edits
+
+  /// Adds an item at the end of catalog order; it shows if it matches, at its ranked place.
+  @discardableResult
+  public mutating func add(_ item: Item) throws(CatalogEditError) -> RowChanges {
+    try index.add(item)
+    return placeAfterEdit(item.id, changed: false)
+  }
+
+  /// Replaces the item that has `item.id`. It leaves the rows if it no longer matches.
+  @discardableResult
+  public mutating func update(_ item: Item) throws(CatalogEditError) -> RowChanges {
+    try index.update(item)
+    return placeAfterEdit(item.id, changed: true)
+  }
+
+  /// Deletes the item with `id`.
+  @discardableResult
+  public mutating func delete(id: ItemID) throws(CatalogEditError) -> RowChanges {
+    try index.remove(id: id)
+    return placeAfterEdit(id, changed: false)
+  }
+
+  /// Deletes the item shown at `row` of this view.
+  @discardableResult
+  public mutating func deleteRow(_ row: Int) throws(CatalogEditError) -> RowChanges {
+    guard rows.indices.contains(row) else { throw .rowOutOfRange(row, rowCount: rows.count) }
+    return try delete(id: rows[row])
+  }
+
+  /// Changes the item shown at `row` of this view (its id stays).
+  @discardableResult
+  public mutating func updateRow(
+    _ row: Int, _ change: (inout Item) -> Void
+  ) throws(CatalogEditError) -> RowChanges {
+    guard rows.indices.contains(row), var item = index.item(id: rows[row]) else {
+      throw .rowOutOfRange(row, rowCount: rows.count)
+    }
+    let id = item.id
+    change(&item)
+    item.id = id
+    return try update(item)
+  }
+
+  /// Puts the edited item where the criteria in force rank it (or nowhere), and reports the
+  /// row changes. Slots may have been renumbered by the edit, so rows are re-read by id.
+  private mutating func placeAfterEdit(_ id: ItemID, changed: Bool) -> RowChanges {
+    let oldRows = rows
+    var next: [RankedSlot] = []
+    next.reserveCapacity(rows.count + 1)
+    for (row, rowID) in rows.enumerated() where rowID != id {
+      if let slot = index.slot(of: rowID) {
+        next.append(RankedSlot(slot: Int32(slot), tier: ranked[row].tier))
+      }
+    }
+    if let slot = index.slot(of: id),
+      let placed = index.search(resolved, within: [Int32(slot)]).first
+    {
+      let key = sortKey(placed)
+      var low = 0
+      var high = next.count
+      while low < high {
+        let mid = (low + high) / 2
+        if sortKey(next[mid]) < key { low = mid + 1 } else { high = mid }
+      }
+      next.insert(placed, at: low)
+    }
+    setRanked(next)
+    return RowChanges(from: oldRows, to: rows, changed: changed ? [id] : [])
+  }
+
+  private func sortKey(_ ranked: RankedSlot) -> (UInt8, Int64) {
+    (ranked.tier, index.orderKeys[Int(ranked.slot)])
+  }
+
+  private mutating func setRanked(_ next: [RankedSlot]) {
+    ranked = next
+    rows = next.map { index.items[Int($0.slot)].id }
+  }
+}

@@ -1,0 +1,277 @@
+/// The search stack of a UIKit screen — UISearchController, its UISearchBar and
+/// UISearchTextField with tokens — as one value-type state machine you can run and test
+/// without a screen.
+///
+/// Send it events (`send(_:)`), perform the `Action`s it returns (they are the delegate and
+/// `updateSearchResults(for:)` calls UIKit would make), and read the state: `isFiltering`,
+/// `rows`, `indicator`, `suggestions`. It owns the `FilteredCollection` it filters, so edits made
+/// through it keep the rows and the selection right while a search is active.
+public struct SearchController: Sendable {
+  /// Something that happened to the search UI.
+  public enum Event: Hashable, Sendable {
+    /// `isActive = true`: the search interface is presented (without focus).
+    case activate
+    /// `isActive = false` without clearing anything.
+    case deactivate
+    /// The search field becomes first responder (a tap in it); activates the search.
+    case focus
+    /// The search field resigns first responder (the Search key); the search stays active.
+    case resignFocus
+    /// The field's text changed to this.
+    case setText(String)
+    /// Backspace at the end of the text: deletes the last character, or the last token when
+    /// the text is empty (UISearchTextField's behaviour).
+    case deleteBackward
+    case insertToken(SearchToken, at: Int)
+    case removeToken(at: Int)
+    /// A scope bar button was tapped.
+    case selectScope(Int)
+    /// The suggestion at this index of `suggestions` was chosen: it replaces the word being
+    /// typed and becomes a token.
+    case acceptSuggestion(Int)
+    /// A row was selected (nil: deselected).
+    case select(ItemID?)
+    /// The Cancel button: clears text and tokens, resigns focus and deactivates.
+    case cancel
+  }
+
+  /// What the caller should do or tell its delegates, in order.
+  public enum Action: Hashable, Sendable {
+    case willPresent
+    case didPresent
+    case willDismiss
+    case didDismiss
+    /// The moment UIKit calls `updateSearchResults(for:)`: rows and indicator have changed.
+    case updateSearchResults
+    case selectionChanged(ItemID?)
+  }
+
+  public private(set) var collection: FilteredCollection
+  public private(set) var isActive = false
+  /// Whether the search field has focus (first responder).
+  public private(set) var isFirstResponder = false
+  public private(set) var text = ""
+  /// The tokens, which stand before the text.
+  public private(set) var tokens: [SearchToken] = []
+  public private(set) var selectedScopeIndex = 0
+  public private(set) var selection: ItemID?
+  /// What the empty field shows ("Search candies").
+  public var placeholder: String
+
+  public init(collection: FilteredCollection, placeholder: String? = nil) {
+    self.collection = collection
+    self.placeholder = placeholder ?? "Search \(collection.schema.title.lowercased())"
+    refresh()
+  }
+
+  public var schema: CatalogSchema { collection.schema }
+  /// UISearchBar's `scopeButtonTitles`.
+  public var scopeTitles: [String] { schema.scopeTitles }
+
+  /// CandySearch's rule: active, and text, a scope other than the first, or a token.
+  public var isFiltering: Bool {
+    isActive && (!text.isEmpty || selectedScopeIndex != 0 || !tokens.isEmpty)
+  }
+
+  /// The ids of the items shown, best first: every item when not filtering.
+  public var rows: [ItemID] { collection.rows }
+
+  public var indicator: ResultsIndicator {
+    ResultsIndicator(
+      isFiltering: isFiltering, matchCount: collection.rows.count,
+      totalCount: collection.totalCount)
+  }
+
+  /// What the parser noticed in the text and tokens, for a status line.
+  public var diagnostics: [QueryDiagnostic] { collection.resolved.diagnostics }
+
+  /// The criteria the collection filters by: the search state when filtering, nothing else.
+  public var criteria: SearchCriteria {
+    isFiltering
+      ? SearchCriteria(text: text, tokens: tokens, scopeIndex: selectedScopeIndex) : .everything
+  }
+
+  // MARK: - Events
+
+  /// Applies an event and returns what UIKit would now tell the app.
+  @discardableResult
+  public mutating func send(_ event: Event) -> [Action] {
+    let before = (criteria, selection)
+    var actions: [Action] = []
+    switch event {
+    case .activate:
+      actions += present()
+    case .deactivate:
+      actions += dismiss()
+    case .focus:
+      isFirstResponder = true
+      actions += present()
+    case .resignFocus:
+      isFirstResponder = false
+    case .setText(let newText):
+      text = newText
+    case .deleteBackward:
+      if !text.isEmpty {
+        text.removeLast()
+      } else if !tokens.isEmpty {
+        tokens.removeLast()
+      }
+    case .insertToken(let token, let index):
+      tokens.insert(token, at: min(max(index, 0), tokens.count))
+    case .removeToken(let index):
+      if tokens.indices.contains(index) { tokens.remove(at: index) }
+    case .selectScope(let index):
+      if schema.scopes.indices.contains(index) { selectedScopeIndex = index }
+    case .acceptSuggestion(let index):
+      let offered = suggestions
+      if offered.indices.contains(index), let fragment = suggestionFragment {
+        var kept = String(text[..<fragment.start]).trimmingTrailingWhitespace()
+        if !kept.isEmpty { kept += " " }
+        text = kept
+        tokens.append(offered[index])
+      }
+    case .select(let id):
+      if id == nil || id.map(collection.rows.contains) == true { selection = id }
+    case .cancel:
+      text = ""
+      tokens = []
+      isFirstResponder = false
+      actions += dismiss()
+    }
+    refresh()
+    // UIKit asks for results when the search is presented and whenever what it filters by changes.
+    if before.0 != criteria || actions.contains(.didPresent) {
+      actions.append(.updateSearchResults)
+    }
+    if before.1 != selection { actions.append(.selectionChanged(selection)) }
+    return actions
+  }
+
+  /// UISearchTextField's `insertToken(_:at:)`; an index past the end appends.
+  @discardableResult
+  public mutating func insertToken(_ token: SearchToken, at index: Int) -> [Action] {
+    send(.insertToken(token, at: index))
+  }
+
+  /// UISearchTextField's `removeToken(at:)`; an index out of range changes nothing.
+  @discardableResult
+  public mutating func removeToken(at index: Int) -> [Action] {
+    send(.removeToken(at: index))
+  }
+
+  /// UISearchTextField's `tokens(in:)`: the tokens in a range of token positions.
+  public func tokens(in range: Range<Int>) -> [SearchToken] {
+    let clamped = range.clamped(to: tokens.indices)
+    return Array(tokens[clamped])
+  }
+
+  // MARK: - Suggestions
+
+  /// Tokens offered for the word being typed: the catalog's categories (and extra tokens) whose
+  /// text starts with it, "cho" → Chocolate. A word starting with `#` asks for them explicitly,
+  /// and `#` alone offers them all. Tokens already in the field are not offered again.
+  public var suggestions: [SearchToken] {
+    guard isActive, let fragment = suggestionFragment else { return [] }
+    let folded = TextFolding.fold(fragment.word)
+    guard fragment.isExplicit || folded.count >= 2 else { return [] }
+    let present = Set(tokens.map(\.identifier))
+    return schema.suggestedTokens.filter { token in
+      !present.contains(token.identifier)
+        && (folded.isEmpty
+          || TextFolding.fold(token.text).split(separator: " ").contains { $0.hasPrefix(folded) })
+    }
+  }
+
+  /// The last word of the text, when the text ends in one.
+  private var suggestionFragment: (start: String.Index, word: String, isExplicit: Bool)? {
+    guard let last = text.last, !last.isWhitespace else {
+      return text.hasSuffix("#") ? (text.index(before: text.endIndex), "", true) : nil
+    }
+    let start = text.lastIndex(where: \.isWhitespace).map(text.index(after:)) ?? text.startIndex
+    var word = text[start...]
+    if word.hasPrefix("-") { return nil }
+    let explicit = word.hasPrefix("#")
+    if explicit { word = word.dropFirst() }
+    if word.contains(":") { return nil }
+    return (start, String(word), explicit)
+  }
+
+  // MARK: - Edits through the filtered view
+
+  /// Adds an item; see `FilteredCollection.add(_:)`.
+  @discardableResult
+  public mutating func add(_ item: Item) throws(CatalogEditError) -> RowChanges {
+    try collection.add(item)
+  }
+
+  /// Replaces the item with `item.id`; see `FilteredCollection.update(_:)`.
+  @discardableResult
+  public mutating func update(_ item: Item) throws(CatalogEditError) -> RowChanges {
+    let changes = try collection.update(item)
+    dropSelectionIfHidden()
+    return changes
+  }
+
+  /// Deletes the item with `id`.
+  @discardableResult
+  public mutating func delete(id: ItemID) throws(CatalogEditError) -> RowChanges {
+    let changes = try collection.delete(id: id)
+    dropSelectionIfHidden()
+    return changes
+  }
+
+  /// Deletes the item shown at `row`.
+  @discardableResult
+  public mutating func deleteRow(_ row: Int) throws(CatalogEditError) -> RowChanges {
+    let changes = try collection.deleteRow(row)
+    dropSelectionIfHidden()
+    return changes
+  }
+
+  // MARK: - State
+
+  private mutating func present() -> [Action] {
+    guard !isActive else { return [] }
+    isActive = true
+    return [.willPresent, .didPresent]
+  }
+
+  private mutating func dismiss() -> [Action] {
+    guard isActive else { return [] }
+    isActive = false
+    isFirstResponder = false
+    return [.willDismiss, .didDismiss]
+  }
+
+  /// Re-filters for the current state and keeps the selection only while it is shown.
+  mutating func refresh() {
+    collection.filter(by: criteria)
+    dropSelectionIfHidden()
+  }
+
+  private mutating func dropSelectionIfHidden() {
+    if let selected = selection, collection.row(of: selected) == nil { selection = nil }
+  }
+
+  /// Sets every part of the state at once (restoration), then re-filters.
+  mutating func setState(
+    isActive: Bool, isFirstResponder: Bool, text: String, tokens: [SearchToken],
+    selectedScopeIndex: Int, selection: ItemID?
+  ) {
+    self.isActive = isActive
+    self.isFirstResponder = isFirstResponder && isActive
+    self.text = text
+    self.tokens = tokens
+    self.selectedScopeIndex = selectedScopeIndex
+    self.selection = nil
+    refresh()
+    if let selection, collection.row(of: selection) != nil { self.selection = selection }
+  }
+}
+
+extension String {
+  func trimmingTrailingWhitespace() -> String {
+    guard let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+    return String(self[...last])
+  }
+}

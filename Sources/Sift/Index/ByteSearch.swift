@@ -1,0 +1,92 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Substring search over folded UTF-8 bytes.
+///
+/// It looks for the needle's *rarest* byte with `memchr` (vectorised in every C library) and
+/// checks the whole needle only there, so a scan runs at memory speed and seldom stops.
+enum ByteSearch {
+  /// The offset of the first occurrence of `needle` in `haystack[range]`, or nil.
+  @inline(__always)
+  static func firstOffset(
+    of needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>,
+    range: Range<Int>
+  ) -> Int? {
+    guard let needleBase = needle.baseAddress, !needle.isEmpty else { return range.lowerBound }
+    guard range.count >= needle.count, let base = haystack.baseAddress else { return nil }
+    let anchor = rarestByteOffset(needle)
+    let anchorByte = Int32(needle[anchor])
+    // Candidate starts are range.lowerBound ... range.upperBound - needle.count.
+    var start = range.lowerBound
+    let lastStart = range.upperBound - needle.count
+    while start <= lastStart {
+      let from = base + start + anchor
+      let length = lastStart - start + 1
+      guard let hit = memchr(from, anchorByte, length) else { return nil }
+      let candidate = start + UnsafeRawPointer(from).distance(to: UnsafeRawPointer(hit))
+      if memcmp(base + candidate, needleBase, needle.count) == 0 { return candidate }
+      start = candidate + 1
+    }
+    return nil
+  }
+
+  /// Whether `needle` occurs in `haystack[range]`.
+  @inline(__always)
+  static func contains(
+    _ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>,
+    range: Range<Int>
+  ) -> Bool {
+    firstOffset(of: needle, in: haystack, range: range) != nil
+  }
+
+  /// Every start offset of `needle` in `haystack` (non-overlapping, left to right).
+  static func allOffsets(of needle: [UInt8], in haystack: [UInt8]) -> [Int] {
+    guard !needle.isEmpty else { return [] }
+    var offsets: [Int] = []
+    needle.withUnsafeBufferPointer { needle in
+      haystack.withUnsafeBufferPointer { haystack in
+        var from = 0
+        while let found = firstOffset(of: needle, in: haystack, range: from..<haystack.count) {
+          offsets.append(found)
+          from = found + needle.count
+        }
+      }
+    }
+    return offsets
+  }
+
+  /// The offset in `needle` of the byte least likely to occur in folded text.
+  @inline(__always)
+  static func rarestByteOffset(_ needle: UnsafeBufferPointer<UInt8>) -> Int {
+    var best = 0
+    var bestRank = commonness[Int(needle[0])]
+    for offset in needle.indices.dropFirst() where commonness[Int(needle[offset])] < bestRank {
+      best = offset
+      bestRank = commonness[Int(needle[offset])]
+    }
+    return best
+  }
+
+  /// How common each byte is in folded text, 0 (rare) to 255 (very common): lowercase letters
+  /// by their frequency in Latin-script names, space and vowels highest, UTF-8 continuation
+  /// bytes and the lead bytes of common scripts high, uppercase (never in folded text) zero.
+  static let commonness: [UInt8] = {
+    var table = [UInt8](repeating: 20, count: 256)
+    let letters = "eaniorltsudkcmhgbpyvzfwjxq"
+    for (rank, letter) in letters.utf8.enumerated() {
+      table[Int(letter)] = UInt8(240 - rank * 8)
+    }
+    table[Int(UInt8(ascii: " "))] = 250
+    for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = 0 }
+    for byte in 0x80...0xBF { table[byte] = 200 }  // continuation bytes
+    for byte in [0xC3, 0xC4, 0xC5, 0xD0, 0xD1, 0xD8, 0xD9, 0xE1, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7] {
+      table[byte] = 150
+    }
+    return table
+  }()
+}

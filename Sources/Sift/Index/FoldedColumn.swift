@@ -1,0 +1,94 @@
+/// The folded text of one text field for every slot of an index, back to back in one buffer, so
+/// that a search is one scan of contiguous memory rather than a call per item.
+///
+/// Each value of a slot is followed by a 0 byte, which folded text never contains: a match can
+/// span neither two values nor two items.
+struct FoldedColumn: Sendable {
+  private(set) var bytes: [UInt8] = []
+  /// `starts[slot]..<starts[slot + 1]` are the slot's bytes.
+  private(set) var starts: [UInt32] = [0]
+
+  var slotCount: Int { starts.count - 1 }
+
+  func range(of slot: Int) -> Range<Int> { Int(starts[slot])..<Int(starts[slot + 1]) }
+
+  /// Appends a slot holding the folded `values`.
+  mutating func append(_ values: [String]) {
+    for value in values {
+      TextFolding.append(value, to: &bytes)
+      bytes.append(0)
+    }
+    starts.append(UInt32(truncatingIfNeeded: bytes.count))
+  }
+
+  /// Appends a slot holding the initial-consonant keys of those `values` that have Hangul.
+  mutating func appendInitials(_ values: [String]) {
+    for value in values where TextFolding.appendInitialConsonants(of: value, to: &bytes) {
+      bytes.append(0)
+    }
+    starts.append(UInt32(truncatingIfNeeded: bytes.count))
+  }
+
+  /// Appends `count` empty slots.
+  mutating func appendEmpty(count: Int) {
+    starts.append(contentsOf: repeatElement(UInt32(truncatingIfNeeded: bytes.count), count: count))
+  }
+
+  /// The slot whose bytes hold `offset` (binary search).
+  func slot(containing offset: Int) -> Int {
+    var low = 0
+    var high = slotCount
+    while low + 1 < high {
+      let mid = (low + high) / 2
+      if Int(starts[mid]) <= offset { low = mid } else { high = mid }
+    }
+    return low
+  }
+
+  /// The first value of a slot, folded (the title, for the title field).
+  func firstValue(of slot: Int) -> ArraySlice<UInt8> {
+    let range = range(of: slot)
+    let end = bytes[range].firstIndex(of: 0) ?? range.upperBound
+    return bytes[range.lowerBound..<end]
+  }
+
+  /// Calls `body` for each slot whose bytes contain `needle`, in slot order, once per slot.
+  ///
+  /// - Complexity: one pass over the buffer; O(log *n*) to map each hit to its slot.
+  func forEachSlot(containing needle: [UInt8], _ body: (Int) -> Void) {
+    guard !needle.isEmpty else { return }
+    needle.withUnsafeBufferPointer { needle in
+      bytes.withUnsafeBufferPointer { haystack in
+        var from = 0
+        while let found = ByteSearch.firstOffset(
+          of: needle, in: haystack, range: from..<haystack.count)
+        {
+          let slot = slot(containing: found)
+          body(slot)
+          from = Int(starts[slot + 1])
+        }
+      }
+    }
+  }
+
+  /// Whether the slot's bytes contain `needle`.
+  func slot(_ slot: Int, contains needle: [UInt8]) -> Bool {
+    needle.withUnsafeBufferPointer { needle in
+      bytes.withUnsafeBufferPointer { haystack in
+        ByteSearch.contains(needle, in: haystack, range: range(of: slot))
+      }
+    }
+  }
+
+  /// A copy keeping only the given slots, in the given order.
+  func compacted(keeping slots: [Int]) -> FoldedColumn {
+    var copy = FoldedColumn()
+    copy.bytes.reserveCapacity(bytes.count)
+    copy.starts.reserveCapacity(slots.count + 1)
+    for slot in slots {
+      copy.bytes.append(contentsOf: bytes[range(of: slot)])
+      copy.starts.append(UInt32(truncatingIfNeeded: copy.bytes.count))
+    }
+    return copy
+  }
+}

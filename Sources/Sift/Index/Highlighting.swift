@@ -1,0 +1,141 @@
+/// Maps matches in folded text back onto the original text, whose length folding changed
+/// ("Straße" folds to six letters as "strasse" does to seven; "서" to two jamo).
+public enum Highlighting {
+  /// The ranges of `text` where any of the folded `needles` occurs, widened to whole grapheme
+  /// clusters (a highlighted "a" in "ầ" covers the whole "ầ"), sorted and merged.
+  ///
+  /// - Parameters:
+  ///   - needles: folded text to find in the folded text.
+  ///   - initialNeedles: folded initial consonants to find in the initial-consonant key.
+  public static func ranges(
+    in text: String, needles: [String], initialNeedles: [String] = []
+  ) -> [Range<String.Index>] {
+    var byteRanges: [Range<Int>] = []
+    func collect(initialsOnly: Bool, needles: [String]) {
+      guard !needles.isEmpty else { return }
+      let (folded, origins) = TextFolding.foldWithOrigins(text, initialsOnly: initialsOnly)
+      for needle in needles {
+        let needleBytes = Array(needle.utf8)
+        for start in ByteSearch.allOffsets(of: needleBytes, in: folded) {
+          let end = start + needleBytes.count
+          byteRanges.append(origins[start]..<originEnd(origins, lastByte: end - 1, text: text))
+        }
+      }
+    }
+    collect(initialsOnly: false, needles: needles)
+    if !initialNeedles.isEmpty, TextFolding.initialConsonants(of: text) != nil {
+      collect(initialsOnly: true, needles: initialNeedles)
+    }
+    return merge(graphemeAligned(byteRanges, in: text), in: text)
+  }
+
+  /// The UTF-8 offset just past the source scalar of the folded byte `lastByte`.
+  private static func originEnd(_ origins: [Int], lastByte: Int, text: String) -> Int {
+    let start = origins[lastByte]
+    let lead = text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: start)]
+    let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+    return start + length
+  }
+
+  /// Widens UTF-8 offset ranges to grapheme cluster boundaries and converts them to indices.
+  private static func graphemeAligned(_ ranges: [Range<Int>], in text: String) -> [Range<
+    String.Index
+  >] {
+    guard !ranges.isEmpty else { return [] }
+    // The UTF-8 offset of each Character's start, plus the end.
+    var boundaries: [Int] = []
+    boundaries.reserveCapacity(text.count + 1)
+    var index = text.startIndex
+    while index < text.endIndex {
+      boundaries.append(text.utf8.distance(from: text.startIndex, to: index))
+      index = text.index(after: index)
+    }
+    let total = text.utf8.count
+    boundaries.append(total)
+    func floor(_ offset: Int) -> Int {
+      var low = 0
+      var high = boundaries.count - 1
+      while low < high {
+        let mid = (low + high + 1) / 2
+        if boundaries[mid] <= offset { low = mid } else { high = mid - 1 }
+      }
+      return boundaries[low]
+    }
+    func ceil(_ offset: Int) -> Int {
+      var low = 0
+      var high = boundaries.count - 1
+      while low < high {
+        let mid = (low + high) / 2
+        if boundaries[mid] >= offset { high = mid } else { low = mid + 1 }
+      }
+      return boundaries[low]
+    }
+    return ranges.map { range in
+      let lower = text.utf8.index(text.startIndex, offsetBy: floor(range.lowerBound))
+      let upper = text.utf8.index(text.startIndex, offsetBy: ceil(min(range.upperBound, total)))
+      return lower..<upper
+    }
+  }
+
+  private static func merge(_ ranges: [Range<String.Index>], in text: String) -> [Range<
+    String.Index
+  >] {
+    let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
+    var merged: [Range<String.Index>] = []
+    for range in sorted where !range.isEmpty {
+      if let last = merged.last, range.lowerBound <= last.upperBound {
+        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+      } else {
+        merged.append(range)
+      }
+    }
+    return merged
+  }
+}
+
+extension SearchIndex {
+  /// Where `resolved` matched in `text`, a displayed value of `field`: substrings for a text
+  /// field, the whole value for a number field whose value a term matched.
+  func highlightRanges(
+    in text: String, field: String, value: FieldValue?, resolved: ResolvedCriteria
+  ) -> [Range<String.Index>] {
+    guard let definition = schema.fields.first(where: { $0.name == field }) else { return [] }
+    let positive = resolved.allTerms.filter { !$0.isNegated }
+    switch definition.kind {
+    case .text:
+      let scoped = isSearchedByUnfieldedTerms(definition, scope: resolved.scope)
+      let conditions = positive.compactMap(\.textCondition).filter {
+        $0.field == field || ($0.field == nil && scoped)
+      }
+      return Highlighting.ranges(
+        in: text, needles: conditions.map(\.needle),
+        initialNeedles: conditions.filter(\.matchesInitials).map(\.needle))
+    case .number:
+      guard let number = Self.number(of: value) else { return [] }
+      let scoped = isSearchedByUnfieldedTerms(definition, scope: resolved.scope)
+      let hit = positive.contains { term in
+        switch term.condition {
+        case .text(let condition): condition.field == nil && scoped && condition.number == number
+        case .number(let name, let predicate): name == field && predicate.matches(number)
+        case .category: false
+        }
+      }
+      return hit ? [text.startIndex..<text.endIndex] : []
+    case .category:
+      let hit = positive.contains { term in
+        if case .category(let name, let folded) = term.condition {
+          return name == field && TextFolding.fold(text) == folded
+        }
+        return false
+      }
+      return hit ? [text.startIndex..<text.endIndex] : []
+    }
+  }
+
+  private func isSearchedByUnfieldedTerms(_ field: FieldDefinition, scope: Scope?) -> Bool {
+    if case .fields(let names) = scope?.filter {
+      return names.contains { CatalogSchema.fieldKey($0) == CatalogSchema.fieldKey(field.name) }
+    }
+    return field.isSearchable
+  }
+}

@@ -1,0 +1,73 @@
+/// Everything that decides which items show: the search text, the tokens and the selected
+/// scope. `SearchController` derives it from its state; an app may also build one directly.
+public struct SearchCriteria: Hashable, Sendable {
+  public var text: String
+  public var tokens: [SearchToken]
+  /// Index into the schema's scope bar; 0 is the first button.
+  public var scopeIndex: Int
+
+  public init(text: String = "", tokens: [SearchToken] = [], scopeIndex: Int = 0) {
+    self.text = text
+    self.tokens = tokens
+    self.scopeIndex = scopeIndex
+  }
+
+  /// No filter at all: every item in catalog order.
+  public static let everything = SearchCriteria()
+}
+
+/// Criteria read against a schema: the parsed query, the token terms, the scope, and every
+/// diagnostic met on the way.
+public struct ResolvedCriteria: Hashable, Sendable {
+  public var criteria: SearchCriteria
+  public var query: Query
+  /// The term each usable token stands for.
+  public var tokenTerms: [QueryTerm]
+  public var scope: Scope?
+  /// Diagnostics of the query text, then those of tokens.
+  public var diagnostics: [QueryDiagnostic]
+
+  public init(_ criteria: SearchCriteria, schema: CatalogSchema) {
+    self.criteria = criteria
+    query = Query(parsing: criteria.text, schema: schema)
+    diagnostics = query.diagnostics
+    tokenTerms = []
+    for token in criteria.tokens {
+      switch Query.term(forToken: token.identifier, schema: schema) {
+      case .success(let term): tokenTerms.append(term)
+      case .failure(let diagnostic): diagnostics.append(diagnostic)
+      }
+    }
+    scope =
+      schema.scopes.indices.contains(criteria.scopeIndex) ? schema.scopes[criteria.scopeIndex] : nil
+  }
+
+  /// All terms: the text's, then the tokens'.
+  public var allTerms: [QueryTerm] { query.terms + tokenTerms }
+
+  /// True when these criteria can only keep items the `previous` ones kept, so a search may
+  /// run inside the previous results: same scope, every previous term implied by a new one.
+  public func narrows(_ previous: ResolvedCriteria) -> Bool {
+    guard scope == previous.scope else { return false }
+    let terms = allTerms
+    return previous.allTerms.allSatisfy { old in terms.contains { $0.implies(old) } }
+  }
+}
+
+extension QueryTerm {
+  /// Whether every item matching `self` also matches `other`.
+  func implies(_ other: QueryTerm) -> Bool {
+    if self.condition == other.condition, isNegated == other.isNegated { return true }
+    guard !isNegated, !other.isNegated, case .text(let new) = condition,
+      case .text(let old) = other.condition, new.field == old.field
+    else { return false }
+    // A longer needle only narrows; but a number reading ("20" = 20) or an initials reading
+    // can match items the shorter term did not, so those must be unchanged.
+    guard new.needle.utf8.count > old.needle.utf8.count,
+      !ByteSearch.allOffsets(of: Array(old.needle.utf8), in: Array(new.needle.utf8)).isEmpty
+    else { return false }
+    if new.number != nil { return false }
+    if new.matchesInitials && !old.matchesInitials { return false }
+    return true
+  }
+}

@@ -1,0 +1,78 @@
+/// Relevance tiers, best first. Within a tier, items keep catalog order, so results never
+/// shuffle between keystrokes for no reason.
+public enum RelevanceTier: UInt8, Comparable, Sendable, CaseIterable {
+  /// The title equals the query text ("red rose" → Red Rose).
+  case titleEquals = 0
+  /// Every term starts a word of the title ("ro" → Red Rose).
+  case titleWordPrefix = 1
+  /// The title contains every term, not all at word starts ("ose" → Red Rose).
+  case titleContains = 2
+  /// Other fields match (a year, a price, an alternate name, initials).
+  case otherFields = 3
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+extension SearchIndex {
+  /// Sorts matching slots by tier, then catalog order.
+  ///
+  /// - Complexity: O(*m*) to tier *m* matches plus a sort only where catalog order and slot
+  ///   order differ (after edits).
+  func rank(_ slots: [Int32], titleNeedles: [[UInt8]]) -> [RankedSlot] {
+    guard !titleNeedles.isEmpty, let titleColumn else {
+      return inCatalogOrder(slots.map { RankedSlot(slot: $0, tier: 0) })
+    }
+    let joined = Array(titleNeedles.joined(separator: [UInt8(ascii: " ")]))
+    var buckets = [[RankedSlot]](repeating: [], count: RelevanceTier.allCases.count)
+    for slot in slots {
+      let title = columns[titleColumn].firstValue(of: Int(slot))
+      let tier = Self.tier(title: title, needles: titleNeedles, joined: joined)
+      buckets[Int(tier.rawValue)].append(RankedSlot(slot: slot, tier: tier.rawValue))
+    }
+    return buckets.flatMap(inCatalogOrder)
+  }
+
+  private func inCatalogOrder(_ ranked: [RankedSlot]) -> [RankedSlot] {
+    let ordered = zip(ranked, ranked.dropFirst()).allSatisfy {
+      orderKeys[Int($0.slot)] < orderKeys[Int($1.slot)]
+    }
+    return ordered ? ranked : ranked.sorted { orderKeys[Int($0.slot)] < orderKeys[Int($1.slot)] }
+  }
+
+  static func tier(title: ArraySlice<UInt8>, needles: [[UInt8]], joined: [UInt8]) -> RelevanceTier {
+    if title.elementsEqual(joined) { return .titleEquals }
+    var allAtWordStart = true
+    for needle in needles {
+      switch occurrence(of: needle, in: title) {
+      case .none: return .otherFields
+      case .inside: allAtWordStart = false
+      case .wordStart: break
+      }
+    }
+    return allAtWordStart ? .titleWordPrefix : .titleContains
+  }
+
+  private enum Occurrence { case none, inside, wordStart }
+
+  /// Where `needle` occurs in `title`: at a word start if any occurrence is.
+  private static func occurrence(of needle: [UInt8], in title: ArraySlice<UInt8>) -> Occurrence {
+    guard !needle.isEmpty, needle.count <= title.count else { return .none }
+    var found = Occurrence.none
+    var start = title.startIndex
+    let last = title.endIndex - needle.count
+    while start <= last {
+      if title[start] == needle[0], title[start..<start + needle.count].elementsEqual(needle) {
+        if start == title.startIndex || isWordBoundary(title[start - 1]) { return .wordStart }
+        found = .inside
+      }
+      start += 1
+    }
+    return found
+  }
+
+  /// ASCII bytes that are not letters or digits separate words (space, punctuation).
+  private static func isWordBoundary(_ byte: UInt8) -> Bool {
+    byte < 0x80 && !(byte >= 0x30 && byte <= 0x39) && !(byte >= 0x61 && byte <= 0x7A)
+      && !(byte >= 0x41 && byte <= 0x5A)
+  }
+}

@@ -1,0 +1,200 @@
+/// The searchable form of a catalog: every text field folded once into its own contiguous
+/// buffer, number and category fields as plain arrays, and the items themselves for display.
+///
+/// Items live in *slots*. Adding appends a slot; deleting marks it dead; updating marks the old
+/// slot dead and appends a new one that keeps the item's place in catalog order. Dead slots are
+/// dropped in one pass when they outnumber the live ones, so no edit costs more than appending.
+public struct SearchIndex: Sendable {
+  public let schema: CatalogSchema
+
+  private(set) var items: [Item] = []
+  private(set) var isLive: [Bool] = []
+  /// Catalog order: ties in relevance are broken by it.
+  private(set) var orderKeys: [Int64] = []
+  private(set) var slotByID: [ItemID: Int] = [:]
+  private var nextOrderKey: Int64 = 0
+  private var deadCount = 0
+
+  /// The schema's text fields, in schema order; `columns[i]` holds field `textFields[i]`.
+  let textFields: [FieldDefinition]
+  private(set) var columns: [FoldedColumn]
+  /// Initial-consonant keys per text field, created when the first Hangul value arrives.
+  private(set) var initialColumns: [FoldedColumn?]
+  let numberFields: [FieldDefinition]
+  /// `numbers[i][slot]`: field `numberFields[i]`, NaN where the item has no number.
+  private(set) var numbers: [[Double]]
+  /// Per slot, the id of its folded category value (-1: none).
+  private(set) var categories: [Int32] = []
+  private(set) var categoryIDs: [String: Int32] = [:]
+  /// The column of the title field.
+  let titleColumn: Int?
+
+  /// The number of items.
+  public private(set) var count = 0
+
+  /// An index of `items`, in that (catalog) order.
+  ///
+  /// - Throws: `CatalogEditError.duplicateID` when two items share an id.
+  /// - Complexity: O(*n*) in the total length of the items' text.
+  public init(schema: CatalogSchema, items: some Sequence<Item> = []) throws(CatalogEditError) {
+    self.schema = schema
+    textFields = schema.fields.filter { $0.kind == .text }
+    numberFields = schema.fields.filter { $0.kind == .number }
+    columns = Array(repeating: FoldedColumn(), count: textFields.count)
+    initialColumns = Array(repeating: nil, count: textFields.count)
+    numbers = Array(repeating: [], count: numberFields.count)
+    titleColumn = textFields.firstIndex { $0.name == schema.titleField }
+    for item in items {
+      try add(item)
+    }
+  }
+
+  /// The items in catalog order.
+  public var allItems: [Item] { orderedLiveSlots().map { items[$0] } }
+
+  /// The item with this id.
+  public func item(id: ItemID) -> Item? { slotByID[id].map { items[$0] } }
+
+  public func contains(id: ItemID) -> Bool { slotByID[id] != nil }
+
+  // MARK: - Edits
+
+  /// Adds an item at the end of catalog order.
+  public mutating func add(_ item: Item) throws(CatalogEditError) {
+    guard slotByID[item.id] == nil else { throw .duplicateID(item.id) }
+    appendSlot(item, orderKey: nextOrderKey)
+    nextOrderKey += 1
+    count += 1
+  }
+
+  /// Replaces the item with the same id; it keeps its place in catalog order.
+  public mutating func update(_ item: Item) throws(CatalogEditError) {
+    guard let old = slotByID[item.id] else { throw .unknownID(item.id) }
+    let key = orderKeys[old]
+    kill(old)
+    appendSlot(item, orderKey: key)
+    compactIfWorthIt()
+  }
+
+  /// Removes the item with this id and returns it.
+  @discardableResult
+  public mutating func remove(id: ItemID) throws(CatalogEditError) -> Item {
+    guard let slot = slotByID[id] else { throw .unknownID(id) }
+    let item = items[slot]
+    kill(slot)
+    slotByID[id] = nil
+    count -= 1
+    compactIfWorthIt()
+    return item
+  }
+
+  // MARK: - Slots
+
+  var slotCount: Int { items.count }
+
+  func slot(of id: ItemID) -> Int? { slotByID[id] }
+
+  /// Live slots in catalog order.
+  func orderedLiveSlots() -> [Int] {
+    var slots = (0..<slotCount).filter { isLive[$0] }
+    if !isInCatalogOrder(slots) {
+      slots.sort { orderKeys[$0] < orderKeys[$1] }
+    }
+    return slots
+  }
+
+  private func isInCatalogOrder(_ slots: [Int]) -> Bool {
+    zip(slots, slots.dropFirst()).allSatisfy { orderKeys[$0] < orderKeys[$1] }
+  }
+
+  private mutating func appendSlot(_ item: Item, orderKey: Int64) {
+    let slot = items.count
+    items.append(item)
+    isLive.append(true)
+    orderKeys.append(orderKey)
+    slotByID[item.id] = slot
+    for (index, field) in textFields.enumerated() {
+      let values = Self.strings(of: item[field.name])
+      columns[index].append(values)
+      appendInitials(values, column: index)
+    }
+    for (index, field) in numberFields.enumerated() {
+      numbers[index].append(Self.number(of: item[field.name]) ?? .nan)
+    }
+    categories.append(categoryID(for: item))
+  }
+
+  private mutating func appendInitials(_ values: [String], column: Int) {
+    if initialColumns[column] == nil {
+      guard values.contains(where: { TextFolding.initialConsonants(of: $0) != nil }) else { return }
+      var created = FoldedColumn()
+      created.appendEmpty(count: columns[column].slotCount - 1)
+      initialColumns[column] = created
+    }
+    initialColumns[column]?.appendInitials(values)
+  }
+
+  private mutating func categoryID(for item: Item) -> Int32 {
+    guard let field = schema.categoryField, let value = item[field]?.strings.first else {
+      return -1
+    }
+    let folded = TextFolding.fold(value)
+    if let id = categoryIDs[folded] { return id }
+    let id = Int32(categoryIDs.count)
+    categoryIDs[folded] = id
+    return id
+  }
+
+  private mutating func kill(_ slot: Int) {
+    isLive[slot] = false
+    deadCount += 1
+  }
+
+  /// Rebuilds the storage without dead slots once they outnumber the live ones.
+  private mutating func compactIfWorthIt() {
+    guard deadCount > 64, deadCount > count else { return }
+    let keep = orderedLiveSlots()
+    items = keep.map { items[$0] }
+    orderKeys = keep.map { orderKeys[$0] }
+    isLive = Array(repeating: true, count: keep.count)
+    columns = columns.map { $0.compacted(keeping: keep) }
+    initialColumns = initialColumns.map { $0?.compacted(keeping: keep) }
+    numbers = numbers.map { column in keep.map { column[$0] } }
+    categories = keep.map { categories[$0] }
+    slotByID = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
+    deadCount = 0
+  }
+
+  /// The strings a text field indexes: text as it is, numbers as they read.
+  static func strings(of value: FieldValue?) -> [String] {
+    switch value {
+    case .none: []
+    case .number(let number): [FieldValue.format(number)]
+    case .some(let value): value.strings
+    }
+  }
+
+  /// The number a number field holds; text that reads as a number counts.
+  static func number(of value: FieldValue?) -> Double? {
+    switch value {
+    case .number(let number): number
+    case .text(let text): NumberFilterSyntax.number(text.trimmingWhitespace())
+    default: nil
+    }
+  }
+}
+
+/// Why an edit could not be made. Edits address items by id; nothing is changed on error.
+public enum CatalogEditError: Error, Hashable, Sendable, CustomStringConvertible {
+  case duplicateID(ItemID)
+  case unknownID(ItemID)
+  case rowOutOfRange(Int, rowCount: Int)
+
+  public var description: String {
+    switch self {
+    case .duplicateID(let id): "an item with id \"\(id)\" already exists"
+    case .unknownID(let id): "no item has id \"\(id)\""
+    case .rowOutOfRange(let row, let count): "row \(row) is outside the \(count) rows shown"
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/// Text made safe and measurable for a terminal cell grid.
+public enum TerminalText {
+  /// `text` with every control character (C0, DEL, C1) shown as an inert visible symbol, so data
+  /// can never move the cursor, change colours or retitle the window: ESC becomes "␛", other C0
+  /// characters their Control Pictures (U+2400…), DEL "␡" and C1 characters "�".
+  public static func inert(_ text: String) -> String {
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x00..<0x20:
+        result.append(Unicode.Scalar(0x2400 + scalar.value) ?? "�")
+      case 0x7F:
+        result.append("\u{2421}")
+      case 0x80..<0xA0:
+        result.append("\u{FFFD}")
+      default:
+        result.append(scalar)
+      }
+    }
+    return String(result)
+  }
+
+  /// The number of terminal columns `text` takes: 2 for East Asian wide and emoji characters,
+  /// 0 for combining marks and invisible characters, 1 otherwise.
+  public static func displayWidth(_ text: String) -> Int {
+    text.reduce(0) { $0 + displayWidth(of: $1) }
+  }
+
+  /// The columns one grapheme cluster takes.
+  public static func displayWidth(of character: Character) -> Int {
+    guard let first = character.unicodeScalars.first else { return 0 }
+    if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
+      || character.unicodeScalars.contains(where: { $0.value == 0xFE0F })
+    {
+      return 2
+    }
+    if isWide(first.value) { return 2 }
+    let category = first.properties.generalCategory
+    if category == .nonspacingMark || category == .enclosingMark || category == .format
+      || first.value < 0x20
+    {
+      return 0
+    }
+    return 1
+  }
+
+  /// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth W and F).
+  private static func isWide(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+      0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+      0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+      0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+      true
+    default:
+      false
+    }
+  }
+}

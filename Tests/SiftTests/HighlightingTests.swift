@@ -1,0 +1,83 @@
+import Testing
+
+@testable import Sift
+
+@Suite("Highlighting")
+struct HighlightingTests {
+  static func marked(_ text: String, _ needles: [String], initials: [String] = []) -> String {
+    let ranges = Highlighting.ranges(
+      in: text, needles: needles.map(TextFolding.fold),
+      initialNeedles: initials.map(TextFolding.fold))
+    var result = ""
+    var index = text.startIndex
+    for range in ranges {
+      result += text[index..<range.lowerBound] + "[" + text[range] + "]"
+      index = range.upperBound
+    }
+    return result + text[index...]
+  }
+
+  @Test(
+    "ranges land on the original text",
+    arguments: [
+      ("Đà Nẵng", ["da"], "[Đà] Nẵng"),
+      ("Đà Nẵng", ["nang"], "Đà [Nẵng]"),
+      ("Đà Nẵng", ["a"], "Đ[à] N[ẵ]ng"),
+      ("Straße", ["ss"], "Stra[ß]e"),
+      ("Straße", ["strasse"], "[Straße]"),
+      ("Red Rose", ["r"], "[R]ed [R]ose"),
+      ("Red Rose", ["red rose"], "[Red Rose]"),
+      ("서울 여행", ["서우"], "[서울] 여행"),
+      ("ＡＢＣ", ["b"], "Ａ[Ｂ]Ｃ"),
+      ("e\u{301}te\u{301}", ["e"], "[e\u{301}]t[e\u{301}]"),
+      ("👍🏽 party", ["party"], "👍🏽 [party]"),
+      ("ﬁle", ["i"], "[ﬁ]le"),
+      ("Rose", ["x"], "Rose"),
+    ])
+  func ranges(_ text: String, _ needles: [String], _ expected: String) {
+    #expect(Self.marked(text, needles) == expected)
+  }
+
+  @Test func initials() {
+    #expect(Self.marked("서울 특별시", [], initials: ["ㅅㅇ"]) == "[서울] 특별시")
+  }
+
+  @Test("ranges are always valid and grapheme-aligned on random text")
+  func random() {
+    var random = SplitMix64(seed: 99)
+    let alphabet = Array("aeÀàĐđßẞ서울ㅅカｶﾞ👍🏽ﬁ \u{301}\u{AD}".unicodeScalars)
+    for _ in 0..<2000 {
+      var scalars = String.UnicodeScalarView()
+      for _ in 0..<Int.random(in: 0...10, using: &random) {
+        scalars.append(alphabet.randomElement(using: &random)!)
+      }
+      let text = String(scalars)
+      let needle = String(
+        String.UnicodeScalarView(
+          (0..<Int.random(in: 1...2, using: &random)).map { _ in
+            alphabet.randomElement(using: &random)!
+          }))
+      let ranges = Highlighting.ranges(in: text, needles: [TextFolding.fold(needle)])
+      for range in ranges {
+        #expect(range.lowerBound >= text.startIndex && range.upperBound <= text.endIndex)
+        #expect(String.Index(range.lowerBound, within: text) != nil, "\(text.debugDescription)")
+        #expect(String.Index(range.upperBound, within: text) != nil, "\(text.debugDescription)")
+      }
+      #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound })
+    }
+  }
+
+  @Test("a collection highlights the fields its criteria searched")
+  func collection() throws {
+    var products = try Fixtures.collection(.products)
+    products.filter(by: SearchCriteria(text: "rose 2010"))
+    let item = try #require(products.item(atRow: 0))
+    let title = item["title"]!.displayText
+    #expect(
+      products.highlightRanges(in: title, field: "title", of: item).map { String(title[$0]) } == [
+        "Rose"
+      ])
+    #expect(products.highlightRanges(in: "2010", field: "year", of: item).count == 1)
+    #expect(products.highlightRanges(in: "24.99", field: "price", of: item).isEmpty)
+  }
+}

@@ -1,0 +1,39 @@
+import Sift
+import Testing
+
+/// The README's example, line for line, so it cannot rot.
+@Suite("README example")
+struct ReadmeExampleTests {
+  @Test func example() throws {
+    let schema = CatalogSchema(
+      name: "candies",
+      fields: [.text("name"), .category("category")],
+      titleField: "name", categoryField: "category",
+      scopes: [.all(), .category("Chocolate"), .category("Hard"), .category("Other")])
+    let candies = try FilteredCollection(
+      schema: schema,
+      items: [
+        Item(id: "1", fields: ["name": .text("Chocolate Bar"), "category": .text("Chocolate")]),
+        Item(id: "2", fields: ["name": .text("Caramel"), "category": .text("Other")]),
+      ])
+
+    var search = SearchController(collection: candies)
+    #expect(search.placeholder == "Search candies")
+    #expect(search.send(.focus) == [.willPresent, .didPresent, .updateSearchResults])
+    #expect(search.send(.setText("caramel")) == [.updateSearchResults])
+    #expect(search.rows == ["2"])
+    #expect(search.indicator.text == "1 item found")
+    search.send(.selectScope(1))
+    #expect(search.indicator.text == "No items match your query")
+
+    search.send(.selectScope(0))
+    let changes = try search.delete(id: "2")
+    #expect(changes == RowChanges(deleted: [0]))
+
+    let saved = search.encodedSnapshot()
+    var next = SearchController(collection: candies)
+    let problems = next.restore(from: saved)
+    #expect(problems.isEmpty)
+    #expect(next.text == "caramel")
+  }
+}
