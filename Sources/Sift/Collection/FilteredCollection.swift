@@ -48,17 +48,21 @@ public struct FilteredCollection: Sendable {
   }
 
   /// Filters by `criteria`. When they narrow the criteria in force (a letter typed at the end
-  /// of a term, a term or token added), only the current rows are searched.
+  /// of a term, a term or token added) and few rows are shown, only those rows are searched;
+  /// checking many rows one by one costs more than one scan of the whole buffer.
   public mutating func filter(by criteria: SearchCriteria) {
     let next = ResolvedCriteria(criteria, schema: index.schema)
     guard next != resolved else { return }
-    if next.narrows(resolved) {
+    if ranked.count <= Self.refinementLimit(slotCount: index.slotCount), next.narrows(resolved) {
       setRanked(index.search(next, within: ranked.map(\.slot).sorted()))
     } else {
       setRanked(index.search(next))
     }
     resolved = next
   }
+
+  /// The most rows worth refining one by one rather than rescanning: an eighth of the slots.
+  static func refinementLimit(slotCount: Int) -> Int { max(64, slotCount / 8) }
 
   /// Where the criteria in force matched in `text`, a displayed value of `field` of `item`.
   public func highlightRanges(in text: String, field: String, of item: Item) -> [Range<

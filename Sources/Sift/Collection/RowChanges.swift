@@ -38,7 +38,10 @@ public struct RowChanges: Hashable, Sendable {
   /// their relative order stay put; the fewest others are reported as moves (the complement
   /// of a longest increasing subsequence).
   ///
-  /// - Parameter changed: ids whose items changed; those present in both lists are reloaded.
+  /// - Parameters:
+  ///   - old: the rows before.
+  ///   - new: the rows after.
+  ///   - changed: ids whose items changed; those present in both lists are reloaded.
   /// - Complexity: O((*n* + *m*) log (*n* + *m*)).
   public init<ID: Hashable>(from old: [ID], to new: [ID], changed: Set<ID> = []) {
     var newIndex: [ID: Int] = [:]

@@ -5,6 +5,7 @@ public enum Highlighting {
   /// clusters (a highlighted "a" in "ầ" covers the whole "ầ"), sorted and merged.
   ///
   /// - Parameters:
+  ///   - text: the original text, as displayed.
   ///   - needles: folded text to find in the folded text.
   ///   - initialNeedles: folded initial consonants to find in the initial-consonant key.
   public static func ranges(
