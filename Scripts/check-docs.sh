@@ -6,8 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 graphs=.build/docs/symbol-graphs
 rm -rf "$graphs" && mkdir -p "$graphs"
-swift package dump-symbol-graph --minimum-access-level public >/dev/null
-cp "$(find .build -path '*/symbolgraph/Sift.symbols.json' | head -n 1)" "$graphs/"
+swift build --target Sift >/dev/null
+bin=$(swift build --show-bin-path)
+triple=$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')
+swift-symbolgraph-extract -module-name Sift -target "$triple" -I "$bin/Modules" \
+  -minimum-access-level public -output-dir "$graphs"
 docc convert Sources/Sift/Sift.docc \
   --additional-symbol-graph-dir "$graphs" \
   --output-path .build/docs/Sift.doccarchive \
