@@ -11,14 +11,24 @@ let package = Package(
     .executable(name: "sift", targets: ["sift"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
   ],
   targets: [
     // The engine: folding, query language, index and matcher, SearchController, FilteredCollection.
     // Foundation only, so an iOS or macOS app can use it unchanged.
     .target(name: "Sift"),
     // Catalogs on disk and the built-in sample catalogs.
-    .target(name: "SiftStore", dependencies: ["Sift"], resources: [.copy("BuiltIn/Catalogs")]),
+    .target(
+      name: "SiftStore",
+      dependencies: [
+        "Sift",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "CSV", package: "CSV.swift"),
+      ],
+      resources: [.copy("BuiltIn/Catalogs")]
+    ),
     // The terminal front end: a pure screen model plus thin terminal I/O.
     .target(name: "SiftTerminal", dependencies: ["Sift"]),
     // The command-line tool: a thin shell over the libraries.
@@ -30,7 +40,9 @@ let package = Package(
       ]
     ),
     .testTarget(name: "SiftTests", dependencies: ["Sift", "SiftStore"]),
-    .testTarget(name: "SiftStoreTests", dependencies: ["SiftStore"]),
+    .testTarget(
+      name: "SiftStoreTests", dependencies: ["SiftStore", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     .testTarget(name: "SiftEndToEndTests", dependencies: ["sift"]),
   ],
   swiftLanguageModes: [.v6]

@@ -10,26 +10,37 @@ struct SiftCommand: ParsableCommand {
     commandName: "sift",
     abstract: "Searchable content: search a catalog as you type.",
     discussion: """
-      With no subcommand, sift opens the terminal app on a catalog (the built-in `products` by
-      default). The terminal app, `search`, `filter`, `import` and `bench` are being built; this
-      build describes the catalog it would open.
+      With no subcommand, sift opens the terminal app on a catalog (the built-in `products`
+      by default). Built-in catalogs: products, candies, media, meals; their writable copies
+      live in $SIFT_DATA_DIR, else $XDG_DATA_HOME/sift, else ~/.local/share/sift.
+
+      Examples:
+        sift                                   the terminal app on products
+        sift --catalog candies                 the terminal app on candies
+        sift search --catalog products rose 2010
+        ls | sift filter --fuzzy srcmn
       """,
-    version: "0.1.0"
+    version: "0.1.0",
+    subcommands: [AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self],
+    defaultSubcommand: AppCommand.self
+  )
+}
+
+/// `sift` and `sift app`: the terminal app on a catalog.
+struct AppCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "app",
+    abstract: "Open the terminal app on a catalog (what `sift` alone does)."
   )
 
-  @Option(name: .long, help: "A built-in catalog (products, candies, media, meals).")
+  @Option(help: "A built-in catalog (products, candies, media, meals) or a .sqlite file.")
   var catalog: String = BuiltInCatalog.default.rawValue
 
   func run() throws {
-    guard let builtIn = BuiltInCatalog(rawValue: catalog) else {
-      let names = BuiltInCatalog.allCases.map(\.rawValue).joined(separator: ", ")
-      FileHandleOutput.standardError(
-        "sift: unknown catalog \"\(catalog)\"; the built-in catalogs are \(names)")
-      throw ExitCode(2)
-    }
-    let document = try builtIn.load()
-    let controller = SearchController(collection: try document.makeCollection())
-    print("Sift — \(document.schema.title): \(controller.indicator.text)")
+    let store = try Failure.openCatalog(catalog)
+    let session = try Failure.catching { () throws(StoreError) in try CatalogSession(store: store) }
+    let controller = session.controller
+    print("Sift — \(controller.schema.title): \(controller.indicator.text)")
     if !controller.scopeTitles.isEmpty {
       print("Scopes: \(controller.scopeTitles.joined(separator: " | "))")
     }
@@ -37,9 +48,41 @@ struct SiftCommand: ParsableCommand {
   }
 }
 
-/// Writes a line to standard error.
-enum FileHandleOutput {
-  static func standardError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+/// A failure reported on one line of stderr, with the exit status of its kind: 2 for usage
+/// errors (an unknown catalog, scope or token), 1 for everything else.
+enum Failure {
+  static func exit(_ message: String, status: Int32) -> ExitCode {
+    StandardStreams.error("sift: \(message)")
+    return ExitCode(status)
+  }
+
+  /// Opens a catalog named on the command line.
+  static func openCatalog(_ argument: String) throws -> CatalogStore {
+    let location: CatalogLocation
+    do {
+      location = try CatalogLocation(argument)
+    } catch {
+      throw exit(error.description, status: 2)
+    }
+    do {
+      return try location.open()
+    } catch {
+      switch error {
+      case .notFound(let path):
+        throw exit("unknown catalog \"\(argument)\": no file at \(path)", status: 2)
+      case .notSQLite, .notACatalog, .newerFormat:
+        throw exit(error.description, status: 2)
+      default:
+        throw exit(error.description, status: 1)
+      }
+    }
+  }
+
+  static func catching<T>(_ body: () throws(StoreError) -> T) throws -> T {
+    do {
+      return try body()
+    } catch {
+      throw exit(error.description, status: 1)
+    }
   }
 }

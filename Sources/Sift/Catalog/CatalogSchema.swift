@@ -14,10 +14,14 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
   public var scopes: [Scope]
   /// Tokens offered while typing besides the categories (`year:>=2010` as "Since 2010").
   public var extraTokens: [SearchToken]
+  /// Every category value, for token suggestions when there are too many for a scope bar
+  /// (a country for each of 235,000 cities). Empty: the scope bar's categories are offered.
+  public var categories: [String]
 
   public init(
     name: String, title: String? = nil, fields: [FieldDefinition], titleField: String,
-    categoryField: String? = nil, scopes: [Scope] = [], extraTokens: [SearchToken] = []
+    categoryField: String? = nil, scopes: [Scope] = [], extraTokens: [SearchToken] = [],
+    categories: [String] = []
   ) {
     self.name = name
     self.title = title ?? name.prefix(1).uppercased() + name.dropFirst()
@@ -26,6 +30,59 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     self.categoryField = categoryField
     self.scopes = scopes
     self.extraTokens = extraTokens
+    self.categories = categories
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case name, title, fields, titleField, categoryField, scopes, extraTokens, categories
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      name: try container.decode(String.self, forKey: .name),
+      title: try container.decodeIfPresent(String.self, forKey: .title),
+      fields: try container.decode([FieldDefinition].self, forKey: .fields),
+      titleField: try container.decode(String.self, forKey: .titleField),
+      categoryField: try container.decodeIfPresent(String.self, forKey: .categoryField),
+      scopes: try container.decodeIfPresent([Scope].self, forKey: .scopes) ?? [],
+      extraTokens: try container.decodeIfPresent([SearchToken].self, forKey: .extraTokens) ?? [],
+      categories: try container.decodeIfPresent([String].self, forKey: .categories) ?? [])
+  }
+
+  /// The first thing wrong with the schema, if any: a title or category field that is missing or
+  /// of the wrong kind, a field named twice, a scope naming a field that does not exist.
+  public func validate() throws(CatalogSchemaError) {
+    var seen = Set<String>()
+    for field in fields {
+      guard !field.name.isEmpty else { throw .emptyFieldName }
+      guard seen.insert(Self.fieldKey(field.name)).inserted else {
+        throw .duplicateField(field.name)
+      }
+    }
+    guard let title = fields.first(where: { $0.name == titleField }) else {
+      throw .missingField(titleField, role: "title")
+    }
+    guard title.kind == .text else { throw .wrongKind(titleField, role: "title", expected: .text) }
+    if let categoryField {
+      guard let category = fields.first(where: { $0.name == categoryField }) else {
+        throw .missingField(categoryField, role: "category")
+      }
+      guard category.kind == .category else {
+        throw .wrongKind(categoryField, role: "category", expected: .category)
+      }
+    }
+    for scope in scopes {
+      switch scope.filter {
+      case .all: break
+      case .category:
+        guard categoryField != nil else { throw .categoryScopeWithoutCategory(scope.title) }
+      case .fields(let names):
+        for name in names where !fields.contains(where: { $0.name == name }) {
+          throw .missingField(name, role: "scope \"\(scope.title)\"")
+        }
+      }
+    }
   }
 
   /// The field a query names, by name or label, ignoring case, spaces and underscores
@@ -53,8 +110,19 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     scopes.compactMap { if case .category(let value) = $0.filter { value } else { nil } }
   }
 
-  /// The tokens offered as suggestions: one per category of the scope bar, then `extraTokens`.
+  /// The tokens offered as suggestions: one per category (of `categories`, else of the scope
+  /// bar), then `extraTokens`.
   public var suggestedTokens: [SearchToken] {
+    if !categories.isEmpty {
+      let icons = Dictionary(
+        scopes.compactMap { scope -> (String, String)? in
+          guard case .category(let value) = scope.filter, let icon = scope.icon else { return nil }
+          return (value, icon)
+        }, uniquingKeysWith: { first, _ in first })
+      return categories.map {
+        SearchToken(text: $0, icon: icons[$0], identifier: "category:\($0)")
+      } + extraTokens
+    }
     let categories = scopes.compactMap { scope -> SearchToken? in
       guard case .category(let value) = scope.filter else { return nil }
       return SearchToken(text: value, icon: scope.icon, identifier: "category:\(value)")
@@ -64,5 +132,26 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
 
   static func fieldKey(_ name: String) -> String {
     String(name.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" })
+  }
+}
+
+/// Why a schema cannot describe a catalog.
+public enum CatalogSchemaError: Error, Hashable, Sendable, CustomStringConvertible {
+  case emptyFieldName
+  case duplicateField(String)
+  case missingField(String, role: String)
+  case wrongKind(String, role: String, expected: FieldDefinition.Kind)
+  case categoryScopeWithoutCategory(String)
+
+  public var description: String {
+    switch self {
+    case .emptyFieldName: "a field has an empty name"
+    case .duplicateField(let name): "field \"\(name)\" is defined twice"
+    case .missingField(let name, let role): "the \(role) field \"\(name)\" is not among the fields"
+    case .wrongKind(let name, let role, let kind):
+      "the \(role) field \"\(name)\" must be a \(kind.rawValue) field"
+    case .categoryScopeWithoutCategory(let title):
+      "scope \"\(title)\" filters by category, but the catalog has no category field"
+    }
   }
 }

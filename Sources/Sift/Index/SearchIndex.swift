@@ -57,6 +57,30 @@ public struct SearchIndex: Sendable {
 
   public func contains(id: ItemID) -> Bool { slotByID[id] != nil }
 
+  /// An index of plain lines, for line filters: one text field, `line`, and no `Item`s, so a
+  /// million lines cost their folded bytes and a few bytes each. Slot *i* is line *i*.
+  package init(lines: some Sequence<String>) {
+    self.schema = Self.lineSchema
+    textFields = schema.fields
+    numberFields = []
+    columns = [FoldedColumn()]
+    initialColumns = [nil]
+    numbers = []
+    titleColumn = 0
+    for line in lines {
+      columns[0].append([line])
+      appendInitials([line], column: 0)
+      isLive.append(true)
+      orderKeys.append(Int64(isLive.count - 1))
+      categories.append(-1)
+    }
+    count = isLive.count
+  }
+
+  /// The schema of a line index.
+  package static let lineSchema = CatalogSchema(
+    name: "lines", fields: [.text("line")], titleField: "line")
+
   // MARK: - Edits
 
   /// Adds an item at the end of catalog order.
@@ -90,7 +114,7 @@ public struct SearchIndex: Sendable {
 
   // MARK: - Slots
 
-  var slotCount: Int { items.count }
+  var slotCount: Int { isLive.count }
 
   func slot(of id: ItemID) -> Int? { slotByID[id] }
 

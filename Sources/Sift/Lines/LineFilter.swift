@@ -1,0 +1,64 @@
+/// Filters plain lines the way `sift filter` does (and fzf's `--filter`): the same folding and
+/// query syntax as catalogs, over one text field per line.
+public struct LineFilter: Sendable {
+  public enum Mode: Sendable {
+    /// Every term a substring (quoted phrases, `-negation` as usual); ranked by relevance tier.
+    case exact
+    /// Every plain term a subsequence, scored like fzf; phrases and negations stay exact.
+    case fuzzy
+  }
+
+  private let index: SearchIndex
+
+  /// Folds every line once.
+  ///
+  /// - Complexity: O(*n*) in the total length of the lines.
+  public init(lines: some Sequence<String>) {
+    index = SearchIndex(lines: lines)
+  }
+
+  public var lineCount: Int { index.count }
+
+  /// The indices of the matching lines: best first, or in input order when `sorted` is false.
+  public func matches(_ query: String, mode: Mode = .exact, sorted: Bool = true) -> [Int] {
+    let resolved = ResolvedCriteria(SearchCriteria(text: query), schema: index.schema)
+    switch mode {
+    case .exact:
+      let ranked = index.search(resolved).map { Int($0.slot) }
+      return sorted ? ranked : ranked.sorted()
+    case .fuzzy:
+      return fuzzyMatches(resolved, sorted: sorted)
+    }
+  }
+
+  private func fuzzyMatches(_ resolved: ResolvedCriteria, sorted: Bool) -> [Int] {
+    var fuzzyTerms: [[UInt8]] = []
+    var exactCriteria = resolved
+    exactCriteria.query.terms.removeAll { term in
+      guard !term.isNegated, let text = term.textCondition, !text.isPhrase else { return false }
+      fuzzyTerms.append(Array(text.needle.utf8))
+      return true
+    }
+    // Phrases and negations narrow first, exactly; then every fuzzy term must match.
+    let candidates = index.search(exactCriteria).map(\.slot).sorted()
+    let column = index.columns[0]
+    var scored: [(line: Int, score: Int, length: Int)] = []
+    column.bytes.withUnsafeBufferPointer { bytes in
+      candidateLoop: for slot in candidates {
+        let range = column.range(of: Int(slot))
+        let text = UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<max(range.lowerBound, range.upperBound - 1)])
+        var total = 0
+        for term in fuzzyTerms {
+          let score = term.withUnsafeBufferPointer { FuzzyMatch.score($0, in: text) }
+          guard let score else { continue candidateLoop }
+          total += score
+        }
+        scored.append((Int(slot), total, text.count))
+      }
+    }
+    if sorted {
+      scored.sort { ($1.score, $0.length, $0.line) < ($0.score, $1.length, $1.line) }
+    }
+    return scored.map(\.line)
+  }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import Sift
+
+extension CatalogStore {
+  /// The column of a field in the items table: `f_` and the field's name, so that any name —
+  /// `id`, `position`, one with spaces — is safe.
+  static func column(_ field: String) -> String { ("f_" + field).quotedDatabaseIdentifier }
+
+  // MARK: - Reading
+
+  /// The schema and every item in catalog order.
+  ///
+  /// - Complexity: one pass over the items table; multi-valued text is decoded from bytes.
+  public func loadDocument() throws(StoreError) -> CatalogDocument {
+    try read { db in
+      let schema = try Self.schema(db, path: path)
+      let columns = schema.fields.map { Self.column($0.name) }
+      let sql = "SELECT id\(columns.map { ", \($0)" }.joined()) FROM items ORDER BY position"
+      var items: [Item] = []
+      items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0)
+      let rows = try Row.fetchCursor(db, sql: sql)
+      while let row = try rows.next() {
+        let id: String = row[0]
+        var fields: [String: FieldValue] = [:]
+        fields.reserveCapacity(schema.fields.count)
+        for (index, field) in schema.fields.enumerated() {
+          if let value = Self.fieldValue(row[index + 1]) { fields[field.name] = value }
+        }
+        items.append(Item(id: ItemID(id), fields: fields))
+      }
+      return CatalogDocument(schema: schema, items: items)
+    }
+  }
+
+  public func loadSchema() throws(StoreError) -> CatalogSchema {
+    try read { db in try Self.schema(db, path: path) }
+  }
+
+  public func itemCount() throws(StoreError) -> Int {
+    try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0 }
+  }
+
+  public func item(id: ItemID) throws(StoreError) -> Item? {
+    try read { db in
+      let schema = try Self.schema(db, path: path)
+      let columns = schema.fields.map { Self.column($0.name) }.joined(separator: ", ")
+      guard
+        let row = try Row.fetchOne(
+          db, sql: "SELECT \(columns) FROM items WHERE id = ?", arguments: [id.rawValue])
+      else { return nil }
+      var fields: [String: FieldValue] = [:]
+      for (index, field) in schema.fields.enumerated() {
+        if let value = Self.fieldValue(row[index]) { fields[field.name] = value }
+      }
+      return Item(id: id, fields: fields)
+    }
+  }
+
+  static func schema(_ db: Database, path: String) throws -> CatalogSchema {
+    guard let json = try String.fetchOne(db, sql: "SELECT schema FROM catalog WHERE id = 1")
+    else {
+      throw StoreError.database(path, message: "the catalog has no schema (damaged file)")
+    }
+    do {
+      return try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
+    } catch {
+      throw StoreError.database(path, message: "the catalog's schema is unreadable (damaged file)")
+    }
+  }
+
+  static func fieldValue(_ value: DatabaseValue) -> FieldValue? {
+    switch value.storage {
+    case .null: nil
+    case .int64(let number): .number(Double(number))
+    case .double(let number): .number(number)
+    case .string(let text): .text(text)
+    case .blob(let data):
+      data.withUnsafeBytes { TextListCodec.decode($0) }.map(FieldValue.texts)
+    }
+  }
+
+  static func databaseValue(_ value: FieldValue?) -> DatabaseValue {
+    switch value {
+    case .none: .null
+    case .text(let text): text.databaseValue
+    case .texts(let texts): Data(TextListCodec.encode(texts)).databaseValue
+    case .number(let number): number.databaseValue
+    }
+  }
+
+  // MARK: - Writing
+
+  /// Stores the schema and adds a column for each field the items table lacks.
+  func writeSchema(_ schema: CatalogSchema, _ db: Database) throws {
+    let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
+    try db.execute(
+      sql: "INSERT INTO catalog (id, schema) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET schema = excluded.schema",
+      arguments: [json])
+    let existing = Set(try db.columns(in: "items").map(\.name))
+    for field in schema.fields where !existing.contains("f_" + field.name) {
+      // No declared type: SQLite keeps each value exactly as given (text, number or blob).
+      try db.execute(sql: "ALTER TABLE items ADD COLUMN \(Self.column(field.name))")
+    }
+  }
+
+  func insert(_ item: Item, position: Int64, schema: CatalogSchema, _ db: Database) throws {
+    let columns = schema.fields.map { Self.column($0.name) }
+    let sql = """
+      INSERT INTO items (id, position\(columns.map { ", \($0)" }.joined()))
+      VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
+      """
+    var arguments: [DatabaseValue] = [item.id.rawValue.databaseValue, position.databaseValue]
+    arguments += schema.fields.map { Self.databaseValue(item[$0.name]) }
+    try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+  }
+
+  /// Replaces the fields of an existing item; its position stays.
+  func replaceFields(of item: Item, schema: CatalogSchema, _ db: Database) throws -> Bool {
+    let assignments = schema.fields.map { "\(Self.column($0.name)) = ?" }.joined(separator: ", ")
+    var arguments = schema.fields.map { Self.databaseValue(item[$0.name]) }
+    arguments.append(item.id.rawValue.databaseValue)
+    try db.cachedStatement(sql: "UPDATE items SET \(assignments) WHERE id = ?")
+      .execute(arguments: StatementArguments(arguments))
+    return db.changesCount > 0
+  }
+
+  func nextPosition(_ db: Database) throws -> Int64 {
+    (try Int64.fetchOne(db, sql: "SELECT max(position) FROM items") ?? -1) + 1
+  }
+
+  // MARK: - Edits (one transaction each)
+
+  /// Adds an item at the end of catalog order.
+  public func add(_ item: Item) throws(StoreError) {
+    try write { db in
+      let schema = try Self.schema(db, path: path)
+      if try Bool.fetchOne(db, sql: "SELECT 1 FROM items WHERE id = ?", arguments: [item.id.rawValue]) == true {
+        throw CatalogEditError.duplicateID(item.id)
+      }
+      try insert(item, position: try nextPosition(db), schema: schema, db)
+    }
+  }
+
+  /// Replaces the item with `item.id`; it keeps its place.
+  public func update(_ item: Item) throws(StoreError) {
+    try write { db in
+      let schema = try Self.schema(db, path: path)
+      guard try replaceFields(of: item, schema: schema, db) else {
+        throw CatalogEditError.unknownID(item.id)
+      }
+    }
+  }
+
+  public func delete(id: ItemID) throws(StoreError) {
+    try write { db in
+      try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
+      guard db.changesCount > 0 else { throw CatalogEditError.unknownID(id) }
+    }
+  }
+
+  /// An id no item has: the next integer after the largest numeric id.
+  public func makeItemID() throws(StoreError) -> ItemID {
+    try read { db in
+      let largest =
+        try Int64.fetchOne(
+          db, sql: "SELECT max(CAST(id AS INTEGER)) FROM items WHERE id GLOB '[0-9]*'") ?? 0
+      var candidate = largest + 1
+      while try Bool.fetchOne(
+        db, sql: "SELECT 1 FROM items WHERE id = ?", arguments: [String(candidate)]) == true
+      {
+        candidate += 1
+      }
+      return ItemID(String(candidate))
+    }
+  }
+
+  // MARK: - Search state
+
+  /// Saves the search state (a `SearchController.Snapshot` as JSON) under `name`.
+  public func saveSearchState(_ snapshot: Data, name: String = "default") throws(StoreError) {
+    try write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO search_state (name, snapshot, saved_at) VALUES (?, ?, datetime('now'))
+          ON CONFLICT(name) DO UPDATE SET snapshot = excluded.snapshot, saved_at = excluded.saved_at
+          """,
+        arguments: [name, snapshot])
+    }
+  }
+
+  /// The saved search state, if any.
+  public func loadSearchState(name: String = "default") throws(StoreError) -> Data? {
+    try read { db in
+      try Data.fetchOne(db, sql: "SELECT snapshot FROM search_state WHERE name = ?", arguments: [name])
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Sift
+
+/// Why a catalog file could not be opened, created or changed. Nothing is written when one is
+/// thrown: every change is one transaction, and files that are not Sift catalogs are only read.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+  case notFound(String)
+  /// The file is not an SQLite database at all.
+  case notSQLite(String)
+  /// An SQLite database, but not a Sift catalog (another application's file).
+  case notACatalog(String)
+  /// Written by a newer Sift whose format this one cannot read.
+  case newerFormat(String)
+  case alreadyExists(String)
+  case invalidSchema(String, CatalogSchemaError)
+  /// The schema of an import does not fit the catalog it goes into.
+  case incompatibleSchema(String, reason: String)
+  case edit(CatalogEditError)
+  /// The database reported a failure (disk full, permission, corruption).
+  case database(String, message: String)
+
+  public var description: String {
+    switch self {
+    case .notFound(let path): "\(path): no such catalog file"
+    case .notSQLite(let path): "\(path): not a Sift catalog (not an SQLite database); left untouched"
+    case .notACatalog(let path):
+      "\(path): not a Sift catalog (an SQLite database of another application); left untouched"
+    case .newerFormat(let path):
+      "\(path): written by a newer version of Sift; upgrade Sift to open it (left untouched)"
+    case .alreadyExists(let path): "\(path): a file already exists there"
+    case .invalidSchema(let path, let error): "\(path): invalid catalog schema: \(error)"
+    case .incompatibleSchema(let path, let reason): "\(path): \(reason)"
+    case .edit(let error): error.description
+    case .database(let path, let message): "\(path): \(message)"
+    }
+  }
+}

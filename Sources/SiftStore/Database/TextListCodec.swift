@@ -1,0 +1,53 @@
+/// Several strings in one BLOB, losslessly: a count, then each string's UTF-8 length and bytes,
+/// numbers as LEB128 varints. A multi-valued text field (a city's alternate names) is stored
+/// this way so that loading a catalog decodes bytes, not JSON.
+enum TextListCodec {
+  static func encode(_ strings: [String]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    appendVarint(strings.count, to: &bytes)
+    for string in strings {
+      appendVarint(string.utf8.count, to: &bytes)
+      bytes.append(contentsOf: string.utf8)
+    }
+    return bytes
+  }
+
+  /// The strings, or nil when the bytes are not a list this codec wrote.
+  static func decode(_ bytes: UnsafeRawBufferPointer) -> [String]? {
+    var offset = 0
+    guard let count = readVarint(bytes, &offset), count <= bytes.count else { return nil }
+    var strings: [String] = []
+    strings.reserveCapacity(count)
+    for _ in 0..<count {
+      guard let length = readVarint(bytes, &offset), length <= bytes.count - offset else {
+        return nil
+      }
+      // Written from Swift strings, so valid UTF-8; damaged bytes decode to U+FFFD, never trap.
+      strings.append(String(decoding: bytes[offset..<offset + length], as: UTF8.self))
+      offset += length
+    }
+    return offset == bytes.count ? strings : nil
+  }
+
+  private static func appendVarint(_ value: Int, to bytes: inout [UInt8]) {
+    var value = UInt64(value)
+    while value >= 0x80 {
+      bytes.append(UInt8(value & 0x7F) | 0x80)
+      value >>= 7
+    }
+    bytes.append(UInt8(value))
+  }
+
+  private static func readVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Int? {
+    var value: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < bytes.count, shift < 63 {
+      let byte = bytes[offset]
+      offset += 1
+      value |= UInt64(byte & 0x7F) << shift
+      if byte < 0x80 { return Int(exactly: value) }
+      shift += 7
+    }
+    return nil
+  }
+}

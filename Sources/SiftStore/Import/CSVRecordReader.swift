@@ -1,0 +1,109 @@
+import CSV
+import Foundation
+
+/// Reads CSV with a header row (RFC 4180) through CSV.swift. Before parsing, one pass over the
+/// bytes finds where each record starts and any quote left open, so every error can name its
+/// line — CSV.swift itself reads an unclosed quote to the end of the file without a word.
+enum CSVRecordReader {
+  static func read(
+    _ data: Data, file: String, progress: (Int) -> Void,
+    _ body: ([String: RawValue], Int) throws(ImportError) -> Void
+  ) throws(ImportError) {
+    let startLines = try recordStartLines(data, file: file)
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw ImportError(file: file, line: firstInvalidUTF8Line(data), reason: "invalid UTF-8")
+    }
+    let reader: CSVReader
+    do {
+      reader = try CSVReader(string: text, hasHeaderRow: true)
+    } catch {
+      throw ImportError(file: file, line: 1, reason: "no header row")
+    }
+    guard let header = reader.headerRow, !header.allSatisfy(\.isEmpty) else {
+      throw ImportError(file: file, line: 1, reason: "no header row")
+    }
+    var recordIndex = 1  // the header is record 0
+    while let row = reader.next() {
+      let line = recordIndex < startLines.count ? startLines[recordIndex] : startLines.last ?? 1
+      recordIndex += 1
+      if recordIndex % 1024 == 0 { progress(data.count * recordIndex / max(1, startLines.count)) }
+      if row == [""] { continue }  // a blank line
+      guard row.count == header.count else {
+        throw ImportError(
+          file: file, line: line,
+          reason: "\(row.count) field\(row.count == 1 ? "" : "s"), but the header has \(header.count)")
+      }
+      var values: [String: RawValue] = [:]
+      for (name, cell) in zip(header, row) { values[name] = .string(cell) }
+      try body(values, line)
+    }
+    if let error = reader.error {
+      throw ImportError(file: file, line: 0, reason: "unreadable CSV (\(error))")
+    }
+    progress(data.count)
+  }
+
+  /// The line on which each record starts, and a check that every quoted field is closed and
+  /// followed by a delimiter or the end of its record.
+  static func recordStartLines(_ data: Data, file: String) throws(ImportError) -> [Int] {
+    let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr = UInt8(ascii: "\r"),
+      lf = UInt8(ascii: "\n")
+    var starts = [1]
+    var line = 1
+    var inQuotes = false
+    var quoteLine = 0
+    var atFieldStart = true
+    var index = data.startIndex
+    while index < data.endIndex {
+      let byte = data[index]
+      index += 1
+      if inQuotes {
+        if byte == quote {
+          if index < data.endIndex, data[index] == quote {
+            index += 1  // an escaped quote
+          } else {
+            inQuotes = false
+            if index < data.endIndex, ![comma, cr, lf].contains(data[index]) {
+              throw ImportError(file: file, line: line, reason: "a closing quote must end its field")
+            }
+          }
+        } else if byte == lf || (byte == cr && (index == data.endIndex || data[index] != lf)) {
+          line += 1
+        }
+        continue
+      }
+      switch byte {
+      case quote where atFieldStart:
+        inQuotes = true
+        quoteLine = line
+        atFieldStart = false
+      case comma:
+        atFieldStart = true
+      case cr where index < data.endIndex && data[index] == lf:
+        continue
+      case cr, lf:
+        line += 1
+        atFieldStart = true
+        if index < data.endIndex { starts.append(line) }
+      default:
+        atFieldStart = false
+      }
+    }
+    if inQuotes {
+      throw ImportError(file: file, line: quoteLine, reason: "unclosed quote (it runs to the end of the file)")
+    }
+    return starts
+  }
+
+  static func firstInvalidUTF8Line(_ data: Data) -> Int {
+    var line = 1
+    var start = data.startIndex
+    while start < data.endIndex {
+      let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
+      if String(data: data[start..<end], encoding: .utf8) == nil { return line }
+      line += 1
+      start = end < data.endIndex ? end + 1 : end
+    }
+    return 0
+  }
+}

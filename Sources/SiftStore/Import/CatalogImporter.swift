@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+import Sift
+
+/// Imports a JSON Lines or CSV file into a catalog, creating the catalog if needed.
+///
+/// The whole file is read and checked first; then every record is written in one transaction.
+/// Any bad line fails the import with `FILE:LINE: reason` and leaves the catalog as it was.
+/// Records whose id is already in the catalog update that item (it keeps its place).
+public enum CatalogImporter {
+  public enum Format: String, Sendable {
+    case jsonLines, csv
+
+    /// By extension (`.csv`; `.jsonl`, `.ndjson`, `.json`), else by content: a file whose first
+    /// character is `{` is JSON Lines, anything else CSV.
+    public static func detect(path: String, data: Data) -> Format {
+      let lowered = path.lowercased()
+      if lowered.hasSuffix(".csv") { return .csv }
+      if [".jsonl", ".ndjson", ".json"].contains(where: lowered.hasSuffix) { return .jsonLines }
+      let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+      return data.first { !whitespace.contains($0) } == UInt8(ascii: "{") ? .jsonLines : .csv
+    }
+  }
+
+  public struct Summary: Hashable, Sendable {
+    public var added: Int
+    public var updated: Int
+    public var total: Int { added + updated }
+  }
+
+  /// Reads and checks every record of `file`.
+  ///
+  /// - Parameter progress: called with the fraction of the file read, from 0 to 1.
+  public static func readRecords(
+    file: URL, spec: ImportSpec, progress: (Double) -> Void = { _ in }
+  ) throws(ImportError) -> [ImportRecord] {
+    let name = file.relativePath
+    if let field = spec.conflictingField {
+      throw ImportError(file: name, line: 0, reason: "field \"\(field)\" is given two kinds")
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: file)
+    } catch {
+      throw ImportError(file: name, line: 0, reason: "cannot read the file (\(error.localizedDescription))")
+    }
+    let format = Format.detect(path: name, data: data)
+    var records: [ImportRecord] = []
+    var lineOfID: [ItemID: Int] = [:]
+    let total = Double(max(1, data.count))
+    let body = { (values: [String: RawValue], line: Int) throws(ImportError) -> Void in
+      switch spec.record(values, line: line, numbersFromText: format == .csv) {
+      case .success(let record):
+        if let id = record.id {
+          if let first = lineOfID[id] {
+            throw ImportError(
+              file: name, line: line, reason: "id \"\(id)\" already appears on line \(first)")
+          }
+          lineOfID[id] = line
+        }
+        records.append(record)
+      case .failure(let problem):
+        throw ImportError(file: name, line: line, reason: problem.reason)
+      }
+    }
+    let report: (Int) -> Void = { progress(Double($0) / total) }
+    switch format {
+    case .jsonLines: try JSONLinesReader.read(data, file: name, progress: report, body)
+    case .csv: try CSVRecordReader.read(data, file: name, progress: report, body)
+    }
+    return records
+  }
+
+  /// Imports `file` into the catalog at `location`, creating it when it does not exist.
+  public static func run(
+    file: URL, into catalog: URL, spec: ImportSpec, progress: (Double) -> Void = { _ in }
+  ) throws -> Summary {
+    let records = try readRecords(file: file, spec: spec, progress: progress)
+    let store: CatalogStore
+    if FileManager.default.fileExists(atPath: catalog.path) {
+      store = try CatalogStore.open(at: catalog)
+    } else {
+      let name = catalog.deletingPathExtension().lastPathComponent
+      let schema = CatalogSchema(
+        name: name, fields: spec.fields, titleField: spec.titleField,
+        categoryField: spec.categoryField, scopes: spec.categoryField == nil ? [] : [.all()])
+      store = try CatalogStore.create(at: catalog, document: CatalogDocument(schema: schema, items: []))
+    }
+    defer { try? store.close() }
+    return try store.importRecords(records, spec: spec)
+  }
+}
+
+extension CatalogStore {
+  /// The most category values that still make a scope bar; more are offered as tokens only.
+  static let maximumScopeCategories = 8
+
+  /// Writes checked records in one transaction: new ids are added at the end, known ids updated.
+  func importRecords(_ records: [ImportRecord], spec: ImportSpec) throws(StoreError)
+    -> CatalogImporter.Summary
+  {
+    try write { db in
+      let existing = try Self.schema(db, path: path)
+      let schema = try merged(existing, with: spec)
+      try writeSchema(schema, db)
+      var position = try nextPosition(db)
+      var nextNumber =
+        (try Int64.fetchOne(
+          db, sql: "SELECT max(CAST(id AS INTEGER)) FROM items WHERE id GLOB '[0-9]*'") ?? 0) + 1
+      let importedFields = spec.fields
+      var summary = CatalogImporter.Summary(added: 0, updated: 0)
+      for record in records {
+        let id: ItemID
+        if let given = record.id {
+          id = given
+        } else {
+          while try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM items WHERE id = ?", arguments: [String(nextNumber)]) == true
+          {
+            nextNumber += 1
+          }
+          id = ItemID(String(nextNumber))
+          nextNumber += 1
+        }
+        let item = Item(id: id, fields: record.fields)
+        let partial = CatalogSchema(
+          name: schema.name, fields: importedFields, titleField: schema.titleField)
+        if try replaceFields(of: item, schema: partial, db) {
+          summary.updated += 1
+        } else {
+          try insert(item, position: position, schema: schema, db)
+          position += 1
+          summary.added += 1
+        }
+      }
+      try writeSchema(try withCategoryScopes(schema, db), db)
+      return summary
+    }
+  }
+
+  /// The catalog's schema with the import's fields added; the title and category must agree.
+  private func merged(_ schema: CatalogSchema, with spec: ImportSpec) throws -> CatalogSchema {
+    var schema = schema
+    guard schema.titleField == spec.titleField else {
+      throw StoreError.incompatibleSchema(
+        path, reason: "the catalog's title field is \"\(schema.titleField)\", not \"\(spec.titleField)\"")
+    }
+    if let category = spec.categoryField, let existing = schema.categoryField, existing != category {
+      throw StoreError.incompatibleSchema(
+        path, reason: "the catalog's category field is \"\(existing)\", not \"\(category)\"")
+    }
+    for field in spec.fields {
+      if let existing = schema.fields.first(where: { $0.name == field.name }) {
+        guard existing.kind == field.kind else {
+          throw StoreError.incompatibleSchema(
+            path,
+            reason: "field \"\(field.name)\" is a \(existing.kind.rawValue) field in the catalog, not \(field.kind.rawValue)")
+        }
+      } else {
+        schema.fields.append(field)
+      }
+    }
+    if schema.categoryField == nil, let category = spec.categoryField {
+      schema.categoryField = category
+      if schema.scopes.isEmpty { schema.scopes = [.all()] }
+    }
+    do {
+      try schema.validate()
+    } catch {
+      throw StoreError.invalidSchema(path, error)
+    }
+    return schema
+  }
+
+  /// A scope per category value when there are few (CandySearch's bar), else every value as a
+  /// token suggestion; scopes the catalog already had keep their order and icons.
+  private func withCategoryScopes(_ schema: CatalogSchema, _ db: Database) throws -> CatalogSchema {
+    guard let field = schema.categoryField else { return schema }
+    let column = Self.column(field)
+    let values = try String.fetchAll(
+      db,
+      sql: """
+        SELECT \(column) FROM items WHERE typeof(\(column)) = 'text' AND \(column) <> ''
+        GROUP BY \(column) ORDER BY min(position)
+        """)
+    var schema = schema
+    if values.count <= Self.maximumScopeCategories {
+      let known = Set(schema.scopeCategories)
+      if schema.scopes.isEmpty { schema.scopes = [.all()] }
+      schema.scopes += values.filter { !known.contains($0) }.map { Scope.category($0) }
+      schema.categories = []
+    } else {
+      schema.scopes = schema.scopes.filter {
+        if case .category = $0.filter { return false }
+        return true
+      }
+      schema.categories = values.sorted()
+    }
+    return schema
+  }
+}

@@ -1,0 +1,125 @@
+import Sift
+
+/// One record read from an import file, checked against the spec.
+public struct ImportRecord: Hashable, Sendable {
+  /// Where the record starts in the file (1-based).
+  public var line: Int
+  public var id: ItemID?
+  public var fields: [String: FieldValue]
+}
+
+/// A record's raw values before checking: what JSON Lines and CSV have in common.
+enum RawValue {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([RawValue])
+  case object
+
+  var kindName: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+}
+
+extension ImportSpec {
+  /// Checks one record's values and turns them into item fields.
+  ///
+  /// - Parameter numbersFromText: CSV cells are all text, so numbers are read from it there.
+  func record(
+    _ values: [String: RawValue], line: Int, numbersFromText: Bool
+  ) -> Result<ImportRecord, RecordProblem> {
+    var fields: [String: FieldValue] = [:]
+    guard let title = values[titleField], case .string(let titleText) = title else {
+      if let value = values[titleField], !(value.isNull) {
+        return .failure("title field \"\(titleField)\" must be a string, not \(value.kindName)")
+      }
+      return .failure("missing title field \"\(titleField)\"")
+    }
+    fields[titleField] = .text(titleText)
+    for name in textFields where name != titleField {
+      switch values[name] ?? .null {
+      case .null: break
+      case .string(let text): fields[name] = .text(text)
+      case .array(let elements):
+        var strings: [String] = []
+        for element in elements {
+          guard case .string(let text) = element else {
+            return .failure(
+              "field \"\(name)\" must be a string or an array of strings; it holds \(element.kindName)")
+          }
+          strings.append(text)
+        }
+        fields[name] = .texts(strings)
+      case let other:
+        return .failure("field \"\(name)\" must be a string or an array of strings, not \(other.kindName)")
+      }
+    }
+    for name in numberFields where name != titleField {
+      switch values[name] ?? .null {
+      case .null: break
+      case .number(let number): fields[name] = .number(number)
+      case .string(let text) where numbersFromText:
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { break }
+        guard let number = NumberText.parse(trimmed) else {
+          return .failure("field \"\(name)\" must be a number, not \"\(text)\"")
+        }
+        fields[name] = .number(number)
+      case let other:
+        return .failure("field \"\(name)\" must be a number, not \(other.kindName)")
+      }
+    }
+    if let categoryField, categoryField != titleField {
+      switch values[categoryField] ?? .null {
+      case .null: break
+      case .string(let text): if !text.isEmpty { fields[categoryField] = .text(text) }
+      case let other:
+        return .failure("category field \"\(categoryField)\" must be a string, not \(other.kindName)")
+      }
+    }
+    var id: ItemID?
+    if let idField {
+      switch values[idField] ?? .null {
+      case .string(let text) where !text.isEmpty: id = ItemID(text)
+      case .number(let number) where number == number.rounded() && abs(number) < 1e15:
+        id = ItemID(String(Int64(number)))
+      case .null, .string: return .failure("missing id field \"\(idField)\"")
+      case let other: return .failure("id field \"\(idField)\" must be a string or an integer, not \(other.kindName)")
+      }
+    }
+    return .success(ImportRecord(line: line, id: id, fields: fields))
+  }
+}
+
+extension RawValue {
+  var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+}
+
+/// Numbers in CSV cells: decimal, with an optional sign, fraction and exponent.
+enum NumberText {
+  static func parse(_ text: String) -> Double? {
+    guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
+      text.contains(where: \.isNumber), let value = Double(text), value.isFinite
+    else { return nil }
+    return value
+  }
+}
+
+/// Why one record was refused; the importer adds the file and line.
+struct RecordProblem: Error, ExpressibleByStringInterpolation {
+  var reason: String
+
+  init(stringLiteral value: String) { reason = value }
+  init(stringInterpolation: DefaultStringInterpolation) { reason = String(stringInterpolation: stringInterpolation) }
+}

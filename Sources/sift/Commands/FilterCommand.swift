@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Sift
+
+/// `sift filter`: lines from stdin, matching lines to stdout, like `fzf --filter`.
+struct FilterCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "filter",
+    abstract: "Print the lines of standard input that match the query, best first.",
+    discussion: """
+      --exact (the default): every term is a substring; "phrases" and -negation as in search.
+      --fuzzy: every plain term is a subsequence, scored like fzf (consecutive letters and word
+      starts first). Both fold case, accents and width: "da nang" finds "Đà Nẵng".
+
+      Examples:
+        sift filter "da nang" < city-names.txt
+        git ls-files | sift filter --fuzzy srcmain
+        sift filter --no-sort -- -test < files.txt
+      """
+  )
+
+  enum Mode: EnumerableFlag {
+    case exact, fuzzy
+  }
+
+  @Flag(help: "Substring terms (default) or fuzzy subsequence terms.")
+  var mode: Mode = .exact
+
+  @Flag(name: .customLong("no-sort"), help: "Keep input order instead of ranking.")
+  var noSort = false
+
+  @Argument(help: "The query.")
+  var query: [String] = []
+
+  func run() throws {
+    let input = FileHandle.standardInput.readDataToEndOfFile()
+    var ranges: [Range<Int>] = []
+    var start = input.startIndex
+    while start < input.endIndex {
+      let end = input[start...].firstIndex(of: UInt8(ascii: "\n")) ?? input.endIndex
+      var lineEnd = end
+      if lineEnd > start, input[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+      ranges.append(start..<lineEnd)
+      start = end < input.endIndex ? end + 1 : end
+    }
+    // Invalid UTF-8 is searched with replacement characters but printed byte for byte.
+    let filter = LineFilter(lines: ranges.lazy.map { String(decoding: input[$0], as: UTF8.self) })
+    let matches = filter.matches(
+      query.joined(separator: " "), mode: mode == .fuzzy ? .fuzzy : .exact, sorted: !noSort)
+    let output = StandardStreams.Output()
+    for line in matches {
+      output.write(bytes: input[ranges[line]])
+      output.write("\n")
+    }
+    output.flush()
+  }
+}
