@@ -25,6 +25,7 @@ let package = Package(
       dependencies: [
         "Sift",
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "CSV", package: "CSV.swift"),
       ],
       resources: [.copy("BuiltIn/Catalogs")]
@@ -41,7 +42,8 @@ let package = Package(
     ),
     .testTarget(name: "SiftTests", dependencies: ["Sift", "SiftStore"]),
     .testTarget(
-      name: "SiftStoreTests", dependencies: ["SiftStore", .product(name: "GRDB", package: "GRDB.swift")]
+      name: "SiftStoreTests",
+      dependencies: ["SiftStore", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .testTarget(name: "SiftEndToEndTests", dependencies: ["sift"]),
   ],

@@ -46,7 +46,8 @@ public struct LineFilter: Sendable {
     column.bytes.withUnsafeBufferPointer { bytes in
       candidateLoop: for slot in candidates {
         let range = column.range(of: Int(slot))
-        let text = UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<max(range.lowerBound, range.upperBound - 1)])
+        let text = UnsafeBufferPointer(
+          rebasing: bytes[range.lowerBound..<max(range.lowerBound, range.upperBound - 1)])
         var total = 0
         for term in fuzzyTerms {
           let score = term.withUnsafeBufferPointer { FuzzyMatch.score($0, in: text) }

@@ -31,7 +31,8 @@ public enum CatalogLocation: Hashable, Sendable, CustomStringConvertible {
 
   /// Opens the catalog. A built-in catalog is copied from the shipped data into the data folder
   /// on first use, so edits persist and the shipped data never changes.
-  public func open(dataDirectory: URL = DataDirectory.resolve()) throws(StoreError) -> CatalogStore {
+  public func open(dataDirectory: URL = DataDirectory.resolve()) throws(StoreError) -> CatalogStore
+  {
     let url = url(dataDirectory: dataDirectory)
     if case .builtIn(let catalog) = self, !FileManager.default.fileExists(atPath: url.path) {
       let document: CatalogDocument
@@ -64,7 +65,8 @@ public enum CatalogLocationError: Error, Hashable, Sendable, CustomStringConvert
     switch self {
     case .unknownCatalog(let name):
       let names = BuiltInCatalog.allCases.map(\.rawValue).joined(separator: ", ")
-      return "unknown catalog \"\(name)\": use a built-in catalog (\(names)) or the path of a .sqlite file"
+      return
+        "unknown catalog \"\(name)\": use a built-in catalog (\(names)) or the path of a .sqlite file"
     }
   }
 }

@@ -95,7 +95,8 @@ extension CatalogStore {
   func writeSchema(_ schema: CatalogSchema, _ db: Database) throws {
     let json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
     try db.execute(
-      sql: "INSERT INTO catalog (id, schema) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET schema = excluded.schema",
+      sql:
+        "INSERT INTO catalog (id, schema) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET schema = excluded.schema",
       arguments: [json])
     let existing = Set(try db.columns(in: "items").map(\.name))
     for field in schema.fields where !existing.contains("f_" + field.name) {
@@ -135,7 +136,9 @@ extension CatalogStore {
   public func add(_ item: Item) throws(StoreError) {
     try write { db in
       let schema = try Self.schema(db, path: path)
-      if try Bool.fetchOne(db, sql: "SELECT 1 FROM items WHERE id = ?", arguments: [item.id.rawValue]) == true {
+      if try Bool.fetchOne(
+        db, sql: "SELECT 1 FROM items WHERE id = ?", arguments: [item.id.rawValue]) == true
+      {
         throw CatalogEditError.duplicateID(item.id)
       }
       try insert(item, position: try nextPosition(db), schema: schema, db)
@@ -192,7 +195,8 @@ extension CatalogStore {
   /// The saved search state, if any.
   public func loadSearchState(name: String = "default") throws(StoreError) -> Data? {
     try read { db in
-      try Data.fetchOne(db, sql: "SELECT snapshot FROM search_state WHERE name = ?", arguments: [name])
+      try Data.fetchOne(
+        db, sql: "SELECT snapshot FROM search_state WHERE name = ?", arguments: [name])
     }
   }
 }

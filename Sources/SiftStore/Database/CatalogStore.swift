@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Sift
 
 /// One catalog in one SQLite file: its schema, its items with stable ids in catalog order, and
@@ -86,7 +87,8 @@ public final class CatalogStore: Sendable {
   }
 
   /// Reads the file without writing to find out whether it is a Sift catalog this version of
-  /// Sift can open.
+  /// Sift can open. SQLite is opened with `immutable=1`, so not even a `-shm` or `-wal` file
+  /// appears beside a file that turns out not to be ours.
   static func inspect(_ path: String) throws(StoreError) {
     let header: Data
     do {
@@ -97,19 +99,39 @@ public final class CatalogStore: Sendable {
       throw .database(path, message: describe(error))
     }
     guard header == Data("SQLite format 3\0".utf8) else { throw .notSQLite(path) }
-    do {
-      let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: true))
-      defer { try? queue.close() }
-      try queue.read { db in
-        let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-        guard id == applicationID else { throw StoreError.notACatalog(path) }
-        if try migrator.hasBeenSuperseded(db) { throw StoreError.newerFormat(path) }
-      }
-    } catch let error as StoreError {
-      throw error
-    } catch {
-      throw .notSQLite(path)
+    var components = URLComponents()
+    components.scheme = "file"
+    components.path = URL(fileURLWithPath: path).standardizedFileURL.path
+    components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+    var connection: OpaquePointer?
+    defer { sqlite3_close_v2(connection) }
+    guard let uri = components.string,
+      sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK
+    else { throw .notSQLite(path) }
+    guard let id = firstColumn(connection, "PRAGMA application_id") else { throw .notSQLite(path) }
+    guard Int32(truncatingIfNeeded: Int64(id) ?? 0) == applicationID else {
+      throw .notACatalog(path)
     }
+    let applied = allRows(connection, "SELECT identifier FROM grdb_migrations")
+    if applied.contains(where: { !knownMigrations.contains($0) }) { throw .newerFormat(path) }
+  }
+
+  /// The migrations this version of Sift knows, oldest first.
+  static let knownMigrations: Set<String> = ["v1"]
+
+  private static func firstColumn(_ connection: OpaquePointer?, _ sql: String) -> String? {
+    allRows(connection, sql).first
+  }
+
+  private static func allRows(_ connection: OpaquePointer?, _ sql: String) -> [String] {
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK else { return [] }
+    defer { sqlite3_finalize(statement) }
+    var rows: [String] = []
+    while sqlite3_step(statement) == SQLITE_ROW {
+      if let text = sqlite3_column_text(statement, 0) { rows.append(String(cString: text)) }
+    }
+    return rows
   }
 
   private static func configuration(readonly: Bool) -> Configuration {
@@ -123,6 +145,7 @@ public final class CatalogStore: Sendable {
   /// The versioned format of catalog files. Add migrations; never change a released one.
   static let migrator: DatabaseMigrator = {
     var migrator = DatabaseMigrator()
+    // Keep `knownMigrations` in step with the identifiers registered here.
     migrator.registerMigration("v1") { db in
       try db.execute(
         sql: """

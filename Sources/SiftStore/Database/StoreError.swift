@@ -22,7 +22,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notFound(let path): "\(path): no such catalog file"
-    case .notSQLite(let path): "\(path): not a Sift catalog (not an SQLite database); left untouched"
+    case .notSQLite(let path):
+      "\(path): not a Sift catalog (not an SQLite database); left untouched"
     case .notACatalog(let path):
       "\(path): not a Sift catalog (an SQLite database of another application); left untouched"
     case .newerFormat(let path):

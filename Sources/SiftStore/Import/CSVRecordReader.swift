@@ -31,7 +31,8 @@ enum CSVRecordReader {
       guard row.count == header.count else {
         throw ImportError(
           file: file, line: line,
-          reason: "\(row.count) field\(row.count == 1 ? "" : "s"), but the header has \(header.count)")
+          reason:
+            "\(row.count) field\(row.count == 1 ? "" : "s"), but the header has \(header.count)")
       }
       var values: [String: RawValue] = [:]
       for (name, cell) in zip(header, row) { values[name] = .string(cell) }
@@ -64,7 +65,8 @@ enum CSVRecordReader {
           } else {
             inQuotes = false
             if index < data.endIndex, ![comma, cr, lf].contains(data[index]) {
-              throw ImportError(file: file, line: line, reason: "a closing quote must end its field")
+              throw ImportError(
+                file: file, line: line, reason: "a closing quote must end its field")
             }
           }
         } else if byte == lf || (byte == cr && (index == data.endIndex || data[index] != lf)) {
@@ -90,7 +92,8 @@ enum CSVRecordReader {
       }
     }
     if inQuotes {
-      throw ImportError(file: file, line: quoteLine, reason: "unclosed quote (it runs to the end of the file)")
+      throw ImportError(
+        file: file, line: quoteLine, reason: "unclosed quote (it runs to the end of the file)")
     }
     return starts
   }

@@ -42,7 +42,8 @@ public enum CatalogImporter {
     do {
       data = try Data(contentsOf: file)
     } catch {
-      throw ImportError(file: name, line: 0, reason: "cannot read the file (\(error.localizedDescription))")
+      throw ImportError(
+        file: name, line: 0, reason: "cannot read the file (\(error.localizedDescription))")
     }
     let format = Format.detect(path: name, data: data)
     var records: [ImportRecord] = []
@@ -84,7 +85,8 @@ public enum CatalogImporter {
       let schema = CatalogSchema(
         name: name, fields: spec.fields, titleField: spec.titleField,
         categoryField: spec.categoryField, scopes: spec.categoryField == nil ? [] : [.all()])
-      store = try CatalogStore.create(at: catalog, document: CatalogDocument(schema: schema, items: []))
+      store = try CatalogStore.create(
+        at: catalog, document: CatalogDocument(schema: schema, items: []))
     }
     defer { try? store.close() }
     return try store.importRecords(records, spec: spec)
@@ -143,9 +145,11 @@ extension CatalogStore {
     var schema = schema
     guard schema.titleField == spec.titleField else {
       throw StoreError.incompatibleSchema(
-        path, reason: "the catalog's title field is \"\(schema.titleField)\", not \"\(spec.titleField)\"")
+        path,
+        reason: "the catalog's title field is \"\(schema.titleField)\", not \"\(spec.titleField)\"")
     }
-    if let category = spec.categoryField, let existing = schema.categoryField, existing != category {
+    if let category = spec.categoryField, let existing = schema.categoryField, existing != category
+    {
       throw StoreError.incompatibleSchema(
         path, reason: "the catalog's category field is \"\(existing)\", not \"\(category)\"")
     }
@@ -154,7 +158,9 @@ extension CatalogStore {
         guard existing.kind == field.kind else {
           throw StoreError.incompatibleSchema(
             path,
-            reason: "field \"\(field.name)\" is a \(existing.kind.rawValue) field in the catalog, not \(field.kind.rawValue)")
+            reason:
+              "field \"\(field.name)\" is a \(existing.kind.rawValue) field in the catalog, not \(field.kind.rawValue)"
+          )
         }
       } else {
         schema.fields.append(field)
@@ -194,6 +200,7 @@ extension CatalogStore {
         if case .category = $0.filter { return false }
         return true
       }
+      if schema.scopes.count == 1, case .all = schema.scopes[0].filter { schema.scopes = [] }
       schema.categories = values.sorted()
     }
     return schema

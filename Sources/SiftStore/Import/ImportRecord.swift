@@ -53,13 +53,15 @@ extension ImportSpec {
         for element in elements {
           guard case .string(let text) = element else {
             return .failure(
-              "field \"\(name)\" must be a string or an array of strings; it holds \(element.kindName)")
+              "field \"\(name)\" must be a string or an array of strings; it holds \(element.kindName)"
+            )
           }
           strings.append(text)
         }
         fields[name] = .texts(strings)
       case let other:
-        return .failure("field \"\(name)\" must be a string or an array of strings, not \(other.kindName)")
+        return .failure(
+          "field \"\(name)\" must be a string or an array of strings, not \(other.kindName)")
       }
     }
     for name in numberFields where name != titleField {
@@ -82,7 +84,8 @@ extension ImportSpec {
       case .null: break
       case .string(let text): if !text.isEmpty { fields[categoryField] = .text(text) }
       case let other:
-        return .failure("category field \"\(categoryField)\" must be a string, not \(other.kindName)")
+        return .failure(
+          "category field \"\(categoryField)\" must be a string, not \(other.kindName)")
       }
     }
     var id: ItemID?
@@ -92,7 +95,9 @@ extension ImportSpec {
       case .number(let number) where number == number.rounded() && abs(number) < 1e15:
         id = ItemID(String(Int64(number)))
       case .null, .string: return .failure("missing id field \"\(idField)\"")
-      case let other: return .failure("id field \"\(idField)\" must be a string or an integer, not \(other.kindName)")
+      case let other:
+        return .failure(
+          "id field \"\(idField)\" must be a string or an integer, not \(other.kindName)")
       }
     }
     return .success(ImportRecord(line: line, id: id, fields: fields))
@@ -121,5 +126,7 @@ struct RecordProblem: Error, ExpressibleByStringInterpolation {
   var reason: String
 
   init(stringLiteral value: String) { reason = value }
-  init(stringInterpolation: DefaultStringInterpolation) { reason = String(stringInterpolation: stringInterpolation) }
+  init(stringInterpolation: DefaultStringInterpolation) {
+    reason = String(stringInterpolation: stringInterpolation)
+  }
 }

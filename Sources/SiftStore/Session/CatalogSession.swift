@@ -30,7 +30,8 @@ public struct CatalogSession: Sendable {
   // MARK: - Edits
 
   /// Adds an item with a fresh id; returns the id and the row changes.
-  public mutating func add(fields: [String: FieldValue]) throws(StoreError) -> (ItemID, RowChanges) {
+  public mutating func add(fields: [String: FieldValue]) throws(StoreError) -> (ItemID, RowChanges)
+  {
     let id = try store.makeItemID()
     let changes = try add(Item(id: id, fields: fields))
     return (id, changes)
@@ -93,7 +94,9 @@ public struct CatalogSession: Sendable {
 
   /// Restores the saved search state, if any; returns what could not be restored.
   @discardableResult
-  public mutating func restoreSearchState() throws(StoreError) -> [SearchController.RestorationProblem] {
+  public mutating func restoreSearchState() throws(StoreError) -> [SearchController
+    .RestorationProblem]
+  {
     guard let data = try store.loadSearchState() else { return [] }
     return controller.restore(from: data)
   }

@@ -29,7 +29,9 @@ struct SearchCommand: ParsableCommand {
   @Option(help: "The scope bar button to select, by title (e.g. Chocolate).")
   var scope: String?
 
-  @Option(name: .customLong("token"), help: "A token identifier, e.g. category:Chocolate or year:>=2010. Repeatable.")
+  @Option(
+    name: .customLong("token"),
+    help: "A token identifier, e.g. category:Chocolate or year:>=2010. Repeatable.")
   var tokens: [String] = []
 
   @Flag(help: "Print one JSON object per matching item and line.")
@@ -51,11 +53,15 @@ struct SearchCommand: ParsableCommand {
     let schema = session.schema
     session.send(.activate)
     if let scope {
-      guard let index = schema.scopeTitles.firstIndex(where: { $0.lowercased() == scope.lowercased() })
+      guard
+        let index = schema.scopeTitles.firstIndex(where: { $0.lowercased() == scope.lowercased() })
       else {
         let titles = schema.scopeTitles
-        let known = titles.isEmpty ? "it has no scope bar" : "its scopes are \(titles.joined(separator: ", "))"
-        throw Failure.exit("unknown scope \"\(scope)\" for catalog \(schema.name): \(known)", status: 2)
+        let known =
+          titles.isEmpty
+          ? "it has no scope bar" : "its scopes are \(titles.joined(separator: ", "))"
+        throw Failure.exit(
+          "unknown scope \"\(scope)\" for catalog \(schema.name): \(known)", status: 2)
       }
       session.send(.selectScope(index))
     }
@@ -67,7 +73,8 @@ struct SearchCommand: ParsableCommand {
           status: 2)
       }
       let known = schema.suggestedTokens.first { $0.identifier == identifier }
-      session.send(.insertToken(known ?? SearchToken(text: identifier, identifier: identifier), at: position))
+      session.send(
+        .insertToken(known ?? SearchToken(text: identifier, identifier: identifier), at: position))
     }
     session.send(.setText(query.joined(separator: " ")))
 

@@ -24,7 +24,8 @@ struct JSONLine {
       case "\n": text += "\\n"
       case "\r": text += "\\r"
       case "\t": text += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+      case _
+      where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
         || scalar.value == 0x2028 || scalar.value == 0x2029:
         let hex = String(scalar.value, radix: 16, uppercase: true)
         text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

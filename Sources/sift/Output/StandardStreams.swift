@@ -38,7 +38,8 @@ enum StandardStreams {
       buffer.withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count {
-          let written = Foundation.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
+          let written = Foundation.write(
+            STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
           if written <= 0 {
             if written < 0 && errno == EINTR { continue }
             return  // stdout closed (a pipe into `head`): stop quietly

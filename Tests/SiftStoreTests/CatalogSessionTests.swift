@@ -1,0 +1,69 @@
+import Foundation
+import Sift
+import Testing
+
+@testable import SiftStore
+
+@Suite("Edits and search state on disk")
+struct CatalogSessionTests {
+  @Test("FoodTracker edits through a filtered view are saved and reload in place")
+  func editsPersist() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("meals.sqlite")
+    var session = try CatalogSession(
+      store: try CatalogStore.create(at: url, document: try BuiltInCatalog.meals.load()))
+    session.send(.focus)
+    session.send(.setText("chicken"))
+    var chicken = try #require(session.controller.collection.item(atRow: 0))
+    chicken["name"] = .text("Roast Beef")
+    #expect(try session.update(chicken) == RowChanges(deleted: [0]))
+    let (soupID, added) = try session.add(fields: [
+      "name": .text("Chicken Soup"), "rating": .number(2),
+    ])
+    #expect(added == RowChanges(inserted: [0]))
+    try session.add(Item(id: "dup", fields: ["name": .text("Chicken Soup"), "rating": .number(1)]))
+    #expect(session.controller.rows == [soupID, "dup"])
+    #expect(try session.deleteRow(1) == RowChanges(deleted: [1]))
+    #expect(throws: StoreError.self) { try session.update(Item(id: "nope", fields: [:])) }
+    #expect(throws: StoreError.self) { try session.add(Item(id: soupID, fields: [:])) }
+    try session.store.close()
+
+    let reopened = try CatalogStore.open(at: url)
+    #expect(
+      try reopened.titles() == [
+        "Caprese Salad", "Roast Beef", "Pasta with Meatballs", "Chicken Soup",
+      ])
+    #expect(try reopened.item(id: soupID)?["rating"] == .number(2))
+    #expect(try reopened.item(id: "dup") == nil)
+  }
+
+  @Test("the search state is saved in the catalog and restored exactly")
+  func searchState() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("media.sqlite")
+    var session = try CatalogSession(
+      store: try CatalogStore.create(at: url, document: try BuiltInCatalog.media.load()))
+    #expect(try session.restoreSearchState().isEmpty, "nothing saved yet: a clean start")
+    session.send(.focus)
+    session.send(.insertToken(session.schema.suggestedTokens[0], at: 0))
+    session.send(.setText("o"))
+    session.send(.selectScope(0))
+    session.send(.select(session.controller.rows[2]))
+    try session.saveSearchState()
+    let saved = session.controller.snapshot
+    try session.store.close()
+
+    var relaunched = try CatalogSession(store: try CatalogStore.open(at: url))
+    #expect(try relaunched.restoreSearchState().isEmpty)
+    #expect(relaunched.controller.snapshot == saved)
+    #expect(relaunched.controller.rows == session.controller.rows)
+
+    // A damaged saved state gives a clean start and a reported problem.
+    try relaunched.store.saveSearchState(Data("{broken".utf8))
+    let problems = try relaunched.restoreSearchState()
+    #expect(problems.count == 1)
+    #expect(!relaunched.controller.isActive)
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+import Sift
+import Testing
+
+@testable import SiftStore
+
+@Suite("Catalog files")
+struct CatalogStoreTests {
+  @Test("a new catalog is versioned, marked as Sift's and in WAL mode")
+  func format() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let store = try CatalogStore.create(
+      at: folder.file("candies.sqlite"), document: try BuiltInCatalog.candies.load())
+    let (applicationID, journal, migrations) = try store.queue.read { db in
+      (
+        try Int32.fetchOne(db, sql: "PRAGMA application_id"),
+        try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+        try CatalogStore.migrator.completedMigrations(db)
+      )
+    }
+    #expect(applicationID == CatalogStore.applicationID)
+    #expect(journal == "wal")
+    #expect(migrations == ["v1"])
+    #expect(try store.itemCount() == 15)
+    let document = try store.loadDocument()
+    #expect(document == (try BuiltInCatalog.candies.load()))
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+      .filter { $0.hasSuffix(".creating") }
+    #expect(leftovers.isEmpty)
+  }
+
+  @Test("every kind of value survives the round trip")
+  func values() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let schema = CatalogSchema(
+      name: "things", fields: [.text("title"), .text("tags"), .number("n"), .category("kind")],
+      titleField: "title", categoryField: "kind", scopes: [.all(), .category("A")])
+    let items = [
+      Item(
+        id: "a",
+        fields: [
+          "title": .text("Ünïcödé 서울 👍🏽"), "tags": .texts(["x", "", "y\u{0}z"]), "n": .number(-1.5),
+          "kind": .text("A"),
+        ]),
+      Item(id: "b", fields: ["title": .text(""), "tags": .texts([]), "n": .number(2e20)]),
+      Item(id: "c", fields: ["title": .text("only a title")]),
+    ]
+    let store = try CatalogStore.create(
+      at: folder.file("t.sqlite"), document: CatalogDocument(schema: schema, items: items))
+    #expect(try store.loadDocument() == CatalogDocument(schema: schema, items: items))
+  }
+
+  @Test("random lists of strings round-trip through the BLOB codec")
+  func textListCodec() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<500 {
+      let strings = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+        String(
+          (0..<Int.random(in: 0...300, using: &generator)).map { _ in
+            Character(Unicode.Scalar(UInt32.random(in: 0x20...0x7FF, using: &generator))!)
+          })
+      }
+      let bytes = TextListCodec.encode(strings)
+      #expect(bytes.withUnsafeBytes { TextListCodec.decode($0) } == strings)
+    }
+    #expect([UInt8]([5, 1]).withUnsafeBytes { TextListCodec.decode($0) } == nil)
+  }
+
+  @Test(
+    "files that are not Sift catalogs are refused and left byte for byte",
+    arguments: [
+      "text", "empty", "foreign", "newer",
+    ])
+  func refusesForeignFiles(_ kind: String) throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("x.sqlite")
+    switch kind {
+    case "text":
+      try Data("hello, not a database\n".utf8).write(to: url)
+    case "empty":
+      try Data().write(to: url)
+    case "foreign":
+      let queue = try DatabaseQueue(path: url.path)
+      try queue.write { db in
+        try db.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')")
+      }
+      try queue.close()
+    default:
+      let store = try CatalogStore.create(
+        at: url, document: try BuiltInCatalog.meals.load())
+      try store.queue.write { db in
+        try db.execute(
+          sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+      }
+      try store.close()
+    }
+    let before = try Data(contentsOf: url)
+    let siblings = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+    #expect {
+      _ = try CatalogStore.open(at: url)
+    } throws: { error in
+      let description = "\(error)"
+      switch kind {
+      case "foreign": return description.contains("another application")
+      case "newer": return description.contains("newer version of Sift")
+      default: return description.contains("not an SQLite database")
+      }
+    }
+    #expect(try Data(contentsOf: url) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == siblings)
+  }
+
+  @Test(
+    "a built-in catalog is copied on first use; edits persist, the shipped data does not change")
+  func builtInCopy() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let location = try CatalogLocation("meals")
+    #expect(location == .builtIn(.meals))
+    var session = try CatalogSession(store: try location.open(dataDirectory: folder.url))
+    #expect(FileManager.default.fileExists(atPath: folder.file("meals.sqlite").path))
+    let (id, _) = try session.add(fields: ["name": .text("Soup"), "rating": .number(2)])
+    #expect(id == "4")
+    try session.store.close()
+    let reopened = try location.open(dataDirectory: folder.url)
+    #expect(
+      try reopened.titles() == [
+        "Caprese Salad", "Chicken and Potatoes", "Pasta with Meatballs", "Soup",
+      ])
+    #expect(try BuiltInCatalog.meals.load().items.count == 3)
+  }
+
+  @Test(
+    "catalog names and paths",
+    arguments: [
+      ("products", true), ("cities.sqlite", false), ("./x", false), ("sweets", nil),
+    ] as [(String, Bool?)])
+  func locations(_ argument: String, _ builtIn: Bool?) {
+    let location = try? CatalogLocation(argument)
+    switch builtIn {
+    case .some(true): #expect(location == .builtIn(.products))
+    case .some(false): #expect(location == .file(URL(fileURLWithPath: argument)))
+    case .none:
+      #expect(location == nil)
+      #expect(throws: CatalogLocationError.unknownCatalog("sweets")) {
+        try CatalogLocation(argument)
+      }
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Sift
+import Testing
+
+@testable import SiftStore
+
+@Suite("Import")
+struct ImportTests {
+  static let citySpec = ImportSpec(
+    titleField: "name", textFields: ["alternates"], numberFields: ["population"],
+    categoryField: "country", idField: "id")
+
+  static var citySample: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/cities-sample.jsonl")
+  }
+
+  @Test("real cities: JSON Lines with arrays, numbers and many categories")
+  func cities() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("cities.sqlite")
+    var fractions: [Double] = []
+    let summary = try CatalogImporter.run(
+      file: Self.citySample, into: url, spec: Self.citySpec, progress: { fractions.append($0) })
+    #expect(summary == .init(added: 2955, updated: 0))
+    #expect(fractions.last == 1)
+    let store = try CatalogStore.open(at: url)
+    let document = try store.loadDocument()
+    #expect(document.items.count == 2955)
+    #expect(document.schema.scopes.isEmpty, "too many countries for a scope bar")
+    #expect(document.schema.categories.contains("VN"))
+    let seoul = try #require(try store.item(id: "1835848"))
+    #expect(seoul["name"] == .text("Seoul"))
+    #expect(seoul["alternates"]?.strings.contains("서울") == true)
+    var search = SearchController(collection: try document.makeCollection())
+    search.send(.focus)
+    search.send(.setText("서울"))
+    #expect(search.rows.contains("1835848"))
+    search.send(.setText("đà nẵng"))
+    #expect(search.rows == ["1583992"])
+
+    // The same file again updates every item in place.
+    let again = try CatalogImporter.run(file: Self.citySample, into: url, spec: Self.citySpec)
+    #expect(again == .init(added: 0, updated: 2955))
+    #expect(try CatalogStore.open(at: url).loadDocument() == document)
+  }
+
+  @Test("CSV: quoted commas and line breaks, numbers from text, a scope bar from few categories")
+  func csv() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let file = try folder.write(
+      "meals.csv",
+      "name,rating,course\r\nCaprese Salad,4,Starter\r\n\"Chicken, Potatoes\",5,Main\r\n\r\n\"Pasta\nwith \"\"Meatballs\"\"\",,Main\r\n"
+    )
+    let url = folder.file("meals.sqlite")
+    let summary = try CatalogImporter.run(
+      file: file, into: url,
+      spec: ImportSpec(titleField: "name", numberFields: ["rating"], categoryField: "course"))
+    #expect(summary.added == 3)
+    let document = try CatalogStore.open(at: url).loadDocument()
+    #expect(document.items.map(\.id) == ["1", "2", "3"])
+    #expect(document.items[2]["name"] == .text("Pasta\nwith \"Meatballs\""))
+    #expect(document.items[2]["rating"] == nil)
+    #expect(document.items[1]["rating"] == .number(5))
+    #expect(document.schema.scopeTitles == ["All", "Starter", "Main"])
+  }
+
+  @Test(
+    "a bad line fails the whole import with FILE:LINE: reason and changes nothing",
+    arguments: [
+      (
+        "bad.jsonl", "{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"B\"\n",
+        "bad.jsonl:2: malformed JSON"
+      ),
+      (
+        "bad.jsonl",
+        "{\"id\":1,\"name\":\"A\"}\n\n{\"id\":3,\"name\":\"C\",\"population\":\"many\"}\n",
+        "bad.jsonl:3: field \"population\" must be a number, not a string"
+      ),
+      (
+        "bad.jsonl", "{\"id\":1,\"name\":7}\n",
+        "bad.jsonl:1: title field \"name\" must be a string, not a number"
+      ),
+      (
+        "bad.jsonl", "{\"id\":1,\"name\":\"A\",\"alternates\":[\"x\",2]}\n",
+        "bad.jsonl:1: field \"alternates\" must be a string or an array of strings; it holds a number"
+      ),
+      (
+        "bad.jsonl", "{\"id\":1,\"name\":\"A\"}\n{\"id\":1,\"name\":\"B\"}\n",
+        "bad.jsonl:2: id \"1\" already appears on line 1"
+      ),
+      ("bad.jsonl", "{\"name\":\"A\"}\n", "bad.jsonl:1: missing id field \"id\""),
+      ("bad.jsonl", "[1]\n", "bad.jsonl:1: expected a JSON object, found an array"),
+      (
+        "bad.jsonl", "{\"id\":1,\"name\":\"A\",\"country\":true}\n",
+        "bad.jsonl:1: category field \"country\" must be a string, not a boolean"
+      ),
+      (
+        "bad.csv", "id,name\n1,A\n2,\"B\n",
+        "bad.csv:3: unclosed quote (it runs to the end of the file)"
+      ),
+      ("bad.csv", "id,name\n1,A\n2,B,C\n", "bad.csv:3: 3 fields, but the header has 2"),
+      (
+        "bad.csv", "id,name,population\n1,A,\n2,B,lots\n",
+        "bad.csv:3: field \"population\" must be a number, not \"lots\""
+      ),
+      ("bad.csv", "id,name\n1,\"A\"x\n", "bad.csv:2: a closing quote must end its field"),
+    ])
+  func failures(_ name: String, _ content: String, _ expected: String) throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("cities.sqlite")
+    _ = try CatalogImporter.run(file: Self.citySample, into: url, spec: Self.citySpec)
+    let before = try CatalogStore.open(at: url).loadDocument()
+    let file = try folder.write(name, content)
+    #expect {
+      _ = try CatalogImporter.run(file: file, into: url, spec: Self.citySpec)
+    } throws: { error in
+      "\(error)".contains(expected)
+    }
+    #expect(try CatalogStore.open(at: url).loadDocument() == before)
+  }
+
+  @Test("invalid UTF-8 names its line")
+  func invalidUTF8() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let file = folder.file("bad.jsonl")
+    try Data(
+      "{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"B\u{FF}\"}\n".utf8.map {
+        $0 == 0xC3 ? 0xFF : $0
+      }
+    )
+    .write(to: file)
+    #expect {
+      _ = try CatalogImporter.readRecords(file: file, spec: Self.citySpec)
+    } throws: { error in
+      (error as? ImportError)?.line == 2 && (error as? ImportError)?.reason == "invalid UTF-8"
+    }
+  }
+
+  @Test("an import whose schema does not fit the catalog is refused")
+  func incompatible() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("cities.sqlite")
+    _ = try CatalogImporter.run(file: Self.citySample, into: url, spec: Self.citySpec)
+    let before = try CatalogStore.open(at: url).loadDocument()
+    // population is a number field in the catalog; this file has it as text.
+    let textual = try folder.write(
+      "text.jsonl", "{\"id\":1,\"name\":\"A\",\"population\":\"many\"}\n")
+    var spec = Self.citySpec
+    spec.textFields = ["population"]
+    spec.numberFields = []
+    #expect {
+      _ = try CatalogImporter.run(file: textual, into: url, spec: spec)
+    } throws: {
+      "\($0)".contains("field \"population\" is a number field in the catalog, not text")
+    }
+    spec = ImportSpec(titleField: "country", idField: "id")
+    #expect {
+      _ = try CatalogImporter.run(file: Self.citySample, into: url, spec: spec)
+    } throws: { "\($0)".contains("the catalog's title field is \"name\", not \"country\"") }
+    #expect(try CatalogStore.open(at: url).loadDocument() == before)
+  }
+}
