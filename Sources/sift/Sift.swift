@@ -38,6 +38,7 @@ struct AppCommand: ParsableCommand {
 
   func run() throws {
     let store = try Failure.openCatalog(catalog)
+    defer { try? store.close() }
     let session = try Failure.catching { () throws(StoreError) in try CatalogSession(store: store) }
     let controller = session.controller
     print("Sift — \(controller.schema.title): \(controller.indicator.text)")

@@ -11,13 +11,15 @@ struct SearchCommand: ParsableCommand {
     abstract: "Search a catalog and print the matching items, best first.",
     discussion: """
       The query uses the same syntax as the app: terms (all must match), "phrases", -negation,
-      field:value, price:<10, year:2000..2010. The results indicator goes to stderr; every match
+      field:value, price:<10, year:2000..2010 (put -- before a query that starts with -, so it
+      is not read as an option). The results indicator goes to stderr; every match
       is printed unless --limit is given. Exit status 0 with or without matches, 2 for an unknown
       catalog, scope or token.
 
       Examples:
         sift search --catalog products rose 2010
         sift search --catalog candies --scope Chocolate
+        sift search --catalog products -- -rose price:<30
         sift search --catalog media --token category:Movies --token 'year:>=2010' --json
         sift search --catalog cities.sqlite --limit 5 da nang
       """
@@ -49,6 +51,7 @@ struct SearchCommand: ParsableCommand {
 
   func run() throws {
     let store = try Failure.openCatalog(catalog)
+    defer { try? store.close() }
     var session = try Failure.catching { () throws(StoreError) in try CatalogSession(store: store) }
     let schema = session.schema
     session.send(.activate)

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@Suite("sift filter")
+struct FilterCommandTests {
+  static let names = """
+    Đà Nẵng
+    Da Nang
+    Hanoi
+    Nang Rong
+    San Francisco
+    san jose
+    Danang City
+    Straße
+    서울
+    """
+
+  func filter(_ arguments: [String], _ input: String = names) throws -> [String] {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let run = try sift.run(["filter"] + arguments, stdin: Data((input + "\n").utf8))
+    #expect(run.status == 0)
+    return run.lines
+  }
+
+  @Test("exact: folded substrings, all terms, ranked")
+  func exact() throws {
+    #expect(try filter(["da nang"]) == ["Đà Nẵng", "Da Nang", "Danang City"])
+    #expect(try filter(["--exact", "strasse"]) == ["Straße"])
+    #expect(try filter(["서우"]) == ["서울"])
+    #expect(try filter(["san"]) == ["San Francisco", "san jose"])
+    #expect(try filter(["nang"]) == ["Đà Nẵng", "Da Nang", "Nang Rong", "Danang City"])
+    #expect(try filter(["--", "-a"]) == ["서울"])
+    #expect(try filter(["zzzq"]) == [])
+  }
+
+  @Test("--no-sort keeps input order")
+  func noSort() throws {
+    #expect(
+      try filter(["--no-sort", "nang"]) == ["Đà Nẵng", "Da Nang", "Nang Rong", "Danang City"])
+    #expect(try filter(["ng"]) == ["Đà Nẵng", "Da Nang", "Nang Rong", "Danang City"])
+    #expect(try filter(["rong"]).first == "Nang Rong")
+  }
+
+  @Test("fuzzy: subsequences, best first")
+  func fuzzy() throws {
+    #expect(try filter(["--fuzzy", "dnang"]).prefix(2) == ["Đà Nẵng", "Da Nang"])
+    #expect(try filter(["--fuzzy", "sfco"]) == ["San Francisco"])
+    #expect(try filter(["--fuzzy", "xyz"]) == [])
+    #expect(try filter(["--fuzzy", "nr"]).first == "Nang Rong")
+  }
+
+  @Test("invalid UTF-8 lines are matched and printed byte for byte")
+  func rawBytes() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let input: [UInt8] = Array("caf".utf8) + [0xE9] + Array(" latin-1\nplain\n".utf8)
+    let run = try sift.run(["filter", "latin"], stdin: Data(input))
+    #expect(Array(run.stdoutData) == Array("caf".utf8) + [0xE9] + Array(" latin-1\n".utf8))
+    let plain = try sift.run(["filter", "--fuzzy", "pln"], stdin: Data(input))
+    #expect(plain.stdout == "plain\n")
+  }
+}
