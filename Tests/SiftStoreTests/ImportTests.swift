@@ -166,3 +166,32 @@ struct ImportTests {
     #expect(try CatalogStore.open(at: url).loadDocument() == before)
   }
 }
+
+@Suite("UTF-8 validation")
+struct UTF8ValidationTests {
+  @Test("agrees with Foundation on random and tricky bytes")
+  func agreesWithFoundation() {
+    var generator = SystemRandomNumberGenerator()
+    let tricky: [[UInt8]] = [
+      [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+      [0xF0, 0x9F, 0x91, 0x8D],
+      [0xEF, 0xBB, 0xBF], [0x7F], [0xC3, 0xA9], [0xFF],
+    ]
+    for bytes in tricky {
+      #expect(
+        UTF8Validation.isValid(bytes) == (String(data: Data(bytes), encoding: .utf8) != nil),
+        "\(bytes)")
+    }
+    let alphabet: [UInt8] = [
+      0x41, 0x80, 0xBF, 0xC2, 0xC3, 0xE0, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0x9F, 0xA0,
+    ]
+    for _ in 0..<20_000 {
+      let bytes = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+        alphabet.randomElement(using: &generator)!
+      }
+      #expect(
+        UTF8Validation.isValid(bytes) == (String(data: Data(bytes), encoding: .utf8) != nil),
+        "\(bytes)")
+    }
+  }
+}

@@ -7,7 +7,6 @@ enum JSONLinesReader {
     _ data: Data, file: String, progress: (Int) -> Void,
     _ body: ([String: RawValue], Int) throws(ImportError) -> Void
   ) throws(ImportError) {
-    let decoder = JSONDecoder()
     var lineNumber = 0
     var start = data.startIndex
     while start < data.endIndex {
@@ -18,65 +17,42 @@ enum JSONLinesReader {
       start = end < data.endIndex ? end + 1 : end
       if lineNumber % 1024 == 0 { progress(start - data.startIndex) }
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-      guard String(data: line, encoding: .utf8) != nil else {
+      guard UTF8Validation.isValid(line) else {
         throw ImportError(file: file, line: lineNumber, reason: "invalid UTF-8")
       }
-      let value: RawJSON
+      let value: Any
       do {
-        value = try decoder.decode(RawJSON.self, from: line)
+        value = try JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed])
       } catch {
         throw ImportError(file: file, line: lineNumber, reason: "malformed JSON (\(reason(error)))")
       }
-      guard case .object(let object) = value else {
+      guard let object = value as? [String: Any] else {
         throw ImportError(
           file: file, line: lineNumber,
-          reason: "expected a JSON object, found \(value.raw.kindName)")
+          reason: "expected a JSON object, found \(raw(value).kindName)")
       }
-      try body(object.mapValues(\.raw), lineNumber)
+      try body(object.mapValues(raw), lineNumber)
     }
     progress(data.count)
   }
 
+  /// A value from JSONSerialization, with booleans told apart from numbers (an `NSNumber`
+  /// whose type is `c`, on every platform).
+  private static func raw(_ value: Any) -> RawValue {
+    switch value {
+    case let string as String: return .string(string)
+    case let number as NSNumber:
+      if String(cString: number.objCType) == "c" { return .bool(number.boolValue) }
+      return .number(number.doubleValue)
+    case let array as [Any]: return .array(array.map(raw))
+    case is [String: Any]: return .object
+    default: return .null
+    }
+  }
+
   private static func reason(_ error: any Error) -> String {
-    if case DecodingError.dataCorrupted(let context) = error {
-      if let underlying = context.underlyingError {
-        let text = "\(underlying)"
-        if let range = text.range(of: "NSDebugDescription=") {
-          return String(text[range.upperBound...].prefix { $0 != "}" && $0 != "," })
-        }
-      }
-      return context.debugDescription
-    }
-    return "unreadable"
-  }
-}
-
-/// Any JSON value, decoded strictly: `true` is a boolean and `1` a number, never each other.
-private enum RawJSON: Decodable {
-  case value(RawValue)
-  case object([String: RawJSON])
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .value(.null)
-    } else if let string = try? container.decode(String.self) {
-      self = .value(.string(string))
-    } else if let bool = try? container.decode(Bool.self) {
-      self = .value(.bool(bool))
-    } else if let number = try? container.decode(Double.self) {
-      self = .value(.number(number))
-    } else if let array = try? container.decode([RawJSON].self) {
-      self = .value(.array(array.map(\.raw)))
-    } else {
-      self = .object(try container.decode([String: RawJSON].self))
-    }
-  }
-
-  var raw: RawValue {
-    switch self {
-    case .value(let value): value
-    case .object: .object
-    }
+    let error = error as NSError
+    let text = error.userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+    return text.hasSuffix(".") ? String(text.dropLast()) : text
   }
 }
