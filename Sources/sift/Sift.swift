@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Sift
 import SiftStore
+import SiftTerminal
 
 /// The `sift` command: a thin shell over the Sift libraries.
 @main
@@ -37,15 +38,48 @@ struct AppCommand: ParsableCommand {
   var catalog: String = BuiltInCatalog.default.rawValue
 
   func run() throws {
+    guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {
+      throw Failure.exit(TerminalError.notATerminal.description, status: 2)
+    }
     let store = try Failure.openCatalog(catalog)
     defer { try? store.close() }
-    let session = try Failure.catching { () throws(StoreError) in try CatalogSession(store: store) }
-    let controller = session.controller
-    print("Sift — \(controller.schema.title): \(controller.indicator.text)")
-    if !controller.scopeTitles.isEmpty {
-      print("Scopes: \(controller.scopeTitles.joined(separator: " | "))")
+    let document = try Failure.catching { () throws(StoreError) in try store.loadDocument() }
+    let collection: FilteredCollection
+    do {
+      collection = try document.makeCollection()
+    } catch {
+      throw Failure.exit("\(store.url.path): \(error)", status: 1)
     }
-    print("The terminal app is not built yet: it will open here with the search field focused.")
+    // Searches run off the input loop, so typing stays instant on large catalogs.
+    var model = AppModel(
+      controller: SearchController(collection: collection, searchesImmediately: false))
+    if let saved = try? store.loadSearchState() {
+      model.restore(from: saved)
+    }
+    let farewell: String?
+    do {
+      farewell = try TerminalApp(model: model, persistence: StorePersistence(store: store)).run()
+    } catch {
+      throw Failure.exit("\(error)", status: 1)
+    }
+    if let farewell { StandardStreams.error(farewell) }
+  }
+}
+
+/// The app's changes, written to the catalog file.
+struct StorePersistence: AppPersistence {
+  let store: CatalogStore
+
+  func perform(_ write: AppModel.CatalogWrite) throws {
+    switch write {
+    case .add(let item): try store.add(item)
+    case .update(let item): try store.update(item)
+    case .delete(let id): try store.delete(id: id)
+    }
+  }
+
+  func saveSearchState(_ snapshot: Data) throws {
+    try store.saveSearchState(snapshot)
   }
 }
 

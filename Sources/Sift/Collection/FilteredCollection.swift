@@ -12,6 +12,9 @@ public struct FilteredCollection: Sendable {
   public private(set) var resolved: ResolvedCriteria
   /// The matching items' ids, best first.
   public private(set) var rows: [ItemID] = []
+  /// Counts edits. A search run on a copy of this collection is only current while the copy's
+  /// revision equals this one.
+  public private(set) var revision = 0
   private var ranked: [RankedSlot] = []
 
   /// A view of `items` (in catalog order) showing everything.
@@ -118,6 +121,7 @@ public struct FilteredCollection: Sendable {
   /// Puts the edited item where the criteria in force rank it (or nowhere), and reports the
   /// row changes. Slots may have been renumbered by the edit, so rows are re-read by id.
   private mutating func placeAfterEdit(_ id: ItemID, changed: Bool) -> RowChanges {
+    revision += 1
     let oldRows = rows
     var next: [RankedSlot] = []
     next.reserveCapacity(rows.count + 1)

@@ -58,10 +58,38 @@ public struct SearchController: Sendable {
   /// What the empty field shows ("Search candies").
   public var placeholder: String
 
-  public init(collection: FilteredCollection, placeholder: String? = nil) {
+  /// Whether every state change searches at once (the default). An app whose catalog is large
+  /// sets it to false, runs `pendingSearch` off its input loop and hands the result to
+  /// `installSearchResult(_:)`, so typing never waits for a scan.
+  public let searchesImmediately: Bool
+
+  public init(
+    collection: FilteredCollection, placeholder: String? = nil, searchesImmediately: Bool = true
+  ) {
     self.collection = collection
     self.placeholder = placeholder ?? "Search \(collection.schema.title.lowercased())"
+    self.searchesImmediately = searchesImmediately
     refresh()
+  }
+
+  /// True while the rows shown do not yet answer the current criteria.
+  public var needsSearch: Bool { collection.criteria != criteria }
+
+  /// The search still to run: a copy of the collection and the criteria to filter it by.
+  /// Filtering the copy (`collection.filter(by: criteria)`) may run on any thread.
+  public var pendingSearch: (collection: FilteredCollection, criteria: SearchCriteria)? {
+    needsSearch ? (collection, criteria) : nil
+  }
+
+  /// Installs a collection filtered elsewhere, if it still answers the current state: same
+  /// criteria, and no edit since the copy was taken. Returns false for a stale result, which
+  /// is dropped (a newer search supersedes it).
+  @discardableResult
+  public mutating func installSearchResult(_ result: FilteredCollection) -> Bool {
+    guard result.criteria == criteria, result.revision == collection.revision else { return false }
+    collection = result
+    dropSelectionIfHidden()
+    return true
   }
 
   public var schema: CatalogSchema { collection.schema }
@@ -245,7 +273,7 @@ public struct SearchController: Sendable {
 
   /// Re-filters for the current state and keeps the selection only while it is shown.
   mutating func refresh() {
-    collection.filter(by: criteria)
+    if searchesImmediately { collection.filter(by: criteria) }
     dropSelectionIfHidden()
   }
 

@@ -12,6 +12,7 @@ import Foundation
 enum StandardStreams {
   static var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
   static var isOutputTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+  static var isInputTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
   static func error(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))

@@ -1,0 +1,341 @@
+import Sift
+
+extension AppModel {
+  /// The whole screen at the model's size.
+  ///
+  /// ```
+  ///  Sift                        Candies                  ^N Add  F1 Help
+  ///  🔍 [🍫 Chocolate] car▌                                        Cancel
+  ///   All │ Chocolate │ Hard │ Other
+  /// ────────────────────────────────────────────────────────────────────
+  ///  Caramel
+  ///    Category: Other
+  /// ────────────────────────────────────────────────────────────────────
+  ///  1 item found                                        Filtering 1 of 15
+  ///  ↑↓ select  Enter open  Tab scope  #token  Esc cancel  F1 help  ^Q quit
+  /// ```
+  public func render() -> Grid {
+    var grid = Grid(width: width, height: height)
+    switch screen {
+    case .list, .confirmDelete:
+      drawList(&grid)
+    case .detail(let id):
+      drawDetail(&grid, id: id)
+    case .help:
+      drawHelp(&grid)
+    case .editor(let editor):
+      drawEditor(&grid, editor)
+    }
+    drawStatus(&grid)
+    return grid
+  }
+
+  /// Where the terminal's cursor belongs (in the search field or the focused form field).
+  public var cursorPosition: (x: Int, y: Int)? {
+    switch screen {
+    case .list:
+      guard controller.isFirstResponder else { return nil }
+      let prefix = String(controller.text.prefix(cursor))
+      let x = searchTextColumn + TerminalText.displayWidth(TerminalText.inert(prefix))
+      return x < width ? (x, 1) : nil
+    case .editor(let editor):
+      let y = 2 + editor.focus
+      guard y < height - 2 else { return nil }
+      let value = TerminalText.inert(editor.values[editor.focus])
+      let x = editorValueColumn(editor) + TerminalText.displayWidth(value)
+      return x < width ? (x, y) : nil
+    default:
+      return nil
+    }
+  }
+
+  // MARK: - The list
+
+  private func drawNavigationBar(_ grid: inout Grid, left: String, title: String, right: String) {
+    grid.put(" " + left, x: 0, y: 0, style: .dim)
+    let titleWidth = TerminalText.displayWidth(title)
+    grid.put(title, x: max(0, (width - titleWidth) / 2), y: 0, style: .bold)
+    let rightWidth = TerminalText.displayWidth(right)
+    if width - rightWidth - 1 > (width + titleWidth) / 2 {
+      grid.put(right, x: width - rightWidth - 1, y: 0, style: .dim)
+    }
+  }
+
+  /// The column where the search text starts: after the icon and the token chips.
+  var searchTextColumn: Int {
+    var x = 4
+    for token in controller.tokens { x += TerminalText.displayWidth(chip(token)) + 1 }
+    return min(x, max(4, width - 10))
+  }
+
+  private func chip(_ token: SearchToken) -> String {
+    " " + (token.icon.map { $0 + " " } ?? "") + token.text + " "
+  }
+
+  private func drawList(_ grid: inout Grid) {
+    drawNavigationBar(&grid, left: "Sift", title: controller.schema.title, right: "^N Add  F1 Help")
+    // Search bar: icon, chips, text or placeholder, Cancel while active.
+    grid.put("🔍", x: 1, y: 1)
+    var x = 4
+    for token in controller.tokens {
+      x = grid.put(chip(token), x: x, y: 1, style: CellStyle(reverse: true, color: 36)) + 1
+    }
+    let cancel = controller.isActive ? "Cancel" : ""
+    let textWidth = max(1, width - searchTextColumn - cancel.count - 2)
+    if controller.text.isEmpty && controller.tokens.isEmpty {
+      grid.put(controller.placeholder, x: searchTextColumn, y: 1, style: .dim, maxWidth: textWidth)
+    } else {
+      grid.put(controller.text, x: searchTextColumn, y: 1, maxWidth: textWidth)
+    }
+    if !cancel.isEmpty {
+      grid.put(cancel, x: width - cancel.count - 1, y: 1, style: CellStyle(color: 34))
+    }
+    // Scope bar: shown while searching, as UISearchBar does.
+    if controller.isActive && !controller.scopeTitles.isEmpty {
+      var scopeX = 1
+      for (index, title) in controller.scopeTitles.enumerated() {
+        if index > 0 { scopeX = grid.put("│", x: scopeX, y: 2, style: .dim) }
+        let selected = index == controller.selectedScopeIndex
+        scopeX = grid.put(" \(title) ", x: scopeX, y: 2, style: selected ? .reverse : .plain)
+      }
+    }
+    rule(&grid, y: 3)
+    drawResults(&grid)
+    rule(&grid, y: height - 3)
+    drawFooter(&grid)
+    drawSuggestions(&grid)
+  }
+
+  private func rule(_ grid: inout Grid, y: Int) {
+    guard y >= 0, y < height else { return }
+    grid.put(String(repeating: "─", count: width), x: 0, y: y, style: .dim)
+  }
+
+  private func drawResults(_ grid: inout Grid) {
+    let top = Layout.resultsTop
+    let bottom = height - 3
+    let rows = controller.rows
+    if rows.isEmpty {
+      let middle = top + max(0, (bottom - top) / 2 - 1)
+      let headline = controller.indicator.isNoResults ? "No Results" : "No Items"
+      let detail =
+        controller.indicator.isNoResults
+        ? "No items match your query" : "Ctrl-N adds one"
+      grid.put(headline, x: max(0, (width - headline.count) / 2), y: middle, style: .bold)
+      grid.put(detail, x: max(0, (width - detail.count) / 2), y: middle + 1, style: .dim)
+      return
+    }
+    var y = top
+    var row = scrollTop
+    while row < rows.count, y + 1 < bottom {
+      if let item = controller.collection.item(id: rows[row]) {
+        drawItem(&grid, item, y: y, selected: row == selectedRow)
+      }
+      y += 2
+      row += 1
+    }
+    // A scroll indicator on the right edge when the list is longer than the screen.
+    if rows.count > visibleItemCount, bottom - top > 1 {
+      let span = bottom - top
+      let position = top + (span - 1) * scrollTop / max(1, rows.count - visibleItemCount)
+      grid.put("▐", x: width - 1, y: min(bottom - 1, position), style: .dim)
+    }
+  }
+
+  private func drawItem(_ grid: inout Grid, _ item: Item, y: Int, selected: Bool) {
+    let schema = controller.schema
+    let title = item[schema.titleField]?.displayText ?? ""
+    grid.put(
+      [(" ", .plain)] + highlighted(title, field: schema.titleField, item: item, base: .bold),
+      x: 0, y: y, maxWidth: width - 1)
+    var details: [(String, CellStyle)] = [("   ", .plain)]
+    for field in schema.fields where field.name != schema.titleField {
+      guard let value = item[field.name] else { continue }
+      if details.count > 1 { details.append(("  ·  ", .dim)) }
+      details.append(("\(field.label): ", .dim))
+      details += highlighted(
+        brief(field.display(value), value: value), field: field.name, item: item, base: .dim)
+    }
+    grid.put(details, x: 0, y: y + 1, maxWidth: width - 1)
+    if selected {
+      grid.fill(y: y, to: width - 1, style: .reverse)
+      grid.fill(y: y + 1, to: width - 1, style: .reverse)
+    }
+  }
+
+  /// `text` cut into plain and matched segments.
+  private func highlighted(
+    _ text: String, field: String, item: Item, base: CellStyle
+  ) -> [(String, CellStyle)] {
+    var segments: [(String, CellStyle)] = []
+    var index = text.startIndex
+    var match = CellStyle.highlight
+    match.dim = false
+    for range in controller.collection.highlightRanges(in: text, field: field, of: item) {
+      guard range.lowerBound >= index else { continue }
+      if index < range.lowerBound {
+        segments.append((String(text[index..<range.lowerBound]), base))
+      }
+      segments.append((String(text[range]), match))
+      index = range.upperBound
+    }
+    if index < text.endIndex { segments.append((String(text[index...]), base)) }
+    return segments
+  }
+
+  private func brief(_ display: String, value: FieldValue) -> String {
+    guard case .texts(let values) = value, values.count > 4 else { return display }
+    return values.prefix(4).joined(separator: ", ") + " (+\(values.count - 4) more)"
+  }
+
+  private func drawFooter(_ grid: inout Grid) {
+    let y = height - 2
+    let indicator = controller.indicator
+    let left = controller.needsSearch ? "Searching…" : indicator.text
+    grid.put(" " + left, x: 0, y: y, style: indicator.isNoResults ? .bold : .plain)
+    if indicator.isFiltering && !controller.needsSearch {
+      let right = indicator.summary
+      grid.put(right, x: max(0, width - right.count - 1), y: y, style: .dim)
+    }
+  }
+
+  private func drawSuggestions(_ grid: inout Grid) {
+    let popup = suggestionPopup
+    guard !popup.isEmpty else { return }
+    let lines = popup.prefix(max(1, height - 6)).map { ($0.icon.map { $0 + " " } ?? "") + $0.text }
+    let boxWidth = min(width - 2, (lines.map(TerminalText.displayWidth).max() ?? 0) + 4)
+    let x = min(searchTextColumn, max(0, width - boxWidth))
+    grid.put("┌" + String(repeating: "─", count: max(0, boxWidth - 2)) + "┐", x: x, y: 2)
+    for (index, line) in lines.enumerated() {
+      let y = 3 + index
+      grid.put("│" + String(repeating: " ", count: max(0, boxWidth - 2)) + "│", x: x, y: y)
+      grid.put(line, x: x + 2, y: y, maxWidth: boxWidth - 4)
+      if index == min(suggestionIndex, lines.count - 1) {
+        grid.fill(y: y, from: x + 1, to: x + boxWidth - 1, style: .reverse)
+      }
+    }
+    grid.put(
+      "└" + String(repeating: "─", count: max(0, boxWidth - 2)) + "┘", x: x, y: 3 + lines.count)
+  }
+
+  private func drawStatus(_ grid: inout Grid) {
+    let y = height - 1
+    guard y >= 0 else { return }
+    if case .confirmDelete(let id) = screen {
+      let name = controller.collection.item(id: id).map(title(of:)) ?? id.rawValue
+      grid.put(
+        " Delete \u{201C}\(name)\u{201D}? y: delete  any other key: keep ", x: 0, y: y,
+        style: .reverse)
+      return
+    }
+    if let message {
+      grid.put(" " + message, x: 0, y: y, style: CellStyle(bold: true, color: 33))
+    } else if screen == .list, let diagnostic = controller.diagnostics.first {
+      grid.put(" " + diagnostic.message, x: 0, y: y, style: CellStyle(color: 33))
+    } else {
+      let hints: String
+      switch screen {
+      case .list: hints = "↑↓ select  Enter open  Tab scope  #token  Esc cancel  F1 help  ^Q quit"
+      case .detail: hints = "Esc back  ^E edit  ^D delete  F1 help  ^Q quit"
+      case .editor: hints = "Tab/↑↓ field  Enter save  Esc cancel"
+      default: hints = "any key: back"
+      }
+      grid.put(" " + hints, x: 0, y: y, style: .dim)
+    }
+  }
+
+  // MARK: - Detail, help, editor
+
+  private func drawDetail(_ grid: inout Grid, id: ItemID) {
+    guard let item = controller.collection.item(id: id) else { return }
+    let schema = controller.schema
+    drawNavigationBar(
+      &grid, left: "‹ Back (Esc)", title: title(of: item), right: "^E Edit  ^D Delete")
+    rule(&grid, y: 1)
+    var y = 2
+    for field in schema.fields {
+      guard y < height - 2 else { break }
+      grid.put(" " + field.label, x: 0, y: y, style: .dim)
+      y += 1
+      let value = item[field.name].map(field.display) ?? "—"
+      for line in wrap(value, width: width - 4) {
+        guard y < height - 2 else { break }
+        grid.put(
+          [("   ", .plain)] + highlighted(line, field: field.name, item: item, base: .plain),
+          x: 0, y: y, maxWidth: width - 1)
+        y += 1
+      }
+    }
+    rule(&grid, y: height - 2)
+  }
+
+  /// Lines of at most `width` columns, broken at spaces where possible.
+  private func wrap(_ text: String, width: Int) -> [String] {
+    guard width > 0 else { return [text] }
+    var lines: [String] = []
+    var line = ""
+    var lineWidth = 0
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+      let wordWidth = TerminalText.displayWidth(TerminalText.inert(String(word)))
+      if lineWidth > 0 && lineWidth + 1 + wordWidth > width {
+        lines.append(line)
+        line = ""
+        lineWidth = 0
+      }
+      if lineWidth > 0 {
+        line += " "
+        lineWidth += 1
+      }
+      line += word
+      lineWidth += wordWidth
+    }
+    lines.append(line)
+    return lines
+  }
+
+  private func drawHelp(_ grid: inout Grid) {
+    drawNavigationBar(&grid, left: "", title: "Keys", right: "any key closes")
+    rule(&grid, y: 1)
+    let keys: [(String, String)] = [
+      ("type", "search (the field has focus)"), ("← → Home End", "move in the text"),
+      ("Backspace", "delete; in an empty field, remove the last token"),
+      ("Tab  Shift-Tab", "next / previous scope"), ("↑ ↓  PgUp PgDn", "move the selection"),
+      ("Enter", "open the selected item; Esc goes back"),
+      ("#text", "suggest tokens; Enter takes the highlighted one"),
+      ("Esc", "cancel the search: clear text and tokens, show everything"),
+      ("Ctrl-N", "add an item"), ("Ctrl-E", "edit the selected item"),
+      ("Ctrl-D", "delete the selected item (asks first)"), ("F1", "this help"),
+      ("Ctrl-Q  Ctrl-C", "quit, saving the search for next time"),
+    ]
+    for (index, (key, meaning)) in keys.enumerated() where 2 + index < height - 1 {
+      grid.put("  " + key, x: 0, y: 2 + index, style: .bold, maxWidth: 20)
+      grid.put(meaning, x: 20, y: 2 + index)
+    }
+  }
+
+  func editorValueColumn(_ editor: ItemEditor) -> Int {
+    min(width / 2, (editor.fields.map { TerminalText.displayWidth($0.label) }.max() ?? 0) + 4)
+  }
+
+  private func drawEditor(_ grid: inout Grid, _ editor: ItemEditor) {
+    drawNavigationBar(
+      &grid, left: "Cancel (Esc)", title: editor.isNew ? "New Item" : "Edit Item",
+      right: "Save (Enter)")
+    rule(&grid, y: 1)
+    let column = editorValueColumn(editor)
+    for (index, field) in editor.fields.enumerated() where 2 + index < height - 2 {
+      let y = 2 + index
+      let focused = index == editor.focus
+      grid.put(" " + field.label, x: 0, y: y, style: focused ? .bold : .dim, maxWidth: column - 1)
+      grid.put(editor.values[index], x: column, y: y, maxWidth: width - column - 1)
+      grid.fill(y: y, from: column, to: width - 1, style: CellStyle(underline: true))
+      if editor.listFields.contains(field.name) {
+        let note = "(values separated by |)"
+        if width - note.count - 1 > column + 20 {
+          grid.put(note, x: width - note.count - 1, y: y, style: .dim)
+        }
+      }
+    }
+    rule(&grid, y: height - 2)
+  }
+}

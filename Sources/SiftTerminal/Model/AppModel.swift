@@ -1,0 +1,364 @@
+import Foundation
+import Sift
+
+/// The terminal app as a value: keys in, effects out, and a `Grid` to draw. It performs no
+/// I/O — the runtime (`TerminalApp`) writes to the catalog file, runs searches off the input
+/// loop and draws — so tests drive it key by key and read the screen at a pinned size.
+public struct AppModel: Sendable {
+  public enum Screen: Hashable, Sendable {
+    case list
+    case detail(ItemID)
+    case help
+    case confirmDelete(ItemID)
+    case editor(ItemEditor)
+  }
+
+  /// A change to the catalog file, to be made by the runtime; on success it calls
+  /// `commit(_:)`, on failure `report(_:)`, so the file and the screen never disagree.
+  public enum CatalogWrite: Hashable, Sendable {
+    case add(Item)
+    case update(Item)
+    case delete(ItemID)
+  }
+
+  public enum Effect: Hashable, Sendable {
+    case write(CatalogWrite)
+    /// Save this search state (a `SearchController.Snapshot` as JSON) in the catalog.
+    case saveSearchState(Data)
+    case quit
+  }
+
+  public private(set) var controller: SearchController
+  public private(set) var screen: Screen = .list
+  /// The screen to return to from help or a confirmation.
+  private var underlyingScreen: Screen = .list
+  /// The text cursor, in characters of the search text.
+  public private(set) var cursor = 0
+  public private(set) var selectedRow = 0
+  /// The first row of the results shown.
+  public private(set) var scrollTop = 0
+  public private(set) var suggestionIndex = 0
+  /// A transient line for the status bar (an error, a confirmation).
+  public private(set) var message: String?
+  public private(set) var width: Int
+  public private(set) var height: Int
+  /// After a restore, the first search result keeps the restored selection.
+  private var keepSelection = false
+
+  /// A model on `controller`, with the search field focused (typing filters at once).
+  public init(controller: SearchController, width: Int = 80, height: Int = 24) {
+    self.controller = controller
+    self.width = width
+    self.height = height
+    if !controller.isActive { self.controller.send(.focus) }
+    cursor = self.controller.text.count
+  }
+
+  /// A model restored from a saved search state; returns the problems met.
+  public mutating func restore(from data: Data) -> [SearchController.RestorationProblem] {
+    let problems = controller.restore(from: data)
+    cursor = controller.text.count
+    keepSelection = controller.selection != nil
+    syncSelection(resetToTop: false)
+    if !problems.isEmpty {
+      message =
+        "Search state not fully restored: \(problems.map(\.description).joined(separator: "; "))"
+    }
+    return problems
+  }
+
+  public mutating func resize(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+    scrollToSelection()
+  }
+
+  // MARK: - Searching off the input loop
+
+  /// The search the runtime should run now, if the rows do not answer the state yet.
+  public var pendingSearch: (collection: FilteredCollection, criteria: SearchCriteria)? {
+    controller.pendingSearch
+  }
+
+  /// A search result from the runtime; a stale one is dropped. Returns whether it was shown.
+  @discardableResult
+  public mutating func deliver(_ result: FilteredCollection) -> Bool {
+    guard controller.installSearchResult(result) else { return false }
+    syncSelection(resetToTop: !keepSelection)
+    keepSelection = false
+    return true
+  }
+
+  // MARK: - Results of catalog writes
+
+  /// Applies a write the runtime has saved to the catalog file.
+  public mutating func commit(_ write: CatalogWrite) {
+    let selected = controller.selection
+    do {
+      switch write {
+      case .add(let item):
+        try controller.add(item)
+        message = "Added \u{201C}\(title(of: item))\u{201D}"
+        if controller.collection.row(of: item.id) == nil {
+          message! += " (not shown: it does not match the search)"
+        }
+      case .update(let item):
+        try controller.update(item)
+        message = "Saved \u{201C}\(title(of: item))\u{201D}"
+        if controller.collection.row(of: item.id) == nil {
+          message! += " (it no longer matches the search)"
+        }
+      case .delete(let id):
+        let name = controller.collection.item(id: id).map(title(of:)) ?? id.rawValue
+        try controller.delete(id: id)
+        message = "Deleted \u{201C}\(name)\u{201D}"
+      }
+    } catch {
+      message = "Not applied: \(error)"
+    }
+    if case .add(let item) = write, controller.collection.row(of: item.id) != nil {
+      select(controller.collection.row(of: item.id) ?? 0)
+    } else if let selected, let row = controller.collection.row(of: selected) {
+      select(row)
+    } else {
+      select(min(selectedRow, max(0, controller.rows.count - 1)))
+    }
+  }
+
+  /// Shows why a write failed; nothing was changed.
+  public mutating func report(_ error: String) {
+    message = error
+  }
+
+  // MARK: - Keys
+
+  /// Handles a key and returns what the runtime must do.
+  public mutating func handle(_ key: Key) -> [Effect] {
+    if key == .control("q") || key == .control("c") {
+      if case .editor = screen { screen = .list }
+      return [.saveSearchState(controller.encodedSnapshot()), .quit]
+    }
+    switch screen {
+    case .list: return handleList(key)
+    case .detail(let id): return handleDetail(key, id: id)
+    case .help:
+      screen = underlyingScreen
+      return []
+    case .confirmDelete(let id):
+      screen = underlyingScreen
+      if key == .character("y") || key == .character("Y") || key == .enter {
+        if case .detail = underlyingScreen { screen = .list }
+        return [.write(.delete(id))]
+      }
+      message = "Not deleted"
+      return []
+    case .editor(var editor):
+      return handleEditor(key, editor: &editor)
+    }
+  }
+
+  private mutating func handleList(_ key: Key) -> [Effect] {
+    message = nil
+    let popup = suggestionPopup
+    switch key {
+    case .character(let character):
+      if !controller.isFirstResponder { controller.send(.focus) }
+      var characters = Array(controller.text)
+      characters.insert(character, at: min(cursor, characters.count))
+      cursor += 1
+      setText(String(characters))
+    case .backspace:
+      if cursor == 0 {
+        if !controller.tokens.isEmpty {
+          controller.send(.removeToken(at: controller.tokens.count - 1))
+        }
+      } else {
+        var characters = Array(controller.text)
+        characters.remove(at: cursor - 1)
+        cursor -= 1
+        setText(String(characters))
+      }
+    case .delete:
+      var characters = Array(controller.text)
+      if cursor < characters.count {
+        characters.remove(at: cursor)
+        setText(String(characters))
+      }
+    case .left: cursor = max(0, cursor - 1)
+    case .right: cursor = min(controller.text.count, cursor + 1)
+    case .home: cursor = 0
+    case .end: cursor = controller.text.count
+    case .up:
+      if !popup.isEmpty {
+        suggestionIndex = (suggestionIndex + popup.count - 1) % popup.count
+      } else {
+        select(selectedRow - 1)
+      }
+    case .down:
+      if !popup.isEmpty {
+        suggestionIndex = (suggestionIndex + 1) % popup.count
+      } else {
+        select(selectedRow + 1)
+      }
+    case .pageUp: select(selectedRow - visibleItemCount)
+    case .pageDown: select(selectedRow + visibleItemCount)
+    case .tab, .shiftTab:
+      let count = controller.scopeTitles.count
+      guard count > 0 else { break }
+      if !controller.isActive { controller.send(.focus) }
+      let step = key == .tab ? 1 : count - 1
+      controller.send(.selectScope((controller.selectedScopeIndex + step) % count))
+    case .enter:
+      if !popup.isEmpty {
+        let offered = controller.suggestions
+        if let index = offered.firstIndex(of: popup[min(suggestionIndex, popup.count - 1)]) {
+          controller.send(.acceptSuggestion(index))
+          cursor = controller.text.count
+          suggestionIndex = 0
+        }
+      } else if controller.rows.indices.contains(selectedRow) {
+        screen = .detail(controller.rows[selectedRow])
+      }
+    case .escape:
+      controller.send(.cancel)
+      cursor = 0
+      suggestionIndex = 0
+    case .f1:
+      underlyingScreen = .list
+      screen = .help
+    case .control("n"):
+      screen = .editor(ItemEditor(schema: controller.schema))
+    case .control("e"):
+      if let item = selectedItem {
+        screen = .editor(ItemEditor(schema: controller.schema, item: item))
+      } else {
+        message = "Nothing selected to edit"
+      }
+    case .control("d"):
+      if let item = selectedItem {
+        underlyingScreen = .list
+        screen = .confirmDelete(item.id)
+      } else {
+        message = "Nothing selected to delete"
+      }
+    default:
+      break
+    }
+    return []
+  }
+
+  private mutating func handleDetail(_ key: Key, id: ItemID) -> [Effect] {
+    message = nil
+    switch key {
+    case .escape, .backspace, .left, .enter:
+      screen = .list
+    case .f1:
+      underlyingScreen = screen
+      screen = .help
+    case .control("e"):
+      if let item = controller.collection.item(id: id) {
+        screen = .editor(ItemEditor(schema: controller.schema, item: item))
+      }
+    case .control("d"):
+      underlyingScreen = screen
+      screen = .confirmDelete(id)
+    default:
+      break
+    }
+    return []
+  }
+
+  private mutating func handleEditor(_ key: Key, editor: inout ItemEditor) -> [Effect] {
+    message = nil
+    switch key {
+    case .escape:
+      screen = .list
+      message = editor.isNew ? "Not added" : "Changes discarded"
+      return []
+    case .tab, .down: editor.moveFocus(by: 1)
+    case .shiftTab, .up: editor.moveFocus(by: -1)
+    case .backspace: editor.deleteBackward()
+    case .character(let character): editor.type(character)
+    case .enter:
+      let id = editor.itemID ?? freshID()
+      switch editor.item(id: id, titleField: controller.schema.titleField) {
+      case .success(let item):
+        screen = .list
+        return [.write(editor.isNew ? .add(item) : .update(item))]
+      case .failure(let problem):
+        message = problem.message
+      }
+    default:
+      break
+    }
+    screen = .editor(editor)
+    return []
+  }
+
+  // MARK: - Helpers
+
+  /// The suggestions shown under the search field: only for a word that starts with `#`.
+  public var suggestionPopup: [SearchToken] {
+    guard controller.isActive, let word = controller.text.split(separator: " ").last,
+      word.hasPrefix("#"), !controller.text.hasSuffix(" ")
+    else { return [] }
+    return controller.suggestions
+  }
+
+  public var selectedItem: Item? {
+    guard controller.rows.indices.contains(selectedRow) else { return nil }
+    return controller.collection.item(id: controller.rows[selectedRow])
+  }
+
+  /// Result items that fit between the bars (each takes two lines).
+  var visibleItemCount: Int { max(1, (height - Layout.chromeHeight) / 2) }
+
+  private mutating func setText(_ text: String) {
+    controller.send(.setText(text))
+    suggestionIndex = 0
+    if controller.searchesImmediately { syncSelection(resetToTop: true) }
+  }
+
+  private mutating func select(_ row: Int) {
+    let count = controller.rows.count
+    selectedRow = count == 0 ? 0 : min(max(0, row), count - 1)
+    controller.send(.select(count == 0 ? nil : controller.rows[selectedRow]))
+    scrollToSelection()
+  }
+
+  /// After the rows changed: the best match on top after typing, or the selection kept.
+  private mutating func syncSelection(resetToTop: Bool) {
+    if !resetToTop, let id = controller.selection, let row = controller.collection.row(of: id) {
+      select(row)
+    } else {
+      scrollTop = 0
+      select(0)
+    }
+  }
+
+  private mutating func scrollToSelection() {
+    let visible = visibleItemCount
+    if selectedRow < scrollTop { scrollTop = selectedRow }
+    if selectedRow >= scrollTop + visible { scrollTop = selectedRow - visible + 1 }
+    scrollTop = max(0, min(scrollTop, max(0, controller.rows.count - visible)))
+  }
+
+  func title(of item: Item) -> String {
+    item[controller.schema.titleField]?.displayText ?? item.id.rawValue
+  }
+
+  /// The next integer id no item has.
+  private func freshID() -> ItemID {
+    let largest = controller.collection.allItems.compactMap { Int($0.id.rawValue) }.max() ?? 0
+    var candidate = largest + 1
+    while controller.collection.item(id: ItemID(String(candidate))) != nil { candidate += 1 }
+    return ItemID(String(candidate))
+  }
+}
+
+/// Rows of the screen that are not results.
+enum Layout {
+  /// Navigation bar, search bar, scope bar and rule above; rule, footer and status below.
+  static let chromeHeight = 7
+  static let resultsTop = 4
+}

@@ -1,0 +1,98 @@
+import Sift
+
+/// The add/edit form: one line of text per field of the schema.
+public struct ItemEditor: Hashable, Sendable {
+  /// The item being edited; nil for a new item.
+  public var itemID: ItemID?
+  public var fields: [FieldDefinition]
+  public var values: [String]
+  /// Fields that held several strings: edited as one line, separated by " | ".
+  public var listFields: Set<String>
+  public var focus = 0
+
+  static let listSeparator = " | "
+
+  /// A form for a new item (empty) or for `item`.
+  public init(schema: CatalogSchema, item: Item? = nil) {
+    itemID = item?.id
+    fields = schema.fields
+    values = schema.fields.map { field in
+      switch item?[field.name] {
+      case .none: ""
+      case .text(let text): text
+      case .texts(let texts): texts.joined(separator: Self.listSeparator)
+      case .number(let number): field.display(.number(number))
+      }
+    }
+    listFields = Set(
+      schema.fields.filter {
+        if case .texts = item?[$0.name] { return true }
+        return false
+      }.map(\.name))
+    // Start in the title field.
+    focus = schema.fields.firstIndex { $0.name == schema.titleField } ?? 0
+  }
+
+  public var isNew: Bool { itemID == nil }
+
+  mutating func moveFocus(by offset: Int) {
+    guard !fields.isEmpty else { return }
+    focus = (focus + offset + fields.count) % fields.count
+  }
+
+  mutating func type(_ character: Character) {
+    guard values.indices.contains(focus) else { return }
+    values[focus].append(character)
+  }
+
+  mutating func deleteBackward() {
+    guard values.indices.contains(focus), !values[focus].isEmpty else { return }
+    values[focus].removeLast()
+  }
+
+  /// The item the form describes, or why it cannot be saved (the field is named).
+  func item(id: ItemID, titleField: String) -> Result<Item, EditorProblem> {
+    var result: [String: FieldValue] = [:]
+    for (field, raw) in zip(fields, values) {
+      let text = raw.trimmingCharacters(in: .whitespaces)
+      if text.isEmpty {
+        if field.name == titleField { return .failure(EditorProblem("\(field.label) is required")) }
+        continue
+      }
+      switch field.kind {
+      case .number:
+        guard let number = Double(text), number.isFinite else {
+          return .failure(EditorProblem("\(field.label) must be a number, not \"\(text)\""))
+        }
+        result[field.name] = .number(number)
+      case .text where listFields.contains(field.name):
+        result[field.name] = .texts(
+          raw.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+          })
+      case .text, .category:
+        result[field.name] = .text(text)
+      }
+    }
+    return .success(Item(id: id, fields: result))
+  }
+}
+
+/// Why a form cannot be saved.
+struct EditorProblem: Error, Hashable {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+extension String {
+  func trimmingCharacters(in set: Set<Character>) -> String {
+    guard let first = firstIndex(where: { !set.contains($0) }),
+      let last = lastIndex(where: { !set.contains($0) })
+    else { return "" }
+    return String(self[first...last])
+  }
+}
+
+extension Set where Element == Character {
+  static let whitespaces: Set<Character> = [" ", "\t"]
+}
