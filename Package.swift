@@ -45,6 +45,7 @@ let package = Package(
       name: "SiftStoreTests",
       dependencies: ["SiftStore", .product(name: "GRDB", package: "GRDB.swift")]
     ),
+    .testTarget(name: "SiftTerminalTests", dependencies: ["SiftTerminal", "Sift", "SiftStore"]),
     .testTarget(name: "SiftEndToEndTests", dependencies: ["sift"]),
   ],
   swiftLanguageModes: [.v6]

@@ -38,11 +38,11 @@ struct AppCommand: ParsableCommand {
   var catalog: String = BuiltInCatalog.default.rawValue
 
   func run() throws {
+    let store = try Failure.openCatalog(catalog)
+    defer { try? store.close() }
     guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {
       throw Failure.exit(TerminalError.notATerminal.description, status: 2)
     }
-    let store = try Failure.openCatalog(catalog)
-    defer { try? store.close() }
     let document = try Failure.catching { () throws(StoreError) in try store.loadDocument() }
     let collection: FilteredCollection
     do {

@@ -9,15 +9,16 @@ struct CommandLineTests {
       "\(SiftProcess.binary.path)")
   }
 
-  @Test("with no arguments it opens the products catalog")
-  func defaultCatalog() throws {
+  @Test("without a terminal the app says what to use instead")
+  func noTerminal() throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     let run = try sift.run([])
-    #expect(run.status == 0)
-    #expect(run.stdout.contains("Sift — Products: 15 items"))
-    #expect(run.stdout.contains("Scopes: All | Birthdays | Weddings | Funerals"))
-    #expect(FileManager.default.fileExists(atPath: sift.path("data/products.sqlite")))
+    #expect(run.status == 2)
+    #expect(
+      run.stderr
+        == "sift: the terminal app needs a terminal on stdin and stdout; for scripts use `sift search` or `sift filter`\n"
+    )
   }
 
   @Test("an unknown catalog is a usage error that names it")

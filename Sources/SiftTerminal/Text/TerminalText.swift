@@ -26,22 +26,26 @@ public enum TerminalText {
     text.reduce(0) { $0 + displayWidth(of: $1) }
   }
 
-  /// The columns one grapheme cluster takes.
+  /// The columns one grapheme cluster takes: 2 for an emoji, else the sum of its scalars'
+  /// widths (a half-width kana and its voicing mark are one cluster but two columns).
   public static func displayWidth(of character: Character) -> Int {
-    guard let first = character.unicodeScalars.first else { return 0 }
-    if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation })
-      || character.unicodeScalars.contains(where: { $0.value == 0xFE0F })
-    {
+    let scalars = character.unicodeScalars
+    if scalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }) {
       return 2
     }
-    if isWide(first.value) { return 2 }
-    let category = first.properties.generalCategory
-    if category == .nonspacingMark || category == .enclosingMark || category == .format
-      || first.value < 0x20
-    {
-      return 0
+    return scalars.reduce(0) { $0 + width(of: $1) }
+  }
+
+  private static func width(of scalar: Unicode.Scalar) -> Int {
+    let value = scalar.value
+    if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+    // Hangul medial vowels and final consonants join the leading consonant's cell.
+    if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }
+    if isWide(value) { return 2 }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: return scalar.properties.isDefaultIgnorableCodePoint ? 0 : 1
     }
-    return 1
   }
 
   /// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth W and F).

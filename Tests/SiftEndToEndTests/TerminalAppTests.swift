@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The terminal app in a real terminal: tmux runs the built binary, `send-keys` types,
+/// `capture-pane` reads the screen.
+@Suite("sift in tmux", .serialized)
+struct TerminalAppTests {
+  /// A tmux server of the test's own, with one 80×24 window.
+  final class Tmux {
+    /// A server per launch, so a relaunch never meets the last one shutting down.
+    private(set) var socket = Tmux.newSocket()
+
+    static func newSocket() -> String { "sift-test-\(UUID().uuidString.prefix(8))" }
+    let sift: SiftProcess
+
+    init(_ sift: SiftProcess) throws {
+      self.sift = sift
+      try Self.ensureInstalled()
+    }
+
+    /// tmux is a Debian package; install it when this machine lacks it.
+    static func ensureInstalled() throws {
+      if shell("command -v tmux").status == 0 { return }
+      let install = shell(
+        "(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux) >/dev/null 2>&1"
+      )
+      if install.status != 0 || shell("command -v tmux").status != 0 {
+        throw TmuxError(message: "tmux is missing and apt-get could not install it")
+      }
+    }
+
+    @discardableResult
+    static func shell(_ command: String) -> (status: Int32, output: String) {
+      // posix_spawn and waitpid rather than Foundation's Process: a tmux server started here
+      // keeps inherited descriptors open, and Process would wait for it to exit. Output goes
+      // through a file for the same reason.
+      let output = FileManager.default.temporaryDirectory
+        .appendingPathComponent("sift-sh-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: output) }
+      let script = "(\(command)) >'\(output.path)' 2>&1 </dev/null"
+      var pid: pid_t = 0
+      let words: [String] = ["/bin/sh", "-c", script]
+      let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+      defer { arguments.forEach { free($0) } }
+      guard posix_spawn(&pid, "/bin/sh", nil, nil, arguments, environ) == 0 else {
+        return (127, "cannot run /bin/sh")
+      }
+      var status: Int32 = 0
+      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+      let data = (try? Data(contentsOf: output)) ?? Data()
+      let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+      return (exitStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func tmux(_ arguments: String) -> String {
+      Self.shell("tmux -L \(socket) \(arguments)").output
+    }
+
+    /// Starts `sift ARGUMENTS` in a fresh window; the shell reports its exit status after.
+    func launch(_ arguments: String) {
+      tmux("kill-server 2>/dev/null")
+      socket = Self.newSocket()
+      let command =
+        "cd '\(sift.folder.path)' && SIFT_DATA_DIR='\(sift.path("data"))' TERM=xterm-256color '\(SiftProcess.binary.path)' \(arguments); echo EXIT=\\$?; sleep 120"
+      tmux("new-session -d -s app -x 80 -y 24 \"\(command)\"")
+    }
+
+    func keys(_ keys: String) { tmux("send-keys -t app \(keys)") }
+
+    var screen: String { tmux("capture-pane -p -t app") }
+
+    /// Waits until the screen contains `text`; returns the screen then.
+    @discardableResult
+    func wait(for text: String, timeout: TimeInterval = 15) -> String {
+      let deadline = Date().addingTimeInterval(timeout)
+      var last = ""
+      while Date() < deadline {
+        last = screen
+        if last.contains(text) { return last }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      Issue.record("timed out waiting for \"\(text)\"; the screen was:\n\(last)")
+      return last
+    }
+
+    var appPID: String {
+      let shellPID = tmux("display -p -t app '#{pane_pid}'").trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      return Self.shell("pgrep -P \(shellPID)").output.split(separator: "\n").first.map(String.init)
+        ?? ""
+    }
+
+    deinit { _ = Self.shell("tmux -L \(socket) kill-server 2>/dev/null") }
+  }
+
+  struct TmuxError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+  }
+
+  @Test("type, scope, detail, cancel; quit restores the terminal; relaunch restores the search")
+  func candySearchAndRestore() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let tmux = try Tmux(sift)
+    tmux.launch("--catalog candies")
+    tmux.wait(for: "Search candies")
+    tmux.keys("c a r a m e l")
+    var screen = tmux.wait(for: "1 item found")
+    #expect(screen.contains(" Caramel"))
+    tmux.keys("Tab")
+    screen = tmux.wait(for: "No items match your query")
+    #expect(screen.contains("No Results"))
+    tmux.keys("BTab")
+    tmux.wait(for: "Filtering 1 of 15")
+    tmux.keys("Enter")
+    screen = tmux.wait(for: "‹ Back (Esc)")
+    #expect(screen.contains("Category") && screen.contains("Other"))
+    tmux.keys("Escape")
+    tmux.wait(for: "Filtering 1 of 15")
+    tmux.keys("C-q")
+    screen = tmux.wait(for: "EXIT=0")
+    #expect(!screen.contains("Search candies"), "the alternate screen is gone")
+
+    tmux.launch("--catalog candies")
+    screen = tmux.wait(for: "Filtering 1 of 15")
+    #expect(screen.contains("🔍 caramel"))
+    tmux.keys("Escape")
+    screen = tmux.wait(for: "15 items")
+    #expect(screen.contains("Search candies"))
+    tmux.keys("C-c")
+    tmux.wait(for: "EXIT=0")
+  }
+
+  @Test("tokens, edits saved at once, and SIGTERM restores the terminal and saves the search")
+  func editsAndSignals() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let tmux = try Tmux(sift)
+    tmux.launch("--catalog meals")
+    tmux.wait(for: "Search meals")
+    tmux.keys("C-n")
+    tmux.wait(for: "New Item")
+    tmux.keys("S o u p Tab 3 Enter")
+    tmux.wait(for: "Added “Soup”")
+    // The file has it at once.
+    let search = try sift.run(["search", "--catalog", "meals", "--json", "soup"])
+    #expect(search.titles == ["Soup"])
+
+    tmux.keys("p a s")
+    tmux.wait(for: "1 item found")
+    tmux.keys("C-d")
+    tmux.wait(for: "Delete “Pasta with Meatballs”?")
+    tmux.keys("y")
+    tmux.wait(for: "Deleted “Pasta with Meatballs”")
+    #expect(
+      try sift.run(["search", "--catalog", "meals", "--json"]).titles.contains(
+        "Pasta with Meatballs") == false)
+
+    Tmux.shell("kill -TERM \(tmux.appPID)")
+    let screen = tmux.wait(for: "EXIT=0")
+    #expect(!screen.contains("Search meals"))
+    tmux.launch("--catalog meals")
+    tmux.wait(for: "🔍 pas")
+    tmux.keys("C-q")
+    tmux.wait(for: "EXIT=0")
+  }
+
+  @Test("hostile data is drawn inert, and long rows are cut, not wrapped")
+  func hostileData() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let lines = [
+      #"{"id":1,"name":"Evil \u001b[2J\u001b]0;pwned\u0007 title"}"#,
+      #"{"id":2,"name":"서울 \u0301 très long \#(String(repeating: "名", count: 60))"}"#,
+    ]
+    let file = try sift.write("evil.jsonl", lines.joined(separator: "\n") + "\n")
+    #expect(
+      try sift.run(["import", file, "--catalog", "evil.sqlite", "--title", "name", "--id", "id"])
+        .status == 0)
+    let tmux = try Tmux(sift)
+    tmux.launch("--catalog evil.sqlite")
+    let screen = tmux.wait(for: "2 items")
+    #expect(screen.contains("Evil ␛[2J␛]0;pwned␇ title"))
+    let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+    let long = try #require(rows.first { $0.contains("très long") })
+    #expect(long.hasSuffix("…") || long.hasSuffix("… ") || long.contains("…"))
+    #expect(rows.count <= 25)
+    tmux.keys("C-q")
+    tmux.wait(for: "EXIT=0")
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Sift
+import SiftStore
+import SiftTerminal
+
+/// Drives an `AppModel` the way `TerminalApp` does, but synchronously: pending searches run at
+/// once, catalog writes are applied to an in-memory list (or refused, to test failures).
+struct AppDriver {
+  var model: AppModel
+  /// The catalog "file": every write the model asked for, in order.
+  var writes: [AppModel.CatalogWrite] = []
+  var savedState: Data?
+  var quit = false
+  var failWrites = false
+
+  init(_ catalog: BuiltInCatalog, width: Int = 80, height: Int = 24, restoring saved: Data? = nil)
+    throws
+  {
+    let collection = try catalog.load().makeCollection()
+    model = AppModel(
+      controller: SearchController(collection: collection, searchesImmediately: false),
+      width: width, height: height)
+    if let saved { model.restore(from: saved) }
+    settle()
+  }
+
+  /// Runs the searches the model waits for.
+  mutating func settle() {
+    while let pending = model.pendingSearch {
+      var collection = pending.collection
+      collection.filter(by: pending.criteria)
+      guard model.deliver(collection) else { break }
+    }
+  }
+
+  mutating func press(_ keys: Key...) {
+    for key in keys {
+      for effect in model.handle(key) {
+        switch effect {
+        case .write(let change):
+          if failWrites {
+            model.report("Not saved: disk full")
+          } else {
+            writes.append(change)
+            model.commit(change)
+          }
+        case .saveSearchState(let data): savedState = data
+        case .quit: quit = true
+        }
+      }
+      settle()
+    }
+  }
+
+  mutating func type(_ text: String) {
+    for character in text { press(.character(character)) }
+  }
+
+  var screen: [String] { model.render().lines }
+  var text: String { model.render().text }
+
+  /// The titles of the result rows on screen (the lines that start with one space).
+  var titles: [String] {
+    guard !model.controller.rows.isEmpty else { return [] }
+    return Array(screen[4..<(screen.count - 3)]).enumerated().filter { $0.offset % 2 == 0 }.map {
+      $0.element.trimmingCharacters(in: .whitespaces)
+    }.filter { !$0.isEmpty && $0 != "▐" }.map {
+      $0.hasSuffix("▐") ? String($0.dropLast()).trimmingCharacters(in: .whitespaces) : $0
+    }
+  }
+
+  var footer: String { screen[screen.count - 2].trimmingCharacters(in: .whitespaces) }
+  var status: String { screen[screen.count - 1].trimmingCharacters(in: .whitespaces) }
+}

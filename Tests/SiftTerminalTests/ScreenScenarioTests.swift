@@ -1,0 +1,210 @@
+import Foundation
+import Sift
+import SiftStore
+import Testing
+
+@testable import SiftTerminal
+
+/// The seed scenarios, asserted on the screen the app draws at 80×24.
+@Suite("Terminal screens")
+struct ScreenScenarioTests {
+  @Test("the first screen: products, search field focused, everything shown")
+  func firstScreen() throws {
+    let app = try AppDriver(.products)
+    let screen = app.screen
+    #expect(screen.count == 24)
+    #expect(
+      screen[0].hasPrefix(" Sift") && screen[0].contains("Products")
+        && screen[0].hasSuffix("F1 Help"))
+    #expect(screen[1] == " 🔍 Search products" + String(repeating: " ", count: 54) + "Cancel")
+    #expect(screen[2] == "  All │ Birthdays │ Weddings │ Funerals")
+    #expect(screen[4] == " Ginger" + String(repeating: " ", count: 72) + "▐")
+    #expect(screen[5] == "   Year introduced: 2007  ·  Intro price: 49.98  ·  Type: Birthdays")
+    #expect(app.footer == "15 items")
+    #expect(app.status.hasPrefix("↑↓ select  Enter open"))
+    #expect(app.model.cursorPosition! == (4, 1))
+  }
+
+  @Test("CandySearch: type, change scope, no results, detail, back, cancel")
+  func candySearch() throws {
+    var app = try AppDriver(.candies)
+    app.type("caramel")
+    #expect(app.titles == ["Caramel"])
+    #expect(app.footer.hasPrefix("1 item found") && app.footer.hasSuffix("Filtering 1 of 15"))
+    #expect(app.screen[1].hasPrefix(" 🔍 caramel"))
+    app.press(.tab)
+    #expect(app.model.controller.selectedScopeIndex == 1)
+    #expect(app.titles == [])
+    #expect(app.text.contains("No Results"))
+    #expect(app.footer.hasPrefix("No items match your query"))
+    app.press(.shiftTab)
+    #expect(app.titles == ["Caramel"])
+    app.press(.enter)
+    #expect(app.screen[0].contains("‹ Back (Esc)") && app.screen[0].contains("Caramel"))
+    #expect(app.screen[2...].contains(" Category") && app.screen.contains("   Other"))
+    app.press(.escape)
+    #expect(app.model.screen == .list)
+    #expect(app.titles == ["Caramel"], "the search is untouched")
+    app.press(.escape)
+    #expect(app.titles.count == 8, "Esc on the list cancels: everything shows (8 fit)")
+    #expect(app.footer == "15 items")
+    #expect(app.screen[1].hasPrefix(" 🔍 Search candies"))
+    #expect(!app.screen[1].contains("Cancel"))
+  }
+
+  @Test("selection moves, scrolls, and opens the right item")
+  func selection() throws {
+    var app = try AppDriver(.candies)
+    for _ in 0..<9 { app.press(.down) }
+    #expect(app.model.selectedRow == 9)
+    #expect(app.titles.first == "Dark Chocolate", "scrolled so the selection shows")
+    #expect(app.titles.last == "Candy Floss")
+    app.press(.enter)
+    #expect(app.screen[0].contains("Candy Floss"))
+    app.press(.escape, .pageUp)
+    #expect(app.model.selectedRow == 1)
+    app.press(.up, .up, .up)
+    #expect(app.model.selectedRow == 0)
+  }
+
+  @Test("the Apple sample's multi-word queries highlight what matched")
+  func appleSample() throws {
+    var app = try AppDriver(.products)
+    app.type("rose 2010")
+    #expect(app.titles == ["Red Rose"])
+    let grid = app.model.render()
+    let title = grid.rows[4]
+    #expect(
+      title[5].text == "R" && title[5].style.bold && title[5].style.color == 33, "Rose is matched")
+    #expect(title[1].text == "R" && title[1].style.color == nil, "Red is not")
+    let detail = grid.rows[5]
+    let yearColumn = app.screen[5].distance(
+      from: app.screen[5].startIndex, to: app.screen[5].range(of: "2010")!.lowerBound)
+    #expect(detail[yearColumn].style.color == 33)
+  }
+
+  @Test("tokens: # offers them, Enter takes one, Backspace in an empty field removes it")
+  func tokens() throws {
+    var app = try AppDriver(.media)
+    app.type("#")
+    #expect(app.screen[3].contains("🎬 Movies"))
+    #expect(app.screen[4].contains("🎵 Music"))
+    app.type("mu")
+    #expect(app.model.suggestionPopup.map(\.text) == ["Music"])
+    app.press(.enter)
+    #expect(app.model.controller.tokens.map(\.text) == ["Music"])
+    #expect(app.screen[1].hasPrefix(" 🔍  🎵 Music "))
+    #expect(app.titles.count == 8)
+    #expect(app.footer.hasSuffix("Filtering 14 of 40"))
+    app.type("#s")
+    app.press(.down)
+    #expect(app.model.suggestionPopup.map(\.text) == ["Since 2010"])
+    app.press(.enter)
+    #expect(app.titles == ["Lemonade", "Map of the Soul: 7", "El Mal Querer"])
+    app.press(.backspace)
+    #expect(app.model.controller.tokens.map(\.text) == ["Music"])
+    app.press(.backspace)
+    #expect(app.model.controller.tokens.isEmpty)
+    #expect(app.footer == "40 items")
+  }
+
+  @Test("FoodTracker: add, edit and delete while a search is active")
+  func foodTracker() throws {
+    var app = try AppDriver(.meals)
+    app.type("chicken")
+    #expect(app.titles == ["Chicken and Potatoes"])
+    // Edit: the meal no longer matches and leaves the results.
+    app.press(.control("e"))
+    guard case .editor(let editor) = app.model.screen else {
+      Issue.record("no editor")
+      return
+    }
+    #expect(editor.values[0] == "Chicken and Potatoes")
+    for _ in 0..<"Chicken and Potatoes".count { app.press(.backspace) }
+    app.type("Roast Beef")
+    app.press(.enter)
+    #expect(app.writes.count == 1)
+    #expect(app.titles == [])
+    #expect(app.status == "Saved “Roast Beef” (it no longer matches the search)")
+    // Add: a matching meal appears in its ranked place.
+    app.press(.control("n"))
+    app.type("Chicken Soup")
+    app.press(.tab)
+    app.type("3")
+    app.press(.enter)
+    #expect(app.titles == ["Chicken Soup"])
+    guard case .add(let added) = app.writes.last else {
+      Issue.record("no add")
+      return
+    }
+    #expect(added.id == "4" && added["rating"] == .number(3))
+    // Delete asks first; "n" keeps it, "y" deletes it.
+    app.press(.control("d"))
+    #expect(app.status == "Delete “Chicken Soup”? y: delete  any other key: keep")
+    app.press(.character("n"))
+    #expect(app.titles == ["Chicken Soup"])
+    app.press(.control("d"), .character("y"))
+    #expect(app.titles == [])
+    #expect(app.writes.last == .delete("4"))
+    app.press(.escape)
+    #expect(app.titles == ["Caprese Salad", "Roast Beef", "Pasta with Meatballs"])
+  }
+
+  @Test("a bad form value or a failed write changes nothing and says why")
+  func failures() throws {
+    var app = try AppDriver(.meals)
+    app.press(.control("n"))
+    app.type("Soup")
+    app.press(.tab)
+    app.type("lots")
+    app.press(.enter)
+    #expect(app.status == "Rating must be a number, not \"lots\"")
+    #expect(app.writes.isEmpty)
+    app.press(.escape)
+    #expect(app.status == "Not added")
+    app.failWrites = true
+    app.press(.control("d"), .character("y"))
+    #expect(app.status == "Not saved: disk full")
+    #expect(app.titles.count == 3)
+  }
+
+  @Test("quitting saves the search; the next launch restores it exactly")
+  func restoration() throws {
+    var app = try AppDriver(.products)
+    app.type("rose")
+    app.press(.tab, .tab, .tab, .down)
+    #expect(app.titles == ["Red Rose", "White Rose"])
+    app.press(.control("q"))
+    #expect(app.quit)
+    let saved = try #require(app.savedState)
+    let relaunched = try AppDriver(.products, restoring: saved)
+    #expect(relaunched.screen == app.screen)
+    #expect(relaunched.model.selectedRow == 1)
+    #expect(relaunched.model.controller.selectedScopeIndex == 3)
+    #expect(relaunched.model.cursorPosition! == (8, 1))
+  }
+
+  @Test("help shows the keys; any key returns")
+  func help() throws {
+    var app = try AppDriver(.products)
+    app.press(.f1)
+    #expect(app.text.contains("Ctrl-Q  Ctrl-C    quit, saving the search for next time"))
+    app.press(.character("x"))
+    #expect(app.model.screen == .list)
+    #expect(app.model.controller.text.isEmpty, "the key only closed help")
+  }
+
+  @Test(
+    "the screen is drawn right at many sizes",
+    arguments: [(80, 24), (100, 40), (120, 30), (40, 10), (20, 5)])
+  func sizes(_ width: Int, _ height: Int) throws {
+    var app = try AppDriver(.media, width: width, height: height)
+    app.type("o")
+    let grid = app.model.render()
+    #expect(grid.rows.count == height)
+    #expect(grid.rows.allSatisfy { $0.count == width })
+    for line in grid.lines { #expect(TerminalText.displayWidth(line) <= width) }
+    app.model.resize(width: width + 10, height: height + 5)
+    #expect(app.model.render().rows.count == height + 5)
+  }
+}
