@@ -54,7 +54,8 @@ public struct AppModel: Sendable {
     cursor = self.controller.text.count
   }
 
-  /// A model restored from a saved search state; returns the problems met.
+  /// Restores a saved search state; returns the problems met (also shown on the status line).
+  @discardableResult
   public mutating func restore(from data: Data) -> [SearchController.RestorationProblem] {
     let problems = controller.restore(from: data)
     cursor = controller.text.count
