@@ -22,7 +22,9 @@ struct SiftCommand: ParsableCommand {
         ls | sift filter --fuzzy srcmn
       """,
     version: "0.1.0",
-    subcommands: [AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self],
+    subcommands: [
+      AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self, BenchCommand.self,
+    ],
     defaultSubcommand: AppCommand.self
   )
 }

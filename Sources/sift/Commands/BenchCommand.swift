@@ -1,0 +1,109 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Sift
+import SiftStore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `sift bench`: per-keystroke latency of the SearchController the app uses.
+struct BenchCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Type queries character by character and report per-keystroke latency.",
+    discussion: """
+      Each line of the queries file is typed into an empty search field one character at a time,
+      through the same SearchController the terminal app uses, searching at every keystroke.
+      The time of each keystroke is measured from the changed text to the rows being ready.
+
+      Examples:
+        sift bench --catalog cities.sqlite --queries Benchmarks/queries/cities.txt
+        sift bench --catalog products --queries queries.txt --json
+      """
+  )
+
+  @Option(help: "A built-in catalog or a .sqlite file.")
+  var catalog: String
+
+  @Option(help: "A file with one query a line.")
+  var queries: String
+
+  @Flag(help: "Print one JSON object: keystrokes, p50_ms, p90_ms, p99_ms, max_ms, peak_rss_mb.")
+  var json = false
+
+  func run() throws {
+    guard let text = try? String(contentsOfFile: queries, encoding: .utf8) else {
+      throw Failure.exit("cannot read the queries file \(queries)", status: 2)
+    }
+    let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+    guard !lines.isEmpty else { throw Failure.exit("\(queries) has no queries", status: 2) }
+
+    let started = DispatchTime.now()
+    let store = try Failure.openCatalog(catalog)
+    defer { try? store.close() }
+    let session = try Failure.catching { () throws(StoreError) in try CatalogSession(store: store) }
+    var controller = session.controller
+    controller.send(.focus)
+    let openMilliseconds = Self.milliseconds(since: started)
+
+    var latencies: [Double] = []
+    for query in lines {
+      var typed = ""
+      for character in query {
+        typed.append(character)
+        let start = DispatchTime.now()
+        controller.send(.setText(typed))
+        latencies.append(Self.milliseconds(since: start))
+      }
+      controller.send(.setText(""))
+    }
+    latencies.sort()
+    func percentile(_ p: Double) -> Double {
+      latencies[min(latencies.count - 1, Int((Double(latencies.count) * p).rounded(.up)) - 1)]
+    }
+    let peak = Self.peakResidentMegabytes()
+    if json {
+      var object = JSONLine()
+      object.add("keystrokes", .number(Double(latencies.count)))
+      object.add("p50_ms", .number(Self.round(percentile(0.50))))
+      object.add("p90_ms", .number(Self.round(percentile(0.90))))
+      object.add("p99_ms", .number(Self.round(percentile(0.99))))
+      object.add("max_ms", .number(Self.round(latencies.last ?? 0)))
+      object.add("peak_rss_mb", .number(Self.round(peak)))
+      object.add("open_ms", .number(Self.round(openMilliseconds)))
+      object.add("items", .number(Double(controller.collection.totalCount)))
+      print(object.line)
+    } else {
+      print("catalog     \(catalog) (\(controller.collection.totalCount) items, opened in \(Self.format(openMilliseconds)) ms)")
+      print("keystrokes  \(latencies.count) from \(lines.count) queries")
+      print(
+        "latency     p50 \(Self.format(percentile(0.5))) ms · p90 \(Self.format(percentile(0.9))) ms · p99 \(Self.format(percentile(0.99))) ms · max \(Self.format(latencies.last ?? 0)) ms"
+      )
+      print("peak RSS    \(Self.format(peak)) MB")
+    }
+  }
+
+  static func milliseconds(since start: DispatchTime) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+  }
+
+  static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+  static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+
+  /// The most memory the process has held, in MB (`ru_maxrss` is KiB on Linux, bytes on macOS).
+  static func peakResidentMegabytes() -> Double {
+    var usage = rusage()
+    #if canImport(Darwin)
+      getrusage(RUSAGE_SELF, &usage)
+      return Double(usage.ru_maxrss) / 1_048_576
+    #else
+      getrusage(RUSAGE_SELF.rawValue, &usage)
+      return Double(usage.ru_maxrss) / 1024
+    #endif
+  }
+}
