@@ -23,7 +23,8 @@ struct SiftCommand: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self, BenchCommand.self,
+      AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self,
+      BenchCommand.self,
     ],
     defaultSubcommand: AppCommand.self
   )

@@ -21,12 +21,43 @@ struct FoldedColumn: Sendable {
     starts.append(UInt32(truncatingIfNeeded: bytes.count))
   }
 
+  /// Appends a slot holding one value given as UTF-8 bytes (valid UTF-8), folded without
+  /// making a `String`: ASCII lines take a byte loop, others the scalar loop.
+  mutating func appendFolded(utf8 line: UnsafeBufferPointer<UInt8>) {
+    var ascii = true
+    for byte in line where byte >= 0x80 {
+      ascii = false
+      break
+    }
+    if ascii {
+      for byte in line { bytes.append(TextFolding.foldASCII(byte)) }
+    } else {
+      TextFolding.forEachFoldedScalar(in: line, initialsOnly: false) { folded, _ in
+        bytes.append(contentsOf: folded)
+      }
+    }
+    bytes.append(0)
+    starts.append(UInt32(truncatingIfNeeded: bytes.count))
+  }
+
+  /// This column followed by `other`'s slots.
+  mutating func append(contentsOf other: FoldedColumn) {
+    let base = UInt32(truncatingIfNeeded: bytes.count)
+    bytes.append(contentsOf: other.bytes)
+    starts.append(contentsOf: other.starts.dropFirst().map { $0 &+ base })
+  }
+
   /// Appends a slot holding the initial-consonant keys of those `values` that have Hangul.
   mutating func appendInitials(_ values: [String]) {
     for value in values where TextFolding.appendInitialConsonants(of: value, to: &bytes) {
       bytes.append(0)
     }
     starts.append(UInt32(truncatingIfNeeded: bytes.count))
+  }
+
+  mutating func reserve(bytes byteCount: Int, slots: Int) {
+    bytes.reserveCapacity(byteCount)
+    starts.reserveCapacity(slots + 1)
   }
 
   /// Appends `count` empty slots.

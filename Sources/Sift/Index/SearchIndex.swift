@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// The searchable form of a catalog: every text field folded once into its own contiguous
 /// buffer, number and category fields as plain arrays, and the items themselves for display.
 ///
@@ -75,6 +78,41 @@ public struct SearchIndex: Sendable {
       categories.append(-1)
     }
     count = isLive.count
+  }
+
+  /// An index of the lines of a UTF-8 buffer, folded straight from the bytes on every core:
+  /// no `String` per line. Lines that are not valid UTF-8 are folded with replacement characters.
+  ///
+  /// - Complexity: O(*n*) in the buffer's length, split in as many parts as there are cores.
+  package init(utf8 buffer: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) {
+    self.init(lines: [String]())
+    let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 50_000))
+    let box = ChunkResults(count: parts, buffer: buffer, lines: lines)
+    DispatchQueue.concurrentPerform(iterations: parts) { part in box.fold(part: part, of: parts) }
+    for part in 0..<parts {
+      columns[0].append(contentsOf: box.columns[part])
+    }
+    let count = lines.count
+    isLive = Array(repeating: true, count: count)
+    orderKeys = (0..<Int64(count)).map { $0 }
+    categories = Array(repeating: -1, count: count)
+    self.count = count
+    // Initial-consonant keys only where a line has Hangul syllables (lead bytes EA…ED).
+    for (slot, range) in lines.enumerated() {
+      let line = UnsafeBufferPointer(rebasing: buffer[range])
+      guard line.contains(where: { $0 >= 0xEA && $0 <= 0xED }) else {
+        if initialColumns[0] != nil { initialColumns[0]!.appendEmpty(count: 1) }
+        continue
+      }
+      let text = String(decoding: line, as: UTF8.self)
+      if initialColumns[0] == nil {
+        guard TextFolding.initialConsonants(of: text) != nil else { continue }
+        var created = FoldedColumn()
+        created.appendEmpty(count: slot)
+        initialColumns[0] = created
+      }
+      initialColumns[0]!.appendInitials([text])
+    }
   }
 
   /// The schema of a line index.
@@ -205,6 +243,41 @@ public struct SearchIndex: Sendable {
     case .text(let text): NumberFilterSyntax.number(text.trimmingWhitespace())
     default: nil
     }
+  }
+}
+
+/// Per-part results of a parallel fold; each part writes only its own slot of `columns`.
+private final class ChunkResults: @unchecked Sendable {
+  // `@unchecked`: `buffer` and `lines` are only read, and part *i* writes only `columns[i]`,
+  // before `concurrentPerform` returns.
+  var columns: [FoldedColumn]
+  let buffer: UnsafeBufferPointer<UInt8>
+  let lines: [Range<Int>]
+
+  init(count: Int, buffer: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) {
+    columns = Array(repeating: FoldedColumn(), count: count)
+    self.buffer = buffer
+    self.lines = lines
+  }
+
+  func fold(part: Int, of parts: Int) {
+    let size = (lines.count + parts - 1) / parts
+    let range = (part * size)..<min(lines.count, (part + 1) * size)
+    var column = FoldedColumn()
+    column.reserve(
+      bytes: range.isEmpty
+        ? 0
+        : lines[range.upperBound - 1].upperBound - lines[range.lowerBound].lowerBound + range.count,
+      slots: range.count)
+    for index in range {
+      let line = UnsafeBufferPointer(rebasing: buffer[lines[index]])
+      if UTF8Validation.isValid(line) {
+        column.appendFolded(utf8: line)
+      } else {
+        column.append([String(decoding: line, as: UTF8.self)])
+      }
+    }
+    columns[part] = column
   }
 }
 

@@ -17,6 +17,12 @@ public struct LineFilter: Sendable {
     index = SearchIndex(lines: lines)
   }
 
+  /// Folds the lines of a UTF-8 buffer (`lines` are byte ranges in it) on every core, without
+  /// a `String` per line; invalid UTF-8 is matched with replacement characters.
+  public init(utf8 buffer: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) {
+    index = SearchIndex(utf8: buffer, lines: lines)
+  }
+
   public var lineCount: Int { index.count }
 
   /// The indices of the matching lines: best first, or in input order when `sorted` is false.

@@ -1,4 +1,5 @@
 import Foundation
+import Sift
 
 /// Reads JSON Lines: one JSON object a line; blank lines are skipped.
 enum JSONLinesReader {

@@ -78,7 +78,9 @@ struct BenchCommand: ParsableCommand {
       object.add("items", .number(Double(controller.collection.totalCount)))
       print(object.line)
     } else {
-      print("catalog     \(catalog) (\(controller.collection.totalCount) items, opened in \(Self.format(openMilliseconds)) ms)")
+      print(
+        "catalog     \(catalog) (\(controller.collection.totalCount) items, opened in \(Self.format(openMilliseconds)) ms)"
+      )
       print("keystrokes  \(latencies.count) from \(lines.count) queries")
       print(
         "latency     p50 \(Self.format(percentile(0.5))) ms · p90 \(Self.format(percentile(0.9))) ms · p99 \(Self.format(percentile(0.99))) ms · max \(Self.format(latencies.last ?? 0)) ms"

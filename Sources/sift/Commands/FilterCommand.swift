@@ -34,24 +34,39 @@ struct FilterCommand: ParsableCommand {
 
   func run() throws {
     let input = FileHandle.standardInput.readDataToEndOfFile()
-    var ranges: [Range<Int>] = []
-    var start = input.startIndex
-    while start < input.endIndex {
-      let end = input[start...].firstIndex(of: UInt8(ascii: "\n")) ?? input.endIndex
-      var lineEnd = end
-      if lineEnd > start, input[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-      ranges.append(start..<lineEnd)
-      start = end < input.endIndex ? end + 1 : end
-    }
-    // Invalid UTF-8 is searched with replacement characters but printed byte for byte.
-    let filter = LineFilter(lines: ranges.lazy.map { String(decoding: input[$0], as: UTF8.self) })
-    let matches = filter.matches(
-      query.joined(separator: " "), mode: mode == .fuzzy ? .fuzzy : .exact, sorted: !noSort)
     let output = StandardStreams.Output()
-    for line in matches {
-      output.write(bytes: input[ranges[line]])
-      output.write("\n")
+    input.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      let lines = Self.lineRanges(bytes)
+      // Invalid UTF-8 is searched with replacement characters but printed byte for byte.
+      let filter = LineFilter(utf8: bytes, lines: lines)
+      let matches = filter.matches(
+        query.joined(separator: " "), mode: mode == .fuzzy ? .fuzzy : .exact, sorted: !noSort)
+      for line in matches {
+        output.write(bytes: UnsafeBufferPointer(rebasing: bytes[lines[line]]))
+        output.write("\n")
+      }
     }
     output.flush()
+  }
+
+  /// The byte range of each line, without its "\n" or "\r\n", found with memchr.
+  static func lineRanges(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    guard let base = bytes.baseAddress else { return [] }
+    var ranges: [Range<Int>] = []
+    var start = 0
+    while start < bytes.count {
+      let end: Int
+      if let found = memchr(base + start, 0x0A, bytes.count - start) {
+        end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+      } else {
+        end = bytes.count
+      }
+      var lineEnd = end
+      if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+      ranges.append(start..<lineEnd)
+      start = end + 1
+    }
+    return ranges
   }
 }

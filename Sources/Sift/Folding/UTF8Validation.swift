@@ -1,7 +1,7 @@
 /// Checks bytes for well-formed UTF-8 (no overlong forms, surrogates or values past U+10FFFF),
 /// with an ASCII fast path: Foundation's `String(data:encoding:)` takes seconds on a large file.
-enum UTF8Validation {
-  static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
+package enum UTF8Validation {
+  package static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
     var iterator = bytes.makeIterator()
     while let lead = iterator.next() {
       if lead < 0x80 { continue }
