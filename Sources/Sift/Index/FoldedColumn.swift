@@ -30,11 +30,27 @@ struct FoldedColumn: Sendable {
       break
     }
     if ascii {
-      for byte in line { bytes.append(TextFolding.foldASCII(byte)) }
+      // Copy in one go, then fold in place: no per-byte append.
+      let start = bytes.count
+      bytes.append(contentsOf: line)
+      bytes.withUnsafeMutableBufferPointer { all in
+        for index in start..<all.count { all[index] = TextFolding.foldASCII(all[index]) }
+      }
     } else {
       TextFolding.forEachFoldedScalar(in: line, initialsOnly: false) { folded, _ in
         bytes.append(contentsOf: folded)
       }
+    }
+    bytes.append(0)
+    starts.append(UInt32(truncatingIfNeeded: bytes.count))
+  }
+
+  /// Appends a slot holding one line known to be ASCII.
+  mutating func appendFoldedASCII(_ line: UnsafeBufferPointer<UInt8>) {
+    let start = bytes.count
+    bytes.append(contentsOf: line)
+    bytes.withUnsafeMutableBufferPointer { all in
+      for index in start..<all.count { all[index] = TextFolding.foldASCII(all[index]) }
     }
     bytes.append(0)
     starts.append(UInt32(truncatingIfNeeded: bytes.count))

@@ -89,30 +89,25 @@ public struct SearchIndex: Sendable {
     let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 50_000))
     let box = ChunkResults(count: parts, buffer: buffer, lines: lines)
     DispatchQueue.concurrentPerform(iterations: parts) { part in box.fold(part: part, of: parts) }
-    for part in 0..<parts {
-      columns[0].append(contentsOf: box.columns[part])
+    columns[0] = box.columns[0]
+    for part in 1..<parts { columns[0].append(contentsOf: box.columns[part]) }
+    if box.initials.contains(where: { $0 != nil }) {
+      var merged = FoldedColumn()
+      for part in 0..<parts {
+        merged.append(
+          contentsOf: box.initials[part]
+            ?? {
+              var empty = FoldedColumn(); empty.appendEmpty(count: box.lineCounts[part]);
+              return empty
+            }())
+      }
+      initialColumns[0] = merged
     }
     let count = lines.count
     isLive = Array(repeating: true, count: count)
-    orderKeys = (0..<Int64(count)).map { $0 }
+    orderKeys = Array(0..<Int64(count))
     categories = Array(repeating: -1, count: count)
     self.count = count
-    // Initial-consonant keys only where a line has Hangul syllables (lead bytes EA…ED).
-    for (slot, range) in lines.enumerated() {
-      let line = UnsafeBufferPointer(rebasing: buffer[range])
-      guard line.contains(where: { $0 >= 0xEA && $0 <= 0xED }) else {
-        if initialColumns[0] != nil { initialColumns[0]!.appendEmpty(count: 1) }
-        continue
-      }
-      let text = String(decoding: line, as: UTF8.self)
-      if initialColumns[0] == nil {
-        guard TextFolding.initialConsonants(of: text) != nil else { continue }
-        var created = FoldedColumn()
-        created.appendEmpty(count: slot)
-        initialColumns[0] = created
-      }
-      initialColumns[0]!.appendInitials([text])
-    }
   }
 
   /// The schema of a line index.
@@ -246,16 +241,20 @@ public struct SearchIndex: Sendable {
   }
 }
 
-/// Per-part results of a parallel fold; each part writes only its own slot of `columns`.
+/// Per-part results of a parallel fold; each part writes only its own slots of the arrays.
 private final class ChunkResults: @unchecked Sendable {
   // `@unchecked`: `buffer` and `lines` are only read, and part *i* writes only `columns[i]`,
-  // before `concurrentPerform` returns.
+  // `initials[i]` and `lineCounts[i]`, all before `concurrentPerform` returns.
   var columns: [FoldedColumn]
+  var initials: [FoldedColumn?]
+  var lineCounts: [Int]
   let buffer: UnsafeBufferPointer<UInt8>
   let lines: [Range<Int>]
 
   init(count: Int, buffer: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) {
     columns = Array(repeating: FoldedColumn(), count: count)
+    initials = Array(repeating: nil, count: count)
+    lineCounts = Array(repeating: 0, count: count)
     self.buffer = buffer
     self.lines = lines
   }
@@ -264,20 +263,40 @@ private final class ChunkResults: @unchecked Sendable {
     let size = (lines.count + parts - 1) / parts
     let range = (part * size)..<min(lines.count, (part + 1) * size)
     var column = FoldedColumn()
-    column.reserve(
-      bytes: range.isEmpty
-        ? 0
-        : lines[range.upperBound - 1].upperBound - lines[range.lowerBound].lowerBound + range.count,
-      slots: range.count)
+    var initialColumn: FoldedColumn?
+    if let first = range.first, let last = range.last {
+      column.reserve(
+        bytes: lines[last].upperBound - lines[first].lowerBound + range.count, slots: range.count)
+    }
     for index in range {
       let line = UnsafeBufferPointer(rebasing: buffer[lines[index]])
+      // Most lines are ASCII: one pass tells, and they need neither validation nor initials.
+      if !line.contains(where: { $0 >= 0x80 }) {
+        column.appendFoldedASCII(line)
+        initialColumn?.appendEmpty(count: 1)
+        continue
+      }
       if UTF8Validation.isValid(line) {
         column.appendFolded(utf8: line)
       } else {
         column.append([String(decoding: line, as: UTF8.self)])
       }
+      // Initial-consonant keys only where a line has Hangul syllables (lead bytes EA…ED).
+      if line.contains(where: { $0 >= 0xEA && $0 <= 0xED }) {
+        let text = String(decoding: line, as: UTF8.self)
+        if initialColumn == nil, TextFolding.initialConsonants(of: text) != nil {
+          var created = FoldedColumn()
+          created.appendEmpty(count: index - range.lowerBound)
+          initialColumn = created
+        }
+        initialColumn?.appendInitials([text])
+      } else {
+        initialColumn?.appendEmpty(count: 1)
+      }
     }
     columns[part] = column
+    initials[part] = initialColumn
+    lineCounts[part] = range.count
   }
 }
 

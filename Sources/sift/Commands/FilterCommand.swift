@@ -50,22 +50,19 @@ struct FilterCommand: ParsableCommand {
     output.flush()
   }
 
-  /// The byte range of each line, without its "\n" or "\r\n", found with memchr.
+  /// The byte range of each line, without its "\n" or "\r\n".
   static func lineRanges(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-    guard let base = bytes.baseAddress else { return [] }
     var ranges: [Range<Int>] = []
+    ranges.reserveCapacity(bytes.count / 12 + 1)
     var start = 0
-    while start < bytes.count {
-      let end: Int
-      if let found = memchr(base + start, 0x0A, bytes.count - start) {
-        end = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-      } else {
-        end = bytes.count
-      }
-      var lineEnd = end
-      if lineEnd > start, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-      ranges.append(start..<lineEnd)
-      start = end + 1
+    for index in bytes.indices where bytes[index] == 0x0A {
+      let end = index > start && bytes[index - 1] == 0x0D ? index - 1 : index
+      ranges.append(start..<end)
+      start = index + 1
+    }
+    if start < bytes.count {
+      let end = bytes[bytes.count - 1] == 0x0D ? bytes.count - 1 : bytes.count
+      ranges.append(start..<end)
     }
     return ranges
   }
