@@ -50,4 +50,15 @@ for query in "${queries[@]}"; do
     "$(echo "$f / $s" | bc -l)" "${found:--}"
 done
 echo "(medians of $runs runs, whole commands end to end, $(nproc) cores; seed times include reading the file)"
+echo
+printf '%-10s %12s %12s %10s %12s %12s\n' fuzzy sift_ms fzf_ms fzf/sift sift_found fzf_found
+for query in dnang sfco a; do
+  hyperfine -i --runs "$runs" --warmup 1 --style none --export-json "$results/fuzzy.json" \
+    -n sift "$sift filter --fuzzy '$query' < $names > $out" \
+    -n fzf "fzf --filter '$query' < $names > $out" >/dev/null 2>&1
+  s=$(jq -r '.results[] | select(.command == "sift") | .median * 1000' "$results/fuzzy.json")
+  f=$(jq -r '.results[] | select(.command == "fzf") | .median * 1000' "$results/fuzzy.json")
+  printf '%-10s %12.1f %12.1f %9.2fx %12s %12s\n' "$query" "$s" "$f" "$(echo "$f / $s" | bc -l)" \
+    "$($sift filter --fuzzy "$query" < "$names" | wc -l)" "$(fzf --filter "$query" < "$names" | wc -l)"
+done
 rm -rf "$results"
