@@ -58,6 +58,7 @@ struct TerminalAppTests {
       return (exitStatus, String(decoding: data, as: UTF8.self))
     }
 
+    @discardableResult
     func tmux(_ arguments: String) -> String {
       Self.shell("tmux -L \(socket) \(arguments)").output
     }
