@@ -52,6 +52,16 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
     return value.displayText
   }
 
+  /// The value as this field shows it in a one-line summary: a long list (a city's hundred
+  /// alternate names) cut to its first `maximumValues`, with how many more there are.
+  public func display(_ value: FieldValue, maximumValues: Int) -> String {
+    guard case .texts(let values) = value, values.count > maximumValues else {
+      return display(value)
+    }
+    return values.prefix(maximumValues).joined(separator: ", ")
+      + " (+\(values.count - maximumValues) more)"
+  }
+
   private static func fixed(_ value: Double, decimals: Int) -> String {
     let digits = max(0, min(decimals, 9))
     var scale: Int64 = 1

@@ -154,7 +154,7 @@ extension AppModel {
       if details.count > 1 { details.append(("  ·  ", .dim)) }
       details.append(("\(field.label): ", .dim))
       details += highlighted(
-        brief(field.display(value), value: value), field: field.name, item: item, base: .dim)
+        field.display(value, maximumValues: 4), field: field.name, item: item, base: .dim)
     }
     grid.put(details, x: 0, y: y + 1, maxWidth: width - 1)
     if selected {
@@ -181,11 +181,6 @@ extension AppModel {
     }
     if index < text.endIndex { segments.append((String(text[index...]), base)) }
     return segments
-  }
-
-  private func brief(_ display: String, value: FieldValue) -> String {
-    guard case .texts(let values) = value, values.count > 4 else { return display }
-    return values.prefix(4).joined(separator: ", ") + " (+\(values.count - 4) more)"
   }
 
   private func drawFooter(_ grid: inout Grid) {

@@ -115,15 +115,12 @@ struct SearchCommand: ParsableCommand {
   private func textLine(_ item: Item, _ schema: CatalogSchema) -> String {
     let title = item[schema.titleField]?.displayText ?? ""
     let details = schema.fields.filter { $0.name != schema.titleField }.compactMap { field in
-      item[field.name].map { "\(field.label): \(Self.brief(field.display($0), value: $0))" }
+      item[field.name].map { "\(field.label): \(field.display($0, maximumValues: 5))" }
     }
     let line = details.isEmpty ? title : "\(title)  —  \(details.joined(separator: " · "))"
     return TerminalText.inert(line)
   }
 
   /// A long list (a city's hundred alternate names) shortened to its first few values.
-  private static func brief(_ display: String, value: FieldValue) -> String {
-    guard case .texts(let values) = value, values.count > 5 else { return display }
-    return values.prefix(5).joined(separator: ", ") + " (+\(values.count - 5) more)"
-  }
+
 }
