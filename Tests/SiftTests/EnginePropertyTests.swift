@@ -198,3 +198,26 @@ struct EnginePropertyTests {
     #expect(RowChanges(from: [1, 2, 3], to: [3, 1, 2]).moved == [.init(from: 2, to: 0)])
   }
 }
+
+@Suite("Large catalogs")
+struct LargeCatalogTests {
+  @Test("a catalog folded on every core searches exactly like one built item by item")
+  func parallelBuildEqualsSequential() throws {
+    var random = SplitMix64(seed: 100_001)
+    let items = (0..<110_000).map { EnginePropertyTests.randomItem($0, using: &random) }
+    let parallel = try FilteredCollection(schema: EnginePropertyTests.schema, items: items)
+    var index = try SearchIndex(schema: EnginePropertyTests.schema)
+    for item in items { try index.add(item) }
+    let sequential = FilteredCollection(index: index)
+    for text in ["red", "ㅅㅇ", "서", "da nang", "2007", "tags:b", "-a app", "lodz", "ß", "zzz"] {
+      var a = parallel
+      var b = sequential
+      a.filter(by: SearchCriteria(text: text))
+      b.filter(by: SearchCriteria(text: text))
+      #expect(a.rows == b.rows, "\(text)")
+    }
+    #expect(throws: CatalogEditError.duplicateID("5")) {
+      try FilteredCollection(schema: EnginePropertyTests.schema, items: items + [items[5]])
+    }
+  }
+}

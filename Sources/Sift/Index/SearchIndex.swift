@@ -47,8 +47,35 @@ public struct SearchIndex: Sendable {
     initialColumns = Array(repeating: nil, count: textFields.count)
     numbers = Array(repeating: [], count: numberFields.count)
     titleColumn = textFields.firstIndex { $0.name == schema.titleField }
+    let items = Array(items)
+    let parts = min(ProcessInfo.processInfo.activeProcessorCount, items.count / 50_000)
+    guard parts > 1, !textFields.isEmpty else {
+      for item in items { try add(item) }
+      return
+    }
+    // A large catalog: fold the text fields on every core, then add the rest item by item.
+    let folded = ItemFoldResults(items: items, fields: textFields.map(\.name), parts: parts)
+    DispatchQueue.concurrentPerform(iterations: parts) { folded.fold(part: $0) }
+    for field in textFields.indices {
+      columns[field] = folded.columns[0][field]
+      for part in 1..<parts { columns[field].append(contentsOf: folded.columns[part][field]) }
+      if folded.initials.contains(where: { $0[field] != nil }) {
+        var merged = FoldedColumn()
+        for part in 0..<parts {
+          if let initials = folded.initials[part][field] {
+            merged.append(contentsOf: initials)
+          } else {
+            merged.appendEmpty(count: folded.ranges[part].count)
+          }
+        }
+        initialColumns[field] = merged
+      }
+    }
     for item in items {
-      try add(item)
+      guard slotByID[item.id] == nil else { throw .duplicateID(item.id) }
+      appendSlot(item, orderKey: nextOrderKey, foldingText: false)
+      nextOrderKey += 1
+      count += 1
     }
   }
 
@@ -164,13 +191,14 @@ public struct SearchIndex: Sendable {
     zip(slots, slots.dropFirst()).allSatisfy { orderKeys[$0] < orderKeys[$1] }
   }
 
-  private mutating func appendSlot(_ item: Item, orderKey: Int64) {
+  /// Appends a slot for `item`; `foldingText: false` when its text columns were filled already.
+  private mutating func appendSlot(_ item: Item, orderKey: Int64, foldingText: Bool = true) {
     let slot = items.count
     items.append(item)
     isLive.append(true)
     orderKeys.append(orderKey)
     slotByID[item.id] = slot
-    for (index, field) in textFields.enumerated() {
+    for (index, field) in textFields.enumerated() where foldingText {
       let values = Self.strings(of: item[field.name])
       columns[index].append(values)
       appendInitials(values, column: index)
@@ -238,6 +266,48 @@ public struct SearchIndex: Sendable {
     case .text(let text): NumberFilterSyntax.number(text.trimmingWhitespace())
     default: nil
     }
+  }
+}
+
+/// The text columns of a catalog folded in parts on every core; part *i* writes only its own
+/// slots of `columns` and `initials`.
+private final class ItemFoldResults: @unchecked Sendable {
+  // `@unchecked`: `items`, `fields` and `ranges` are only read; each part writes only its own
+  // element of `columns` and `initials`, before `concurrentPerform` returns.
+  let items: [Item]
+  let fields: [String]
+  let ranges: [Range<Int>]
+  var columns: [[FoldedColumn]]
+  var initials: [[FoldedColumn?]]
+
+  init(items: [Item], fields: [String], parts: Int) {
+    self.items = items
+    self.fields = fields
+    let size = (items.count + parts - 1) / parts
+    ranges = (0..<parts).map { ($0 * size)..<min(items.count, ($0 + 1) * size) }
+    columns = Array(repeating: Array(repeating: FoldedColumn(), count: fields.count), count: parts)
+    initials = Array(repeating: Array(repeating: nil, count: fields.count), count: parts)
+  }
+
+  func fold(part: Int) {
+    var partColumns = Array(repeating: FoldedColumn(), count: fields.count)
+    var partInitials: [FoldedColumn?] = Array(repeating: nil, count: fields.count)
+    for index in ranges[part] {
+      let item = items[index]
+      for (field, name) in fields.enumerated() {
+        let values = SearchIndex.strings(of: item[name])
+        partColumns[field].append(values)
+        let hasHangul = values.contains { TextFolding.initialConsonants(of: $0) != nil }
+        if partInitials[field] == nil, hasHangul {
+          var created = FoldedColumn()
+          created.appendEmpty(count: index - ranges[part].lowerBound)
+          partInitials[field] = created
+        }
+        partInitials[field]?.appendInitials(values)
+      }
+    }
+    columns[part] = partColumns
+    initials[part] = partInitials
   }
 }
 
