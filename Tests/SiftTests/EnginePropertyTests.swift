@@ -216,6 +216,14 @@ struct LargeCatalogTests {
       b.filter(by: SearchCriteria(text: text))
       #expect(a.rows == b.rows, "\(text)")
     }
+    // Both builds scan on every core at this size: check that scan against the reference too.
+    let reference = ReferenceMatcher(schema: EnginePropertyTests.schema)
+    for text in ["ro", "ㅅ", "b -red"] {
+      var a = parallel
+      a.filter(by: SearchCriteria(text: text))
+      #expect(
+        a.rows == reference.rows(items: items, criteria: SearchCriteria(text: text)), "\(text)")
+    }
     #expect(throws: CatalogEditError.duplicateID("5")) {
       try FilteredCollection(schema: EnginePropertyTests.schema, items: items + [items[5]])
     }

@@ -103,13 +103,18 @@ struct FoldedColumn: Sendable {
   ///
   /// - Complexity: one pass over the buffer; O(log *n*) to map each hit to its slot.
   func forEachSlot(containing needle: [UInt8], _ body: (Int) -> Void) {
-    guard !needle.isEmpty else { return }
+    forEachSlot(containing: needle, in: 0..<slotCount, body)
+  }
+
+  /// `forEachSlot(containing:_:)` over the slots in `slots` only, so parts of a column can be
+  /// scanned on different cores.
+  func forEachSlot(containing needle: [UInt8], in slots: Range<Int>, _ body: (Int) -> Void) {
+    guard !needle.isEmpty, !slots.isEmpty else { return }
+    let end = Int(starts[slots.upperBound])
     needle.withUnsafeBufferPointer { needle in
       bytes.withUnsafeBufferPointer { haystack in
-        var from = 0
-        while let found = ByteSearch.firstOffset(
-          of: needle, in: haystack, range: from..<haystack.count)
-        {
+        var from = Int(starts[slots.lowerBound])
+        while let found = ByteSearch.firstOffset(of: needle, in: haystack, range: from..<end) {
           let slot = slot(containing: found)
           body(slot)
           from = Int(starts[slot + 1])

@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// A match: the slot of a matching item and its relevance tier (lower is better).
 struct RankedSlot: Hashable, Sendable {
   var slot: Int32
@@ -138,10 +141,26 @@ extension SearchIndex {
         condition
     else { return [] }
     var hits = SlotSet(capacity: slotCount)
-    for column in columnIndices {
-      columns[column].forEachSlot(containing: needle) { hits.insert($0) }
-      if initials, let initialColumn = initialColumns[column] {
-        initialColumn.forEachSlot(containing: needle) { hits.insert($0) }
+    let searched =
+      columnIndices.map { columns[$0] }
+      + (initials ? columnIndices.compactMap { initialColumns[$0] } : [])
+    let parts = min(ProcessInfo.processInfo.activeProcessorCount, slotCount / 50_000)
+    if parts > 1 {
+      // A large index: each core scans its share of the slots of every column.
+      let results = ScanResults(parts: parts)
+      let size = (slotCount + parts - 1) / parts
+      DispatchQueue.concurrentPerform(iterations: parts) { part in
+        let range = (part * size)..<min(slotCount, (part + 1) * size)
+        var found: [Int32] = []
+        for column in searched {
+          column.forEachSlot(containing: needle, in: range) { found.append(Int32($0)) }
+        }
+        results.slots[part] = found
+      }
+      for part in results.slots { for slot in part { hits.insert(Int(slot)) } }
+    } else {
+      for column in searched {
+        column.forEachSlot(containing: needle) { hits.insert($0) }
       }
     }
     if let number {
@@ -189,4 +208,12 @@ extension MatchPlan.Term {
     case .never: Int.max
     }
   }
+}
+
+/// Slots found by each part of a parallel scan; part *i* writes only `slots[i]`.
+private final class ScanResults: @unchecked Sendable {
+  // `@unchecked`: each part writes only its own element, before `concurrentPerform` returns.
+  var slots: [[Int32]]
+
+  init(parts: Int) { slots = Array(repeating: [], count: parts) }
 }
