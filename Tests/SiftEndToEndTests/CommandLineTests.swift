@@ -56,3 +56,28 @@ struct CommandLineTests {
     #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
   }
 }
+
+@Suite("sift bench")
+struct BenchCommandTests {
+  @Test("--json prints one object with the contract's keys")
+  func json() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let queries = try sift.write("queries.txt", "rose 2010\ncarnation\n\nda nang\n")
+    let run = try sift.run(["bench", "--catalog", "products", "--queries", queries, "--json"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let object = try #require(run.objects.first)
+    #expect(run.lines.count == 1)
+    #expect(object["keystrokes"] as? Int == 25)
+    for key in ["p50_ms", "p90_ms", "p99_ms", "max_ms", "peak_rss_mb"] {
+      #expect((object[key] as? Double).map { $0 >= 0 } == true, "\(key)")
+    }
+    let p50 = try #require(object["p50_ms"] as? Double)
+    let max = try #require(object["max_ms"] as? Double)
+    #expect(p50 <= max)
+    let text = try sift.run(["bench", "--catalog", "products", "--queries", queries])
+    #expect(text.stdout.contains("keystrokes  25 from 3 queries"))
+    let missing = try sift.run(["bench", "--catalog", "products", "--queries", "nope.txt"])
+    #expect(missing.status == 2)
+  }
+}

@@ -51,19 +51,30 @@ struct BenchCommand: ParsableCommand {
     let openMilliseconds = Self.milliseconds(since: started)
 
     var latencies: [Double] = []
+    // DESIGN §5 sets targets for the first keystroke of a term and for the refining ones.
+    var firstOfTerm: [Double] = []
+    var refining: [Double] = []
     for query in lines {
       var typed = ""
       for character in query {
+        let startsTerm = typed.last.map(\.isWhitespace) ?? true
         typed.append(character)
         let start = DispatchTime.now()
         controller.send(.setText(typed))
-        latencies.append(Self.milliseconds(since: start))
+        let elapsed = Self.milliseconds(since: start)
+        latencies.append(elapsed)
+        if character.isWhitespace { continue }
+        if startsTerm { firstOfTerm.append(elapsed) } else { refining.append(elapsed) }
       }
       controller.send(.setText(""))
     }
     latencies.sort()
-    func percentile(_ p: Double) -> Double {
-      latencies[min(latencies.count - 1, Int((Double(latencies.count) * p).rounded(.up)) - 1)]
+    firstOfTerm.sort()
+    refining.sort()
+    func percentile(_ p: Double, of values: [Double]? = nil) -> Double {
+      let values = values ?? latencies
+      guard !values.isEmpty else { return 0 }
+      return values[min(values.count - 1, Int((Double(values.count) * p).rounded(.up)) - 1)]
     }
     let peak = Self.peakResidentMegabytes()
     if json {
@@ -74,6 +85,10 @@ struct BenchCommand: ParsableCommand {
       object.add("p99_ms", .number(Self.round(percentile(0.99))))
       object.add("max_ms", .number(Self.round(latencies.last ?? 0)))
       object.add("peak_rss_mb", .number(Self.round(peak)))
+      object.add("first_keystroke_p50_ms", .number(Self.round(percentile(0.50, of: firstOfTerm))))
+      object.add("first_keystroke_p99_ms", .number(Self.round(percentile(0.99, of: firstOfTerm))))
+      object.add("refining_p50_ms", .number(Self.round(percentile(0.50, of: refining))))
+      object.add("refining_p99_ms", .number(Self.round(percentile(0.99, of: refining))))
       object.add("open_ms", .number(Self.round(openMilliseconds)))
       object.add("items", .number(Double(controller.collection.totalCount)))
       print(object.line)
@@ -84,6 +99,12 @@ struct BenchCommand: ParsableCommand {
       print("keystrokes  \(latencies.count) from \(lines.count) queries")
       print(
         "latency     p50 \(Self.format(percentile(0.5))) ms · p90 \(Self.format(percentile(0.9))) ms · p99 \(Self.format(percentile(0.99))) ms · max \(Self.format(latencies.last ?? 0)) ms"
+      )
+      print(
+        "first key   p50 \(Self.format(percentile(0.5, of: firstOfTerm))) ms · p99 \(Self.format(percentile(0.99, of: firstOfTerm))) ms (\(firstOfTerm.count) keystrokes that start a term)"
+      )
+      print(
+        "refining    p50 \(Self.format(percentile(0.5, of: refining))) ms · p99 \(Self.format(percentile(0.99, of: refining))) ms (\(refining.count))"
       )
       print("peak RSS    \(Self.format(peak)) MB")
     }
