@@ -81,9 +81,14 @@ struct FoldedColumn: Sendable {
     starts.append(contentsOf: repeatElement(UInt32(truncatingIfNeeded: bytes.count), count: count))
   }
 
-  /// The slot whose bytes hold `offset` (binary search).
-  func slot(containing offset: Int) -> Int {
-    var low = 0
+  /// The slot whose bytes hold `offset`, searching from slot `low` on: a few steps forward
+  /// first (dense hits fall in the next slots), then binary search.
+  func slot(containing offset: Int, from low: Int = 0) -> Int {
+    var low = low
+    for _ in 0..<4 {
+      guard low < slotCount, Int(starts[low + 1]) <= offset else { return low }
+      low += 1
+    }
     var high = slotCount
     while low + 1 < high {
       let mid = (low + high) / 2
@@ -114,10 +119,12 @@ struct FoldedColumn: Sendable {
     needle.withUnsafeBufferPointer { needle in
       bytes.withUnsafeBufferPointer { haystack in
         var from = Int(starts[slots.lowerBound])
+        var slot = slots.lowerBound
         while let found = ByteSearch.firstOffset(of: needle, in: haystack, range: from..<end) {
-          let slot = slot(containing: found)
+          slot = self.slot(containing: found, from: slot)
           body(slot)
           from = Int(starts[slot + 1])
+          slot += 1
         }
       }
     }
