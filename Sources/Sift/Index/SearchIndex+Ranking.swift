@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// Relevance tiers, best first. Within a tier, items keep catalog order, so results never
 /// shuffle between keystrokes for no reason.
 public enum RelevanceTier: UInt8, Comparable, Sendable, CaseIterable {
@@ -23,13 +26,37 @@ extension SearchIndex {
       return inCatalogOrder(slots.map { RankedSlot(slot: $0, tier: 0) })
     }
     let joined = Array(titleNeedles.joined(separator: [UInt8(ascii: " ")]))
+    let titles = columns[titleColumn]
+    // Many matches (a one-letter term): tier them on every core, each part into its own buckets.
+    let parts = min(ProcessInfo.processInfo.activeProcessorCount, slots.count / 20_000)
+    let partBuckets: [[[RankedSlot]]]
+    if parts > 1 {
+      let results = RankingParts(parts: parts)
+      let size = (slots.count + parts - 1) / parts
+      DispatchQueue.concurrentPerform(iterations: parts) { part in
+        let range = (part * size)..<min(slots.count, (part + 1) * size)
+        results.buckets[part] = Self.bucket(
+          slots[range], titles: titles, needles: titleNeedles, joined: joined)
+      }
+      partBuckets = results.buckets
+    } else {
+      partBuckets = [Self.bucket(slots[...], titles: titles, needles: titleNeedles, joined: joined)]
+    }
+    return RelevanceTier.allCases.flatMap { tier in
+      inCatalogOrder(partBuckets.flatMap { $0[Int(tier.rawValue)] })
+    }
+  }
+
+  /// The slots sorted into one bucket per tier, keeping their order.
+  private static func bucket(
+    _ slots: ArraySlice<Int32>, titles: FoldedColumn, needles: [[UInt8]], joined: [UInt8]
+  ) -> [[RankedSlot]] {
     var buckets = [[RankedSlot]](repeating: [], count: RelevanceTier.allCases.count)
     for slot in slots {
-      let title = columns[titleColumn].firstValue(of: Int(slot))
-      let tier = Self.tier(title: title, needles: titleNeedles, joined: joined)
+      let tier = tier(title: titles.firstValue(of: Int(slot)), needles: needles, joined: joined)
       buckets[Int(tier.rawValue)].append(RankedSlot(slot: slot, tier: tier.rawValue))
     }
-    return buckets.flatMap(inCatalogOrder)
+    return buckets
   }
 
   private func inCatalogOrder(_ ranked: [RankedSlot]) -> [RankedSlot] {
@@ -75,4 +102,12 @@ extension SearchIndex {
     byte < 0x80 && !(byte >= 0x30 && byte <= 0x39) && !(byte >= 0x61 && byte <= 0x7A)
       && !(byte >= 0x41 && byte <= 0x5A)
   }
+}
+
+/// Buckets from each part of a parallel ranking; part *i* writes only `buckets[i]`.
+private final class RankingParts: @unchecked Sendable {
+  // `@unchecked`: each part writes only its own element, before `concurrentPerform` returns.
+  var buckets: [[[RankedSlot]]]
+
+  init(parts: Int) { buckets = Array(repeating: [], count: parts) }
 }
