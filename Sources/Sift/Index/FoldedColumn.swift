@@ -151,3 +151,41 @@ struct FoldedColumn: Sendable {
     return copy
   }
 }
+
+extension FoldedColumn {
+  /// Columns of consecutive slot ranges, folded apart, joined in order.
+  static func joined(_ parts: [FoldedColumn]) -> FoldedColumn {
+    guard var result = parts.first else { return FoldedColumn() }
+    for part in parts.dropFirst() { result.append(contentsOf: part) }
+    return result
+  }
+
+  /// Initial-consonant columns of consecutive slot ranges joined in order; a part without
+  /// Hangul (nil) stands for `slotCounts[i]` empty slots. Nil when no part has any.
+  static func joinedInitials(_ parts: [FoldedColumn?], slotCounts: [Int]) -> FoldedColumn? {
+    guard parts.contains(where: { $0 != nil }) else { return nil }
+    var result = FoldedColumn()
+    for (part, count) in zip(parts, slotCounts) {
+      if let part {
+        result.append(contentsOf: part)
+      } else {
+        result.appendEmpty(count: count)
+      }
+    }
+    return result
+  }
+}
+
+extension FoldedColumn? {
+  /// Appends the initial-consonant keys of `values` as the next slot, creating the column (with
+  /// `slotsBefore` empty slots) when the first Hangul arrives; a column stays nil until then.
+  mutating func appendInitials(_ values: [String], slotsBefore: Int) {
+    if self == nil {
+      guard values.contains(where: { TextFolding.initialConsonants(of: $0) != nil }) else { return }
+      var created = FoldedColumn()
+      created.appendEmpty(count: slotsBefore)
+      self = created
+    }
+    self!.appendInitials(values)
+  }
+}

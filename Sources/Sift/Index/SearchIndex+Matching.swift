@@ -144,25 +144,17 @@ extension SearchIndex {
     let searched =
       columnIndices.map { columns[$0] }
       + (initials ? columnIndices.compactMap { initialColumns[$0] } : [])
-    let parts = min(ProcessInfo.processInfo.activeProcessorCount, slotCount / 50_000)
-    if parts > 1 {
-      // A large index: each core scans its share of the slots of every column.
-      let results = ScanResults(parts: parts)
-      let size = (slotCount + parts - 1) / parts
-      DispatchQueue.concurrentPerform(iterations: parts) { part in
-        let range = (part * size)..<min(slotCount, (part + 1) * size)
-        var found: [Int32] = []
-        for column in searched {
-          column.forEachSlot(containing: needle, in: range) { found.append(Int32($0)) }
-        }
-        results.slots[part] = found
-      }
-      for part in results.slots { for slot in part { hits.insert(Int(slot)) } }
-    } else {
+    // Each core scans its share of the slots of every column.
+    let ranges = Parallel.ranges(
+      count: slotCount, parts: Parallel.parts(for: slotCount, minimumPerPart: 50_000))
+    let found = Parallel.map(parts: ranges.count) { part in
+      var slots: [Int32] = []
       for column in searched {
-        column.forEachSlot(containing: needle) { hits.insert($0) }
+        column.forEachSlot(containing: needle, in: ranges[part]) { slots.append(Int32($0)) }
       }
+      return slots
     }
+    for part in found { for slot in part { hits.insert(Int(slot)) } }
     if let number {
       for column in numberColumns {
         for (slot, value) in numbers[column].enumerated() where value == number {
@@ -208,12 +200,4 @@ extension MatchPlan.Term {
     case .never: Int.max
     }
   }
-}
-
-/// Slots found by each part of a parallel scan; part *i* writes only `slots[i]`.
-private final class ScanResults: @unchecked Sendable {
-  // `@unchecked`: each part writes only its own element, before `concurrentPerform` returns.
-  var slots: [[Int32]]
-
-  init(parts: Int) { slots = Array(repeating: [], count: parts) }
 }

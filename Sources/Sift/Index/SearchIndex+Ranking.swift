@@ -28,19 +28,10 @@ extension SearchIndex {
     let joined = Array(titleNeedles.joined(separator: [UInt8(ascii: " ")]))
     let titles = columns[titleColumn]
     // Many matches (a one-letter term): tier them on every core, each part into its own buckets.
-    let parts = min(ProcessInfo.processInfo.activeProcessorCount, slots.count / 20_000)
-    let partBuckets: [[[RankedSlot]]]
-    if parts > 1 {
-      let results = RankingParts(parts: parts)
-      let size = (slots.count + parts - 1) / parts
-      DispatchQueue.concurrentPerform(iterations: parts) { part in
-        let range = (part * size)..<min(slots.count, (part + 1) * size)
-        results.buckets[part] = Self.bucket(
-          slots[range], titles: titles, needles: titleNeedles, joined: joined)
-      }
-      partBuckets = results.buckets
-    } else {
-      partBuckets = [Self.bucket(slots[...], titles: titles, needles: titleNeedles, joined: joined)]
+    let ranges = Parallel.ranges(
+      count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 20_000))
+    let partBuckets = Parallel.map(parts: ranges.count) { part in
+      Self.bucket(slots[ranges[part]], titles: titles, needles: titleNeedles, joined: joined)
     }
     return RelevanceTier.allCases.flatMap { tier in
       inCatalogOrder(partBuckets.flatMap { $0[Int(tier.rawValue)] })
@@ -102,12 +93,4 @@ extension SearchIndex {
     byte < 0x80 && !(byte >= 0x30 && byte <= 0x39) && !(byte >= 0x61 && byte <= 0x7A)
       && !(byte >= 0x41 && byte <= 0x5A)
   }
-}
-
-/// Buckets from each part of a parallel ranking; part *i* writes only `buckets[i]`.
-private final class RankingParts: @unchecked Sendable {
-  // `@unchecked`: each part writes only its own element, before `concurrentPerform` returns.
-  var buckets: [[[RankedSlot]]]
-
-  init(parts: Int) { buckets = Array(repeating: [], count: parts) }
 }

@@ -48,28 +48,21 @@ public struct SearchIndex: Sendable {
     numbers = Array(repeating: [], count: numberFields.count)
     titleColumn = textFields.firstIndex { $0.name == schema.titleField }
     let items = Array(items)
-    let parts = min(ProcessInfo.processInfo.activeProcessorCount, items.count / 50_000)
+    let parts = Parallel.parts(for: items.count, minimumPerPart: 50_000)
     guard parts > 1, !textFields.isEmpty else {
       for item in items { try add(item) }
       return
     }
     // A large catalog: fold the text fields on every core, then add the rest item by item.
-    let folded = ItemFoldResults(items: items, fields: textFields.map(\.name), parts: parts)
-    DispatchQueue.concurrentPerform(iterations: parts) { folded.fold(part: $0) }
+    let ranges = Parallel.ranges(count: items.count, parts: parts)
+    let names = textFields.map(\.name)
+    let folded = Parallel.map(parts: parts) { part in
+      Self.foldTextFields(items[ranges[part]], fields: names)
+    }
     for field in textFields.indices {
-      columns[field] = folded.columns[0][field]
-      for part in 1..<parts { columns[field].append(contentsOf: folded.columns[part][field]) }
-      if folded.initials.contains(where: { $0[field] != nil }) {
-        var merged = FoldedColumn()
-        for part in 0..<parts {
-          if let initials = folded.initials[part][field] {
-            merged.append(contentsOf: initials)
-          } else {
-            merged.appendEmpty(count: folded.ranges[part].count)
-          }
-        }
-        initialColumns[field] = merged
-      }
+      columns[field] = .joined(folded.map { $0.columns[field] })
+      initialColumns[field] = .joinedInitials(
+        folded.map { $0.initials[field] }, slotCounts: ranges.map(\.count))
     }
     for item in items {
       guard slotByID[item.id] == nil else { throw .duplicateID(item.id) }
@@ -99,7 +92,7 @@ public struct SearchIndex: Sendable {
     titleColumn = 0
     for line in lines {
       columns[0].append([line])
-      appendInitials([line], column: 0)
+      initialColumns[0].appendInitials([line], slotsBefore: columns[0].slotCount - 1)
       isLive.append(true)
       orderKeys.append(Int64(isLive.count - 1))
       categories.append(-1)
@@ -113,23 +106,14 @@ public struct SearchIndex: Sendable {
   /// - Complexity: O(*n*) in the buffer's length, split in as many parts as there are cores.
   package init(utf8 buffer: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) {
     self.init(lines: [String]())
-    let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, lines.count / 50_000))
-    let box = ChunkResults(count: parts, buffer: buffer, lines: lines)
-    DispatchQueue.concurrentPerform(iterations: parts) { part in box.fold(part: part, of: parts) }
-    columns[0] = box.columns[0]
-    for part in 1..<parts { columns[0].append(contentsOf: box.columns[part]) }
-    if box.initials.contains(where: { $0 != nil }) {
-      var merged = FoldedColumn()
-      for part in 0..<parts {
-        merged.append(
-          contentsOf: box.initials[part]
-            ?? {
-              var empty = FoldedColumn(); empty.appendEmpty(count: box.lineCounts[part]);
-              return empty
-            }())
-      }
-      initialColumns[0] = merged
+    let parts = Parallel.parts(for: lines.count, minimumPerPart: 50_000)
+    let ranges = Parallel.ranges(count: lines.count, parts: parts)
+    let shared = SharedBytes(buffer: buffer)
+    let folded = Parallel.map(parts: parts) { part in
+      Self.foldLines(shared, lines[ranges[part]])
     }
+    columns[0] = .joined(folded.map(\.column))
+    initialColumns[0] = .joinedInitials(folded.map(\.initials), slotCounts: ranges.map(\.count))
     let count = lines.count
     isLive = Array(repeating: true, count: count)
     orderKeys = Array(0..<Int64(count))
@@ -201,22 +185,12 @@ public struct SearchIndex: Sendable {
     for (index, field) in textFields.enumerated() where foldingText {
       let values = Self.strings(of: item[field.name])
       columns[index].append(values)
-      appendInitials(values, column: index)
+      initialColumns[index].appendInitials(values, slotsBefore: columns[index].slotCount - 1)
     }
     for (index, field) in numberFields.enumerated() {
       numbers[index].append(Self.number(of: item[field.name]) ?? .nan)
     }
     categories.append(categoryID(for: item))
-  }
-
-  private mutating func appendInitials(_ values: [String], column: Int) {
-    if initialColumns[column] == nil {
-      guard values.contains(where: { TextFolding.initialConsonants(of: $0) != nil }) else { return }
-      var created = FoldedColumn()
-      created.appendEmpty(count: columns[column].slotCount - 1)
-      initialColumns[column] = created
-    }
-    initialColumns[column]?.appendInitials(values)
   }
 
   private mutating func categoryID(for item: Item) -> Int32 {
@@ -269,81 +243,40 @@ public struct SearchIndex: Sendable {
   }
 }
 
-/// The text columns of a catalog folded in parts on every core; part *i* writes only its own
-/// slots of `columns` and `initials`.
-private final class ItemFoldResults: @unchecked Sendable {
-  // `@unchecked`: `items`, `fields` and `ranges` are only read; each part writes only its own
-  // element of `columns` and `initials`, before `concurrentPerform` returns.
-  let items: [Item]
-  let fields: [String]
-  let ranges: [Range<Int>]
-  var columns: [[FoldedColumn]]
-  var initials: [[FoldedColumn?]]
-
-  init(items: [Item], fields: [String], parts: Int) {
-    self.items = items
-    self.fields = fields
-    let size = (items.count + parts - 1) / parts
-    ranges = (0..<parts).map { ($0 * size)..<min(items.count, ($0 + 1) * size) }
-    columns = Array(repeating: Array(repeating: FoldedColumn(), count: fields.count), count: parts)
-    initials = Array(repeating: Array(repeating: nil, count: fields.count), count: parts)
-  }
-
-  func fold(part: Int) {
-    var partColumns = Array(repeating: FoldedColumn(), count: fields.count)
-    var partInitials: [FoldedColumn?] = Array(repeating: nil, count: fields.count)
-    for index in ranges[part] {
-      let item = items[index]
+extension SearchIndex {
+  /// The folded text fields (and initial-consonant keys) of consecutive items: one part of a
+  /// parallel build.
+  fileprivate static func foldTextFields(
+    _ items: ArraySlice<Item>, fields: [String]
+  ) -> (columns: [FoldedColumn], initials: [FoldedColumn?]) {
+    var columns = Array(repeating: FoldedColumn(), count: fields.count)
+    var initials: [FoldedColumn?] = Array(repeating: nil, count: fields.count)
+    for item in items {
       for (field, name) in fields.enumerated() {
-        let values = SearchIndex.strings(of: item[name])
-        partColumns[field].append(values)
-        let hasHangul = values.contains { TextFolding.initialConsonants(of: $0) != nil }
-        if partInitials[field] == nil, hasHangul {
-          var created = FoldedColumn()
-          created.appendEmpty(count: index - ranges[part].lowerBound)
-          partInitials[field] = created
-        }
-        partInitials[field]?.appendInitials(values)
+        let values = strings(of: item[name])
+        columns[field].append(values)
+        initials[field].appendInitials(values, slotsBefore: columns[field].slotCount - 1)
       }
     }
-    columns[part] = partColumns
-    initials[part] = partInitials
-  }
-}
-
-/// Per-part results of a parallel fold; each part writes only its own slots of the arrays.
-private final class ChunkResults: @unchecked Sendable {
-  // `@unchecked`: `buffer` and `lines` are only read, and part *i* writes only `columns[i]`,
-  // `initials[i]` and `lineCounts[i]`, all before `concurrentPerform` returns.
-  var columns: [FoldedColumn]
-  var initials: [FoldedColumn?]
-  var lineCounts: [Int]
-  let buffer: UnsafeBufferPointer<UInt8>
-  let lines: [Range<Int>]
-
-  init(count: Int, buffer: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) {
-    columns = Array(repeating: FoldedColumn(), count: count)
-    initials = Array(repeating: nil, count: count)
-    lineCounts = Array(repeating: 0, count: count)
-    self.buffer = buffer
-    self.lines = lines
+    return (columns, initials)
   }
 
-  func fold(part: Int, of parts: Int) {
-    let size = (lines.count + parts - 1) / parts
-    let range = (part * size)..<min(lines.count, (part + 1) * size)
+  /// The folded lines (byte ranges of `bytes`) and their initial-consonant keys: one part of a
+  /// parallel line index.
+  fileprivate static func foldLines(
+    _ bytes: SharedBytes, _ lines: ArraySlice<Range<Int>>
+  ) -> (column: FoldedColumn, initials: FoldedColumn?) {
     var column = FoldedColumn()
-    var initialColumn: FoldedColumn?
-    if let first = range.first, let last = range.last {
-      column.reserve(
-        bytes: lines[last].upperBound - lines[first].lowerBound + range.count, slots: range.count)
+    var initials: FoldedColumn?
+    if let first = lines.first, let last = lines.last {
+      column.reserve(bytes: last.upperBound - first.lowerBound + lines.count, slots: lines.count)
     }
-    for index in range {
-      let line = UnsafeBufferPointer(rebasing: buffer[lines[index]])
+    for range in lines {
+      let line = UnsafeBufferPointer(rebasing: bytes.buffer[range])
       // Most lines are ASCII: one pass tells, and they need neither validation nor initials.
       if !line.contains(where: { $0 >= 0x80 }) {
         column.appendFoldedASCII(line)
-        initialColumn?.appendEmpty(count: 1)
+        initials?.appendEmpty(count: 1)
         continue
       }
       if UTF8Validation.isValid(line) {
@@ -351,22 +284,15 @@ private final class ChunkResults: @unchecked Sendable {
       } else {
         column.append([String(decoding: line, as: UTF8.self)])
       }
-      // Initial-consonant keys only where a line has Hangul syllables (lead bytes EA…ED).
+      // Hangul syllables have lead bytes EA…ED; only such lines can have initials.
       if line.contains(where: { $0 >= 0xEA && $0 <= 0xED }) {
-        let text = String(decoding: line, as: UTF8.self)
-        if initialColumn == nil, TextFolding.initialConsonants(of: text) != nil {
-          var created = FoldedColumn()
-          created.appendEmpty(count: index - range.lowerBound)
-          initialColumn = created
-        }
-        initialColumn?.appendInitials([text])
+        initials.appendInitials(
+          [String(decoding: line, as: UTF8.self)], slotsBefore: column.slotCount - 1)
       } else {
-        initialColumn?.appendEmpty(count: 1)
+        initials?.appendEmpty(count: 1)
       }
     }
-    columns[part] = column
-    initials[part] = initialColumn
-    lineCounts[part] = range.count
+    return (column, initials)
   }
 }
 

@@ -1,0 +1,51 @@
+import Dispatch
+import Foundation
+
+/// Work split into parts that run on every core at once.
+enum Parallel {
+  /// How many parts `count` units of work are worth: one per core, each at least
+  /// `minimumPerPart` units; 1 for small work.
+  static func parts(for count: Int, minimumPerPart: Int) -> Int {
+    max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / minimumPerPart))
+  }
+
+  /// `0..<count` cut into `parts` ranges of nearly equal size, in order.
+  static func ranges(count: Int, parts: Int) -> [Range<Int>] {
+    let size = (count + parts - 1) / max(1, parts)
+    return (0..<parts).map { min(count, $0 * size)..<min(count, ($0 + 1) * size) }
+  }
+
+  /// `body(part)` for every part in `0..<parts`, run concurrently; the results in part order.
+  static func map<Result>(parts: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+    guard parts > 1 else { return parts == 1 ? [body(0)] : [] }
+    let results = PartResults<Result>(count: parts)
+    DispatchQueue.concurrentPerform(iterations: parts) { results.slots[$0] = body($0) }
+    return results.values
+  }
+}
+
+/// One result per part of a parallel map, in raw memory: parts write to their own slot through
+/// a pointer, so no two of them ever access one Swift array at once.
+private final class PartResults<Value>: @unchecked Sendable {
+  // `@unchecked`: part *i* writes only `slots[i]`, and every write happens before
+  // `concurrentPerform` returns and `values` is read.
+  let slots: UnsafeMutableBufferPointer<Value?>
+
+  init(count: Int) {
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: nil)
+  }
+
+  var values: [Value] { slots.map { $0! } }
+
+  deinit {
+    slots.deinitialize()
+    slots.deallocate()
+  }
+}
+
+/// Bytes that parts of a parallel job only read.
+struct SharedBytes: @unchecked Sendable {
+  // `@unchecked`: the buffer outlives the job and nobody writes to it while parts run.
+  let buffer: UnsafeBufferPointer<UInt8>
+}
