@@ -54,8 +54,8 @@ public struct FilteredCollection: Sendable {
   /// of a term, a term or token added) and few rows are shown, only those rows are searched;
   /// checking many rows one by one costs more than one scan of the whole buffer.
   public mutating func filter(by criteria: SearchCriteria) {
+    guard criteria != resolved.criteria else { return }
     let next = ResolvedCriteria(criteria, schema: index.schema)
-    guard next != resolved else { return }
     if ranked.count <= Self.refinementLimit(slotCount: index.slotCount), next.narrows(resolved) {
       setRanked(index.search(next, within: ranked.map(\.slot).sorted()))
     } else {

@@ -46,7 +46,9 @@ public struct LineFilter: Sendable {
       return true
     }
     // Phrases and negations narrow first, exactly; then every fuzzy term must match.
-    let candidates = index.search(exactCriteria).map(\.slot).sorted()
+    let candidates =
+      exactCriteria.allTerms.isEmpty
+      ? Array(0..<Int32(index.slotCount)) : index.search(exactCriteria).map(\.slot).sorted()
     let column = index.columns[0]
     var scored: [(line: Int, score: Int, length: Int)] = []
     column.bytes.withUnsafeBufferPointer { bytes in

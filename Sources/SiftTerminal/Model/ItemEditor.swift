@@ -1,3 +1,4 @@
+import Foundation
 import Sift
 
 /// The add/edit form: one line of text per field of the schema.
@@ -82,17 +83,4 @@ public struct ItemEditor: Hashable, Sendable {
 struct EditorProblem: Error, Hashable {
   var message: String
   init(_ message: String) { self.message = message }
-}
-
-extension String {
-  func trimmingCharacters(in set: Set<Character>) -> String {
-    guard let first = firstIndex(where: { !set.contains($0) }),
-      let last = lastIndex(where: { !set.contains($0) })
-    else { return "" }
-    return String(self[first...last])
-  }
-}
-
-extension Set where Element == Character {
-  static let whitespaces: Set<Character> = [" ", "\t"]
 }

@@ -67,7 +67,7 @@ public struct Grid: Hashable, Sendable {
   public mutating func put(
     _ text: String, x: Int, y: Int, style: CellStyle = .plain, maxWidth: Int? = nil
   ) -> Int {
-    put(Self.segments(text, style: style), x: x, y: y, maxWidth: maxWidth)
+    put([(text, style)], x: x, y: y, maxWidth: maxWidth)
   }
 
   /// Writes styled segments in a row; see `put(_:x:y:style:maxWidth:)`.
@@ -114,10 +114,6 @@ public struct Grid: Hashable, Sendable {
     for column in max(0, x)..<min(width, end ?? width) {
       rows[y][column].style = style.merged(over: rows[y][column].style)
     }
-  }
-
-  private static func segments(_ text: String, style: CellStyle) -> [(String, CellStyle)] {
-    [(text, style)]
   }
 }
 

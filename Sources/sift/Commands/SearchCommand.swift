@@ -69,8 +69,7 @@ struct SearchCommand: ParsableCommand {
       session.send(.selectScope(index))
     }
     for (position, identifier) in tokens.enumerated() {
-      if case .failure(let diagnostic) = Query.term(forToken: identifier, schema: schema) {
-        _ = diagnostic
+      if case .failure = Query.term(forToken: identifier, schema: schema) {
         throw Failure.exit(
           "invalid --token \"\(identifier)\": not one filter of catalog \(schema.name) (e.g. category:VALUE, FIELD:<NUMBER)",
           status: 2)

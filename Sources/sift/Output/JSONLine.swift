@@ -1,3 +1,5 @@
+import Sift
+
 /// Writes one JSON object on one line with keys in the order given (JSONSerialization sorts or
 /// shuffles them), strings escaped per RFC 8259 and numbers as people write them.
 struct JSONLine {
@@ -53,13 +55,7 @@ enum JSONValue {
       }
       text += "]"
     case .number(let value):
-      if !value.isFinite {
-        text += "null"
-      } else if value == value.rounded(), abs(value) < 1e15 {
-        text += String(Int64(value))
-      } else {
-        text += String(value)
-      }
+      text += value.isFinite ? FieldValue.format(value) : "null"
     case .null: text += "null"
     }
   }
