@@ -12,6 +12,8 @@ struct AppDriver {
   var savedState: Data?
   var quit = false
   var failWrites = false
+  /// Whether searches finish between keys; false plays a person faster than the search worker.
+  var settlesBetweenKeys = true
 
   init(_ catalog: BuiltInCatalog, width: Int = 80, height: Int = 24, restoring saved: Data? = nil)
     throws
@@ -48,7 +50,7 @@ struct AppDriver {
         case .quit: quit = true
         }
       }
-      settle()
+      if settlesBetweenKeys { settle() }
     }
   }
 

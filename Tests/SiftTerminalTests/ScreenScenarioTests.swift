@@ -5,6 +5,12 @@ import Testing
 
 @testable import SiftTerminal
 
+enum Fixtures {
+  static func candiesCollection() throws -> FilteredCollection {
+    try BuiltInCatalog.candies.load().makeCollection()
+  }
+}
+
 /// The seed scenarios, asserted on the screen the app draws at 80×24.
 @Suite("Terminal screens")
 struct ScreenScenarioTests {
@@ -182,6 +188,24 @@ struct ScreenScenarioTests {
     #expect(relaunched.model.selectedRow == 1)
     #expect(relaunched.model.controller.selectedScopeIndex == 3)
     #expect(relaunched.model.cursorPosition! == (8, 1))
+  }
+
+  @Test("a key that acts on rows waits for the search the screen does not show yet")
+  func keysFasterThanSearch() throws {
+    var app = try AppDriver(.candies)
+    app.settlesBetweenKeys = false
+    app.type("floss")
+    #expect(app.model.pendingSearch != nil, "the worker has not answered yet")
+    #expect(app.footer == "Searching…")
+    app.press(.control("d"))
+    #expect(app.status == "Delete “Candy Floss”? y: delete  any other key: keep")
+    // The worker's answer for the same state arrives late: already shown, so it changes nothing.
+    var late = try Fixtures.candiesCollection()
+    late.filter(by: app.model.controller.criteria)
+    let accepted = app.model.deliver(late)
+    #expect(!accepted)
+    app.press(.character("y"))
+    #expect(app.writes == [.delete("10")])
   }
 
   @Test("help shows the keys; any key returns")

@@ -82,11 +82,13 @@ public struct SearchController: Sendable {
   }
 
   /// Installs a collection filtered elsewhere, if it still answers the current state: same
-  /// criteria, and no edit since the copy was taken. Returns false for a stale result, which
-  /// is dropped (a newer search supersedes it).
+  /// criteria, no edit since the copy was taken, and not installed already. Returns false for
+  /// a stale or repeated result, which is dropped.
   @discardableResult
   public mutating func installSearchResult(_ result: FilteredCollection) -> Bool {
-    guard result.criteria == criteria, result.revision == collection.revision else { return false }
+    guard needsSearch, result.criteria == criteria, result.revision == collection.revision else {
+      return false
+    }
     collection = result
     dropSelectionIfHidden()
     return true

@@ -160,6 +160,11 @@ public struct AppModel: Sendable {
 
   private mutating func handleList(_ key: Key) -> [Effect] {
     message = nil
+    switch key {
+    case .up, .down, .pageUp, .pageDown, .enter, .control("e"), .control("d"):
+      settlePendingSearch()
+    default: break
+    }
     let popup = suggestionPopup
     switch key {
     case .character(let character):
@@ -297,6 +302,15 @@ public struct AppModel: Sendable {
   }
 
   // MARK: - Helpers
+
+  /// Keys that act on the rows first wait for the search the screen does not show yet (it runs
+  /// here, on the input loop): a quick Ctrl-D after typing must never act on the old rows.
+  private mutating func settlePendingSearch() {
+    guard let pending = controller.pendingSearch else { return }
+    var collection = pending.collection
+    collection.filter(by: pending.criteria)
+    deliver(collection)
+  }
 
   /// The suggestions shown under the search field: only for a word that starts with `#`.
   public var suggestionPopup: [SearchToken] {
