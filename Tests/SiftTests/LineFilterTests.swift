@@ -4,31 +4,53 @@ import Testing
 
 @Suite("Line filter")
 struct LineFilterTests {
-  @Test("folding from bytes on every core equals folding Strings, on random lines")
+  @Test("splitting and folding bytes on every core equals folding Strings, on random lines")
   func bytesEqualStrings() {
     var random = SplitMix64(seed: 404)
     let pieces: [[UInt8]] = [
       Array("da".utf8), Array(" ".utf8), Array("Nẵng".utf8), Array("서울".utf8), Array("ㅅ".utf8),
       Array("SAN".utf8), [0xFF], [0xC3], Array("Straße".utf8), Array("a".utf8), [0x09],
+      [0x0D, 0x61],
+      Array("ﷺ".utf8), [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
     ]
-    // Up to 120,000 lines, so the fold is split across cores (50,000 lines a part at least).
-    for lineCount in [0, 1, 7, 3_000, 120_000] {
+    // Up to 300,000 lines (over 2 MB), so the buffer is split across cores.
+    for lineCount in [0, 1, 2, 7, 3_000, 300_000] {
       var buffer: [UInt8] = []
       var ranges: [Range<Int>] = []
-      for _ in 0..<lineCount {
+      for line in 0..<lineCount {
         let start = buffer.count
         for _ in 0..<Int.random(in: 0...4, using: &random) {
           buffer += pieces.randomElement(using: &random)!
         }
         ranges.append(start..<buffer.count)
+        // "\r\n" or "\n" endings; the last line sometimes has none.
+        if line == lineCount - 1, Bool.random(using: &random), !ranges[line].isEmpty { break }
+        if Bool.random(using: &random) { buffer.append(0x0D) }
         buffer.append(0x0A)
       }
       let strings = ranges.map { String(decoding: buffer[$0], as: UTF8.self) }
-      let reference = LineFilter(lines: strings)
-      let fast = buffer.withUnsafeBufferPointer { LineFilter(utf8: $0, lines: ranges) }
+      let reference = SearchIndex(lines: strings)
+      let (fast, lines) = buffer.withUnsafeBufferPointer { SearchIndex.lines(utf8: $0) }
+      // Compared as Bools: a failing comparison of huge arrays would be diffed for minutes.
+      let sameLines = buffer.withUnsafeBufferPointer { buffer in
+        lines.count == ranges.count
+          && ranges.indices.allSatisfy { lines.range(ofLine: $0, in: buffer) == ranges[$0] }
+      }
+      let sameColumn =
+        fast.columns[0].bytes == reference.columns[0].bytes
+        && fast.columns[0].starts == reference.columns[0].starts
+      let sameInitials =
+        fast.initialColumns[0]?.bytes == reference.initialColumns[0]?.bytes
+        && fast.initialColumns[0]?.starts == reference.initialColumns[0]?.starts
+      #expect(sameLines, "\(lineCount) lines")
+      #expect(sameColumn, "\(lineCount) lines")
+      #expect(sameInitials, "\(lineCount) lines")
+      let filter = buffer.withUnsafeBufferPointer { LineFilter.splitting(utf8: $0).filter }
+      let referenceFilter = LineFilter(lines: strings)
       for query in ["da", "nang", "서우", "ㅅㅇ", "ss", "\u{FFFD}", "a -san", "\"a da\""] {
-        #expect(fast.matches(query) == reference.matches(query), "\(query)")
-        #expect(fast.matches(query, mode: .fuzzy) == reference.matches(query, mode: .fuzzy))
+        #expect(filter.matches(query) == referenceFilter.matches(query), "\(query)")
+        #expect(
+          filter.matches(query, mode: .fuzzy) == referenceFilter.matches(query, mode: .fuzzy))
       }
     }
   }

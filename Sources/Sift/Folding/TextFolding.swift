@@ -75,8 +75,8 @@ public enum TextFolding {
 
   // MARK: - The scalar loop
 
-  private static let hangulBase: UInt32 = 0xAC00
-  private static let hangulLast: UInt32 = 0xD7A3
+  static let hangulBase: UInt32 = 0xAC00
+  static let hangulLast: UInt32 = 0xD7A3
 
   /// Decodes `utf8` (valid UTF-8) scalar by scalar and calls `emit` with each scalar's folded
   /// bytes and the offset where the scalar starts.
@@ -147,7 +147,7 @@ public enum TextFolding {
   /// Writes the conjoining jamo of a Hangul syllable (only the leading consonant when
   /// `initialsOnly`) as UTF-8; returns the byte count.
   @inline(__always)
-  private static func encodeHangul(
+  static func encodeHangul(
     _ scalar: UInt32, initialsOnly: Bool, into out: UnsafeMutableBufferPointer<UInt8>
   ) -> Int {
     let index = scalar - hangulBase

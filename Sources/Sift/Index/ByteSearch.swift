@@ -21,6 +21,11 @@ enum ByteSearch {
     guard range.count >= needle.count, let base = haystack.baseAddress else { return nil }
     let anchor = rarestByteOffset(needle)
     let anchorByte = Int32(needle[anchor])
+    // memchr stops every few bytes when even the rarest byte is common ("sa"): compare the first
+    // and last bytes of 16 starts at once instead.
+    if needle.count >= 2, commonness[Int(anchorByte)] >= 150, range.count >= 64 {
+      return firstOffsetByPairs(of: needle, in: base, range: range)
+    }
     // Candidate starts are range.lowerBound ... range.upperBound - needle.count.
     var start = range.lowerBound
     let lastStart = range.upperBound - needle.count
@@ -31,6 +36,39 @@ enum ByteSearch {
       let candidate = start + UnsafeRawPointer(from).distance(to: UnsafeRawPointer(hit))
       if memcmp(base + candidate, needleBase, needle.count) == 0 { return candidate }
       start = candidate + 1
+    }
+    return nil
+  }
+
+  /// `firstOffset` by the SIMD "first and last byte" filter: 16 candidate starts a step, each
+  /// kept only where the needle's first byte and its last byte both sit; memcmp checks those.
+  @inline(__always)
+  private static func firstOffsetByPairs(
+    of needle: UnsafeBufferPointer<UInt8>, in base: UnsafePointer<UInt8>, range: Range<Int>
+  ) -> Int? {
+    let needleBase = needle.baseAddress!
+    let lastOffset = needle.count - 1
+    let first = SIMD16<UInt8>(repeating: needle[0])
+    let last = SIMD16<UInt8>(repeating: needle[lastOffset])
+    let raw = UnsafeRawPointer(base)
+    var start = range.lowerBound
+    let lastStart = range.upperBound - needle.count
+    while start + 15 <= lastStart {
+      let starting = raw.loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
+      let ending = raw.loadUnaligned(fromByteOffset: start + lastOffset, as: SIMD16<UInt8>.self)
+      let candidates = (starting .== first) .& (ending .== last)
+      if any(candidates) {
+        for lane in 0..<16 where candidates[lane] {
+          if memcmp(base + start + lane, needleBase, needle.count) == 0 { return start + lane }
+        }
+      }
+      start += 16
+    }
+    while start <= lastStart {
+      if base[start] == needle[0], memcmp(base + start, needleBase, needle.count) == 0 {
+        return start
+      }
+      start += 1
     }
     return nil
   }

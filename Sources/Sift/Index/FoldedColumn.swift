@@ -10,6 +10,14 @@ struct FoldedColumn: Sendable {
 
   var slotCount: Int { starts.count - 1 }
 
+  init() {}
+
+  /// A column over bytes folded elsewhere; `starts` begins with 0 and ends with `bytes.count`.
+  init(bytes: [UInt8], starts: [UInt32]) {
+    self.bytes = bytes
+    self.starts = starts
+  }
+
   func range(of slot: Int) -> Range<Int> { Int(starts[slot])..<Int(starts[slot + 1]) }
 
   /// Appends a slot holding the folded `values`.
@@ -60,7 +68,7 @@ struct FoldedColumn: Sendable {
   mutating func append(contentsOf other: FoldedColumn) {
     let base = UInt32(truncatingIfNeeded: bytes.count)
     bytes.append(contentsOf: other.bytes)
-    starts.append(contentsOf: other.starts.dropFirst().map { $0 &+ base })
+    for start in other.starts.dropFirst() { starts.append(start &+ base) }
   }
 
   /// Appends a slot holding the initial-consonant keys of those `values` that have Hangul.
@@ -78,7 +86,13 @@ struct FoldedColumn: Sendable {
 
   /// Appends `count` empty slots.
   mutating func appendEmpty(count: Int) {
-    starts.append(contentsOf: repeatElement(UInt32(truncatingIfNeeded: bytes.count), count: count))
+    let end = UInt32(truncatingIfNeeded: bytes.count)
+    // One at a time for a line index (every line after the first Hangul one): no generic append.
+    if count == 1 {
+      starts.append(end)
+    } else {
+      starts.append(contentsOf: repeatElement(end, count: count))
+    }
   }
 
   /// The slot whose bytes hold `offset`, searching from slot `low` on: a few steps forward
@@ -155,8 +169,12 @@ struct FoldedColumn: Sendable {
 extension FoldedColumn {
   /// Columns of consecutive slot ranges, folded apart, joined in order.
   static func joined(_ parts: [FoldedColumn]) -> FoldedColumn {
-    guard var result = parts.first else { return FoldedColumn() }
-    for part in parts.dropFirst() { result.append(contentsOf: part) }
+    if parts.count == 1 { return parts[0] }
+    // One copy into buffers of the final size, not a copy of the first part that then grows.
+    var result = FoldedColumn()
+    result.reserve(
+      bytes: parts.reduce(0) { $0 + $1.bytes.count }, slots: parts.reduce(0) { $0 + $1.slotCount })
+    for part in parts { result.append(contentsOf: part) }
     return result
   }
 

@@ -49,3 +49,9 @@ struct SharedBytes: @unchecked Sendable {
   // `@unchecked`: the buffer outlives the job and nobody writes to it while parts run.
   let buffer: UnsafeBufferPointer<UInt8>
 }
+
+/// A buffer that parts of a parallel job write to, each only its own region.
+struct SharedOutput: @unchecked Sendable {
+  // `@unchecked`: the regions parts write are disjoint, and nobody reads them until the job ends.
+  let buffer: UnsafeMutableBufferPointer<UInt8>
+}

@@ -17,10 +17,16 @@ public struct LineFilter: Sendable {
     index = SearchIndex(lines: lines)
   }
 
-  /// Folds the lines of a UTF-8 buffer (`lines` are byte ranges in it) on every core, without
-  /// a `String` per line; invalid UTF-8 is matched with replacement characters.
-  public init(utf8 buffer: UnsafeBufferPointer<UInt8>, lines: [Range<Int>]) {
-    index = SearchIndex(utf8: buffer, lines: lines)
+  private init(index: SearchIndex) { self.index = index }
+
+  /// A filter over the lines of a UTF-8 buffer, split and folded in one pass on every core
+  /// without a `String` per line, and where each line starts, for printing matches byte for
+  /// byte. Invalid UTF-8 is matched with replacement characters.
+  public static func splitting(utf8 buffer: UnsafeBufferPointer<UInt8>) -> (
+    filter: LineFilter, lines: LineStarts
+  ) {
+    let (index, lines) = SearchIndex.lines(utf8: buffer)
+    return (LineFilter(index: index), lines)
   }
 
   public var lineCount: Int { index.count }

@@ -33,37 +33,18 @@ struct FilterCommand: ParsableCommand {
   var query: [String] = []
 
   func run() throws {
-    let input = FileHandle.standardInput.readDataToEndOfFile()
     let output = StandardStreams.Output()
-    input.withUnsafeBytes { raw in
-      let bytes = raw.bindMemory(to: UInt8.self)
-      let lines = Self.lineRanges(bytes)
+    StandardInput.withBytes { bytes in
       // Invalid UTF-8 is searched with replacement characters but printed byte for byte.
-      let filter = LineFilter(utf8: bytes, lines: lines)
+      let (filter, lines) = LineFilter.splitting(utf8: bytes)
       let matches = filter.matches(
         query.joined(separator: " "), mode: mode == .fuzzy ? .fuzzy : .exact, sorted: !noSort)
       for line in matches {
-        output.write(bytes: UnsafeBufferPointer(rebasing: bytes[lines[line]]))
+        output.write(
+          bytes: UnsafeBufferPointer(rebasing: bytes[lines.range(ofLine: line, in: bytes)]))
         output.write("\n")
       }
     }
     output.flush()
-  }
-
-  /// The byte range of each line, without its "\n" or "\r\n".
-  static func lineRanges(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-    var ranges: [Range<Int>] = []
-    ranges.reserveCapacity(bytes.count / 12 + 1)
-    var start = 0
-    for index in bytes.indices where bytes[index] == 0x0A {
-      let end = index > start && bytes[index - 1] == 0x0D ? index - 1 : index
-      ranges.append(start..<end)
-      start = index + 1
-    }
-    if start < bytes.count {
-      let end = bytes[bytes.count - 1] == 0x0D ? bytes.count - 1 : bytes.count
-      ranges.append(start..<end)
-    }
-    return ranges
   }
 }
