@@ -71,6 +71,42 @@ struct SearchCommandTests {
     #expect(limited.stderr == "Items found: 2\n", "the indicator counts every match")
   }
 
+  @Test("escape sequences and C0/C1 controls in data never reach stdout raw; 100k-char fields")
+  func hostileData() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let long = String(repeating: "Đà Nẵng 서울 ", count: 9_000) + "needle"
+    let lines = [
+      #"{"id":1,"name":"Evil \u001b[2J\u001b]0;pwned\u0007 \u009b31m title\u0007","note":"\u001bc"}"#,
+      #"{"id":2,"name":"\#(long)","note":"\#(long)"}"#,
+    ]
+    let file = try sift.write("evil.jsonl", lines.joined(separator: "\n") + "\n")
+    let imported = try sift.run([
+      "import", file, "--catalog", "evil.sqlite", "--title", "name", "--text", "note", "--id", "id",
+    ])
+    try #require(imported.status == 0, "\(imported.stderr)")
+
+    let text = try sift.run(["search", "--catalog", "evil.sqlite"])
+    #expect(text.status == 0)
+    let bytes = Array(text.stdoutData)
+    let raw = bytes.indices.filter { index in
+      let byte = bytes[index]
+      // C0 except the newline that ends each item, DEL, and C1 (U+0080…U+009F as C2 80…C2 9F).
+      return (byte < 0x20 && byte != 0x0A) || byte == 0x7F
+        || (byte == 0xC2 && index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]))
+    }
+    #expect(raw.isEmpty, "control bytes at \(raw.prefix(5))")
+    #expect(text.stdout.contains("Evil ␛[2J␛]0;pwned␇ �31m title␇"))
+
+    let found = try sift.run(["search", "--catalog", "evil.sqlite", "--json", "da nang needle"])
+    #expect(found.titles.count == 1)
+    #expect(found.titles.first?.count == long.count, "the whole field, not cut")
+    // JSON output escapes controls instead (it is data, not text for a terminal).
+    let json = try sift.run(["search", "--catalog", "evil.sqlite", "--json", "evil"])
+    #expect(json.stdoutData.allSatisfy { $0 >= 0x20 || $0 == 0x0A })
+    #expect(json.titles.first?.hasPrefix("Evil \u{1B}[2J") == true)
+  }
+
   @Test("FoodTracker: Name and Rating scopes")
   func foodTracker() throws {
     let sift = try SiftProcess()

@@ -107,6 +107,14 @@ struct ImportTests {
         "bad.csv:3: field \"population\" must be a number, not \"lots\""
       ),
       ("bad.csv", "id,name\n1,\"A\"x\n", "bad.csv:2: a closing quote must end its field"),
+      (
+        "bad.jsonl", "{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"B\\u0000C\"}\n",
+        "bad.jsonl:2: field \"name\" contains a NUL character (U+0000)"
+      ),
+      (
+        "bad.csv", "id,name,alternates\n1,A,\"x\u{0}y\"\n",
+        "bad.csv:2: field \"alternates\" contains a NUL character (U+0000)"
+      ),
     ])
   func failures(_ name: String, _ content: String, _ expected: String) throws {
     let folder = try TemporaryFolder()

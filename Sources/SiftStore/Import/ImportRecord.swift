@@ -36,6 +36,11 @@ extension ImportSpec {
   func record(
     _ values: [String: RawValue], line: Int, numbersFromText: Bool
   ) -> Result<ImportRecord, RecordProblem> {
+    // SQLite's C strings end at a NUL: a value holding one would be stored cut short.
+    for name in values.keys.sorted() where values[name]!.containsNUL {
+      return .failure(
+        "field \"\(name)\" contains a NUL character (U+0000), which a catalog cannot store")
+    }
     var fields: [String: FieldValue] = [:]
     guard let title = values[titleField], case .string(let titleText) = title else {
       if let value = values[titleField], !(value.isNull) {
@@ -105,6 +110,14 @@ extension ImportSpec {
 }
 
 extension RawValue {
+  var containsNUL: Bool {
+    switch self {
+    case .string(let text): text.utf8.contains(0)
+    case .array(let elements): elements.contains(where: \.containsNUL)
+    default: false
+    }
+  }
+
   var isNull: Bool {
     if case .null = self { return true }
     return false
