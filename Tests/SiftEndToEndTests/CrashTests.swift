@@ -96,7 +96,8 @@ struct CrashTests {
       let pid = Self.spawn(["import", newFile, "--catalog", catalog] + arguments)
       try #require(pid > 0)
       // Mostly late: the file is read and checked before anything is written.
-      usleep(UInt32(Double.random(in: duration * 0.3..<duration * 1.05, using: &random) * 1_000_000))
+      usleep(
+        UInt32(Double.random(in: duration * 0.3..<duration * 1.05, using: &random) * 1_000_000))
       kill(pid, SIGKILL)
       let killed = Self.reap(pid)
 
