@@ -174,3 +174,28 @@ struct HardeningTests {
     #expect(ranges.last.map { String(long[$0]) } == "needle")
   }
 }
+
+@Suite("Index memory")
+struct IndexMemoryTests {
+  @Test("counts raw and folded text, and the bytes each slot costs")
+  func counts() throws {
+    let schema = EnginePropertyTests.schema
+    let items = [
+      Item(id: "1", fields: ["title": .text("Straße"), "tags": .texts(["서울", "ab"])]),
+      Item(id: "2", fields: ["title": .text("Đà"), "year": .number(2007)]),
+    ]
+    let memory = try SearchIndex(schema: schema, items: items).memory
+    // Raw: "Straße" 7 + "서울" 6 + "ab" 2 + "Đà" 4 (the unsearchable note field has none here).
+    #expect(memory.rawTextBytes == 19)
+    // Folded, a 0 after each value, plus the initial-consonant key of "서울".
+    let folded =
+      TextFolding.fold("Straße").utf8.count + 1 + TextFolding.fold("서울").utf8.count + 1
+      + 2 + 1 + TextFolding.fold("Đà").utf8.count + 1
+      + TextFolding.initialConsonants(of: "서울")!.utf8.count + 1
+    #expect(memory.foldedTextBytes == folded)
+    #expect(memory.slots == 2)
+    // Offsets for three text columns and one initials column, liveness, order, category,
+    // two number columns.
+    #expect(memory.bytesPerSlot == 4 * 4 + 1 + 8 + 4 + 2 * 8)
+  }
+}

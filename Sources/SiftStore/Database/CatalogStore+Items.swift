@@ -132,8 +132,19 @@ extension CatalogStore {
 
   // MARK: - Edits (one transaction each)
 
+  /// SQLite hands text back as C strings, which end at a NUL: such a value would come back cut
+  /// short, so it is refused before anything is written.
+  static func checkStorable(_ item: Item) throws(StoreError) {
+    if item.id.rawValue.utf8.contains(0) { throw .unstorableText(field: "id") }
+    for (field, value) in item.fields.sorted(by: { $0.key < $1.key })
+    where value.strings.contains(where: { $0.utf8.contains(0) }) {
+      throw .unstorableText(field: field)
+    }
+  }
+
   /// Adds an item at the end of catalog order.
   public func add(_ item: Item) throws(StoreError) {
+    try Self.checkStorable(item)
     try write { db in
       let schema = try Self.schema(db, path: path)
       if try Bool.fetchOne(
@@ -147,6 +158,7 @@ extension CatalogStore {
 
   /// Replaces the item with `item.id`; it keeps its place.
   public func update(_ item: Item) throws(StoreError) {
+    try Self.checkStorable(item)
     try write { db in
       let schema = try Self.schema(db, path: path)
       guard try replaceFields(of: item, schema: schema, db) else {

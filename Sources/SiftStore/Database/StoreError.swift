@@ -16,6 +16,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   /// The schema of an import does not fit the catalog it goes into.
   case incompatibleSchema(String, reason: String)
   case edit(CatalogEditError)
+  /// A value holds a NUL character, which SQLite would give back cut short.
+  case unstorableText(field: String)
   /// The database reported a failure (disk full, permission, corruption).
   case database(String, message: String)
 
@@ -32,6 +34,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .invalidSchema(let path, let error): "\(path): invalid catalog schema: \(error)"
     case .incompatibleSchema(let path, let reason): "\(path): \(reason)"
     case .edit(let error): error.description
+    case .unstorableText(let field):
+      "field \"\(field)\" contains a NUL character (U+0000), which a catalog cannot store"
     case .database(let path, let message): "\(path): \(message)"
     }
   }

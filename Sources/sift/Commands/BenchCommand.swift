@@ -32,7 +32,10 @@ struct BenchCommand: ParsableCommand {
   @Option(help: "A file with one query a line.")
   var queries: String
 
-  @Flag(help: "Print one JSON object: keystrokes, p50_ms, p90_ms, p99_ms, max_ms, peak_rss_mb.")
+  @Flag(
+    help:
+      "Print one JSON object: keystrokes, p50_ms, p90_ms, p99_ms, max_ms, peak_rss_mb, and the index's memory."
+  )
   var json = false
 
   func run() throws {
@@ -77,6 +80,8 @@ struct BenchCommand: ParsableCommand {
       return values[min(values.count - 1, Int((Double(values.count) * p).rounded(.up)) - 1)]
     }
     let peak = Self.peakResidentMegabytes()
+    let memory = controller.collection.index.memory
+    let foldedRatio = Double(memory.foldedTextBytes) / Double(max(1, memory.rawTextBytes))
     if json {
       var object = JSONLine()
       object.add("keystrokes", .number(Double(latencies.count)))
@@ -91,6 +96,11 @@ struct BenchCommand: ParsableCommand {
       object.add("refining_p99_ms", .number(Self.round(percentile(0.99, of: refining))))
       object.add("open_ms", .number(Self.round(openMilliseconds)))
       object.add("items", .number(Double(controller.collection.totalCount)))
+      object.add("raw_text_mb", .number(Self.round(Double(memory.rawTextBytes) / 1_048_576)))
+      object.add("folded_text_mb", .number(Self.round(Double(memory.foldedTextBytes) / 1_048_576)))
+      object.add("folded_to_raw", .number(Self.round(foldedRatio)))
+      object.add("index_bytes_per_item", .number(Double(memory.bytesPerSlot)))
+      object.add("id_map_bytes_per_item", .number(Double(memory.idMapBytesPerItem)))
       print(object.line)
     } else {
       print(
@@ -107,6 +117,9 @@ struct BenchCommand: ParsableCommand {
         "refining    p50 \(Self.format(percentile(0.5, of: refining))) ms · p99 \(Self.format(percentile(0.99, of: refining))) ms (\(refining.count))"
       )
       print("peak RSS    \(Self.format(peak)) MB")
+      print(
+        "index       folded text \(Self.format(Double(memory.foldedTextBytes) / 1_048_576)) MB for \(Self.format(Double(memory.rawTextBytes) / 1_048_576)) MB of raw text (\(Self.format(foldedRatio))×) · \(memory.bytesPerSlot) bytes an item besides, + \(memory.idMapBytesPerItem) for the id map"
+      )
     }
   }
 

@@ -1,0 +1,44 @@
+/// What an index holds beyond the items themselves, for the memory target of DESIGN §5 (folded
+/// text at most 1.2× the raw UTF-8, at most 16 bytes an item besides).
+public struct IndexMemory: Sendable, Hashable {
+  /// The UTF-8 length of every text value of every live item, as given.
+  public var rawTextBytes: Int
+  /// The folded buffers: folded text, one separator byte a value, initial-consonant keys.
+  public var foldedTextBytes: Int
+  /// Per slot, the arrays that are not text: value offsets, liveness, catalog order,
+  /// categories and numbers.
+  public var bytesPerSlot: Int
+  /// The id → slot map, an estimate (a Swift dictionary of string keys), per item.
+  public var idMapBytesPerItem: Int
+  public var slots: Int
+}
+
+extension SearchIndex {
+  /// Counts the index's buffers (their lengths, not the capacity reserved behind them).
+  public var memory: IndexMemory {
+    var raw = 0
+    for slot in items.indices where isLive[slot] {
+      for field in textFields {
+        for value in Self.strings(of: items[slot][field.name]) { raw += value.utf8.count }
+      }
+    }
+    let folded =
+      columns.reduce(0) { $0 + $1.bytes.count }
+      + initialColumns.reduce(0) { $0 + ($1?.bytes.count ?? 0) }
+    let offsetColumns = columns.count + initialColumns.count { $0 != nil }
+    let perSlot =
+      offsetColumns * MemoryLayout<UInt32>.stride + MemoryLayout<Bool>.stride
+      + MemoryLayout<Int64>.stride + MemoryLayout<Int32>.stride
+      + numbers.count * MemoryLayout<Double>.stride
+    // A native dictionary entry: key, value, and the load factor's spare room (3/4 full at most);
+    // ids longer than 15 UTF-8 bytes also have their own heap storage.
+    let entry = MemoryLayout<ItemID>.stride + MemoryLayout<Int>.stride
+    let longIDs = slotByID.keys.reduce(0) {
+      $0 + ($1.rawValue.utf8.count > 15 ? 32 + $1.rawValue.utf8.count : 0)
+    }
+    let idMap = count == 0 ? 0 : (entry * 4 / 3) + longIDs / count
+    return IndexMemory(
+      rawTextBytes: raw, foldedTextBytes: folded, bytesPerSlot: perSlot, idMapBytesPerItem: idMap,
+      slots: slotCount)
+  }
+}
