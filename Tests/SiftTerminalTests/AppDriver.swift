@@ -18,11 +18,16 @@ struct AppDriver {
   init(_ catalog: BuiltInCatalog, width: Int = 80, height: Int = 24, restoring saved: Data? = nil)
     throws
   {
-    let collection = try catalog.load().makeCollection()
+    try self.init(collection: catalog.load().makeCollection(), width: width, height: height)
+    if let saved { model.restore(from: saved) }
+    settle()
+  }
+
+  /// An app on any collection (hostile data, huge fields).
+  init(collection: FilteredCollection, width: Int = 80, height: Int = 24) throws {
     model = AppModel(
       controller: SearchController(collection: collection, searchesImmediately: false),
       width: width, height: height)
-    if let saved { model.restore(from: saved) }
     settle()
   }
 

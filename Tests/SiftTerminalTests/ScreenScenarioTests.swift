@@ -232,3 +232,37 @@ struct ScreenScenarioTests {
     #expect(app.model.render().rows.count == height + 5)
   }
 }
+
+@Suite("Hostile data on screen")
+struct HostileScreenTests {
+  @Test("100,000-character fields of wide, combining and control characters stay in their cells")
+  func hugeFields() throws {
+    let schema = try BuiltInCatalog.products.load().schema
+    let title = String(repeating: "名e\u{301}\u{1B}[2J👍🏽\u{9B}\u{202E}", count: 12_500) + "end"
+    let items = [
+      Item(id: "huge", fields: [schema.titleField: .text(title)]),
+      Item(id: "small", fields: [schema.titleField: .text("Ginger")]),
+    ]
+    var app = try AppDriver(
+      collection: try FilteredCollection(schema: schema, items: items))
+    func checkScreen(_ when: String) {
+      let screen = app.screen
+      #expect(screen.count == 24, "\(when)")
+      for line in screen {
+        #expect(TerminalText.displayWidth(line) <= 80, "\(when): \(line.prefix(40))")
+        #expect(
+          !line.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) },
+          "\(when): a raw control character")
+      }
+    }
+    checkScreen("list")
+    app.type("名 end")
+    #expect(app.model.controller.rows == ["huge"])
+    checkScreen("search")
+    app.press(.down, .enter)
+    #expect(app.model.screen == .detail("huge"))
+    checkScreen("detail")
+    app.press(.escape)
+    checkScreen("back")
+  }
+}
