@@ -97,7 +97,10 @@ struct FoldedColumn: Sendable {
 
   /// The slot whose bytes hold `offset`, searching from slot `low` on: a few steps forward
   /// first (dense hits fall in the next slots), then binary search.
-  func slot(containing offset: Int, from low: Int = 0) -> Int {
+  private static func slot(
+    containing offset: Int, from low: Int, starts: UnsafeBufferPointer<UInt32>
+  ) -> Int {
+    let slotCount = starts.count - 1
     var low = low
     for _ in 0..<4 {
       guard low < slotCount, Int(starts[low + 1]) <= offset else { return low }
@@ -111,11 +114,13 @@ struct FoldedColumn: Sendable {
     return low
   }
 
-  /// The first value of a slot, folded (the title, for the title field).
-  func firstValue(of slot: Int) -> ArraySlice<UInt8> {
-    let range = range(of: slot)
-    let end = bytes[range].firstIndex(of: 0) ?? range.upperBound
-    return bytes[range.lowerBound..<end]
+  /// Calls `body` with the column's bytes and value offsets as raw buffers.
+  func withUnsafeBytes<Result>(
+    _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>) throws -> Result
+  ) rethrows -> Result {
+    try bytes.withUnsafeBufferPointer { bytes in
+      try starts.withUnsafeBufferPointer { starts in try body(bytes, starts) }
+    }
   }
 
   /// Calls `body` for each slot whose bytes contain `needle`, in slot order, once per slot.
@@ -129,16 +134,16 @@ struct FoldedColumn: Sendable {
   /// scanned on different cores.
   func forEachSlot(containing needle: [UInt8], in slots: Range<Int>, _ body: (Int) -> Void) {
     guard !needle.isEmpty, !slots.isEmpty else { return }
-    let end = Int(starts[slots.upperBound])
     needle.withUnsafeBufferPointer { needle in
-      bytes.withUnsafeBufferPointer { haystack in
+      withUnsafeBytes { haystack, starts in
+        let end = Int(starts[slots.upperBound])
         var from = Int(starts[slots.lowerBound])
         var slot = slots.lowerBound
         while let found = ByteSearch.firstOffset(of: needle, in: haystack, range: from..<end) {
-          slot = self.slot(containing: found, from: slot)
+          slot = Self.slot(containing: found, from: slot, starts: starts)
           body(slot)
-          from = Int(starts[slot + 1])
           slot += 1
+          from = Int(starts[slot])
         }
       }
     }

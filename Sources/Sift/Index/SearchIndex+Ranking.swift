@@ -1,6 +1,12 @@
 import Dispatch
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Relevance tiers, best first. Within a tier, items keep catalog order, so results never
 /// shuffle between keystrokes for no reason.
 public enum RelevanceTier: UInt8, Comparable, Sendable, CaseIterable {
@@ -43,9 +49,19 @@ extension SearchIndex {
     _ slots: ArraySlice<Int32>, titles: FoldedColumn, needles: [[UInt8]], joined: [UInt8]
   ) -> [[RankedSlot]] {
     var buckets = [[RankedSlot]](repeating: [], count: RelevanceTier.allCases.count)
-    for slot in slots {
-      let tier = tier(title: titles.firstValue(of: Int(slot)), needles: needles, joined: joined)
-      buckets[Int(tier.rawValue)].append(RankedSlot(slot: slot, tier: tier.rawValue))
+    // Raw pointers throughout: a slice of the column per slot would retain its buffer each time.
+    titles.withUnsafeBytes { bytes, starts in
+      for slot in slots {
+        let start = Int(starts[Int(slot)])
+        let end = Int(starts[Int(slot) + 1])
+        let titleEnd =
+          memchr(bytes.baseAddress! + start, 0, end - start).map {
+            UnsafeRawPointer(bytes.baseAddress!).distance(to: UnsafeRawPointer($0))
+          } ?? end
+        let title = UnsafeBufferPointer(rebasing: bytes[start..<titleEnd])
+        let tier = tier(title: title, needles: needles, joined: joined)
+        buckets[Int(tier.rawValue)].append(RankedSlot(slot: slot, tier: tier.rawValue))
+      }
     }
     return buckets
   }
@@ -57,8 +73,14 @@ extension SearchIndex {
     return ordered ? ranked : ranked.sorted { orderKeys[Int($0.slot)] < orderKeys[Int($1.slot)] }
   }
 
-  static func tier(title: ArraySlice<UInt8>, needles: [[UInt8]], joined: [UInt8]) -> RelevanceTier {
-    if title.elementsEqual(joined) { return .titleEquals }
+  static func tier(
+    title: UnsafeBufferPointer<UInt8>, needles: [[UInt8]], joined: [UInt8]
+  ) -> RelevanceTier {
+    if title.count == joined.count,
+      title.baseAddress.map({ memcmp($0, joined, joined.count) == 0 }) ?? joined.isEmpty
+    {
+      return .titleEquals
+    }
     var allAtWordStart = true
     for needle in needles {
       switch occurrence(of: needle, in: title) {
@@ -73,17 +95,24 @@ extension SearchIndex {
   private enum Occurrence { case none, inside, wordStart }
 
   /// Where `needle` occurs in `title`: at a word start if any occurrence is.
-  private static func occurrence(of needle: [UInt8], in title: ArraySlice<UInt8>) -> Occurrence {
-    guard !needle.isEmpty, needle.count <= title.count else { return .none }
+  private static func occurrence(
+    of needle: [UInt8], in title: UnsafeBufferPointer<UInt8>
+  ) -> Occurrence {
+    guard !needle.isEmpty, needle.count <= title.count, let base = title.baseAddress else {
+      return .none
+    }
     var found = Occurrence.none
-    var start = title.startIndex
-    let last = title.endIndex - needle.count
-    while start <= last {
-      if title[start] == needle[0], title[start..<start + needle.count].elementsEqual(needle) {
-        if start == title.startIndex || isWordBoundary(title[start - 1]) { return .wordStart }
+    var from = 0
+    let lastStart = title.count - needle.count
+    while from <= lastStart {
+      // memchr finds each candidate start; memcmp checks it.
+      guard let hit = memchr(base + from, Int32(needle[0]), lastStart - from + 1) else { break }
+      let start = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+      if memcmp(base + start, needle, needle.count) == 0 {
+        if start == 0 || isWordBoundary(title[start - 1]) { return .wordStart }
         found = .inside
       }
-      start += 1
+      from = start + 1
     }
     return found
   }
