@@ -34,7 +34,10 @@ enum ByteSearch {
       let length = lastStart - start + 1
       guard let hit = memchr(from, anchorByte, length) else { return nil }
       let candidate = start + UnsafeRawPointer(from).distance(to: UnsafeRawPointer(hit))
-      if memcmp(base + candidate, needleBase, needle.count) == 0 { return candidate }
+      // A one-byte needle is its anchor: memchr already matched it.
+      if needle.count == 1 || memcmp(base + candidate, needleBase, needle.count) == 0 {
+        return candidate
+      }
       start = candidate + 1
     }
     return nil
@@ -59,7 +62,10 @@ enum ByteSearch {
       let candidates = (starting .== first) .& (ending .== last)
       if any(candidates) {
         for lane in 0..<16 where candidates[lane] {
-          if memcmp(base + start + lane, needleBase, needle.count) == 0 { return start + lane }
+          // Two bytes are both checked by the filter itself.
+          if needle.count == 2 || memcmp(base + start + lane, needleBase, needle.count) == 0 {
+            return start + lane
+          }
         }
       }
       start += 16

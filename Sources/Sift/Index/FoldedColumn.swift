@@ -97,6 +97,7 @@ struct FoldedColumn: Sendable {
 
   /// The slot whose bytes hold `offset`, searching from slot `low` on: a few steps forward
   /// first (dense hits fall in the next slots), then binary search.
+  @inline(__always)
   private static func slot(
     containing offset: Int, from low: Int, starts: UnsafeBufferPointer<UInt32>
   ) -> Int {
