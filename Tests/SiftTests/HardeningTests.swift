@@ -196,6 +196,7 @@ struct IndexMemoryTests {
     #expect(memory.slots == 2)
     // Offsets for three text columns and one initials column, liveness, order, category,
     // two number columns.
+    #expect(memory.textOffsetBytesPerSlot == 4 * 4)
     #expect(memory.bytesPerSlot == 4 * 4 + 1 + 8 + 4 + 2 * 8)
   }
 }

@@ -5,7 +5,9 @@ public struct IndexMemory: Sendable, Hashable {
   public var rawTextBytes: Int
   /// The folded buffers: folded text, one separator byte a value, initial-consonant keys.
   public var foldedTextBytes: Int
-  /// Per slot, the arrays that are not text: value offsets, liveness, catalog order,
+  /// Per slot, where each folded column's values start (the text's own per-item cost).
+  public var textOffsetBytesPerSlot: Int
+  /// Per slot, everything that is not text bytes: the offsets above, liveness, catalog order,
   /// categories and numbers.
   public var bytesPerSlot: Int
   /// The id → slot map, an estimate (a Swift dictionary of string keys), per item.
@@ -26,8 +28,9 @@ extension SearchIndex {
       columns.reduce(0) { $0 + $1.bytes.count }
       + initialColumns.reduce(0) { $0 + ($1?.bytes.count ?? 0) }
     let offsetColumns = columns.count + initialColumns.count { $0 != nil }
+    let offsets = offsetColumns * MemoryLayout<UInt32>.stride
     let perSlot =
-      offsetColumns * MemoryLayout<UInt32>.stride + MemoryLayout<Bool>.stride
+      offsets + MemoryLayout<Bool>.stride
       + MemoryLayout<Int64>.stride + MemoryLayout<Int32>.stride
       + numbers.count * MemoryLayout<Double>.stride
     // A native dictionary entry: key, value, and the load factor's spare room (3/4 full at most);
@@ -38,7 +41,8 @@ extension SearchIndex {
     }
     let idMap = count == 0 ? 0 : (entry * 4 / 3) + longIDs / count
     return IndexMemory(
-      rawTextBytes: raw, foldedTextBytes: folded, bytesPerSlot: perSlot, idMapBytesPerItem: idMap,
+      rawTextBytes: raw, foldedTextBytes: folded, textOffsetBytesPerSlot: offsets,
+      bytesPerSlot: perSlot, idMapBytesPerItem: idMap,
       slots: slotCount)
   }
 }

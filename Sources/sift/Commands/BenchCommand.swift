@@ -99,6 +99,7 @@ struct BenchCommand: ParsableCommand {
       object.add("raw_text_mb", .number(Self.round(Double(memory.rawTextBytes) / 1_048_576)))
       object.add("folded_text_mb", .number(Self.round(Double(memory.foldedTextBytes) / 1_048_576)))
       object.add("folded_to_raw", .number(Self.round(foldedRatio)))
+      object.add("text_offset_bytes_per_item", .number(Double(memory.textOffsetBytesPerSlot)))
       object.add("index_bytes_per_item", .number(Double(memory.bytesPerSlot)))
       object.add("id_map_bytes_per_item", .number(Double(memory.idMapBytesPerItem)))
       print(object.line)
@@ -118,7 +119,7 @@ struct BenchCommand: ParsableCommand {
       )
       print("peak RSS    \(Self.format(peak)) MB")
       print(
-        "index       folded text \(Self.format(Double(memory.foldedTextBytes) / 1_048_576)) MB for \(Self.format(Double(memory.rawTextBytes) / 1_048_576)) MB of raw text (\(Self.format(foldedRatio))×) · \(memory.bytesPerSlot) bytes an item besides, + \(memory.idMapBytesPerItem) for the id map"
+        "index       folded text \(Self.format(Double(memory.foldedTextBytes) / 1_048_576)) MB for \(Self.format(Double(memory.rawTextBytes) / 1_048_576)) MB of raw text (\(Self.format(foldedRatio))×) + \(memory.textOffsetBytesPerSlot) bytes an item of offsets · \(memory.bytesPerSlot) bytes an item in all besides the text, + \(memory.idMapBytesPerItem) for the id map"
       )
     }
   }
