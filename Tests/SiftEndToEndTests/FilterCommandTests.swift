@@ -60,4 +60,25 @@ struct FilterCommandTests {
     let plain = try sift.run(["filter", "--fuzzy", "pln"], stdin: Data(input))
     #expect(plain.stdout == "plain\n")
   }
+
+  @Test(
+    "a regular file on stdin (mapped, not read) gives what a pipe gives; CRLF and no final newline")
+  func fileOnStdin() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let text = "Đà Nẵng\r\nDa Nang\nHanoi\r\nDanang City"
+    let file = try sift.write("names.txt", text)
+    for query in ["da nang", "hanoi", "city", "zzzq"] {
+      let mapped = TerminalAppTests.Tmux.shell(
+        "'\(SiftProcess.binary.path)' filter '\(query)' < '\(file)'")
+      let piped = try sift.run(["filter", query], stdin: Data(text.utf8))
+      #expect(mapped.status == 0)
+      #expect(mapped.output == piped.stdout, "\(query)")
+    }
+    let mapped = TerminalAppTests.Tmux.shell("'\(SiftProcess.binary.path)' filter nang < '\(file)'")
+    #expect(mapped.output == "Đà Nẵng\nDa Nang\nDanang City\n")
+    let empty = try sift.write("empty.txt", "")
+    #expect(
+      TerminalAppTests.Tmux.shell("'\(SiftProcess.binary.path)' filter a < '\(empty)'") == (0, ""))
+  }
 }
