@@ -4,8 +4,8 @@
 // Input: any bytes. Checked on every input:
 // - UTF8Validation agrees with the standard library's validation;
 // - folding is idempotent and never produces a 0 byte (the index's value separator);
-// - the byte path (`FoldedColumn.appendFolded(utf8:)`, used by `sift filter`) folds valid UTF-8
-//   exactly as the String path does;
+// - the byte path of `sift filter` (`SearchIndex.lines(utf8:)`) splits and folds any bytes
+//   exactly as Strings of its lines would be;
 // - initial-consonant keys, highlighting and fuzzy scoring return without trapping, with
 //   highlight ranges inside the text.
 
@@ -20,12 +20,29 @@ public func foldingFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
   check(TextFolding.fold(folded) == folded, "folding is not idempotent")
   check(!folded.utf8.contains(0), "folded text holds a 0 byte")
 
-  if valid != nil, !bytes.contains(UInt8(ascii: "\n")) {
-    var column = FoldedColumn()
-    column.appendFolded(utf8: bytes)
-    check(
-      Array(column.bytes.dropLast()) == Array(folded.utf8), "byte path folds differently")
+  // The byte path of `sift filter` splits and folds exactly as Strings would.
+  var expected: [Range<Int>] = []
+  var lineStart = 0
+  for index in bytes.indices where bytes[index] == 0x0A {
+    expected.append(lineStart..<index)
+    lineStart = index + 1
   }
+  if lineStart < bytes.count { expected.append(lineStart..<bytes.count) }
+  expected = expected.map { $0.isEmpty || bytes[$0.upperBound - 1] != 0x0D ? $0 : $0.dropLast() }
+  let (fast, lines) = SearchIndex.lines(utf8: bytes)
+  check(lines.count == expected.count, "line count \(lines.count), expected \(expected.count)")
+  for line in expected.indices {
+    check(lines.range(ofLine: line, in: bytes) == expected[line], "line \(line) range")
+  }
+  let reference = SearchIndex(
+    lines: expected.map {
+      String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+    })
+  check(fast.columns[0].bytes == reference.columns[0].bytes, "byte path folds differently")
+  check(fast.columns[0].starts == reference.columns[0].starts, "byte path splits differently")
+  check(
+    fast.initialColumns[0]?.bytes == reference.initialColumns[0]?.bytes,
+    "byte path makes other initials")
 
   if let key = TextFolding.initialConsonants(of: text) {
     check(!key.utf8.contains(0), "initial-consonant key holds a 0 byte")

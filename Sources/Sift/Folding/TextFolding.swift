@@ -36,8 +36,17 @@ public enum TextFolding {
   package static func append(_ text: String, to output: inout [UInt8]) {
     var text = text
     text.withUTF8 { utf8 in
+      // Most names are ASCII: copy them in one go and fold in place.
+      if !utf8.contains(where: { $0 >= 0x80 }) {
+        let start = output.count
+        output.append(contentsOf: utf8)
+        output.withUnsafeMutableBufferPointer { all in
+          for index in start..<all.count { all[index] = foldASCII(all[index]) }
+        }
+        return
+      }
       forEachFoldedScalar(in: utf8, initialsOnly: false) { bytes, _ in
-        output.append(contentsOf: bytes)
+        if bytes.count == 1 { output.append(bytes[0]) } else { output.append(contentsOf: bytes) }
       }
     }
   }

@@ -29,41 +29,6 @@ struct FoldedColumn: Sendable {
     starts.append(UInt32(truncatingIfNeeded: bytes.count))
   }
 
-  /// Appends a slot holding one value given as UTF-8 bytes (valid UTF-8), folded without
-  /// making a `String`: ASCII lines take a byte loop, others the scalar loop.
-  mutating func appendFolded(utf8 line: UnsafeBufferPointer<UInt8>) {
-    var ascii = true
-    for byte in line where byte >= 0x80 {
-      ascii = false
-      break
-    }
-    if ascii {
-      // Copy in one go, then fold in place: no per-byte append.
-      let start = bytes.count
-      bytes.append(contentsOf: line)
-      bytes.withUnsafeMutableBufferPointer { all in
-        for index in start..<all.count { all[index] = TextFolding.foldASCII(all[index]) }
-      }
-    } else {
-      TextFolding.forEachFoldedScalar(in: line, initialsOnly: false) { folded, _ in
-        bytes.append(contentsOf: folded)
-      }
-    }
-    bytes.append(0)
-    starts.append(UInt32(truncatingIfNeeded: bytes.count))
-  }
-
-  /// Appends a slot holding one line known to be ASCII.
-  mutating func appendFoldedASCII(_ line: UnsafeBufferPointer<UInt8>) {
-    let start = bytes.count
-    bytes.append(contentsOf: line)
-    bytes.withUnsafeMutableBufferPointer { all in
-      for index in start..<all.count { all[index] = TextFolding.foldASCII(all[index]) }
-    }
-    bytes.append(0)
-    starts.append(UInt32(truncatingIfNeeded: bytes.count))
-  }
-
   /// This column followed by `other`'s slots.
   mutating func append(contentsOf other: FoldedColumn) {
     let base = UInt32(truncatingIfNeeded: bytes.count)
