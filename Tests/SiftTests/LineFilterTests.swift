@@ -54,4 +54,29 @@ struct LineFilterTests {
       }
     }
   }
+
+  @Test("eight bytes folded at once equal eight bytes folded one by one")
+  func wordFolding() {
+    var random = SplitMix64(seed: 8)
+    // Every byte value in every lane, next to random neighbours, then random words.
+    var words: [UInt64] = []
+    for value in 0...255 {
+      for lane in 0..<8 {
+        var word = random.next() & 0x7F7F_7F7F_7F7F_7F7F | 0x2020_2020_2020_2020
+        word = word & ~(0xFF << (8 * lane)) | UInt64(value) << (8 * lane)
+        words.append(word)
+      }
+    }
+    for _ in 0..<10_000 { words.append(random.next()) }
+    for word in words {
+      let bytes = (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }
+      let printable = bytes.allSatisfy { (0x20...0x7E).contains($0) }
+      let expected = bytes.enumerated().reduce(UInt64(0)) {
+        $0 | UInt64(TextFolding.foldASCII($1.element)) << (8 * $1.offset)
+      }
+      #expect(
+        LineFolding.foldedPrintableASCII(word) == (printable ? expected : nil),
+        "\(String(word, radix: 16))")
+    }
+  }
 }
