@@ -45,8 +45,9 @@ struct HighlightingTests {
   @Test("ranges are always valid and grapheme-aligned on random text")
   func random() {
     var random = SplitMix64(seed: 99)
-    let alphabet = Array("aeÀàĐđßẞ서울ㅅカｶﾞ👍🏽ﬁ \u{301}\u{AD}".unicodeScalars)
-    for _ in 0..<2000 {
+    let alphabet = Array(
+      "aeÀàĐđßẞ서울ㅅカｶﾞ👍🏽ﬁ \u{301}\u{AD}名🏳️‍🌈\u{200D}\u{202E}\u{1B}\u{0}ǅﷺ".unicodeScalars)
+    for _ in 0..<10_000 {
       var scalars = String.UnicodeScalarView()
       for _ in 0..<Int.random(in: 0...10, using: &random) {
         scalars.append(alphabet.randomElement(using: &random)!)
