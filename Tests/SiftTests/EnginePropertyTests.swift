@@ -109,21 +109,30 @@ struct EnginePropertyTests {
     }
   }
 
+  /// Up to `count` random items, a collection of them and random criteria it is filtered by.
+  static func randomFilteredCatalog(
+    upTo count: Int, using random: inout SplitMix64
+  ) throws -> (items: [Item], collection: FilteredCollection, criteria: SearchCriteria) {
+    let items = (0..<Int.random(in: 0...count, using: &random)).map {
+      randomItem($0, using: &random)
+    }
+    var collection = try FilteredCollection(schema: schema, items: items)
+    let criteria = SearchCriteria(
+      text: randomQuery(using: &random), tokens: randomTokens(using: &random),
+      scopeIndex: Int.random(in: 0..<5, using: &random))
+    collection.filter(by: criteria)
+    return (items, collection, criteria)
+  }
+
   @Test("random edits while filtering: rows equal filtering from scratch; changes replay")
   func editsMatchReference() throws {
     var random = SplitMix64(seed: 31337)
     let reference = ReferenceMatcher(schema: Self.schema)
     var rounds = 0
     for _ in 0..<60 {
-      var items = (0..<Int.random(in: 0...25, using: &random)).map {
-        Self.randomItem($0, using: &random)
-      }
+      var (items, collection, criteria) = try Self.randomFilteredCatalog(
+        upTo: 25, using: &random)
       var nextID = items.count
-      var collection = try FilteredCollection(schema: Self.schema, items: items)
-      let criteria = SearchCriteria(
-        text: Self.randomQuery(using: &random), tokens: Self.randomTokens(using: &random),
-        scopeIndex: Int.random(in: 0..<5, using: &random))
-      collection.filter(by: criteria)
       for _ in 0..<40 {
         rounds += 1
         let before = collection.rows

@@ -15,15 +15,8 @@ struct HardeningTests {
     let reference = ReferenceMatcher(schema: Engine.schema)
     var edits = 0
     for sequence in 0..<10_000 {
-      var items = (0..<Int.random(in: 0...6, using: &random)).map {
-        Engine.randomItem($0, using: &random)
-      }
+      var (items, collection, criteria) = try Engine.randomFilteredCatalog(upTo: 6, using: &random)
       var nextID = items.count
-      var collection = try FilteredCollection(schema: Engine.schema, items: items)
-      let criteria = SearchCriteria(
-        text: Engine.randomQuery(using: &random), tokens: Engine.randomTokens(using: &random),
-        scopeIndex: Int.random(in: 0..<5, using: &random))
-      collection.filter(by: criteria)
       for _ in 0..<Int.random(in: 1...4, using: &random) {
         let before = collection.rows
         let changes: RowChanges
