@@ -55,6 +55,15 @@ struct LineFilterTests {
     }
   }
 
+  @Test("an empty buffer, even one without an address, has no lines")
+  func emptyBuffer() {
+    let (index, lines) = SearchIndex.lines(utf8: UnsafeBufferPointer(start: nil, count: 0))
+    #expect(index.count == 0 && lines.count == 0)
+    #expect(
+      LineFilter.splitting(utf8: UnsafeBufferPointer(start: nil, count: 0)).filter
+        .matches("a").isEmpty)
+  }
+
   @Test("eight bytes folded at once equal eight bytes folded one by one")
   func wordFolding() {
     var random = SplitMix64(seed: 8)

@@ -90,7 +90,10 @@ enum LineFolding {
       lineStart = lineEnd + 1
     }
 
-    let input = UnsafeRawPointer(buffer.baseAddress!)
+    // An empty buffer may have no address at all; it has no lines either.
+    guard let input = UnsafeRawPointer(buffer.baseAddress) else {
+      return Part(output: .inPlace(count: 0), starts: [0], initials: nil, lineStarts: [])
+    }
     while i < end {
       // Eight printable ASCII bytes at a time (most of a line), folded in a register.
       // Output never outgrows the input here: the room left is kept at least the input left.
