@@ -176,6 +176,11 @@ struct EnginePropertyTests {
         let expected = reference.rows(items: items, criteria: criteria)
         #expect(collection.rows == expected)
         #expect(collection.allItems == items, "catalog order survives edits")
+        for item in items + [Self.randomItem(-1, using: &random)] {
+          #expect(
+            collection.row(of: item.id) == collection.rows.firstIndex(of: item.id),
+            "row(of:) finds by rank what a linear search finds")
+        }
         let replayed = changes.applied(to: before) { collection.rows[$0] }
         #expect(replayed == collection.rows, "row changes replay old rows into new ones")
         if let changed, before.contains(changed), let row = collection.rows.firstIndex(of: changed)

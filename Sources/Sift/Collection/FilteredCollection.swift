@@ -43,7 +43,16 @@ public struct FilteredCollection: Sendable {
   }
 
   /// The row showing the item, if it is shown.
-  public func row(of id: ItemID) -> Int? { rows.firstIndex(of: id) }
+  ///
+  /// - Complexity: O(log *n*): rows are in (tier, catalog order), so the item's own match
+  ///   tells where it must be.
+  public func row(of id: ItemID) -> Int? {
+    guard let slot = index.slot(of: id),
+      let placed = index.search(resolved, within: [Int32(slot)]).first
+    else { return nil }
+    let row = insertionRow(for: placed, in: ranked)
+    return ranked.indices.contains(row) && ranked[row].slot == placed.slot ? row : nil
+  }
 
   /// The relevance tier of the item at `row`.
   public func tier(atRow row: Int) -> RelevanceTier? {
@@ -133,17 +142,23 @@ public struct FilteredCollection: Sendable {
     if let slot = index.slot(of: id),
       let placed = index.search(resolved, within: [Int32(slot)]).first
     {
-      let key = sortKey(placed)
-      var low = 0
-      var high = next.count
-      while low < high {
-        let mid = (low + high) / 2
-        if sortKey(next[mid]) < key { low = mid + 1 } else { high = mid }
-      }
-      next.insert(placed, at: low)
+      next.insert(placed, at: insertionRow(for: placed, in: next))
     }
     setRanked(next)
     return RowChanges(from: oldRows, to: rows, changed: changed ? [id] : [])
+  }
+
+  /// Where `placed` goes among `ranked` (sorted by tier, then catalog order): the first row
+  /// that does not sort before it.
+  private func insertionRow(for placed: RankedSlot, in ranked: [RankedSlot]) -> Int {
+    let key = sortKey(placed)
+    var low = 0
+    var high = ranked.count
+    while low < high {
+      let mid = (low + high) / 2
+      if sortKey(ranked[mid]) < key { low = mid + 1 } else { high = mid }
+    }
+    return low
   }
 
   private func sortKey(_ ranked: RankedSlot) -> (UInt8, Int64) {
