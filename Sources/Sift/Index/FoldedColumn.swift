@@ -89,15 +89,11 @@ struct FoldedColumn: Sendable {
     }
   }
 
-  /// Calls `body` for each slot whose bytes contain `needle`, in slot order, once per slot.
+  /// Calls `body` for each slot of `slots` whose bytes contain `needle`, in slot order, once
+  /// per slot; parts of a column can be scanned on different cores.
   ///
-  /// - Complexity: one pass over the buffer; O(log *n*) to map each hit to its slot.
-  func forEachSlot(containing needle: [UInt8], _ body: (Int) -> Void) {
-    forEachSlot(containing: needle, in: 0..<slotCount, body)
-  }
-
-  /// `forEachSlot(containing:_:)` over the slots in `slots` only, so parts of a column can be
-  /// scanned on different cores.
+  /// - Complexity: one pass over the slots' bytes; a few steps (or a binary search) to map each
+  ///   hit to its slot.
   func forEachSlot(containing needle: [UInt8], in slots: Range<Int>, _ body: (Int) -> Void) {
     guard !needle.isEmpty, !slots.isEmpty else { return }
     needle.withUnsafeBufferPointer { needle in
