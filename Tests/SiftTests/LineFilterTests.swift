@@ -55,6 +55,43 @@ struct LineFilterTests {
     }
   }
 
+  /// Text that folds no longer than it is (accents, capitals, CRLF), over 2 MB: each core folds
+  /// in place into its region of one buffer, with a gap of zeros between the regions. (Hangul
+  /// in the test above folds longer and takes the copying path instead.)
+  @Test("folding in place on every core: same lines, values and matches as folding Strings")
+  func inPlaceParts() {
+    var random = SplitMix64(seed: 2_026)
+    let pieces = ["da", " ", "Nẵng", "SAN", "Straße", "Łódź", "a", "\t", "ÀÉ", "x-y"]
+    var text = ""
+    var lines: [String] = []
+    for _ in 0..<250_000 {
+      let line = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+        pieces.randomElement(using: &random)!
+      }.joined()
+      lines.append(line)
+      text += line + (Bool.random(using: &random) ? "\r\n" : "\n")
+    }
+    let buffer = Array(text.utf8)
+    let reference = SearchIndex(lines: lines)
+    let (fast, starts) = buffer.withUnsafeBufferPointer { SearchIndex.lines(utf8: $0) }
+    #expect(fast.columns[0].bytes.count > reference.columns[0].bytes.count, "a gap: in place")
+    let sameValues = buffer.withUnsafeBufferPointer { buffer in
+      lines.indices.allSatisfy { line in
+        let range = starts.range(ofLine: line, in: buffer)
+        return String(decoding: buffer[range], as: UTF8.self) == lines[line]
+          && fast.columns[0].line(line) == reference.columns[0].line(line)
+      }
+    }
+    #expect(starts.count == lines.count && sameValues)
+    let filter = buffer.withUnsafeBufferPointer { LineFilter.splitting(utf8: $0).filter }
+    let referenceFilter = LineFilter(lines: lines)
+    for query in ["da", "nang", "ss", "lodz", "a -san", "\"a da\"", "x-y"] {
+      #expect(filter.matches(query) == referenceFilter.matches(query), "\(query)")
+      #expect(
+        filter.matches(query, mode: .fuzzy) == referenceFilter.matches(query, mode: .fuzzy))
+    }
+  }
+
   @Test("an empty buffer, even one without an address, has no lines")
   func emptyBuffer() {
     let (index, lines) = SearchIndex.lines(utf8: UnsafeBufferPointer(start: nil, count: 0))
@@ -87,5 +124,12 @@ struct LineFilterTests {
         LineFolding.foldedPrintableASCII(word) == (printable ? expected : nil),
         "\(String(word, radix: 16))")
     }
+  }
+}
+
+extension FoldedColumn {
+  /// A line index's folded line, as an array.
+  fileprivate func line(_ slot: Int) -> [UInt8] {
+    withUnsafeBytes { Array(FoldedColumn.firstValue(of: slot, bytes: $0, starts: $1)) }
   }
 }

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The folded text of one text field for every slot of an index, back to back in one buffer, so
 /// that a search is one scan of contiguous memory rather than a call per item.
 ///
@@ -78,6 +86,25 @@ struct FoldedColumn: Sendable {
       if Int(starts[mid]) <= offset { low = mid } else { high = mid }
     }
     return low
+  }
+
+  /// A slot's first value (the title, in the title column; the line, in a line index), from
+  /// raw buffers: the bytes up to its 0 separator. Anything after it — other values, or the
+  /// zeros that pad the last line of a part in `SearchIndex.lines(utf8:)` — is not part of it.
+  @inline(__always)
+  static func firstValue(
+    of slot: Int, bytes: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>
+  ) -> UnsafeBufferPointer<UInt8> {
+    let start = Int(starts[slot])
+    let end = Int(starts[slot + 1])
+    guard let base = bytes.baseAddress, start < end else {
+      return UnsafeBufferPointer(rebasing: bytes[start..<start])
+    }
+    let valueEnd =
+      memchr(base + start, 0, end - start).map {
+        UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
+      } ?? end
+    return UnsafeBufferPointer(rebasing: bytes[start..<valueEnd])
   }
 
   /// Calls `body` with the column's bytes and value offsets as raw buffers.

@@ -52,13 +52,7 @@ extension SearchIndex {
     // Raw pointers throughout: a slice of the column per slot would retain its buffer each time.
     titles.withUnsafeBytes { bytes, starts in
       for slot in slots {
-        let start = Int(starts[Int(slot)])
-        let end = Int(starts[Int(slot) + 1])
-        let titleEnd =
-          memchr(bytes.baseAddress! + start, 0, end - start).map {
-            UnsafeRawPointer(bytes.baseAddress!).distance(to: UnsafeRawPointer($0))
-          } ?? end
-        let title = UnsafeBufferPointer(rebasing: bytes[start..<titleEnd])
+        let title = FoldedColumn.firstValue(of: Int(slot), bytes: bytes, starts: starts)
         let tier = tier(title: title, needles: needles, joined: joined)
         buckets[Int(tier.rawValue)].append(RankedSlot(slot: slot, tier: tier.rawValue))
       }

@@ -57,11 +57,9 @@ public struct LineFilter: Sendable {
       ? Array(0..<Int32(index.slotCount)) : index.search(exactCriteria).map(\.slot).sorted()
     let column = index.columns[0]
     var scored: [(line: Int, score: Int, length: Int)] = []
-    column.bytes.withUnsafeBufferPointer { bytes in
+    column.withUnsafeBytes { bytes, starts in
       candidateLoop: for slot in candidates {
-        let range = column.range(of: Int(slot))
-        let text = UnsafeBufferPointer(
-          rebasing: bytes[range.lowerBound..<max(range.lowerBound, range.upperBound - 1)])
+        let text = FoldedColumn.firstValue(of: Int(slot), bytes: bytes, starts: starts)
         var total = 0
         for term in fuzzyTerms {
           let score = term.withUnsafeBufferPointer { FuzzyMatch.score($0, in: text) }
