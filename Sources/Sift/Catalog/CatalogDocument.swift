@@ -10,7 +10,9 @@ public struct CatalogDocument: Hashable, Sendable, Codable {
   }
 
   /// A filtered collection of the items, showing everything.
-  public func makeCollection() throws(CatalogEditError) -> FilteredCollection {
-    try FilteredCollection(schema: schema, items: items)
+  public func makeCollection(
+    typoTolerance: TypoTolerance = .automatic
+  ) throws(CatalogEditError) -> FilteredCollection {
+    try FilteredCollection(schema: schema, items: items, typoTolerance: typoTolerance)
   }
 }

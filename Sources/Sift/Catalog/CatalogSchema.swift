@@ -17,11 +17,14 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
   /// Every category value, for token suggestions when there are too many for a scope bar
   /// (a country for each of 235,000 cities). Empty: the scope bar's categories are offered.
   public var categories: [String]
+  /// The number field that orders items the other relevance rules leave tied (popularity);
+  /// nil: catalog order alone.
+  public var rankingField: RankingField?
 
   public init(
     name: String, title: String? = nil, fields: [FieldDefinition], titleField: String,
     categoryField: String? = nil, scopes: [Scope] = [], extraTokens: [SearchToken] = [],
-    categories: [String] = []
+    categories: [String] = [], rankingField: RankingField? = nil
   ) {
     self.name = name
     self.title = title ?? name.prefix(1).uppercased() + name.dropFirst()
@@ -31,10 +34,12 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     self.scopes = scopes
     self.extraTokens = extraTokens
     self.categories = categories
+    self.rankingField = rankingField
   }
 
   private enum CodingKeys: String, CodingKey {
     case name, title, fields, titleField, categoryField, scopes, extraTokens, categories
+    case rankingField
   }
 
   public init(from decoder: any Decoder) throws {
@@ -47,7 +52,8 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
       categoryField: try container.decodeIfPresent(String.self, forKey: .categoryField),
       scopes: try container.decodeIfPresent([Scope].self, forKey: .scopes) ?? [],
       extraTokens: try container.decodeIfPresent([SearchToken].self, forKey: .extraTokens) ?? [],
-      categories: try container.decodeIfPresent([String].self, forKey: .categories) ?? [])
+      categories: try container.decodeIfPresent([String].self, forKey: .categories) ?? [],
+      rankingField: try container.decodeIfPresent(RankingField.self, forKey: .rankingField))
   }
 
   /// The first thing wrong with the schema, if any: a title or category field that is missing or
@@ -70,6 +76,14 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
       }
       guard category.kind == .category else {
         throw .wrongKind(categoryField, role: "category", expected: .category)
+      }
+    }
+    if let rankingField {
+      guard let field = fields.first(where: { $0.name == rankingField.field }) else {
+        throw .missingField(rankingField.field, role: "ranking")
+      }
+      guard field.kind == .number else {
+        throw .wrongKind(rankingField.field, role: "ranking", expected: .number)
       }
     }
     for scope in scopes {

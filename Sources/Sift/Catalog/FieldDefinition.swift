@@ -53,8 +53,10 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
   }
 
   /// The value as this field shows it in a one-line summary: a long list (a city's hundred
-  /// alternate names) cut to its first `maximumValues`, with how many more there are.
+  /// alternate names) cut to its first `maximumValues`, with how many more there are, and big
+  /// numbers grouped ("1,276,000").
   public func display(_ value: FieldValue, maximumValues: Int) -> String {
+    if case .number(let number) = value, decimals == nil { return FieldValue.grouped(number) }
     guard case .texts(let values) = value, values.count > maximumValues else {
       return display(value)
     }

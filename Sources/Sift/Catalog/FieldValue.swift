@@ -38,6 +38,23 @@ public enum FieldValue: Hashable, Sendable, Codable {
     return String(value)
   }
 
+  /// A number for reading: like `format(_:)`, with thousands grouped by commas from 10,000 on
+  /// ("1,276,000"), so years still read "2007". Locale-independent.
+  public static func grouped(_ value: Double) -> String {
+    let plain = format(value)
+    guard value.isFinite, abs(value) >= 10_000 else { return plain }
+    let negative = plain.hasPrefix("-")
+    let digits = negative ? plain.dropFirst() : plain[...]
+    let whole = digits.prefix { $0 != "." }
+    let rest = digits.dropFirst(whole.count)
+    var grouped = ""
+    for (index, digit) in whole.enumerated() {
+      if index > 0, (whole.count - index) % 3 == 0 { grouped.append(",") }
+      grouped.append(digit)
+    }
+    return (negative ? "-" : "") + grouped + rest
+  }
+
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if let number = try? container.decode(Double.self) {

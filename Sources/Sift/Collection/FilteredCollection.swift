@@ -15,17 +15,36 @@ public struct FilteredCollection: Sendable {
   /// Counts edits. A search run on a copy of this collection is only current while the copy's
   /// revision equals this one.
   public private(set) var revision = 0
+  /// When near spellings are looked for; changing it searches again.
+  public var typoTolerance: TypoTolerance {
+    didSet {
+      guard typoTolerance != oldValue else { return }
+      request = resolved.request(typos: typoTolerance)
+      setOutcome(index.search(request))
+    }
+  }
+  /// The criteria in force as the index takes them.
+  public private(set) var request: MatchRequest
+  /// How many of the rows match every term as written.
+  public private(set) var exactMatchCount = 0
+  /// Whether the rows include near spellings: exact matches fell below the typo threshold.
+  public private(set) var includesNearSpellings = false
   private var ranked: [RankedSlot] = []
 
   /// A view of `items` (in catalog order) showing everything.
-  public init(schema: CatalogSchema, items: some Sequence<Item> = []) throws(CatalogEditError) {
-    self.init(index: try SearchIndex(schema: schema, items: items))
+  public init(
+    schema: CatalogSchema, items: some Sequence<Item> = [],
+    typoTolerance: TypoTolerance = .automatic
+  ) throws(CatalogEditError) {
+    self.init(index: try SearchIndex(schema: schema, items: items), typoTolerance: typoTolerance)
   }
 
-  public init(index: SearchIndex) {
+  public init(index: SearchIndex, typoTolerance: TypoTolerance = .automatic) {
     self.index = index
+    self.typoTolerance = typoTolerance
     resolved = ResolvedCriteria(.everything, schema: index.schema)
-    setRanked(index.search(resolved))
+    request = resolved.request(typos: typoTolerance)
+    setOutcome(index.search(request))
   }
 
   public var schema: CatalogSchema { index.schema }
@@ -48,15 +67,15 @@ public struct FilteredCollection: Sendable {
   ///   tells where it must be.
   public func row(of id: ItemID) -> Int? {
     guard let slot = index.slot(of: id),
-      let placed = index.search(resolved, within: [Int32(slot)]).first
+      let placed = index.place(slot, request: request, nearSpellings: includesNearSpellings)
     else { return nil }
     let row = insertionRow(for: placed, in: ranked)
     return ranked.indices.contains(row) && ranked[row].slot == placed.slot ? row : nil
   }
 
-  /// The relevance tier of the item at `row`.
-  public func tier(atRow row: Int) -> RelevanceTier? {
-    ranked.indices.contains(row) ? RelevanceTier(rawValue: ranked[row].tier) : nil
+  /// Where the item at `row` stands on the relevance rules before popularity.
+  public func rank(atRow row: Int) -> MatchRank? {
+    ranked.indices.contains(row) ? MatchRank(packed: ranked[row].rank) : nil
   }
 
   /// Filters by `criteria`. When they narrow the criteria in force (a letter typed at the end
@@ -65,12 +84,16 @@ public struct FilteredCollection: Sendable {
   public mutating func filter(by criteria: SearchCriteria) {
     guard criteria != resolved.criteria else { return }
     let next = ResolvedCriteria(criteria, schema: index.schema)
+    let nextRequest = next.request(typos: typoTolerance)
+    // Every exact match of narrower criteria is among the rows shown (which hold every exact
+    // match of the criteria in force, and perhaps near spellings).
     if ranked.count <= Self.refinementLimit(slotCount: index.slotCount), next.narrows(resolved) {
-      setRanked(index.search(next, within: ranked.map(\.slot).sorted()))
+      setOutcome(index.search(nextRequest, within: ranked.map(\.slot).sorted()))
     } else {
-      setRanked(index.search(next))
+      setOutcome(index.search(nextRequest))
     }
     resolved = next
+    request = nextRequest
   }
 
   /// The most rows worth refining one by one rather than rescanning: an eighth of the slots.
@@ -80,7 +103,9 @@ public struct FilteredCollection: Sendable {
   public func highlightRanges(in text: String, field: String, of item: Item) -> [Range<
     String.Index
   >] {
-    index.highlightRanges(in: text, field: field, value: item[field], resolved: resolved)
+    index.highlightRanges(
+      in: text, field: field, value: item[field], request: request,
+      nearSpellings: includesNearSpellings)
   }
 
   // MARK: - Edits
@@ -136,11 +161,11 @@ public struct FilteredCollection: Sendable {
     next.reserveCapacity(rows.count + 1)
     for (row, rowID) in rows.enumerated() where rowID != id {
       if let slot = index.slot(of: rowID) {
-        next.append(RankedSlot(slot: Int32(slot), tier: ranked[row].tier))
+        next.append(RankedSlot(slot: Int32(slot), rank: ranked[row].rank))
       }
     }
     if let slot = index.slot(of: id),
-      let placed = index.search(resolved, within: [Int32(slot)]).first
+      let placed = index.place(slot, request: request, nearSpellings: includesNearSpellings)
     {
       next.insert(placed, at: insertionRow(for: placed, in: next))
     }
@@ -148,25 +173,27 @@ public struct FilteredCollection: Sendable {
     return RowChanges(from: oldRows, to: rows, changed: changed ? [id] : [])
   }
 
-  /// Where `placed` goes among `ranked` (sorted by tier, then catalog order): the first row
-  /// that does not sort before it.
+  /// Where `placed` goes among `ranked` (sorted by rank, popularity, then catalog order): the
+  /// first row that does not sort before it.
   private func insertionRow(for placed: RankedSlot, in ranked: [RankedSlot]) -> Int {
-    let key = sortKey(placed)
     var low = 0
     var high = ranked.count
     while low < high {
       let mid = (low + high) / 2
-      if sortKey(ranked[mid]) < key { low = mid + 1 } else { high = mid }
+      if index.precedes(ranked[mid], placed) { low = mid + 1 } else { high = mid }
     }
     return low
   }
 
-  private func sortKey(_ ranked: RankedSlot) -> (UInt8, Int64) {
-    (ranked.tier, index.orderKeys[Int(ranked.slot)])
+  private mutating func setOutcome(_ outcome: SearchOutcome) {
+    includesNearSpellings = outcome.includesNearSpellings
+    setRanked(outcome.ranked)
   }
 
   private mutating func setRanked(_ next: [RankedSlot]) {
     ranked = next
+    exactMatchCount =
+      includesNearSpellings ? next.count { MatchRank(packed: $0.rank).typos == 0 } : next.count
     rows = next.map { index.items[Int($0.slot)].id }
   }
 }

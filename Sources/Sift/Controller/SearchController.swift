@@ -109,7 +109,7 @@ public struct SearchController: Sendable {
   public var indicator: ResultsIndicator {
     ResultsIndicator(
       isFiltering: isFiltering, matchCount: collection.rows.count,
-      totalCount: collection.totalCount)
+      totalCount: collection.totalCount, exactMatchCount: collection.exactMatchCount)
   }
 
   /// What the parser noticed in the text and tokens, for a status line.

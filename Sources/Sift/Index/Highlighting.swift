@@ -11,6 +11,14 @@ public enum Highlighting {
   public static func ranges(
     in text: String, needles: [String], initialNeedles: [String] = []
   ) -> [Range<String.Index>] {
+    ranges(in: text, needles: needles, initialNeedles: initialNeedles, nearTerms: [])
+  }
+
+  /// The same, plus the beginnings of words within the typo budget of `nearTerms`.
+  static func ranges(
+    in text: String, needles: [String], initialNeedles: [String],
+    nearTerms: [MatchPlan.TypoProbe]
+  ) -> [Range<String.Index>] {
     var byteRanges: [Range<Int>] = []
     func collect(initialsOnly: Bool, needles: [String]) {
       guard !needles.isEmpty else { return }
@@ -24,6 +32,26 @@ public enum Highlighting {
       }
     }
     collect(initialsOnly: false, needles: needles)
+    if !nearTerms.isEmpty {
+      let (folded, origins) = TextFolding.foldWithOrigins(text)
+      folded.withUnsafeBufferPointer { bytes in
+        for term in nearTerms {
+          var rows = NearSpelling.Rows(term: term.letters, budget: term.budget)
+          var offset = 0
+          while offset < bytes.count {
+            while offset < bytes.count, NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
+            let start = offset
+            while offset < bytes.count, !NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
+            guard offset > start,
+              let near = NearSpelling.bestPrefix(
+                of: UnsafeBufferPointer(rebasing: bytes[start..<offset]), rows: &rows)
+            else { continue }
+            byteRanges.append(
+              origins[start]..<originEnd(origins, lastByte: start + near.length - 1, text: text))
+          }
+        }
+      }
+    }
     if !initialNeedles.isEmpty, TextFolding.initialConsonants(of: text) != nil {
       collect(initialsOnly: true, needles: initialNeedles)
     }
@@ -98,25 +126,28 @@ extension SearchIndex {
   /// Where `resolved` matched in `text`, a displayed value of `field`: substrings for a text
   /// field, the whole value for a number field whose value a term matched.
   func highlightRanges(
-    in text: String, field: String, value: FieldValue?, resolved: ResolvedCriteria
+    in text: String, field: String, value: FieldValue?, request: MatchRequest,
+    nearSpellings: Bool
   ) -> [Range<String.Index>] {
     guard let definition = schema.fields.first(where: { $0.name == field }) else { return [] }
-    let positive = resolved.allTerms.filter { !$0.isNegated }
+    let positive = request.terms.filter { !$0.isNegated }
+    let scoped = schema.searchesUnfielded(definition, in: request)
     switch definition.kind {
     case .text:
-      let scoped = isSearchedByUnfieldedTerms(definition, scope: resolved.scope)
       let conditions = positive.compactMap(\.textCondition).filter {
         $0.field == field || ($0.field == nil && scoped)
       }
       return Highlighting.ranges(
         in: text, needles: conditions.map(\.needle),
-        initialNeedles: conditions.filter(\.matchesInitials).map(\.needle))
+        initialNeedles: conditions.filter(\.matchesInitials).map(\.needle),
+        nearTerms: nearSpellings && request.typos.isEnabled
+          ? conditions.compactMap(Self.typoProbe) : [])
     case .number:
       guard let number = Self.number(of: value) else { return [] }
-      let scoped = isSearchedByUnfieldedTerms(definition, scope: resolved.scope)
       let hit = positive.contains { term in
         switch term.condition {
-        case .text(let condition): condition.field == nil && scoped && condition.number == number
+        case .text(let condition):
+          condition.field == nil && scoped && condition.number == number
         case .number(let name, let predicate): name == field && predicate.matches(number)
         case .category: false
         }
@@ -131,12 +162,5 @@ extension SearchIndex {
       }
       return hit ? [text.startIndex..<text.endIndex] : []
     }
-  }
-
-  private func isSearchedByUnfieldedTerms(_ field: FieldDefinition, scope: Scope?) -> Bool {
-    if case .fields(let names) = scope?.filter {
-      return names.contains { CatalogSchema.fieldKey($0) == CatalogSchema.fieldKey(field.name) }
-    }
-    return field.isSearchable
   }
 }

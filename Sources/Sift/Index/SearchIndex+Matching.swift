@@ -1,18 +1,43 @@
 import Dispatch
 import Foundation
 
-/// A match: the slot of a matching item and its relevance tier (lower is better).
+/// A match: the slot of a matching item and its `MatchRank`, packed.
 struct RankedSlot: Hashable, Sendable {
   var slot: Int32
-  var tier: UInt8
+  var rank: UInt16
 }
 
-/// Query terms compiled against an index: field names resolved to columns, needles to bytes.
+/// What one search found.
+struct SearchOutcome: Sendable {
+  /// The matches, best first.
+  var ranked: [RankedSlot]
+  /// How many items matched every term as written.
+  var exactCount: Int
+  /// Whether near spellings were looked for, because exact matches fell below the threshold.
+  var includesNearSpellings: Bool
+}
+
+/// A request compiled against an index: field names resolved to columns, needles to bytes.
 struct MatchPlan {
+  /// A text term: its needle in some columns (or their initials), or a number column equal to
+  /// `number`; with `typo`, near spellings too.
+  struct TextProbe {
+    var needle: [UInt8]
+    var columns: [Int]
+    var initials: Bool
+    var number: Double?
+    var numberColumns: [Int]
+    var typo: TypoProbe?
+  }
+
+  /// A term's letters and the edits it may have.
+  struct TypoProbe {
+    var letters: [UInt32]
+    var budget: Int
+  }
+
   enum Condition {
-    /// Needle in any of `columns` (or their initials), or a number column equal to `number`.
-    case text(
-      needle: [UInt8], columns: [Int], initials: Bool, number: Double?, numberColumns: [Int])
+    case text(TextProbe)
     case number(column: Int, NumberPredicate)
     case category(Int32)
     /// A condition on a field the index does not have: matches nothing.
@@ -26,58 +51,56 @@ struct MatchPlan {
 
   /// Positive terms, most selective first, then negated ones.
   var terms: [Term]
+  /// The positive text terms in query order: what ranking looks at.
+  var rankProbes: [TextProbe]
   /// The category a category scope requires, if any.
   var requiredCategory: Int32?
   /// Stands for a category value no item has (-1 is "no category").
   static let noSuchCategory: Int32 = -2
-  /// Needles of the positive text terms that compare against the title, for relevance tiers.
-  var titleNeedles: [[UInt8]]
+  /// The folded query, the positive text terms joined by spaces, which a value must equal for
+  /// the first exactness level; and the columns where such a value may be.
+  var query: [UInt8]?
+  var queryColumns: [Int]
+  /// A lone number term: a number value equal to it equals the query too.
+  var queryNumber: (value: Double, columns: [Int])?
+
+  var hasTypoTerms: Bool { rankProbes.contains { $0.typo != nil } }
 }
 
 extension SearchIndex {
-  func plan(_ resolved: ResolvedCriteria) -> MatchPlan {
-    // Fields that unfielded terms search, from the scope.
-    var textColumns = textFields.indices.filter { textFields[$0].isSearchable }
-    var numberColumns = numberFields.indices.filter { numberFields[$0].isSearchable }
-    var requiredCategory: Int32?
-    switch resolved.scope?.filter {
-    case .category(let value):
-      requiredCategory = categoryIDs[TextFolding.fold(value)] ?? MatchPlan.noSuchCategory
-    case .fields(let names):
-      let keys = Set(names.map(CatalogSchema.fieldKey))
-      textColumns = textFields.indices.filter {
-        keys.contains(CatalogSchema.fieldKey(textFields[$0].name))
-      }
-      numberColumns = numberFields.indices.filter {
-        keys.contains(CatalogSchema.fieldKey(numberFields[$0].name))
-      }
-    case .all, .none:
-      break
+  func plan(_ request: MatchRequest) -> MatchPlan {
+    let unfieldedText = textFields.indices.filter {
+      schema.searchesUnfielded(textFields[$0], in: request)
     }
-
-    var titleNeedles: [[UInt8]] = []
+    let unfieldedNumbers = numberFields.indices.filter {
+      schema.searchesUnfielded(numberFields[$0], in: request)
+    }
+    let requiredCategory = request.requiredCategory.map {
+      categoryIDs[$0] ?? MatchPlan.noSuchCategory
+    }
     var terms: [MatchPlan.Term] = []
-    for term in resolved.allTerms {
+    var rankProbes: [MatchPlan.TextProbe] = []
+    for term in request.terms {
       let condition: MatchPlan.Condition
       switch term.condition {
       case .text(let text):
-        let needle = Array(text.needle.utf8)
+        let columns: [Int]
         if let field = text.field {
           guard let column = textFields.firstIndex(where: { $0.name == field }) else {
             condition = .never
             break
           }
-          condition = .text(
-            needle: needle, columns: [column], initials: text.matchesInitials, number: nil,
-            numberColumns: [])
+          columns = [column]
         } else {
-          condition = .text(
-            needle: needle, columns: textColumns, initials: text.matchesInitials,
-            number: text.number, numberColumns: numberColumns)
+          columns = unfieldedText
         }
-        if !term.isNegated, text.field == nil || text.field == schema.titleField {
-          titleNeedles.append(needle)
-        }
+        let probe = MatchPlan.TextProbe(
+          needle: Array(text.needle.utf8), columns: columns, initials: text.matchesInitials,
+          number: text.field == nil ? text.number : nil,
+          numberColumns: text.field == nil ? unfieldedNumbers : [],
+          typo: term.isNegated || !request.typos.isEnabled ? nil : Self.typoProbe(text))
+        condition = .text(probe)
+        if !term.isNegated { rankProbes.append(probe) }
       case .number(let field, let predicate):
         if let column = numberFields.firstIndex(where: { $0.name == field }) {
           condition = .number(column: column, predicate)
@@ -94,22 +117,71 @@ extension SearchIndex {
       if a.isNegated != b.isNegated { return !a.isNegated }
       return a.selectivity > b.selectivity
     }
-    return MatchPlan(terms: terms, requiredCategory: requiredCategory, titleNeedles: titleNeedles)
+    var plan = MatchPlan(
+      terms: terms, rankProbes: rankProbes, requiredCategory: requiredCategory, query: nil,
+      queryColumns: [], queryNumber: nil)
+    if !rankProbes.isEmpty {
+      plan.query = Array(rankProbes.map(\.needle).joined(separator: [UInt8(ascii: " ")]))
+      plan.queryColumns = Array(Set(rankProbes.flatMap(\.columns))).sorted()
+      if rankProbes.count == 1, let number = rankProbes[0].number {
+        plan.queryNumber = (number, rankProbes[0].numberColumns)
+      }
+    }
+    return plan
   }
 
-  /// The slots of live items that match `resolved`, ranked, ties in catalog order.
+  /// The near-spelling probe of a term that may have typos: plain text (no field, phrase,
+  /// number or initials), one word of at least four letters.
+  static func typoProbe(_ text: TextCondition) -> MatchPlan.TypoProbe? {
+    guard text.field == nil, !text.isPhrase, text.number == nil, !text.matchesInitials,
+      !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
+    else { return nil }
+    let letters = NearSpelling.scalars(text.needle.utf8)
+    let budget = TypoTolerance.budget(letters: letters.count)
+    guard budget > 0, letters.count <= 64 else { return nil }
+    return MatchPlan.TypoProbe(letters: letters, budget: budget)
+  }
+
+  /// The live items that match `request`, best first (DESIGN §3's rules, then popularity, then
+  /// catalog order). When fewer match exactly than the request's typo threshold, near
+  /// spellings are looked for too.
   ///
-  /// - Parameter candidates: when given, only these slots are considered (refinement).
+  /// - Parameter candidates: when given, only these slots are considered for exact matches
+  ///   (refinement: they must hold every exact match). Near spellings are always looked up
+  ///   afresh, in the word dictionaries.
   /// - Complexity: one scan of the searched columns for the first text term, then a check per
-  ///   remaining candidate for each other term.
-  func search(_ resolved: ResolvedCriteria, within candidates: [Int32]? = nil) -> [RankedSlot] {
-    let plan = plan(resolved)
+  ///   remaining candidate for each other term; near spellings walk the sorted words.
+  func search(_ request: MatchRequest, within candidates: [Int32]? = nil) -> SearchOutcome {
+    let plan = plan(request)
+    let exact = matchingSlots(plan, within: candidates)
+    if request.typos.isEnabled, exact.count < request.typos.threshold, plan.hasTypoTerms {
+      let near = nearMatchingSlots(plan)
+      return SearchOutcome(
+        ranked: order(rank(near, plan, nearSpellings: true)), exactCount: exact.count,
+        includesNearSpellings: true)
+    }
+    return SearchOutcome(
+      ranked: order(rank(exact, plan, nearSpellings: false)), exactCount: exact.count,
+      includesNearSpellings: false)
+  }
+
+  /// One slot's place among the results of `request` searched with or without near spellings
+  /// (an edit placed among rows already shown), nil when it does not match.
+  func place(_ slot: Int, request: MatchRequest, nearSpellings: Bool) -> RankedSlot? {
+    let plan = plan(request)
+    guard matches(plan, slot: slot, nearSpellings: nearSpellings) else { return nil }
+    return rank([Int32(slot)], plan, nearSpellings: nearSpellings).first
+  }
+
+  /// Live slots, in slot order, matching every term as written.
+  private func matchingSlots(_ plan: MatchPlan, within candidates: [Int32]?) -> [Int32] {
     var slots: [Int32]
     var remaining = plan.terms[...]
     if let candidates {
       slots = candidates.filter { isLive[Int($0)] }
-    } else if let first = remaining.first, !first.isNegated, case .text = first.condition {
-      slots = scan(first.condition)
+    } else if let first = remaining.first, !first.isNegated, case .text(let probe) = first.condition
+    {
+      slots = scan(probe)
       remaining = remaining.dropFirst()
     } else {
       slots = (0..<Int32(slotCount)).filter { isLive[Int($0)] }
@@ -118,32 +190,51 @@ extension SearchIndex {
       slots.removeAll { categories[Int($0)] != category }
     }
     for term in remaining {
-      slots.removeAll { matches(term.condition, slot: Int($0)) == term.isNegated }
+      slots.removeAll {
+        matches(term.condition, slot: Int($0), nearSpellings: false) == term.isNegated
+      }
     }
-    return rank(slots, titleNeedles: plan.titleNeedles)
+    return slots
   }
 
-  /// Whether one item matches `resolved` (used for single edits).
-  func matches(_ resolved: ResolvedCriteria, slot: Int) -> Bool {
-    matches(plan(resolved), slot: slot)
-  }
-
-  func matches(_ plan: MatchPlan, slot: Int) -> Bool {
-    guard isLive[slot] else { return false }
-    if let category = plan.requiredCategory, categories[slot] != category { return false }
-    return plan.terms.allSatisfy { matches($0.condition, slot: slot) != $0.isNegated }
-  }
-
-  /// Live slots, in slot order, whose text matches a text condition: one scan per column.
-  private func scan(_ condition: MatchPlan.Condition) -> [Int32] {
+  /// Live slots, in slot order, matching every term as written or, where a term may have
+  /// typos, within its budget. Candidates come from the first such term: its exact hits and
+  /// the slots of its near words in the dictionaries (and slots added since they were built).
+  private func nearMatchingSlots(_ plan: MatchPlan) -> [Int32] {
     guard
-      case .text(let needle, let columnIndices, let initials, let number, let numberColumns) =
-        condition
+      let seed = plan.rankProbes.first(where: { $0.typo != nil }),
+      let typo = seed.typo
     else { return [] }
     var hits = SlotSet(capacity: slotCount)
+    for slot in scan(seed) { hits.insert(Int(slot)) }
+    for column in seed.columns {
+      let dictionary = typoDictionary(column: column)
+      dictionary.forEachNearWordRun(term: typo.letters, budget: typo.budget) { run in
+        dictionary.forEachSlot(inWords: run) { slot in
+          if Int(slot) < slotCount { hits.insert(Int(slot)) }
+        }
+      }
+      for slot in min(dictionary.slotCount, slotCount)..<slotCount { hits.insert(slot) }
+    }
+    return hits.sorted.filter { matches(plan, slot: Int($0), nearSpellings: true) }
+  }
+
+  /// Whether one live slot matches the plan.
+  func matches(_ plan: MatchPlan, slot: Int, nearSpellings: Bool) -> Bool {
+    guard isLive[slot] else { return false }
+    if let category = plan.requiredCategory, categories[slot] != category { return false }
+    return plan.terms.allSatisfy {
+      matches($0.condition, slot: slot, nearSpellings: nearSpellings) != $0.isNegated
+    }
+  }
+
+  /// Live slots, in slot order, whose text matches a text probe exactly: one scan per column.
+  private func scan(_ probe: MatchPlan.TextProbe) -> [Int32] {
+    var hits = SlotSet(capacity: slotCount)
+    let needle = probe.needle
     let searched =
-      columnIndices.map { columns[$0] }
-      + (initials ? columnIndices.compactMap { initialColumns[$0] } : [])
+      probe.columns.map { columns[$0] }
+      + (probe.initials ? probe.columns.compactMap { initialColumns[$0] } : [])
     // Each core scans its share of the slots of every column.
     let ranges = Parallel.ranges(
       count: slotCount, parts: Parallel.parts(for: slotCount, minimumPerPart: 50_000))
@@ -155,8 +246,8 @@ extension SearchIndex {
       return slots
     }
     for part in found { for slot in part { hits.insert(Int(slot)) } }
-    if let number {
-      for column in numberColumns {
+    if let number = probe.number {
+      for column in probe.numberColumns {
         for (slot, value) in numbers[column].enumerated() where value == number {
           hits.insert(slot)
         }
@@ -165,21 +256,11 @@ extension SearchIndex {
     return hits.sorted.filter { isLive[Int($0)] }
   }
 
-  private func matches(_ condition: MatchPlan.Condition, slot: Int) -> Bool {
+  private func matches(_ condition: MatchPlan.Condition, slot: Int, nearSpellings: Bool) -> Bool {
     switch condition {
-    case .text(let needle, let columnIndices, let initials, let number, let numberColumns):
-      for column in columnIndices {
-        if columns[column].slot(slot, contains: needle) { return true }
-        if initials, let initialColumn = initialColumns[column],
-          initialColumn.slot(slot, contains: needle)
-        {
-          return true
-        }
-      }
-      if let number {
-        for column in numberColumns where numbers[column][slot] == number { return true }
-      }
-      return false
+    case .text(let probe):
+      if matchesExactly(probe, slot: slot) { return true }
+      return nearSpellings && probe.typo != nil && nearestWord(probe, slot: slot) != nil
     case .number(let column, let predicate):
       let value = numbers[column][slot]
       return !value.isNaN && predicate.matches(value)
@@ -189,13 +270,58 @@ extension SearchIndex {
       return false
     }
   }
+
+  private func matchesExactly(_ probe: MatchPlan.TextProbe, slot: Int) -> Bool {
+    for column in probe.columns {
+      if columns[column].slot(slot, contains: probe.needle) { return true }
+      if probe.initials, let initialColumn = initialColumns[column],
+        initialColumn.slot(slot, contains: probe.needle)
+      {
+        return true
+      }
+    }
+    if let number = probe.number {
+      for column in probe.numberColumns where numbers[column][slot] == number { return true }
+    }
+    return false
+  }
+
+  /// The slot's word whose beginning is nearest the probe's term within its budget: the cost,
+  /// the column, and the beginning's bytes in that column. Ties go to the earlier column, then
+  /// the earlier word.
+  func nearestWord(_ probe: MatchPlan.TextProbe, slot: Int) -> (
+    cost: Int, column: Int, bytes: Range<Int>
+  )? {
+    guard let typo = probe.typo else { return nil }
+    var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
+    var best: (cost: Int, column: Int, bytes: Range<Int>)?
+    for column in probe.columns {
+      columns[column].withUnsafeBytes { bytes, starts in
+        var offset = Int(starts[slot])
+        let end = Int(starts[slot + 1])
+        while offset < end {
+          while offset < end, NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
+          let start = offset
+          while offset < end, !NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
+          guard offset > start,
+            let found = NearSpelling.bestPrefix(
+              of: UnsafeBufferPointer(rebasing: bytes[start..<offset]), rows: &rows),
+            found.cost < (best?.cost ?? .max)
+          else { continue }
+          best = (found.cost, column, start..<start + found.length)
+        }
+      }
+      if let best, best.cost <= 1 { break }
+    }
+    return best
+  }
 }
 
 extension MatchPlan.Term {
   /// A rough guess of how few items a term keeps: longer needles keep fewer.
   var selectivity: Int {
     switch condition {
-    case .text(let needle, _, _, _, _): needle.count
+    case .text(let probe): probe.needle.count
     case .number, .category: 0
     case .never: Int.max
     }

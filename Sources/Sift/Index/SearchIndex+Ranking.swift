@@ -7,113 +7,485 @@ import Foundation
   import Darwin
 #endif
 
-/// Relevance tiers, best first. Within a tier, items keep catalog order, so results never
-/// shuffle between keystrokes for no reason.
-public enum RelevanceTier: UInt8, Comparable, Sendable, CaseIterable {
-  /// The title equals the query text ("red rose" → Red Rose).
-  case titleEquals = 0
-  /// Every term starts a word of the title ("ro" → Red Rose).
-  case titleWordPrefix = 1
-  /// The title contains every term, not all at word starts ("ose" → Red Rose).
-  case titleContains = 2
-  /// Other fields match (a year, a price, an alternate name, initials).
-  case otherFields = 3
+/// Where one item's best match is, beside its rank: what `--explain` reports.
+struct SlotAnalysis {
+  var rank: MatchRank
+  /// The attribute's field: a text column, or a number column after them.
+  var field: Field?
+  /// The byte offset of the best match in its text column.
+  var offset: Int?
 
-  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+  enum Field: Hashable {
+    case text(Int)
+    case number(Int)
+  }
 }
 
 extension SearchIndex {
-  /// Sorts matching slots by tier, then catalog order.
-  ///
-  /// - Complexity: O(*m*) to tier *m* matches plus a sort only where catalog order and slot
-  ///   order differ (after edits).
-  func rank(_ slots: [Int32], titleNeedles: [[UInt8]]) -> [RankedSlot] {
-    guard !titleNeedles.isEmpty, let titleColumn else {
-      return inCatalogOrder(slots.map { RankedSlot(slot: $0, tier: 0) })
+  /// The matches with their ranks, in the order given. Many matches (a one-letter term) are
+  /// ranked on every core.
+  func rank(_ slots: [Int32], _ plan: MatchPlan, nearSpellings: Bool) -> [RankedSlot] {
+    guard !plan.rankProbes.isEmpty else {
+      return slots.map { RankedSlot(slot: $0, rank: MatchRank.unranked.packed) }
     }
-    let joined = Array(titleNeedles.joined(separator: [UInt8(ascii: " ")]))
-    let titles = columns[titleColumn]
-    // Many matches (a one-letter term): tier them on every core, each part into its own buckets.
     let ranges = Parallel.ranges(
       count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 20_000))
-    let partBuckets = Parallel.map(parts: ranges.count) { part in
-      Self.bucket(slots[ranges[part]], titles: titles, needles: titleNeedles, joined: joined)
-    }
-    return RelevanceTier.allCases.flatMap { tier in
-      inCatalogOrder(partBuckets.flatMap { $0[Int(tier.rawValue)] })
-    }
-  }
-
-  /// The slots sorted into one bucket per tier, keeping their order.
-  private static func bucket(
-    _ slots: ArraySlice<Int32>, titles: FoldedColumn, needles: [[UInt8]], joined: [UInt8]
-  ) -> [[RankedSlot]] {
-    var buckets = [[RankedSlot]](repeating: [], count: RelevanceTier.allCases.count)
-    // Raw pointers throughout: a slice of the column per slot would retain its buffer each time.
-    titles.withUnsafeBytes { bytes, starts in
-      for slot in slots {
-        let title = FoldedColumn.firstValue(of: Int(slot), bytes: bytes, starts: starts)
-        let tier = tier(title: title, needles: needles, joined: joined)
-        buckets[Int(tier.rawValue)].append(RankedSlot(slot: slot, tier: tier.rawValue))
+    let parts = Parallel.map(parts: ranges.count) { part in
+      withRankingContext(plan) { context in
+        slots[ranges[part]].map { slot in
+          RankedSlot(
+            slot: slot,
+            rank: analyse(Int(slot), plan, context, nearSpellings: nearSpellings).rank.packed)
+        }
       }
     }
-    return buckets
+    return parts.count == 1 ? parts[0] : Array(parts.joined())
   }
 
-  private func inCatalogOrder(_ ranked: [RankedSlot]) -> [RankedSlot] {
-    let ordered = zip(ranked, ranked.dropFirst()).allSatisfy {
-      orderKeys[Int($0.slot)] < orderKeys[Int($1.slot)]
+  /// Sorts ranked matches by rank, then popularity, then catalog order.
+  ///
+  /// - Complexity: few matches: O(*m* log *m*). Many: O(*n*), a counting sort by rank over
+  ///   the slots kept in popularity order.
+  func order(_ ranked: [RankedSlot]) -> [RankedSlot] {
+    guard ranked.count > 1 else { return ranked }
+    if ranked.count < max(64, slotCount / 16) {
+      return ranked.sorted { precedes($0, $1) }
     }
-    return ordered ? ranked : ranked.sorted { orderKeys[Int($0.slot)] < orderKeys[Int($1.slot)] }
+    let unmatched = UInt16.max
+    var rankOf = [UInt16](repeating: unmatched, count: slotCount)
+    for match in ranked { rankOf[Int(match.slot)] = match.rank }
+    var starts = [Int](repeating: 0, count: MatchRank.packedCount + 1)
+    for slot in popularityOrder where rankOf[Int(slot)] != unmatched {
+      starts[Int(rankOf[Int(slot)]) + 1] += 1
+    }
+    for rank in 0..<MatchRank.packedCount { starts[rank + 1] += starts[rank] }
+    return [RankedSlot](unsafeUninitializedCapacity: ranked.count) { buffer, count in
+      for slot in popularityOrder {
+        let rank = rankOf[Int(slot)]
+        guard rank != unmatched else { continue }
+        buffer.initializeElement(
+          at: starts[Int(rank)], to: RankedSlot(slot: slot, rank: rank))
+        starts[Int(rank)] += 1
+      }
+      count = ranked.count
+    }
   }
 
-  static func tier(
-    title: UnsafeBufferPointer<UInt8>, needles: [[UInt8]], joined: [UInt8]
-  ) -> RelevanceTier {
-    if title.count == joined.count,
-      title.baseAddress.map({ memcmp($0, joined, joined.count) == 0 }) ?? joined.isEmpty
-    {
-      return .titleEquals
-    }
-    var allAtWordStart = true
-    for needle in needles {
-      switch occurrence(of: needle, in: title) {
-      case .none: return .otherFields
-      case .inside: allAtWordStart = false
-      case .wordStart: break
+  /// Whether `a` comes before `b`: rank, then popularity, then catalog order.
+  func precedes(_ a: RankedSlot, _ b: RankedSlot) -> Bool {
+    if a.rank != b.rank { return a.rank < b.rank }
+    return popularityPrecedes(Int(a.slot), Int(b.slot))
+  }
+
+  /// Whether slot `a` comes before slot `b` on popularity, then catalog order.
+  func popularityPrecedes(_ a: Int, _ b: Int) -> Bool {
+    let (keyA, keyB) = (popularityKeys[a], popularityKeys[b])
+    if keyA != keyB { return keyA < keyB }
+    return orderKeys[a] < orderKeys[b]
+  }
+
+  /// One slot against the plan's text terms: typos, exactness, and where its best match is.
+  func analyse(_ slot: Int, _ plan: MatchPlan, nearSpellings: Bool) -> SlotAnalysis {
+    withRankingContext(plan) { analyse(slot, plan, $0, nearSpellings: nearSpellings) }
+  }
+
+  private func analyse(
+    _ slot: Int, _ plan: MatchPlan, _ context: RankingContext, nearSpellings: Bool
+  ) -> SlotAnalysis {
+    var best = (
+      attribute: Int.max, position: Int.max, field: SlotAnalysis.Field?.none, offset: Int?.none
+    )
+    @inline(__always)
+    func consider(_ attribute: Int, _ position: Int, _ field: SlotAnalysis.Field, _ offset: Int?) {
+      if (attribute, position) < (best.attribute, best.position) {
+        best = (attribute, position, field, offset)
       }
     }
-    return allAtWordStart ? .titleWordPrefix : .titleContains
-  }
-
-  private enum Occurrence { case none, inside, wordStart }
-
-  /// Where `needle` occurs in `title`: at a word start if any occurrence is.
-  private static func occurrence(
-    of needle: [UInt8], in title: UnsafeBufferPointer<UInt8>
-  ) -> Occurrence {
-    guard !needle.isEmpty, needle.count <= title.count, let base = title.baseAddress else {
-      return .none
-    }
-    var found = Occurrence.none
-    var from = 0
-    let lastStart = title.count - needle.count
-    while from <= lastStart {
-      // memchr finds each candidate start; memcmp checks it.
-      guard let hit = memchr(base + from, Int32(needle[0]), lastStart - from + 1) else { break }
-      let start = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-      if memcmp(base + start, needle, needle.count) == 0 {
-        if start == 0 || isWordBoundary(title[start - 1]) { return .wordStart }
-        found = .inside
+    var equals = false
+    let query = context.query
+    if !query.isEmpty {
+      for column in context.queryColumns {
+        let raw = context.columns[Int(column)]
+        guard raw.mayHaveValue(slot, ofLength: query.count),
+          let offset = raw.offsetOfValue(equalTo: query, inSlot: slot)
+        else { continue }
+        equals = true
+        consider(attribute(ofText: Int(column)), 0, .text(Int(column)), offset)
       }
-      from = start + 1
     }
-    return found
+    if let value = context.queryNumber {
+      for column in context.queryNumberColumns where context.numbers[Int(column)][slot] == value {
+        equals = true
+        consider(attribute(ofNumber: Int(column)), 0, .number(Int(column)), nil)
+      }
+    }
+    var typos = 0
+    var allWordStarts = true
+    for (index, probe) in context.probes.enumerated() {
+      var found = false
+      var wordStart = false
+      let needle = context.needle(probe)
+      for column in context.columns(of: probe) {
+        let raw = context.columns[Int(column)]
+        // A word can start with the needle only where some word starts with its first byte.
+        let mayStartWord = raw.mayStartWord(slot, with: needle[0])
+        if let first = Self.occurrences(
+          of: needle, inSlot: slot, bytes: raw.bytes, starts: raw.starts,
+          lookForWordStart: mayStartWord)
+        {
+          found = true
+          consider(attribute(ofText: Int(column)), first.position, .text(Int(column)), first.offset)
+          if first.anyWordStart { wordStart = true }
+        }
+        if probe.initials, let initials = context.initials[Int(column)],
+          ByteSearch.contains(
+            needle, in: initials.bytes,
+            range: Int(initials.starts[slot])..<Int(initials.starts[slot + 1]))
+        {
+          found = true
+          consider(
+            attribute(ofText: Int(column)), Int(MatchRank.maximumPosition), .text(Int(column)), nil)
+        }
+      }
+      if !probe.number.isNaN {
+        for column in context.numberColumns(of: probe)
+        where context.numbers[Int(column)][slot] == probe.number {
+          found = true
+          wordStart = true
+          consider(attribute(ofNumber: Int(column)), 0, .number(Int(column)), nil)
+        }
+      }
+      if !found, nearSpellings, let near = nearestWord(plan.rankProbes[index], slot: slot) {
+        typos += near.cost
+        wordStart = true
+        let raw = context.columns[near.column]
+        let position = Self.wordPosition(
+          of: near.bytes.lowerBound, slotStart: Int(raw.starts[slot]), bytes: raw.bytes)
+        consider(
+          attribute(ofText: near.column), position, .text(near.column), near.bytes.lowerBound)
+      }
+      allWordStarts = allWordStarts && wordStart
+    }
+    let rank = MatchRank(
+      typos: typos,
+      exactness: equals ? .equalsQuery : allWordStarts ? .wordStarts : .substring,
+      attribute: min(best.attribute, MatchRank.maximumAttribute),
+      position: min(best.position, MatchRank.maximumPosition))
+    return SlotAnalysis(rank: rank, field: best.field, offset: best.offset)
   }
 
-  /// ASCII bytes that are not letters or digits separate words (space, punctuation).
-  private static func isWordBoundary(_ byte: UInt8) -> Bool {
-    byte < 0x80 && !(byte >= 0x30 && byte <= 0x39) && !(byte >= 0x61 && byte <= 0x7A)
-      && !(byte >= 0x41 && byte <= 0x5A)
+  /// The attribute of a text column: the title first, then the other text fields in order.
+  func attribute(ofText column: Int) -> Int {
+    guard let titleColumn else { return column }
+    return column == titleColumn ? 0 : column < titleColumn ? column + 1 : column
+  }
+
+  /// The attribute of a number column: after every text field.
+  func attribute(ofNumber column: Int) -> Int { textFields.count + column }
+
+  /// Where `needle` first occurs in the slot's bytes (its offset, and the index of its word in
+  /// its value), and whether any occurrence starts a word; nil when it does not occur.
+  /// `lookForWordStart: false` stops at the first occurrence (no word can start with it).
+  @inline(__always)
+  static func occurrences(
+    of needle: UnsafeBufferPointer<UInt8>, inSlot slot: Int, bytes: UnsafeBufferPointer<UInt8>,
+    starts: UnsafeBufferPointer<UInt32>, lookForWordStart: Bool = true
+  ) -> (offset: Int, position: Int, anyWordStart: Bool)? {
+    let slotStart = Int(starts[slot])
+    let end = Int(starts[slot + 1])
+    guard let found = ByteSearch.firstOffset(of: needle, in: bytes, range: slotStart..<end)
+    else { return nil }
+    let position = wordPosition(of: found, slotStart: slotStart, bytes: bytes)
+    var next: Int? = found
+    while lookForWordStart, let offset = next {
+      if offset == slotStart || NearSpelling.isWordBoundary(bytes[offset - 1]) {
+        return (found, position, true)
+      }
+      next = ByteSearch.firstOffset(of: needle, in: bytes, range: offset + 1..<end)
+    }
+    return (found, position, false)
+  }
+
+  /// The index, in its value, of the word that holds `offset` (at most
+  /// `MatchRank.maximumPosition`).
+  static func wordPosition(
+    of offset: Int, slotStart: Int, bytes: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    // Count the word starts from the value's start (its 0 separator or the slot's start) up to
+    // and including `offset`; the last one counted starts the word that holds it.
+    var starts = 0
+    var index = offset
+    while index >= slotStart, bytes[index] != 0 {
+      if !NearSpelling.isWordBoundary(bytes[index]),
+        index == slotStart || NearSpelling.isWordBoundary(bytes[index - 1])
+      {
+        starts += 1
+        if starts > MatchRank.maximumPosition { return MatchRank.maximumPosition }
+      }
+      index -= 1
+    }
+    return max(0, starts - 1)
+  }
+}
+
+/// A text column as raw memory, with per-slot summaries that let ranking skip work: which
+/// first bytes start a word, and which value lengths occur.
+struct RawColumn {
+  var bytes: UnsafeBufferPointer<UInt8>
+  var starts: UnsafeBufferPointer<UInt32>
+  /// Nil without summaries (a line index): every bit set.
+  var wordStarts: UnsafeBufferPointer<UInt32>?
+  var lengths: UnsafeBufferPointer<UInt64>?
+
+  /// Whether a word of the slot may start with `byte`.
+  @inline(__always)
+  func mayStartWord(_ slot: Int, with byte: UInt8) -> Bool {
+    wordStarts.map { $0[slot] & Self.wordStartBit(byte) != 0 } ?? true
+  }
+
+  /// Whether a value of the slot may be `count` bytes long.
+  @inline(__always)
+  func mayHaveValue(_ slot: Int, ofLength count: Int) -> Bool {
+    lengths.map { $0[slot] & Self.lengthBit(count) != 0 } ?? true
+  }
+
+  /// The bit of `wordStarts` for words starting with `byte`: a letter or digit of its own, any
+  /// other lead byte shares one of the remaining bits.
+  @inline(__always)
+  static func wordStartBit(_ byte: UInt8) -> UInt32 {
+    switch byte {
+    case 0x61...0x7A: 1 << UInt32(byte - 0x61)
+    case 0x30...0x39: 1 << 26
+    default: 1 << UInt32(27 + Int(byte) % 5)
+    }
+  }
+
+  /// The bit of `lengths` for values of `count` bytes (63: 63 or more).
+  @inline(__always)
+  static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
+
+  /// The offset of the slot's value that equals `value`, if one does.
+  func offsetOfValue(equalTo value: UnsafeBufferPointer<UInt8>, inSlot slot: Int) -> Int? {
+    var start = Int(starts[slot])
+    let end = Int(starts[slot + 1])
+    let base = bytes.baseAddress!
+    while start < end {
+      let valueEnd =
+        memchr(base + start, 0, end - start).map {
+          UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
+        } ?? end
+      if valueEnd - start == value.count, memcmp(base + start, value.baseAddress!, value.count) == 0
+      {
+        return start
+      }
+      start = valueEnd + 1
+    }
+    return nil
+  }
+}
+
+/// Per-slot summaries of one text column for `RawColumn`.
+struct ColumnSummary: Sendable {
+  private(set) var wordStarts: [UInt32] = []
+  private(set) var lengths: [UInt64] = []
+
+  /// Summaries of every slot of `column`.
+  init(_ column: FoldedColumn) {
+    wordStarts.reserveCapacity(column.slotCount)
+    lengths.reserveCapacity(column.slotCount)
+    column.withUnsafeBytes { bytes, starts in
+      for slot in 0..<column.slotCount { append(slot, bytes: bytes, starts: starts) }
+    }
+  }
+
+  /// Adds the summary of `column`'s last slot.
+  mutating func appendLast(of column: FoldedColumn) {
+    column.withUnsafeBytes { bytes, starts in
+      append(column.slotCount - 1, bytes: bytes, starts: starts)
+    }
+  }
+
+  private mutating func append(
+    _ slot: Int, bytes: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>
+  ) {
+    var words: UInt32 = 0
+    var lengths: UInt64 = 0
+    var valueStart = Int(starts[slot])
+    let end = Int(starts[slot + 1])
+    for offset in valueStart..<end {
+      let byte = bytes[offset]
+      if byte == 0 {
+        lengths |= RawColumn.lengthBit(offset - valueStart)
+        valueStart = offset + 1
+      } else if !NearSpelling.isWordBoundary(byte),
+        offset == Int(starts[slot]) || NearSpelling.isWordBoundary(bytes[offset - 1])
+      {
+        words |= RawColumn.wordStartBit(byte)
+      }
+    }
+    wordStarts.append(words)
+    self.lengths.append(lengths)
+  }
+
+  /// A copy keeping only the given slots, in the given order.
+  func compacted(keeping slots: [Int]) -> ColumnSummary {
+    var copy = ColumnSummary()
+    copy.wordStarts = slots.map { wordStarts[$0] }
+    copy.lengths = slots.map { lengths[$0] }
+    return copy
+  }
+
+  /// No slots yet.
+  init() {}
+}
+
+/// A plan's ranking terms and the index's columns as raw memory, for one ranking pass: no
+/// reference counting in the per-item loop.
+struct RankingContext {
+  struct Probe {
+    var needle: Range<Int>
+    var columns: Range<Int>
+    var numberColumns: Range<Int>
+    var initials: Bool
+    /// NaN: the term is not a number.
+    var number: Double
+  }
+
+  var columns: UnsafeBufferPointer<RawColumn>
+  var initials: UnsafeBufferPointer<RawColumn?>
+  var numbers: UnsafeBufferPointer<UnsafeBufferPointer<Double>>
+  var probes: UnsafeBufferPointer<Probe>
+  /// Needles and the query, back to back.
+  var arena: UnsafeBufferPointer<UInt8>
+  /// Column lists of the probes, back to back.
+  var columnLists: UnsafeBufferPointer<Int32>
+  var query: UnsafeBufferPointer<UInt8>
+  var queryColumns: UnsafeBufferPointer<Int32>
+  var queryNumber: Double?
+  var queryNumberColumns: UnsafeBufferPointer<Int32>
+
+  @inline(__always)
+  func needle(_ probe: Probe) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: arena[probe.needle])
+  }
+
+  @inline(__always)
+  func columns(of probe: Probe) -> UnsafeBufferPointer<Int32> {
+    UnsafeBufferPointer(rebasing: columnLists[probe.columns])
+  }
+
+  @inline(__always)
+  func numberColumns(of probe: Probe) -> UnsafeBufferPointer<Int32> {
+    UnsafeBufferPointer(rebasing: columnLists[probe.numberColumns])
+  }
+}
+
+extension SearchIndex {
+  /// Calls `body` with the plan and the columns as raw memory.
+  func withRankingContext<Result>(
+    _ plan: MatchPlan, _ body: (RankingContext) -> Result
+  ) -> Result {
+    var arena: [UInt8] = []
+    var lists: [Int32] = []
+    var probes: [RankingContext.Probe] = []
+    for probe in plan.rankProbes {
+      let needleStart = arena.count
+      arena += probe.needle
+      let columnStart = lists.count
+      lists += probe.columns.map(Int32.init)
+      let numberStart = lists.count
+      lists += probe.numberColumns.map(Int32.init)
+      probes.append(
+        RankingContext.Probe(
+          needle: needleStart..<arena.count, columns: columnStart..<numberStart,
+          numberColumns: numberStart..<lists.count, initials: probe.initials,
+          number: probe.number ?? .nan))
+    }
+    let queryStart = arena.count
+    arena += plan.query ?? []
+    let queryRange = queryStart..<arena.count
+    let queryColumnsStart = lists.count
+    lists += plan.queryColumns.map(Int32.init)
+    let queryColumnsRange = queryColumnsStart..<lists.count
+    let queryNumberStart = lists.count
+    lists += (plan.queryNumber?.columns ?? []).map(Int32.init)
+    let queryNumberRange = queryNumberStart..<lists.count
+
+    return withRawColumns { columns, initials in
+      withNumberBuffers { numbers in
+        arena.withUnsafeBufferPointer { arena in
+          lists.withUnsafeBufferPointer { lists in
+            probes.withUnsafeBufferPointer { probes in
+              body(
+                RankingContext(
+                  columns: columns, initials: initials, numbers: numbers, probes: probes,
+                  arena: arena, columnLists: lists,
+                  query: UnsafeBufferPointer(rebasing: arena[queryRange]),
+                  queryColumns: UnsafeBufferPointer(rebasing: lists[queryColumnsRange]),
+                  queryNumber: plan.queryNumber?.value,
+                  queryNumberColumns: UnsafeBufferPointer(rebasing: lists[queryNumberRange])))
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Calls `body` with every text column (and its initials) as raw memory.
+  private func withRawColumns<Result>(
+    _ body: (UnsafeBufferPointer<RawColumn>, UnsafeBufferPointer<RawColumn?>) -> Result
+  ) -> Result {
+    var raw: [RawColumn] = []
+    var rawInitials: [RawColumn?] = []
+    func next(_ index: Int) -> Result {
+      if index == columns.count {
+        return raw.withUnsafeBufferPointer { raw in
+          rawInitials.withUnsafeBufferPointer { body(raw, $0) }
+        }
+      }
+      return columns[index].withUnsafeBytes { bytes, starts in
+        summaries[index].withUnsafeBuffers { wordStarts, lengths in
+          raw.append(
+            RawColumn(bytes: bytes, starts: starts, wordStarts: wordStarts, lengths: lengths))
+          guard let initials = initialColumns[index] else {
+            rawInitials.append(nil)
+            return next(index + 1)
+          }
+          return initials.withUnsafeBytes { bytes, starts in
+            rawInitials.append(
+              RawColumn(bytes: bytes, starts: starts, wordStarts: wordStarts, lengths: lengths))
+            return next(index + 1)
+          }
+        }
+      }
+    }
+    return next(0)
+  }
+
+  /// Calls `body` with every number column as raw memory.
+  private func withNumberBuffers<Result>(
+    _ body: (UnsafeBufferPointer<UnsafeBufferPointer<Double>>) -> Result
+  ) -> Result {
+    var raw: [UnsafeBufferPointer<Double>] = []
+    func next(_ index: Int) -> Result {
+      if index == numbers.count { return raw.withUnsafeBufferPointer(body) }
+      return numbers[index].withUnsafeBufferPointer { column in
+        raw.append(column)
+        return next(index + 1)
+      }
+    }
+    return next(0)
+  }
+}
+
+extension ColumnSummary? {
+  /// The summaries as raw memory; nil pointers when there are none.
+  func withUnsafeBuffers<Result>(
+    _ body: (UnsafeBufferPointer<UInt32>?, UnsafeBufferPointer<UInt64>?) -> Result
+  ) -> Result {
+    guard let summary = self else { return body(nil, nil) }
+    return summary.wordStarts.withUnsafeBufferPointer { words in
+      summary.lengths.withUnsafeBufferPointer { body(words, $0) }
+    }
   }
 }

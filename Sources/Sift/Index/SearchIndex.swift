@@ -23,6 +23,9 @@ public struct SearchIndex: Sendable {
   private(set) var columns: [FoldedColumn]
   /// Initial-consonant keys per text field, created when the first Hangul value arrives.
   private(set) var initialColumns: [FoldedColumn?]
+  /// Per text field, per slot: which first bytes start words and which value lengths occur,
+  /// so ranking skips what cannot be (nil for a line index, which ranks without them).
+  private(set) var summaries: [ColumnSummary?]
   let numberFields: [FieldDefinition]
   /// `numbers[i][slot]`: field `numberFields[i]`, NaN where the item has no number.
   private(set) var numbers: [[Double]]
@@ -31,6 +34,15 @@ public struct SearchIndex: Sendable {
   private(set) var categoryIDs: [String: Int32] = [:]
   /// The column of the title field.
   let titleColumn: Int?
+  /// The ranking field's column among `numberFields`, if the schema declares one.
+  let rankingColumn: Int?
+  /// Per slot, popularity as a sort key: smaller comes first (NaN, no value, last).
+  private(set) var popularityKeys: [Double] = []
+  /// Every slot (dead ones too, until compaction) by popularity, then catalog order: ranking
+  /// walks it to order many matches without comparing them.
+  private(set) var popularityOrder: [Int32] = []
+  /// The word dictionaries for near spellings, built when first needed and shared by copies.
+  private(set) var typoDictionaries = TypoDictionaries()
 
   /// The number of items.
   public private(set) var count = 0
@@ -45,12 +57,21 @@ public struct SearchIndex: Sendable {
     numberFields = schema.fields.filter { $0.kind == .number }
     columns = Array(repeating: FoldedColumn(), count: textFields.count)
     initialColumns = Array(repeating: nil, count: textFields.count)
+    summaries = Array(repeating: ColumnSummary(), count: textFields.count)
     numbers = Array(repeating: [], count: numberFields.count)
     titleColumn = textFields.firstIndex { $0.name == schema.titleField }
+    let rankingField = schema.rankingField?.field
+    rankingColumn = numberFields.firstIndex { $0.name == rankingField }
+    defer { popularityOrder = sortedByPopularity(Array(0..<Int32(slotCount))) }
     let items = Array(items)
     let parts = Parallel.parts(for: items.count, minimumPerPart: 50_000)
     guard parts > 1, !textFields.isEmpty else {
-      for item in items { try add(item) }
+      for item in items {
+        guard slotByID[item.id] == nil else { throw .duplicateID(item.id) }
+        appendSlot(item, orderKey: nextOrderKey)
+        nextOrderKey += 1
+        count += 1
+      }
       return
     }
     // A large catalog: fold the text fields on every core, then add the rest item by item.
@@ -64,6 +85,8 @@ public struct SearchIndex: Sendable {
       initialColumns[field] = .joinedInitials(
         folded.map { $0.initials[field] }, slotCounts: ranges.map(\.count))
     }
+    let folds = columns
+    summaries = Parallel.map(parts: folds.count) { ColumnSummary(folds[$0]) }
     for item in items {
       guard slotByID[item.id] == nil else { throw .duplicateID(item.id) }
       appendSlot(item, orderKey: nextOrderKey, foldingText: false)
@@ -88,8 +111,10 @@ public struct SearchIndex: Sendable {
     numberFields = []
     columns = [FoldedColumn()]
     initialColumns = [nil]
+    summaries = [nil]
     numbers = []
     titleColumn = 0
+    rankingColumn = nil
     for line in lines {
       columns[0].append([line])
       initialColumns[0].appendInitials([line], slotsBefore: columns[0].slotCount - 1)
@@ -98,6 +123,8 @@ public struct SearchIndex: Sendable {
       categories.append(-1)
     }
     count = isLive.count
+    popularityKeys = Array(repeating: 0, count: count)
+    popularityOrder = Array(0..<Int32(count))
   }
 
   /// An index of the lines of a UTF-8 buffer, split and folded in one pass on every core (no
@@ -176,6 +203,8 @@ public struct SearchIndex: Sendable {
     index.isLive = Array(repeating: true, count: lines.count)
     index.orderKeys = Array(0..<Int64(lines.count))
     index.categories = Array(repeating: -1, count: lines.count)
+    index.popularityKeys = Array(repeating: 0, count: lines.count)
+    index.popularityOrder = Array(0..<Int32(lines.count))
     index.count = lines.count
     return (index, lines)
   }
@@ -190,6 +219,7 @@ public struct SearchIndex: Sendable {
   public mutating func add(_ item: Item) throws(CatalogEditError) {
     guard slotByID[item.id] == nil else { throw .duplicateID(item.id) }
     appendSlot(item, orderKey: nextOrderKey)
+    insertInPopularityOrder(slotCount - 1)
     nextOrderKey += 1
     count += 1
   }
@@ -200,6 +230,7 @@ public struct SearchIndex: Sendable {
     let key = orderKeys[old]
     kill(old)
     appendSlot(item, orderKey: key)
+    insertInPopularityOrder(slotCount - 1)
     compactIfWorthIt()
   }
 
@@ -245,11 +276,40 @@ public struct SearchIndex: Sendable {
       let values = Self.strings(of: item[field.name])
       columns[index].append(values)
       initialColumns[index].appendInitials(values, slotsBefore: columns[index].slotCount - 1)
+      summaries[index]?.appendLast(of: columns[index])
     }
     for (index, field) in numberFields.enumerated() {
       numbers[index].append(Self.number(of: item[field.name]) ?? .nan)
     }
+    popularityKeys.append(popularityKey(of: slot))
     categories.append(categoryID(for: item))
+  }
+
+  /// The slot's popularity as a sort key: smaller first, a missing value last.
+  private func popularityKey(of slot: Int) -> Double {
+    guard let rankingColumn else { return 0 }
+    let value = numbers[rankingColumn][slot]
+    guard !value.isNaN else { return .infinity }
+    return schema.rankingField?.isAscending == true ? value : -value
+  }
+
+  /// `slots` by popularity, then catalog order.
+  private func sortedByPopularity(_ slots: [Int32]) -> [Int32] {
+    let ordered = zip(slots, slots.dropFirst()).allSatisfy {
+      popularityPrecedes(Int($0), Int($1))
+    }
+    return ordered ? slots : slots.sorted { popularityPrecedes(Int($0), Int($1)) }
+  }
+
+  /// Puts a new slot in its place in `popularityOrder`.
+  private mutating func insertInPopularityOrder(_ slot: Int) {
+    var low = 0
+    var high = popularityOrder.count
+    while low < high {
+      let mid = (low + high) / 2
+      if popularityPrecedes(Int(popularityOrder[mid]), slot) { low = mid + 1 } else { high = mid }
+    }
+    popularityOrder.insert(Int32(slot), at: low)
   }
 
   private mutating func categoryID(for item: Item) -> Int32 {
@@ -277,10 +337,15 @@ public struct SearchIndex: Sendable {
     isLive = Array(repeating: true, count: keep.count)
     columns = columns.map { $0.compacted(keeping: keep) }
     initialColumns = initialColumns.map { $0?.compacted(keeping: keep) }
+    summaries = summaries.map { $0?.compacted(keeping: keep) }
     numbers = numbers.map { column in keep.map { column[$0] } }
     categories = keep.map { categories[$0] }
+    popularityKeys = keep.map { popularityKeys[$0] }
     slotByID = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
     deadCount = 0
+    popularityOrder = sortedByPopularity(Array(0..<Int32(keep.count)))
+    // Slots were renumbered: the dictionaries' postings no longer apply.
+    typoDictionaries = TypoDictionaries()
   }
 
   /// The strings a text field indexes: text as it is, numbers as they read.

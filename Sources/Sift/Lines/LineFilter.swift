@@ -36,7 +36,7 @@ public struct LineFilter: Sendable {
     let resolved = ResolvedCriteria(SearchCriteria(text: query), schema: index.schema)
     switch mode {
     case .exact:
-      let ranked = index.search(resolved).map { Int($0.slot) }
+      let ranked = index.search(resolved.request(typos: .off)).ranked.map { Int($0.slot) }
       return sorted ? ranked : ranked.sorted()
     case .fuzzy:
       return fuzzyMatches(resolved, sorted: sorted)
@@ -54,7 +54,8 @@ public struct LineFilter: Sendable {
     // Phrases and negations narrow first, exactly; then every fuzzy term must match.
     let candidates =
       exactCriteria.allTerms.isEmpty
-      ? Array(0..<Int32(index.slotCount)) : index.search(exactCriteria).map(\.slot).sorted()
+      ? Array(0..<Int32(index.slotCount))
+      : index.search(exactCriteria.request(typos: .off)).ranked.map(\.slot).sorted()
     let column = index.columns[0]
     var scored: [(line: Int, score: Int, length: Int)] = []
     column.withUnsafeBytes { bytes, starts in

@@ -86,7 +86,8 @@ public enum CatalogImporter {
       let name = catalog.deletingPathExtension().lastPathComponent
       let schema = CatalogSchema(
         name: name, fields: spec.fields, titleField: spec.titleField,
-        categoryField: spec.categoryField, scopes: spec.categoryField == nil ? [] : [.all()])
+        categoryField: spec.categoryField, scopes: spec.categoryField == nil ? [] : [.all()],
+        rankingField: spec.rankingField)
       store = try CatalogStore.create(
         at: catalog, document: CatalogDocument(schema: schema, items: []))
     }
@@ -178,6 +179,7 @@ extension CatalogStore {
         schema.fields.append(field)
       }
     }
+    if let ranking = spec.rankingField { schema.rankingField = ranking }
     if schema.categoryField == nil, let category = spec.categoryField {
       schema.categoryField = category
       if schema.scopes.isEmpty { schema.scopes = [.all()] }

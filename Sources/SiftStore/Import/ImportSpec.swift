@@ -10,16 +10,20 @@ public struct ImportSpec: Hashable, Sendable {
   public var categoryField: String?
   /// The field whose value becomes each item's id; without it, items get the next free numbers.
   public var idField: String?
+  /// The number field that orders ties (popularity); it is imported as a number field even
+  /// when `numberFields` does not name it. Nil keeps the catalog's.
+  public var rankingField: RankingField?
 
   public init(
     titleField: String, textFields: [String] = [], numberFields: [String] = [],
-    categoryField: String? = nil, idField: String? = nil
+    categoryField: String? = nil, idField: String? = nil, rankingField: RankingField? = nil
   ) {
     self.titleField = titleField
     self.textFields = textFields
     self.numberFields = numberFields
     self.categoryField = categoryField
     self.idField = idField
+    self.rankingField = rankingField
   }
 
   /// The catalog fields this import fills, title first.
@@ -27,7 +31,10 @@ public struct ImportSpec: Hashable, Sendable {
     var fields: [FieldDefinition] = [.text(titleField)]
     var names: Set<String> = [titleField]
     for name in textFields where names.insert(name).inserted { fields.append(.text(name)) }
-    for name in numberFields where names.insert(name).inserted { fields.append(.number(name)) }
+    for name in numberFields + (rankingField.map { [$0.field] } ?? [])
+    where names.insert(name).inserted {
+      fields.append(.number(name))
+    }
     if let categoryField, names.insert(categoryField).inserted {
       fields.append(.category(categoryField))
     }
@@ -39,6 +46,7 @@ public struct ImportSpec: Hashable, Sendable {
     var kinds: [String: FieldDefinition.Kind] = [titleField: .text]
     let all: [(String, FieldDefinition.Kind)] =
       textFields.map { ($0, .text) } + numberFields.map { ($0, .number) }
+      + (rankingField.map { [($0.field, .number)] } ?? [])
       + (categoryField.map { [($0, .category)] } ?? [])
     for (name, kind) in all {
       if let existing = kinds[name], existing != kind { return name }

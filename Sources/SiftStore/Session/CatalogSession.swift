@@ -9,11 +9,14 @@ public struct CatalogSession: Sendable {
   public private(set) var controller: SearchController
 
   /// Loads the catalog's items and builds the search over them.
-  public init(store: CatalogStore) throws(StoreError) {
+  public init(
+    store: CatalogStore, typoTolerance: TypoTolerance = .automatic
+  ) throws(StoreError) {
     self.store = store
     let document = try store.loadDocument()
     do {
-      controller = SearchController(collection: try document.makeCollection())
+      controller = SearchController(
+        collection: try document.makeCollection(typoTolerance: typoTolerance))
     } catch {
       throw .edit(error)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Sift
 
 extension AppModel {
@@ -112,18 +113,18 @@ extension AppModel {
   }
 
   private func drawResults(_ grid: inout Grid) {
-    let top = Layout.resultsTop
+    let top = Layout.resultsTop + (showsNearSpellingNotice ? 1 : 0)
     let bottom = height - 3
     let rows = controller.rows
     if rows.isEmpty {
-      let middle = top + max(0, (bottom - top) / 2 - 1)
-      let headline = controller.indicator.isNoResults ? "No Results" : "No Items"
-      let detail =
-        controller.indicator.isNoResults
-        ? "No items match your query" : "Ctrl-N adds one"
-      grid.put(headline, x: max(0, (width - headline.count) / 2), y: middle, style: .bold)
-      grid.put(detail, x: max(0, (width - detail.count) / 2), y: middle + 1, style: .dim)
+      drawEmptyResults(&grid, top: top, bottom: bottom)
       return
+    }
+    if showsNearSpellingNotice {
+      // Said above the rows too, where the eye is: these are not what was typed.
+      let typed = controller.text.trimmingCharacters(in: .whitespaces)
+      let notice = "No exact matches for “\(typed)” — showing near spellings"
+      grid.put(" " + notice, x: 0, y: top - 1, style: .dim, maxWidth: width - 1)
     }
     var y = top
     var row = scrollTop
@@ -142,6 +143,34 @@ extension AppModel {
     }
   }
 
+  /// The list area when nothing shows, as iOS draws it: what was searched, and what to try.
+  private func drawEmptyResults(_ grid: inout Grid, top: Int, bottom: Int) {
+    var lines: [(String, CellStyle)]
+    if controller.indicator.isNoResults {
+      let text = controller.text.trimmingCharacters(in: .whitespaces)
+      lines = [
+        ("No Results", .bold),
+        (text.isEmpty ? "No items match these filters" : "No results for “\(text)”", .plain),
+      ]
+      var hints = ["Check the spelling or try fewer words"]
+      if controller.selectedScopeIndex != 0, let all = controller.scopeTitles.first {
+        hints.append("Tab to search \(all)")
+      }
+      if !controller.tokens.isEmpty { hints.append("Backspace removes a token") }
+      lines.append((hints.joined(separator: " · "), .dim))
+      lines.append(("Esc shows everything", .dim))
+    } else {
+      lines = [("No Items", .bold), ("Ctrl-N adds one", .dim)]
+    }
+    let first = top + max(0, (bottom - top - lines.count) / 2)
+    for (offset, (line, style)) in lines.enumerated() where first + offset < bottom {
+      let lineWidth = TerminalText.displayWidth(TerminalText.inert(line))
+      grid.put(
+        line, x: max(0, (width - lineWidth) / 2), y: first + offset, style: style,
+        maxWidth: width)
+    }
+  }
+
   private func drawItem(_ grid: inout Grid, _ item: Item, y: Int, selected: Bool) {
     let schema = controller.schema
     let title = item[schema.titleField]?.displayText ?? ""
@@ -151,10 +180,12 @@ extension AppModel {
     var details: [(String, CellStyle)] = [("   ", .plain)]
     for field in schema.fields where field.name != schema.titleField {
       guard let value = item[field.name] else { continue }
+      let shown = field.display(value, maximumValues: 4)
+      // An empty value (a city without alternate names) is left out, not shown as a bare label.
+      guard !shown.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
       if details.count > 1 { details.append(("  ·  ", .dim)) }
       details.append(("\(field.label): ", .dim))
-      details += highlighted(
-        field.display(value, maximumValues: 4), field: field.name, item: item, base: .dim)
+      details += highlighted(shown, field: field.name, item: item, base: .dim)
     }
     grid.put(details, x: 0, y: y + 1, maxWidth: width - 1)
     if selected {
@@ -252,7 +283,8 @@ extension AppModel {
       guard y < height - 2 else { break }
       grid.put(" " + field.label, x: 0, y: y, style: .dim)
       y += 1
-      let value = item[field.name].map(field.display) ?? "—"
+      let shown = item[field.name].map { field.display($0, maximumValues: .max) } ?? ""
+      let value = shown.trimmingCharacters(in: .whitespaces).isEmpty ? "—" : shown
       for line in wrap(value, width: width - 4) {
         guard y < height - 2 else { break }
         grid.put(
@@ -298,6 +330,8 @@ extension AppModel {
       ("Enter", "open the selected item; Esc goes back"),
       ("#text", "suggest tokens; Enter takes the highlighted one"),
       ("Esc", "cancel the search: clear text and tokens, show everything"),
+      ("Ctrl-U", "clear the search text before the cursor"),
+      ("Ctrl-W", "delete the word before the cursor"),
       ("Ctrl-N", "add an item"), ("Ctrl-E", "edit the selected item"),
       ("Ctrl-D", "delete the selected item (asks first)"), ("F1", "this help"),
       ("Ctrl-Q  Ctrl-C", "quit, saving the search for next time"),

@@ -190,6 +190,22 @@ public struct AppModel: Sendable {
         characters.remove(at: cursor)
         setText(String(characters))
       }
+    case .control("u"):
+      // As in a shell: delete from the start of the text to the cursor.
+      let characters = Array(controller.text)
+      let end = min(cursor, characters.count)
+      cursor = 0
+      setText(String(characters[end...]))
+    case .control("w"):
+      // As in a shell: delete the word before the cursor, and the spaces after it.
+      var characters = Array(controller.text)
+      let end = min(cursor, characters.count)
+      var start = end
+      while start > 0, characters[start - 1].isWhitespace { start -= 1 }
+      while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
+      characters.removeSubrange(start..<end)
+      cursor = start
+      setText(String(characters))
     case .left: cursor = max(0, cursor - 1)
     case .right: cursor = min(controller.text.count, cursor + 1)
     case .home: cursor = 0
@@ -326,7 +342,16 @@ public struct AppModel: Sendable {
   }
 
   /// Result items that fit between the bars (each takes two lines).
-  var visibleItemCount: Int { max(1, (height - Layout.chromeHeight) / 2) }
+  var visibleItemCount: Int {
+    max(1, (height - Layout.chromeHeight - (showsNearSpellingNotice ? 1 : 0)) / 2)
+  }
+
+  /// Whether the list starts with a line saying the rows are near spellings, not exact matches.
+  var showsNearSpellingNotice: Bool {
+    let indicator = controller.indicator
+    return indicator.includesNearSpellings && indicator.exactMatchCount == 0
+      && !controller.needsSearch && height - Layout.chromeHeight > 4
+  }
 
   private mutating func setText(_ text: String) {
     controller.send(.setText(text))

@@ -16,7 +16,7 @@ struct ImportCommand: ParsableCommand {
 
       Examples:
         sift import cities.jsonl --catalog cities.sqlite --title name --text alternates \\
-          --number population --category country --id id
+          --number population --category country --id id --rank-by population
         sift import meals.csv --catalog meals.sqlite --title name --number rating
       """
   )
@@ -42,6 +42,20 @@ struct ImportCommand: ParsableCommand {
   @Option(help: "The field that gives each item its id; re-importing an id updates that item.")
   var id: String?
 
+  @Option(
+    name: .customLong("rank-by"),
+    help: ArgumentHelp(
+      "A number field that orders results the relevance rules leave tied (popularity): larger first, or FIELD:asc for smaller first.",
+      valueName: "FIELD[:asc|:desc]"))
+  var rankBy: String?
+
+  func validate() throws {
+    if let rankBy, RankingField(parsing: rankBy) == nil {
+      throw ValidationError(
+        "--rank-by \"\(rankBy)\" is not FIELD, FIELD:asc or FIELD:desc")
+    }
+  }
+
   func run() throws {
     let location: CatalogLocation
     do {
@@ -51,7 +65,7 @@ struct ImportCommand: ParsableCommand {
     }
     let spec = ImportSpec(
       titleField: title, textFields: text, numberFields: number, categoryField: category,
-      idField: id)
+      idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)))
     let url = location.url(dataDirectory: DataDirectory.resolve())
     if case .builtIn = location {
       _ = try Failure.openCatalog(catalog)  // copies the built-in catalog on first use

@@ -42,6 +42,18 @@ struct SearchCommand: ParsableCommand {
   @Option(help: "Print at most this many items.")
   var limit: Int?
 
+  @Option(
+    help: ArgumentHelp(
+      "Typo tolerance: auto looks for near spellings when nothing matches exactly; off never does.",
+      valueName: "auto|off"))
+  var typos: TypoMode = .auto
+
+  @Flag(
+    help:
+      "After each result, why it is there: typos, exactness, the field and value of the best match, popularity, catalog order and the highlighted ranges (with --json: an \"explain\" object in each line)."
+  )
+  var explain = false
+
   @Argument(help: "The query.")
   var query: [String] = []
 
@@ -52,7 +64,9 @@ struct SearchCommand: ParsableCommand {
   func run() throws {
     let store = try Failure.openCatalog(catalog)
     defer { try? store.close() }
-    var session = try Failure.catching { () throws(StoreError) in try CatalogSession(store: store) }
+    var session = try Failure.catching { () throws(StoreError) in
+      try CatalogSession(store: store, typoTolerance: typos.tolerance)
+    }
     let schema = session.schema
     session.send(.activate)
     if let scope {
@@ -82,10 +96,16 @@ struct SearchCommand: ParsableCommand {
 
     let controller = session.controller
     let output = StandardStreams.Output()
-    let rows = limit.map { Array(controller.rows.prefix($0)) } ?? controller.rows
-    for id in rows {
-      guard let item = controller.collection.item(id: id) else { continue }
-      output.write((json ? jsonLine(item, schema) : textLine(item, schema)) + "\n")
+    let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
+    for row in 0..<shown {
+      guard let item = controller.collection.item(atRow: row) else { continue }
+      let explanation = explain ? controller.collection.explanation(forRow: row) : nil
+      if json {
+        output.write(jsonLine(item, schema, explanation: explanation) + "\n")
+      } else {
+        output.write(textLine(item, schema) + "\n")
+        if let explanation { output.write(TerminalText.inert(Self.describe(explanation)) + "\n") }
+      }
     }
     output.flush()
     for diagnostic in controller.diagnostics {
@@ -94,8 +114,11 @@ struct SearchCommand: ParsableCommand {
     StandardStreams.error(controller.indicator.text)
   }
 
-  /// `{"id":…,"title":…,` then every field under its own name, in schema order.
-  private func jsonLine(_ item: Item, _ schema: CatalogSchema) -> String {
+  /// `{"id":…,"title":…,` then every field under its own name, in schema order, and with
+  /// `--explain` an `"explain"` object.
+  private func jsonLine(
+    _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?
+  ) -> String {
     var object = JSONLine()
     object.add("id", .string(item.id.rawValue))
     object.add("title", .string(item[schema.titleField]?.displayText ?? ""))
@@ -107,19 +130,85 @@ struct SearchCommand: ParsableCommand {
       case .number(let number): object.add(field.name, .number(number))
       }
     }
+    if let explanation { object.add("explain", .object(Self.json(explanation))) }
     return object.line
+  }
+
+  /// `--explain` as JSON: the rule values, the best match, popularity and the ranges.
+  static func json(_ explanation: MatchExplanation) -> JSONLine {
+    var object = JSONLine()
+    let rank = explanation.rank
+    object.add("typos", .number(Double(rank.typos)))
+    object.add("exactness", .string(rank.exactness.name))
+    object.add("attribute", .number(Double(rank.attribute)))
+    object.add("field", explanation.field.map(JSONValue.string) ?? .null)
+    object.add("value", explanation.value.map(JSONValue.string) ?? .null)
+    object.add("position", .number(Double(rank.position)))
+    if let field = explanation.rankingField {
+      object.add("ranking_field", .string(field))
+      object.add("popularity", explanation.popularity.map(JSONValue.number) ?? .null)
+    }
+    object.add("catalog_order", .number(Double(explanation.catalogOrder)))
+    object.add(
+      "highlights",
+      .array(
+        explanation.highlights.map { highlight in
+          var entry = JSONLine()
+          entry.add("field", .string(highlight.field))
+          entry.add("value", .string(highlight.value))
+          entry.add(
+            "ranges",
+            .array(highlight.characterRanges.map { .numbers([$0.lowerBound, $0.upperBound]) }))
+          return .object(entry)
+        }))
+    return object
+  }
+
+  /// `--explain` as text, one indented line under the result.
+  static func describe(_ explanation: MatchExplanation) -> String {
+    let rank = explanation.rank
+    var parts = [
+      "typos \(rank.typos)", rank.exactness.name,
+      explanation.field.map { field in
+        "best in \(field)" + (explanation.value.map { " \"\($0)\"" } ?? "")
+          + (rank.position > 0 ? " at word \(rank.position + 1)" : "")
+      } ?? "no text term",
+    ]
+    if let field = explanation.rankingField {
+      parts.append("\(field) \(explanation.popularity.map(FieldValue.grouped) ?? "none")")
+    }
+    parts.append("catalog order \(explanation.catalogOrder)")
+    let marked = explanation.highlights.map { highlight in
+      var text = ""
+      var last = highlight.value.startIndex
+      for range in highlight.ranges {
+        text += highlight.value[last..<range.lowerBound] + "[" + highlight.value[range] + "]"
+        last = range.upperBound
+      }
+      return "\(highlight.field): " + text + highlight.value[last...]
+    }
+    if !marked.isEmpty { parts.append("matched " + marked.joined(separator: ", ")) }
+    return "    ↳ " + parts.joined(separator: " · ")
   }
 
   /// The title, then the other fields as "Label: value", made inert for the terminal.
   private func textLine(_ item: Item, _ schema: CatalogSchema) -> String {
     let title = item[schema.titleField]?.displayText ?? ""
     let details = schema.fields.filter { $0.name != schema.titleField }.compactMap { field in
-      item[field.name].map { "\(field.label): \(field.display($0, maximumValues: 5))" }
+      // An empty value (no alternate names) is left out, not printed as "Alternates: ".
+      item[field.name].map { field.display($0, maximumValues: 5) }.flatMap {
+        $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : "\(field.label): \($0)"
+      }
     }
     let line = details.isEmpty ? title : "\(title)  —  \(details.joined(separator: " · "))"
     return TerminalText.inert(line)
   }
 
-  /// A long list (a city's hundred alternate names) shortened to its first few values.
+}
 
+/// `--typos`.
+enum TypoMode: String, ExpressibleByArgument, CaseIterable {
+  case auto, off
+
+  var tolerance: TypoTolerance { self == .auto ? .automatic : .off }
 }

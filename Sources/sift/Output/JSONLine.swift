@@ -42,6 +42,9 @@ enum JSONValue {
   case string(String)
   case strings([String])
   case number(Double)
+  case numbers([Int])
+  case array([JSONValue])
+  case object(JSONLine)
   case null
 
   func append(to text: inout String) {
@@ -56,6 +59,16 @@ enum JSONValue {
       text += "]"
     case .number(let value):
       text += value.isFinite ? FieldValue.format(value) : "null"
+    case .numbers(let values):
+      text += "[" + values.map(String.init).joined(separator: ",") + "]"
+    case .array(let values):
+      text += "["
+      for (index, value) in values.enumerated() {
+        if index > 0 { text += "," }
+        value.append(to: &text)
+      }
+      text += "]"
+    case .object(let object): text += object.line
     case .null: text += "null"
     }
   }

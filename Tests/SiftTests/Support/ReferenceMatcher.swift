@@ -5,37 +5,58 @@
 /// ranking must agree with it exactly.
 struct ReferenceMatcher {
   let schema: CatalogSchema
+  var typos: TypoTolerance = .automatic
 
   func rows(items: [Item], criteria: SearchCriteria) -> [ItemID] {
-    let resolved = ResolvedCriteria(criteria, schema: schema)
-    let matching = items.enumerated().filter { matches($0.element, resolved) }
-    let titleNeedles = resolved.allTerms.compactMap { term -> String? in
-      guard !term.isNegated, let text = term.textCondition,
-        text.field == nil || text.field == schema.titleField
-      else { return nil }
-      return text.needle
-    }
-    return matching.map {
-      (tier: tier($0.element, titleNeedles), position: $0.offset, id: $0.element.id)
-    }
-    .sorted { ($0.tier, $0.position) < ($1.tier, $1.position) }
-    .map(\.id)
+    rankedRows(items: items, criteria: criteria).map(\.id)
   }
 
-  func matches(_ item: Item, _ resolved: ResolvedCriteria) -> Bool {
-    var textFields = schema.fields.filter { $0.kind == .text && $0.isSearchable }.map(\.name)
-    var numberFields = schema.fields.filter { $0.kind == .number && $0.isSearchable }.map(\.name)
-    switch resolved.scope?.filter {
-    case .category(let value):
+  /// The matching items with their rank tuples, best first; `nearSpellings` tells whether near
+  /// spellings were looked for.
+  func rankedRows(items: [Item], criteria: SearchCriteria) -> [(id: ItemID, rank: [Int])] {
+    let resolved = ResolvedCriteria(criteria, schema: schema)
+    let exact = items.filter { matches($0, resolved, nearSpellings: false) }
+    let near =
+      typos.isEnabled && exact.count < typos.threshold
+      && resolved.allTerms.contains { !$0.isNegated && Self.typoBudget($0) != nil }
+    let matching = items.enumerated().filter { matches($0.element, resolved, nearSpellings: near) }
+    let ranking = schema.rankingField
+    return matching.map { entry in
+      let popularity = ranking.flatMap { SearchIndex.number(of: entry.element[$0.field]) }
+      let key = popularity.map { ranking!.isAscending ? $0 : -$0 } ?? .infinity
+      return (
+        rank: rank(entry.element, resolved, nearSpellings: near), popularity: key,
+        position: entry.offset, id: entry.element.id
+      )
+    }
+    .sorted {
+      ($0.rank.lexicographicallyPrecedes($1.rank))
+        || ($0.rank == $1.rank && ($0.popularity, $0.position) < ($1.popularity, $1.position))
+    }
+    .map { ($0.id, $0.rank) }
+  }
+
+  /// The fields unfielded terms search.
+  func searched(_ resolved: ResolvedCriteria) -> (text: [String], numbers: [String]) {
+    if case .fields(let names) = resolved.scope?.filter {
+      return (
+        schema.fields.filter { $0.kind == .text && names.contains($0.name) }.map(\.name),
+        schema.fields.filter { $0.kind == .number && names.contains($0.name) }.map(\.name)
+      )
+    }
+    return (
+      schema.fields.filter { $0.kind == .text && $0.isSearchable }.map(\.name),
+      schema.fields.filter { $0.kind == .number && $0.isSearchable }.map(\.name)
+    )
+  }
+
+  func matches(_ item: Item, _ resolved: ResolvedCriteria, nearSpellings: Bool = false) -> Bool {
+    let (textFields, numberFields) = searched(resolved)
+    if case .category(let value) = resolved.scope?.filter {
       guard let field = schema.categoryField,
         let category = item[field]?.strings.first,
         TextFolding.fold(category) == TextFolding.fold(value)
       else { return false }
-    case .fields(let names):
-      textFields = schema.fields.filter { $0.kind == .text && names.contains($0.name) }.map(\.name)
-      numberFields = schema.fields.filter { $0.kind == .number && names.contains($0.name) }.map(
-        \.name)
-    default: break
     }
     for term in resolved.allTerms {
       let hit: Bool
@@ -57,6 +78,8 @@ struct ReferenceMatcher {
             && condition.number.map { number in
               numberFields.contains { SearchIndex.number(of: item[$0]) == number }
             } == true)
+          || (nearSpellings && !term.isNegated
+            && nearest(term, in: item, fields: fields) != nil)
       case .number(let field, let predicate):
         hit = SearchIndex.number(of: item[field]).map(predicate.matches) ?? false
       case .category(let field, let value):
@@ -67,20 +90,150 @@ struct ReferenceMatcher {
     return true
   }
 
-  func tier(_ item: Item, _ needles: [String]) -> Int {
-    guard !needles.isEmpty else { return 0 }
-    let title = Array(TextFolding.fold(item[schema.titleField]?.strings.first ?? "").utf8)
-    if title == Array(needles.joined(separator: " ").utf8) { return 0 }
-    var wordStarts = true
-    for needle in needles {
-      let bytes = Array(needle.utf8)
-      let starts = Self.offsets(title, bytes)
-      if starts.isEmpty { return 3 }
-      if !starts.contains(where: { $0 == 0 || Self.isBoundary(title[$0 - 1]) }) {
-        wordStarts = false
+  /// The rank tuple of DESIGN §3: typos, exactness, attribute, position.
+  func rank(_ item: Item, _ resolved: ResolvedCriteria, nearSpellings: Bool) -> [Int] {
+    let (textFields, numberFields) = searched(resolved)
+    let terms = resolved.allTerms.filter { !$0.isNegated && $0.textCondition != nil }
+    guard !terms.isEmpty else { return [0, 0, 0, 0] }
+    let allText = schema.fields.filter { $0.kind == .text }.map(\.name)
+    let allNumbers = schema.fields.filter { $0.kind == .number }.map(\.name)
+    let titleFirst = [schema.titleField] + allText.filter { $0 != schema.titleField }
+    func attribute(_ field: String) -> Int {
+      titleFirst.firstIndex(of: field) ?? (allText.count + (allNumbers.firstIndex(of: field) ?? 0))
+    }
+    var best: [Int]?  // attribute, position
+    func consider(_ candidate: [Int]) {
+      if best.map({ candidate.lexicographicallyPrecedes($0) }) ?? true { best = candidate }
+    }
+    let query = terms.map { $0.textCondition!.needle }.joined(separator: " ")
+    var equals = false
+    let queryFields = Set(terms.flatMap { $0.textCondition!.field.map { [$0] } ?? textFields })
+    for field in queryFields {
+      if SearchIndex.strings(of: item[field]).contains(where: { TextFolding.fold($0) == query }) {
+        equals = true
+        consider([attribute(field), 0])
       }
     }
-    return wordStarts ? 1 : 2
+    if terms.count == 1, let condition = terms[0].textCondition, condition.field == nil,
+      let number = condition.number
+    {
+      for field in numberFields where SearchIndex.number(of: item[field]) == number {
+        equals = true
+        consider([attribute(field), 0])
+      }
+    }
+    var typoCount = 0
+    var allWordStarts = true
+    for term in terms {
+      let condition = term.textCondition!
+      let fields = condition.field.map { [$0] } ?? textFields
+      let needle = Array(condition.needle.utf8)
+      var found = false
+      var wordStart = false
+      for field in fields {
+        // The first occurrence over the field's values, in order, gives the position.
+        var first: Int?
+        for string in SearchIndex.strings(of: item[field]) {
+          let folded = Array(TextFolding.fold(string).utf8)
+          for offset in Self.offsets(folded, needle) {
+            if first == nil { first = Self.wordIndex(of: offset, in: folded) }
+            if offset == 0 || Self.isBoundary(folded[offset - 1]) { wordStart = true }
+          }
+          if condition.matchesInitials,
+            let initials = TextFolding.initialConsonants(of: string),
+            Self.contains(Array(initials.utf8), needle)
+          {
+            found = true
+            consider([attribute(field), 7])
+          }
+        }
+        if let first {
+          found = true
+          consider([attribute(field), min(first, 7)])
+        }
+      }
+      if condition.field == nil, let number = condition.number {
+        for field in numberFields where SearchIndex.number(of: item[field]) == number {
+          found = true
+          wordStart = true
+          consider([attribute(field), 0])
+        }
+      }
+      if !found, nearSpellings, let near = nearest(term, in: item, fields: fields) {
+        typoCount += near.cost
+        wordStart = true
+        consider([attribute(near.field), min(near.word, 7)])
+      }
+      allWordStarts = allWordStarts && wordStart
+    }
+    let exactness = equals ? 0 : allWordStarts ? 1 : 2
+    return [min(typoCount, 7), exactness, min(best?[0] ?? 15, 15), best?[1] ?? 7]
+  }
+
+  /// The edits a term may have, or nil when it may have none.
+  static func typoBudget(_ term: QueryTerm) -> Int? {
+    guard let condition = term.textCondition, condition.field == nil, !condition.isPhrase,
+      condition.number == nil, !condition.matchesInitials,
+      !condition.needle.utf8.contains(where: isBoundary)
+    else { return nil }
+    let letters = condition.needle.unicodeScalars.count
+    let budget = letters >= 8 ? 2 : letters >= 4 ? 1 : 0
+    return budget > 0 && letters <= 64 ? budget : nil
+  }
+
+  /// The cheapest word beginning within the term's budget in `fields`: its cost, field, and the
+  /// index of its word in its value. Ties: earlier field, then earlier word.
+  func nearest(_ term: QueryTerm, in item: Item, fields: [String]) -> (
+    cost: Int, field: String, word: Int
+  )? {
+    guard let budget = Self.typoBudget(term) else { return nil }
+    let letters = Array(term.textCondition!.needle.unicodeScalars)
+    var best: (cost: Int, field: String, word: Int)?
+    for field in fields {
+      for string in SearchIndex.strings(of: item[field]) {
+        let folded = TextFolding.fold(string)
+        let words = folded.utf8.split(whereSeparator: Self.isBoundary).map {
+          Array(String(decoding: $0, as: UTF8.self).unicodeScalars)
+        }
+        for (index, word) in words.enumerated() {
+          for length in 1...word.count {
+            let cost = Self.distance(letters, Array(word[0..<length]))
+            if cost <= budget, cost < (best?.cost ?? .max) { best = (cost, field, index) }
+          }
+        }
+      }
+    }
+    return best
+  }
+
+  /// Optimal string alignment distance where an edit touching the first letter of either
+  /// string costs 2: the whole table, plainly.
+  static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    func cost(_ i: Int, _ j: Int) -> Int { i == 1 || j == 1 ? 2 : 1 }
+    var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 1...max(1, a.count) where i <= a.count { d[i][0] = d[i - 1][0] + (i == 1 ? 2 : 1) }
+    for j in 1...max(1, b.count) where j <= b.count { d[0][j] = d[0][j - 1] + (j == 1 ? 2 : 1) }
+    for i in stride(from: 1, through: a.count, by: 1) {
+      for j in stride(from: 1, through: b.count, by: 1) {
+        var value = min(d[i - 1][j] + (i == 1 ? 2 : 1), d[i][j - 1] + (j == 1 ? 2 : 1))
+        value = min(value, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : cost(i, j)))
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          value = min(value, d[i - 2][j - 2] + (i == 2 || j == 2 ? 2 : 1))
+        }
+        d[i][j] = value
+      }
+    }
+    return d[a.count][b.count]
+  }
+
+  /// The index of the word holding byte `offset` of a folded value.
+  static func wordIndex(of offset: Int, in folded: [UInt8]) -> Int {
+    var starts = 0
+    for index in 0...offset
+    where !isBoundary(folded[index]) && (index == 0 || isBoundary(folded[index - 1])) {
+      starts += 1
+    }
+    return max(0, starts - 1)
   }
 
   static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

@@ -1,0 +1,74 @@
+/// Where an item stands on the relevance rules that come before popularity (DESIGN §3), compared
+/// in this order, each breaking the ties of the one before; popularity, then catalog order
+/// break what is left.
+public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// How closely the query's words meet a value.
+  public enum Exactness: UInt8, Hashable, Sendable, Comparable, CaseIterable {
+    /// A searchable value equals the whole query ("new york" = the alternate name "New York").
+    case equalsQuery = 0
+    /// Every term starts a word ("ro" in "Red Rose").
+    case wordStarts = 1
+    /// Some term only occurs inside a word ("ose").
+    case substring = 2
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The word `--explain` prints.
+    public var name: String {
+      switch self {
+      case .equalsQuery: "equals query"
+      case .wordStarts: "word starts"
+      case .substring: "substring"
+      }
+    }
+  }
+
+  /// Edits spent on near spellings, over every term: 0 for exact matches.
+  public var typos: Int
+  public var exactness: Exactness
+  /// The field of the best match: 0 is the title, then the other searched fields in schema
+  /// order (text fields, then number fields).
+  public var attribute: Int
+  /// Words before the best match in its value (0: the value starts with it), at most 7.
+  public var position: Int
+
+  public init(
+    typos: Int = 0, exactness: Exactness = .equalsQuery, attribute: Int = 0, position: Int = 0
+  ) {
+    self.typos = typos
+    self.exactness = exactness
+    self.attribute = attribute
+    self.position = position
+  }
+
+  /// No text to rank by: every such item ties, and popularity decides.
+  public static let unranked = MatchRank()
+
+  static let maximumTypos = 7
+  static let maximumAttribute = 15
+  static let maximumPosition = 7
+
+  /// The rank in 12 bits, ordered as the rank is: typos (3), exactness (2), attribute (4),
+  /// position (3).
+  var packed: UInt16 {
+    UInt16(min(typos, Self.maximumTypos)) << 9 | UInt16(exactness.rawValue) << 7
+      | UInt16(min(attribute, Self.maximumAttribute)) << 3
+      | UInt16(min(position, Self.maximumPosition))
+  }
+
+  /// The number of distinct packed values.
+  static let packedCount = 1 << 12
+
+  init(packed: UInt16) {
+    typos = Int(packed >> 9)
+    exactness = Exactness(rawValue: UInt8(packed >> 7 & 3)) ?? .substring
+    attribute = Int(packed >> 3 & 15)
+    position = Int(packed & 7)
+  }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.packed < rhs.packed }
+
+  public var description: String {
+    "typos \(typos) · \(exactness.name) · attribute \(attribute) · position \(position)"
+  }
+}

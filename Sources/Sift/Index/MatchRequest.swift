@@ -1,0 +1,78 @@
+/// What the index is asked: the terms every item must satisfy, with the search field's tokens
+/// and the scope bar already resolved into terms, a category and a set of fields. The index
+/// knows nothing of `SearchToken`s or scope-bar positions.
+public struct MatchRequest: Hashable, Sendable {
+  /// Every term, the text's then the tokens'; all must hold.
+  public var terms: [QueryTerm]
+  /// The folded category value a category scope keeps; nil keeps every category.
+  public var requiredCategory: String?
+  /// The fields unfielded terms search (a field scope such as FoodTracker's Rating); nil: every
+  /// searchable field.
+  public var searchedFields: [String]?
+  /// When terms may also match near spellings.
+  public var typos: TypoTolerance
+
+  public init(
+    terms: [QueryTerm], requiredCategory: String? = nil, searchedFields: [String]? = nil,
+    typos: TypoTolerance = .automatic
+  ) {
+    self.terms = terms
+    self.requiredCategory = requiredCategory
+    self.searchedFields = searchedFields
+    self.typos = typos
+  }
+
+  /// The positive text conditions: what ranking and highlighting look for.
+  var positiveTextConditions: [TextCondition] {
+    terms.compactMap { $0.isNegated ? nil : $0.textCondition }
+  }
+}
+
+extension ResolvedCriteria {
+  /// The criteria as the index takes them: tokens as terms, the scope as a category or fields.
+  public func request(typos: TypoTolerance = .automatic) -> MatchRequest {
+    var request = MatchRequest(terms: allTerms, typos: typos)
+    switch scope?.filter {
+    case .category(let value): request.requiredCategory = TextFolding.fold(value)
+    case .fields(let names): request.searchedFields = names
+    case .all, .none: break
+    }
+    return request
+  }
+}
+
+extension CatalogSchema {
+  /// Whether unfielded terms of `request` search `field`: the one rule that matching and
+  /// highlighting share. A field scope names the fields; otherwise every searchable one.
+  public func searchesUnfielded(_ field: FieldDefinition, in request: MatchRequest) -> Bool {
+    guard field.kind != .category else { return false }
+    guard let names = request.searchedFields else { return field.isSearchable }
+    let key = Self.fieldKey(field.name)
+    return names.contains { Self.fieldKey($0) == key }
+  }
+}
+
+/// Typo tolerance (DESIGN §3): when exact matching finds fewer items than `threshold`, plain
+/// terms of four or more letters may also match a word, or a word's beginning, within one edit
+/// (two from eight letters; an edit of the first letter counts twice). Never numbers, phrases,
+/// field filters or Hangul initial consonants.
+public struct TypoTolerance: Hashable, Sendable {
+  public var isEnabled: Bool
+  /// Near spellings are looked for while exact matches are fewer than this.
+  public var threshold: Int
+
+  public init(isEnabled: Bool = true, threshold: Int = 1) {
+    self.isEnabled = isEnabled
+    self.threshold = max(0, threshold)
+  }
+
+  /// On, below one exact match (the default).
+  public static let automatic = TypoTolerance()
+  /// Exact matches only (`sift search --typos off`).
+  public static let off = TypoTolerance(isEnabled: false)
+
+  /// The edits a term of `letters` letters may have: none below 4, one below 8, then two.
+  public static func budget(letters: Int) -> Int {
+    letters >= 8 ? 2 : letters >= 4 ? 1 : 0
+  }
+}

@@ -1,0 +1,131 @@
+/// The typo rule of DESIGN §3 on folded text: the cost of turning a term into the beginning of a
+/// word by inserting, deleting or substituting letters or swapping two neighbours, where an edit
+/// that touches the first letter of either counts twice. Letters are Unicode scalars, so a
+/// misspelt Cyrillic or Greek name costs what a Latin one does.
+///
+/// `Row` is one column of the classic dynamic programme: the cost of each prefix of the term
+/// against one prefix of the word. Adding the word's letters one at a time lets a sorted word
+/// list share the rows of common prefixes (`TypoDictionary`), and a slot's words be checked one
+/// by one (`SearchIndex.nearestWord`).
+enum NearSpelling {
+  /// Costs stop growing here; no budget comes close.
+  static let infinite: UInt8 = 100
+
+  /// Whether a folded byte separates words: ASCII that is neither a letter nor a digit (space,
+  /// punctuation, the 0 between values). Every other byte is part of a word.
+  @inline(__always)
+  static func isWordBoundary(_ byte: UInt8) -> Bool {
+    byte < 0x80 && !(byte >= 0x30 && byte <= 0x39) && !(byte >= 0x61 && byte <= 0x7A)
+      && !(byte >= 0x41 && byte <= 0x5A)
+  }
+
+  /// The scalars of valid folded UTF-8.
+  static func scalars(_ bytes: some Collection<UInt8>) -> [UInt32] {
+    var result: [UInt32] = []
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    while case .scalarValue(let scalar) = decoder.decode(&iterator) { result.append(scalar.value) }
+    return result
+  }
+
+  /// The length of the UTF-8 sequence led by `byte` (1 for a stray continuation byte).
+  @inline(__always)
+  static func sequenceLength(_ byte: UInt8) -> Int {
+    byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+  }
+
+  /// The scalar at `offset` of valid UTF-8 and its length.
+  @inline(__always)
+  static func scalar(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (UInt32, Int) {
+    let lead = bytes[offset]
+    let length = sequenceLength(lead)
+    guard length > 1, offset + length <= bytes.count else { return (UInt32(lead), 1) }
+    var value = UInt32(lead) & (0xFF >> UInt32(length + 1))
+    for next in 1..<length { value = value << 6 | UInt32(bytes[offset + next] & 0x3F) }
+    return (value, length)
+  }
+
+  /// The rows of the programme for one term, back to back in one buffer.
+  struct Rows {
+    let term: [UInt32]
+    let budget: Int
+    /// Row `j` (after `j` letters of the word; row 0 is the empty word) is
+    /// `cells[j * width ..< (j + 1) * width]`.
+    private var cells: [UInt8]
+    /// `letters[j - 1]` is the word's `j`th letter.
+    private(set) var letters: [UInt32] = []
+    private let width: Int
+
+    init(term: [UInt32], budget: Int) {
+      self.term = term
+      self.budget = budget
+      width = term.count + 1
+      cells = [UInt8](repeating: 0, count: width)
+      for i in 1..<width { cells[i] = cells[i - 1] &+ (i == 1 ? 2 : 1) }
+      cells.reserveCapacity(width * 32)
+      letters.reserveCapacity(32)
+    }
+
+    /// The number of word letters the rows cover.
+    var depth: Int { letters.count }
+
+    /// Forgets the letters after the first `depth`.
+    mutating func truncate(to depth: Int) {
+      cells.removeLast(cells.count - (depth + 1) * width)
+      letters.removeLast(letters.count - depth)
+    }
+
+    /// Adds the word's next letter.
+    mutating func push(_ letter: UInt32) {
+      let j = letters.count + 1
+      let previous = (j - 1) * width
+      let current = j * width
+      let edge: UInt8 = j == 1 ? 2 : 1
+      cells.append(min(NearSpelling.infinite, cells[previous] &+ edge))
+      for i in 1..<width {
+        var best = min(cells[previous + i] &+ edge, cells[current + i - 1] &+ (i == 1 ? 2 : 1))
+        let substitution: UInt8 = term[i - 1] == letter ? 0 : (i == 1 || j == 1 ? 2 : 1)
+        best = min(best, cells[previous + i - 1] &+ substitution)
+        if i > 1, j > 1, term[i - 1] == letters[j - 2], term[i - 2] == letter {
+          best = min(best, cells[(j - 2) * width + i - 2] &+ (i == 2 || j == 2 ? 2 : 1))
+        }
+        cells.append(min(best, NearSpelling.infinite))
+      }
+      letters.append(letter)
+    }
+
+    /// The cost of the whole term against the word's first `depth` letters.
+    var cost: Int { Int(cells[cells.count - 1]) }
+    /// No longer word can cost less than this.
+    var floor: Int {
+      var lowest = NearSpelling.infinite
+      for cell in cells[(cells.count - width)...] where cell < lowest { lowest = cell }
+      return Int(lowest)
+    }
+  }
+
+  /// The cheapest beginning of one word within `budget`: its cost and its length in bytes (the
+  /// longest beginning of that cost, so "lisbn" highlights all of "lisbon").
+  static func bestPrefix(
+    of word: UnsafeBufferPointer<UInt8>, rows: inout Rows
+  ) -> (cost: Int, length: Int)? {
+    rows.truncate(to: 0)
+    // An edit of the first letter costs 2: over a budget of one, the first letters must agree.
+    if rows.budget < 2, let first = rows.term.first, !word.isEmpty,
+      scalar(at: 0, in: word).0 != first
+    {
+      return nil
+    }
+    var best: (cost: Int, length: Int)?
+    var offset = 0
+    while offset < word.count {
+      let (letter, length) = scalar(at: offset, in: word)
+      offset += length
+      rows.push(letter)
+      let cost = rows.cost
+      if cost <= rows.budget, cost <= (best?.cost ?? .max) { best = (cost, offset) }
+      if rows.floor > min(rows.budget, best?.cost ?? .max) { break }
+    }
+    return best
+  }
+}

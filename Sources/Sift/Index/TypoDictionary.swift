@@ -1,0 +1,319 @@
+import Foundation
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The distinct folded words of one text column, sorted, each with the slots that hold it:
+/// where a misspelt term looks for its near spellings, so it walks a few thousand words of a
+/// sorted list (sharing the work of common beginnings, like a trie) instead of all the text.
+///
+/// Built once per column on the first search that needs it. It covers the slots that existed
+/// then (`slotCount`); slots added later are checked one by one.
+final class TypoDictionary: Sendable {
+  /// The words in byte order (which is scalar order), back to back.
+  let words: [UInt8]
+  /// `words[wordStarts[w]..<wordStarts[w + 1]]` is word `w`.
+  let wordStarts: [UInt32]
+  /// `postings[postingStarts[w]..<postingStarts[w + 1]]`: the slots holding word `w`, ascending.
+  let postingStarts: [UInt32]
+  let postings: [Int32]
+  /// The slots this dictionary covers: `0..<slotCount`.
+  let slotCount: Int
+  /// How long building took, for `sift bench`.
+  let buildSeconds: Double
+
+  var wordCount: Int { wordStarts.count - 1 }
+
+  /// Bytes held: words, their offsets, postings.
+  var memoryBytes: Int {
+    words.count + (wordStarts.count + postingStarts.count + postings.count) * 4
+  }
+
+  /// Collects the words of `column`.
+  ///
+  /// - Complexity: O(*n*) in the column's bytes to find the distinct words (a hash table), then
+  ///   O(*w* log *w*) to sort the *w* distinct ones.
+  init(column: FoldedColumn) {
+    let started = DispatchTime.now()
+    slotCount = column.slotCount
+    var lastSlot: [Int32] = []
+    var occurrenceWord: [Int32] = []
+    var occurrenceSlot: [Int32] = []
+    let (firstOffset, length) = column.withUnsafeBytes { bytes, starts in
+      var table = WordTable(capacity: max(1024, bytes.count / 16))
+      for slot in 0..<(starts.count - 1) {
+        var offset = Int(starts[slot])
+        let end = Int(starts[slot + 1])
+        while offset < end {
+          while offset < end, NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
+          let start = offset
+          while offset < end, !NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
+          guard offset > start else { continue }
+          let (id, isNew) = table.id(
+            of: UnsafeBufferPointer(rebasing: bytes[start..<offset]), at: start, in: bytes)
+          if isNew { lastSlot.append(-1) }
+          if lastSlot[Int(id)] != Int32(slot) {
+            lastSlot[Int(id)] = Int32(slot)
+            occurrenceWord.append(id)
+            occurrenceSlot.append(Int32(slot))
+          }
+        }
+      }
+      return (table.firstOffset, table.length)
+    }
+    // Sort the words: by their first eight bytes packed big-endian, then the rest.
+    let (sortedWords, sortedStarts, order) = column.withUnsafeBytes { bytes, _ in
+      var keys = [(key: UInt64, id: Int32)]()
+      keys.reserveCapacity(firstOffset.count)
+      for id in firstOffset.indices {
+        var key: UInt64 = 0
+        let start = Int(firstOffset[id])
+        let count = Int(length[id])
+        for k in 0..<8 { key = key << 8 | UInt64(k < count ? bytes[start + k] : 0) }
+        keys.append((key, Int32(id)))
+      }
+      keys.sort { a, b in
+        if a.key != b.key { return a.key < b.key }
+        let lengthA = Int(length[Int(a.id)])
+        let lengthB = Int(length[Int(b.id)])
+        let shared = min(lengthA, lengthB) - 8
+        if shared > 0 {
+          let order = memcmp(
+            bytes.baseAddress! + Int(firstOffset[Int(a.id)]) + 8,
+            bytes.baseAddress! + Int(firstOffset[Int(b.id)]) + 8, shared)
+          if order != 0 { return order < 0 }
+        }
+        return lengthA < lengthB
+      }
+      var words: [UInt8] = []
+      words.reserveCapacity(length.reduce(0) { $0 + Int($1) })
+      var starts: [UInt32] = [0]
+      starts.reserveCapacity(keys.count + 1)
+      for entry in keys {
+        let start = Int(firstOffset[Int(entry.id)])
+        words.append(contentsOf: bytes[start..<start + Int(length[Int(entry.id)])])
+        starts.append(UInt32(truncatingIfNeeded: words.count))
+      }
+      return (words, starts, keys.map(\.id))
+    }
+    var position = [Int32](repeating: 0, count: order.count)
+    for (sorted, id) in order.enumerated() { position[Int(id)] = Int32(sorted) }
+    var counts = [UInt32](repeating: 0, count: order.count + 1)
+    for id in occurrenceWord { counts[Int(position[Int(id)]) + 1] += 1 }
+    for w in 0..<order.count { counts[w + 1] += counts[w] }
+    var postings = [Int32](repeating: 0, count: occurrenceWord.count)
+    var next = counts
+    for (id, slot) in zip(occurrenceWord, occurrenceSlot) {
+      let w = Int(position[Int(id)])
+      postings[Int(next[w])] = slot
+      next[w] += 1
+    }
+    words = sortedWords
+    wordStarts = sortedStarts
+    postingStarts = counts
+    self.postings = postings
+    buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+  }
+
+  /// Calls `body` with each run of words (sorted positions) whose beginning is within the
+  /// term's budget; the runs do not overlap.
+  ///
+  /// The sorted list is walked as a trie: consecutive words share the rows of their common
+  /// beginning, a beginning already over budget skips every word that starts with it, and one
+  /// within budget takes them all.
+  func forEachNearWordRun(
+    term: [UInt32], budget: Int, _ body: (Range<Int>) -> Void
+  ) {
+    guard !term.isEmpty, wordCount > 0 else { return }
+    var rows = NearSpelling.Rows(term: term, budget: budget)
+    var letters: [UInt32] = []
+    var ends: [Int] = []  // byte length of the beginning of each depth
+    words.withUnsafeBufferPointer { words in
+      wordStarts.withUnsafeBufferPointer { starts in
+        var w = 0
+        while w < wordCount {
+          let word = UnsafeBufferPointer(rebasing: words[Int(starts[w])..<Int(starts[w + 1])])
+          // Decode the word and find how much of the previous path it shares.
+          letters.removeAll(keepingCapacity: true)
+          ends.removeAll(keepingCapacity: true)
+          var offset = 0
+          while offset < word.count {
+            let (letter, length) = NearSpelling.scalar(at: offset, in: word)
+            offset += length
+            letters.append(letter)
+            ends.append(offset)
+          }
+          var common = 0
+          let pathLetters = rows.letters
+          while common < min(letters.count, pathLetters.count),
+            letters[common] == pathLetters[common]
+          {
+            common += 1
+          }
+          rows.truncate(to: common)
+          var skipTo = w + 1
+          for depth in common..<letters.count {
+            rows.push(letters[depth])
+            if rows.cost <= budget || rows.floor > budget {
+              let end = Self.end(
+                ofPrefix: UnsafeBufferPointer(rebasing: word[0..<ends[depth]]), from: w,
+                words: words, starts: starts)
+              if rows.cost <= budget { body(w..<end) }
+              skipTo = end
+              break
+            }
+          }
+          w = skipTo
+        }
+      }
+    }
+  }
+
+  /// The first word at or after `from` that does not start with `prefix` (word `from` does).
+  private static func end(
+    ofPrefix prefix: UnsafeBufferPointer<UInt8>, from: Int, words: UnsafeBufferPointer<UInt8>,
+    starts: UnsafeBufferPointer<UInt32>
+  ) -> Int {
+    var low = from + 1
+    var high = starts.count - 1
+    while low < high {
+      let mid = (low + high) / 2
+      let start = Int(starts[mid])
+      let count = Int(starts[mid + 1]) - start
+      let starting =
+        count >= prefix.count
+        && memcmp(words.baseAddress! + start, prefix.baseAddress!, prefix.count) == 0
+      if starting { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+
+  /// Calls `body` with the slots of the words in `run`.
+  func forEachSlot(inWords run: Range<Int>, _ body: (Int32) -> Void) {
+    postings.withUnsafeBufferPointer { postings in
+      for slot in postings[Int(postingStarts[run.lowerBound])..<Int(postingStarts[run.upperBound])]
+      {
+        body(slot)
+      }
+    }
+  }
+
+  /// The words of a run, for tests and `--explain`.
+  func word(_ w: Int) -> String {
+    String(decoding: words[Int(wordStarts[w])..<Int(wordStarts[w + 1])], as: UTF8.self)
+  }
+}
+
+/// Open addressing from a word's bytes to its id while a dictionary is built; ids count up from
+/// 0 in order of first appearance, and each keeps where the word first appeared.
+private struct WordTable {
+  private var slots: [Int32]
+  private var mask: Int
+  private(set) var firstOffset: [UInt32] = []
+  private(set) var length: [UInt32] = []
+
+  init(capacity: Int) {
+    var size = 1
+    while size < capacity * 2 { size <<= 1 }
+    slots = [Int32](repeating: -1, count: size)
+    mask = size - 1
+  }
+
+  /// The id of `word`, which starts at `offset` of `bytes`; a new word gets the next id.
+  mutating func id(
+    of word: UnsafeBufferPointer<UInt8>, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>
+  ) -> (id: Int32, isNew: Bool) {
+    var probe = Self.hash(word) & mask
+    while true {
+      let id = slots[probe]
+      if id < 0 { break }
+      if Int(length[Int(id)]) == word.count,
+        memcmp(bytes.baseAddress! + Int(firstOffset[Int(id)]), word.baseAddress!, word.count) == 0
+      {
+        return (id, false)
+      }
+      probe = (probe + 1) & mask
+    }
+    let id = Int32(firstOffset.count)
+    slots[probe] = id
+    firstOffset.append(UInt32(truncatingIfNeeded: offset))
+    length.append(UInt32(truncatingIfNeeded: word.count))
+    if firstOffset.count * 2 > slots.count { grow(bytes: bytes) }
+    return (id, true)
+  }
+
+  private mutating func grow(bytes: UnsafeBufferPointer<UInt8>) {
+    var bigger = [Int32](repeating: -1, count: slots.count * 2)
+    let biggerMask = bigger.count - 1
+    for id in slots where id >= 0 {
+      let start = Int(firstOffset[Int(id)])
+      let word = UnsafeBufferPointer(rebasing: bytes[start..<start + Int(length[Int(id)])])
+      var probe = Self.hash(word) & biggerMask
+      while bigger[probe] >= 0 { probe = (probe + 1) & biggerMask }
+      bigger[probe] = id
+    }
+    slots = bigger
+    mask = biggerMask
+  }
+
+  /// FNV-1a.
+  @inline(__always)
+  private static func hash(_ word: UnsafeBufferPointer<UInt8>) -> Int {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in word { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+  }
+}
+
+/// The word dictionaries of an index's text columns, each built the first time a search needs
+/// it. Copies of an index (a search on a worker thread) share them, so one build serves all;
+/// compaction, which renumbers slots, starts a new set.
+final class TypoDictionaries: @unchecked Sendable {  // `built` is only touched under `lock`.
+  private let lock = NSLock()
+  private var built: [Int: TypoDictionary] = [:]
+
+  /// The dictionary of `column`, built by `make` if it is not yet.
+  func dictionary(column: Int, make: () -> TypoDictionary) -> TypoDictionary {
+    lock.lock()
+    defer { lock.unlock() }
+    if let dictionary = built[column] { return dictionary }
+    let dictionary = make()
+    built[column] = dictionary
+    return dictionary
+  }
+
+  /// The dictionaries built so far.
+  var all: [TypoDictionary] {
+    lock.lock()
+    defer { lock.unlock() }
+    return Array(built.values)
+  }
+}
+
+extension SearchIndex {
+  /// The word dictionary of a text column.
+  func typoDictionary(column: Int) -> TypoDictionary {
+    typoDictionaries.dictionary(column: column) { TypoDictionary(column: columns[column]) }
+  }
+
+  /// Builds the word dictionaries of every searchable text column now, so that the first
+  /// misspelt query does not wait for them (an app calls it off the main thread after opening
+  /// a large catalog).
+  public func prepareNearSpellings() {
+    for column in textFields.indices where textFields[column].isSearchable {
+      _ = typoDictionary(column: column)
+    }
+  }
+
+  /// What the near-spelling dictionaries built so far hold and cost.
+  public var nearSpellingMemory: (words: Int, bytes: Int, buildSeconds: Double) {
+    typoDictionaries.all.reduce((0, 0, 0)) {
+      ($0.0 + $1.wordCount, $0.1 + $1.memoryBytes, $0.2 + $1.buildSeconds)
+    }
+  }
+}
