@@ -194,6 +194,7 @@ public struct FilteredCollection: Sendable {
     ranked = next
     exactMatchCount =
       includesNearSpellings ? next.count { MatchRank(packed: $0.rank).typos == 0 } : next.count
-    rows = next.map { index.items[Int($0.slot)].id }
+    // Through the buffer: copying each whole `Item` out of the array would retain its fields.
+    rows = index.items.withUnsafeBufferPointer { items in next.map { items[Int($0.slot)].id } }
   }
 }

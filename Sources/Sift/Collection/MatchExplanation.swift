@@ -7,6 +7,10 @@ public struct MatchExplanation: Hashable, Sendable {
   public var field: String?
   /// The value of `field` that holds the best match, as stored.
   public var value: String?
+  /// The value that equals or starts with the query (the exactness rule's reason), and its
+  /// field; nil below those levels.
+  public var exactField: String?
+  public var exactValue: String?
   /// The catalog's ranking field and the item's value of it (rule 4).
   public var rankingField: String?
   public var popularity: Double?
@@ -40,24 +44,9 @@ extension FilteredCollection {
     else { return nil }
     let plan = index.plan(request)
     let analysis = index.analyse(slot, plan, nearSpellings: includesNearSpellings)
-    var field: String?
-    var value: String?
-    switch analysis.field {
-    case .text(let column):
-      let definition = index.textFields[column]
-      field = definition.name
-      let values = SearchIndex.strings(of: item[definition.name])
-      let valueIndex = analysis.offset.map {
-        index.columns[column].valueIndex(of: $0, inSlot: slot)
-      }
-      value = valueIndex.flatMap { values.indices.contains($0) ? values[$0] : nil }
-    case .number(let column):
-      let definition = index.numberFields[column]
-      field = definition.name
-      value = item[definition.name].map(definition.display)
-    case .none:
-      break
-    }
+    let (field, value) = describe(analysis.field, offset: analysis.offset, slot: slot, item: item)
+    let (exactField, exactValue) = describe(
+      analysis.exactField, offset: analysis.exactOffset, slot: slot, item: item)
     let ranking = schema.rankingField?.field
     var highlights: [MatchExplanation.Highlight] = []
     for definition in schema.fields {
@@ -72,9 +61,31 @@ extension FilteredCollection {
       }
     }
     return MatchExplanation(
-      rank: analysis.rank, field: field, value: value, rankingField: ranking,
+      rank: analysis.rank, field: field, value: value, exactField: exactField,
+      exactValue: exactValue, rankingField: ranking,
       popularity: ranking.flatMap { SearchIndex.number(of: item[$0]) },
       catalogOrder: index.orderKeys[slot], highlights: highlights)
+  }
+}
+
+extension FilteredCollection {
+  /// A field of the analysis by name, and the stored value at `offset` of its column.
+  fileprivate func describe(
+    _ field: SlotAnalysis.Field?, offset: Int?, slot: Int, item: Item
+  ) -> (String?, String?) {
+    switch field {
+    case .text(let column):
+      let definition = index.textFields[column]
+      let values = SearchIndex.strings(of: item[definition.name])
+      guard let offset else { return (definition.name, nil) }
+      let valueIndex = index.columns[column].valueIndex(of: offset, inSlot: slot)
+      return (definition.name, values.indices.contains(valueIndex) ? values[valueIndex] : nil)
+    case .number(let column):
+      let definition = index.numberFields[column]
+      return (definition.name, item[definition.name].map(definition.display))
+    case .none:
+      return (nil, nil)
+    }
   }
 }
 

@@ -6,10 +6,13 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   public enum Exactness: UInt8, Hashable, Sendable, Comparable, CaseIterable {
     /// A searchable value equals the whole query ("new york" = the alternate name "New York").
     case equalsQuery = 0
+    /// A searchable value starts with the whole query, as typed so far ("san fe" → "San
+    /// Fernando", before "Feira de Santana").
+    case startsValue = 1
     /// Every term starts a word ("ro" in "Red Rose").
-    case wordStarts = 1
+    case wordStarts = 2
     /// Some term only occurs inside a word ("ose").
-    case substring = 2
+    case substring = 3
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -17,6 +20,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
     public var name: String {
       switch self {
       case .equalsQuery: "equals query"
+      case .startsValue: "starts a value"
       case .wordStarts: "word starts"
       case .substring: "substring"
       }

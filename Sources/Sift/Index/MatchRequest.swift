@@ -56,14 +56,21 @@ extension CatalogSchema {
 /// terms of four or more letters may also match a word, or a word's beginning, within one edit
 /// (two from eight letters; an edit of the first letter counts twice). Never numbers, phrases,
 /// field filters or Hangul initial consonants.
+///
+/// By default an exact match counts toward the threshold only when every term starts a word in
+/// it: "exter" inside "Dexter" is a match, but no sign that the person did not mean "Exeter",
+/// so near spellings are still looked for (and rank after the exact matches).
 public struct TypoTolerance: Hashable, Sendable {
   public var isEnabled: Bool
   /// Near spellings are looked for while exact matches are fewer than this.
   public var threshold: Int
+  /// Whether matches found only inside words ("exter" in "Dexter") count toward the threshold.
+  public var countsInfixMatches: Bool
 
-  public init(isEnabled: Bool = true, threshold: Int = 1) {
+  public init(isEnabled: Bool = true, threshold: Int = 1, countsInfixMatches: Bool = false) {
     self.isEnabled = isEnabled
     self.threshold = max(0, threshold)
+    self.countsInfixMatches = countsInfixMatches
   }
 
   /// On, below one exact match (the default).

@@ -153,16 +153,24 @@ extension SearchIndex {
   ///   remaining candidate for each other term; near spellings walk the sorted words.
   func search(_ request: MatchRequest, within candidates: [Int32]? = nil) -> SearchOutcome {
     let plan = plan(request)
-    let exact = matchingSlots(plan, within: candidates)
-    if request.typos.isEnabled, exact.count < request.typos.threshold, plan.hasTypoTerms {
+    let exact = rank(matchingSlots(plan, within: candidates), plan, nearSpellings: false)
+    if request.typos.isEnabled, plan.hasTypoTerms,
+      Self.countedExactMatches(exact, request.typos) < request.typos.threshold
+    {
       let near = nearMatchingSlots(plan)
       return SearchOutcome(
         ranked: order(rank(near, plan, nearSpellings: true)), exactCount: exact.count,
         includesNearSpellings: true)
     }
     return SearchOutcome(
-      ranked: order(rank(exact, plan, nearSpellings: false)), exactCount: exact.count,
-      includesNearSpellings: false)
+      ranked: order(exact), exactCount: exact.count, includesNearSpellings: false)
+  }
+
+  /// The exact matches that count toward the typo threshold: those where every term starts a
+  /// word, unless infix matches count too.
+  static func countedExactMatches(_ exact: [RankedSlot], _ typos: TypoTolerance) -> Int {
+    guard !typos.countsInfixMatches else { return exact.count }
+    return exact.count { MatchRank(packed: $0.rank).exactness < .substring }
   }
 
   /// One slot's place among the results of `request` searched with or without near spellings

@@ -14,6 +14,9 @@ struct SlotAnalysis {
   var field: Field?
   /// The byte offset of the best match in its text column.
   var offset: Int?
+  /// The value that equals or starts with the query, when exactness says one does.
+  var exactField: Field?
+  var exactOffset: Int?
 
   enum Field: Hashable {
     case text(Int)
@@ -102,19 +105,36 @@ extension SearchIndex {
       }
     }
     var equals = false
+    var startsValue = false
+    var exact: (field: SlotAnalysis.Field, offset: Int?)?
     let query = context.query
     if !query.isEmpty {
       for column in context.queryColumns {
         let raw = context.columns[Int(column)]
-        guard raw.mayHaveValue(slot, ofLength: query.count),
-          let offset = raw.offsetOfValue(equalTo: query, inSlot: slot)
-        else { continue }
-        equals = true
-        consider(attribute(ofText: Int(column)), 0, .text(Int(column)), offset)
+        // Only a value that starts with the query's first byte can start with the query.
+        guard raw.mayStartValue(slot, with: query[0]) else { continue }
+        if query.count == 1, RawColumn.hasOwnBit(query[0]), raw.valueStarts != nil,
+          !raw.mayHaveValue(slot, ofLength: 1)
+        {
+          startsValue = true  // the mask says so, and no value is one byte long
+          consider(attribute(ofText: Int(column)), 0, .text(Int(column)), nil)
+          if exact == nil { exact = (.text(Int(column)), nil) }
+          continue
+        }
+        guard let found = raw.valueStarting(with: query, inSlot: slot) else { continue }
+        if found.isEqual {
+          if !equals { exact = (.text(Int(column)), found.offset) }
+          equals = true
+        } else {
+          startsValue = true
+          if exact == nil { exact = (.text(Int(column)), found.offset) }
+        }
+        consider(attribute(ofText: Int(column)), 0, .text(Int(column)), found.offset)
       }
     }
     if let value = context.queryNumber {
       for column in context.queryNumberColumns where context.numbers[Int(column)][slot] == value {
+        if !equals { exact = (.number(Int(column)), nil) }
         equals = true
         consider(attribute(ofNumber: Int(column)), 0, .number(Int(column)), nil)
       }
@@ -127,15 +147,28 @@ extension SearchIndex {
       let needle = context.needle(probe)
       for column in context.columns(of: probe) {
         let raw = context.columns[Int(column)]
-        // A word can start with the needle only where some word starts with its first byte.
+        let attribute = attribute(ofText: Int(column))
+        // A field after the best one so far can only tell whether the term starts a word.
+        let worse = found && attribute > best.attribute
+        if worse && wordStart { continue }
+        // A word can start with the needle only where some word starts with its first byte;
+        // for a one-letter needle whose letter has a bit of its own, that settles it.
         let mayStartWord = raw.mayStartWord(slot, with: needle[0])
+        let settled = needle.count == 1 && raw.wordStarts != nil && RawColumn.hasOwnBit(needle[0])
+        if worse && (settled || !mayStartWord) {
+          if settled && mayStartWord { wordStart = true }
+          continue
+        }
         if let first = Self.occurrences(
           of: needle, inSlot: slot, bytes: raw.bytes, starts: raw.starts,
-          lookForWordStart: mayStartWord)
+          lookForWordStart: mayStartWord && !settled && !wordStart,
+          needsPosition: attribute <= best.attribute)
         {
           found = true
-          consider(attribute(ofText: Int(column)), first.position, .text(Int(column)), first.offset)
-          if first.anyWordStart { wordStart = true }
+          if let position = first.position {
+            consider(attribute, position, .text(Int(column)), first.offset)
+          }
+          if first.anyWordStart || (settled && mayStartWord) { wordStart = true }
         }
         if probe.initials, let initials = context.initials[Int(column)],
           ByteSearch.contains(
@@ -143,8 +176,7 @@ extension SearchIndex {
             range: Int(initials.starts[slot])..<Int(initials.starts[slot + 1]))
         {
           found = true
-          consider(
-            attribute(ofText: Int(column)), Int(MatchRank.maximumPosition), .text(Int(column)), nil)
+          consider(attribute, MatchRank.maximumPosition, .text(Int(column)), nil)
         }
       }
       if !probe.number.isNaN {
@@ -168,10 +200,13 @@ extension SearchIndex {
     }
     let rank = MatchRank(
       typos: typos,
-      exactness: equals ? .equalsQuery : allWordStarts ? .wordStarts : .substring,
+      exactness: equals
+        ? .equalsQuery : startsValue ? .startsValue : allWordStarts ? .wordStarts : .substring,
       attribute: min(best.attribute, MatchRank.maximumAttribute),
       position: min(best.position, MatchRank.maximumPosition))
-    return SlotAnalysis(rank: rank, field: best.field, offset: best.offset)
+    return SlotAnalysis(
+      rank: rank, field: best.field, offset: best.offset, exactField: exact?.field,
+      exactOffset: exact?.offset)
   }
 
   /// The attribute of a text column: the title first, then the other text fields in order.
@@ -185,25 +220,75 @@ extension SearchIndex {
 
   /// Where `needle` first occurs in the slot's bytes (its offset, and the index of its word in
   /// its value), and whether any occurrence starts a word; nil when it does not occur.
-  /// `lookForWordStart: false` stops at the first occurrence (no word can start with it).
+  /// `lookForWordStart: false` stops at the first occurrence; `needsPosition: false` leaves its
+  /// word uncounted (nil), for a field that cannot be the best one.
   @inline(__always)
   static func occurrences(
     of needle: UnsafeBufferPointer<UInt8>, inSlot slot: Int, bytes: UnsafeBufferPointer<UInt8>,
-    starts: UnsafeBufferPointer<UInt32>, lookForWordStart: Bool = true
-  ) -> (offset: Int, position: Int, anyWordStart: Bool)? {
+    starts: UnsafeBufferPointer<UInt32>, lookForWordStart: Bool = true, needsPosition: Bool = true
+  ) -> (offset: Int, position: Int?, anyWordStart: Bool)? {
     let slotStart = Int(starts[slot])
     let end = Int(starts[slot + 1])
+    if needle.count == 1 {
+      // One byte (the first keystroke, matching most items): one forward pass that counts
+      // words on the way, no search call.
+      guard let first = firstOccurrence(of: needle[0], from: slotStart, to: end, bytes: bytes)
+      else { return nil }
+      guard lookForWordStart else {
+        let atStart =
+          first.offset == slotStart || NearSpelling.isWordBoundary(bytes[first.offset - 1])
+        return (first.offset, first.position, atStart)
+      }
+      var offset = first.offset
+      while offset < end {
+        if bytes[offset] == needle[0],
+          offset == slotStart || NearSpelling.isWordBoundary(bytes[offset - 1])
+        {
+          return (first.offset, first.position, true)
+        }
+        offset += 1
+      }
+      return (first.offset, first.position, false)
+    }
     guard let found = ByteSearch.firstOffset(of: needle, in: bytes, range: slotStart..<end)
     else { return nil }
-    let position = wordPosition(of: found, slotStart: slotStart, bytes: bytes)
+    let position = needsPosition ? wordPosition(of: found, slotStart: slotStart, bytes: bytes) : nil
+    guard lookForWordStart else {
+      return (found, position, found == slotStart || NearSpelling.isWordBoundary(bytes[found - 1]))
+    }
     var next: Int? = found
-    while lookForWordStart, let offset = next {
+    while let offset = next {
       if offset == slotStart || NearSpelling.isWordBoundary(bytes[offset - 1]) {
         return (found, position, true)
       }
       next = ByteSearch.firstOffset(of: needle, in: bytes, range: offset + 1..<end)
     }
     return (found, position, false)
+  }
+
+  /// The first `byte` in `bytes[start..<end]` and the index, in its value, of its word.
+  @inline(__always)
+  static func firstOccurrence(
+    of byte: UInt8, from start: Int, to end: Int, bytes: UnsafeBufferPointer<UInt8>
+  ) -> (offset: Int, position: Int)? {
+    var words = 0
+    var inWord = false
+    var offset = start
+    while offset < end {
+      let current = bytes[offset]
+      if current == 0 {
+        words = 0
+        inWord = false
+      } else if NearSpelling.isWordBoundary(current) {
+        inWord = false
+      } else if !inWord {
+        inWord = true
+        words += 1
+      }
+      if current == byte { return (offset, min(max(0, words - 1), MatchRank.maximumPosition)) }
+      offset += 1
+    }
+    return nil
   }
 
   /// The index, in its value, of the word that holds `offset` (at most
@@ -235,7 +320,14 @@ struct RawColumn {
   var starts: UnsafeBufferPointer<UInt32>
   /// Nil without summaries (a line index): every bit set.
   var wordStarts: UnsafeBufferPointer<UInt32>?
+  var valueStarts: UnsafeBufferPointer<UInt32>?
   var lengths: UnsafeBufferPointer<UInt64>?
+
+  /// Whether a value of the slot may start with `byte`.
+  @inline(__always)
+  func mayStartValue(_ slot: Int, with byte: UInt8) -> Bool {
+    valueStarts.map { $0[slot] & Self.wordStartBit(byte) != 0 } ?? true
+  }
 
   /// Whether a word of the slot may start with `byte`.
   @inline(__always)
@@ -260,42 +352,66 @@ struct RawColumn {
     }
   }
 
+  /// Whether words starting with `byte` have a `wordStarts` bit of their own.
+  @inline(__always)
+  static func hasOwnBit(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+
   /// The bit of `lengths` for values of `count` bytes (63: 63 or more).
   @inline(__always)
   static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
 
-  /// The offset of the slot's value that equals `value`, if one does.
-  func offsetOfValue(equalTo value: UnsafeBufferPointer<UInt8>, inSlot slot: Int) -> Int? {
+  /// The first of the slot's values that starts with `query`, preferring one that equals it.
+  func valueStarting(
+    with query: UnsafeBufferPointer<UInt8>, inSlot slot: Int
+  ) -> (offset: Int, isEqual: Bool)? {
     var start = Int(starts[slot])
     let end = Int(starts[slot + 1])
     let base = bytes.baseAddress!
+    // Past the first value that starts with the query, only an equal one can do better.
+    let mayEqual = mayHaveValue(slot, ofLength: query.count)
+    var found: (offset: Int, isEqual: Bool)?
     while start < end {
       let valueEnd =
         memchr(base + start, 0, end - start).map {
           UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
         } ?? end
-      if valueEnd - start == value.count, memcmp(base + start, value.baseAddress!, value.count) == 0
+      if valueEnd - start >= query.count,
+        memcmp(base + start, query.baseAddress!, query.count) == 0
       {
-        return start
+        if valueEnd - start == query.count { return (start, true) }
+        if found == nil { found = (start, false) }
+        if !mayEqual { return found }
       }
       start = valueEnd + 1
     }
-    return nil
+    return found
   }
 }
 
 /// Per-slot summaries of one text column for `RawColumn`.
 struct ColumnSummary: Sendable {
   private(set) var wordStarts: [UInt32] = []
+  /// The first bytes of the values, in the bits of `wordStarts`.
+  private(set) var valueStarts: [UInt32] = []
   private(set) var lengths: [UInt64] = []
 
-  /// Summaries of every slot of `column`.
+  /// Summaries of every slot of `column`, on every core.
   init(_ column: FoldedColumn) {
-    wordStarts.reserveCapacity(column.slotCount)
-    lengths.reserveCapacity(column.slotCount)
-    column.withUnsafeBytes { bytes, starts in
-      for slot in 0..<column.slotCount { append(slot, bytes: bytes, starts: starts) }
+    let ranges = Parallel.ranges(
+      count: column.slotCount, parts: Parallel.parts(for: column.slotCount, minimumPerPart: 50_000))
+    let parts = Parallel.map(parts: ranges.count) { part in
+      var summary = ColumnSummary()
+      summary.wordStarts.reserveCapacity(ranges[part].count)
+      summary.valueStarts.reserveCapacity(ranges[part].count)
+      summary.lengths.reserveCapacity(ranges[part].count)
+      column.withUnsafeBytes { bytes, starts in
+        for slot in ranges[part] { summary.append(slot, bytes: bytes, starts: starts) }
+      }
+      return summary
     }
+    wordStarts = Array(parts.map(\.wordStarts).joined())
+    valueStarts = Array(parts.map(\.valueStarts).joined())
+    lengths = Array(parts.map(\.lengths).joined())
   }
 
   /// Adds the summary of `column`'s last slot.
@@ -309,6 +425,7 @@ struct ColumnSummary: Sendable {
     _ slot: Int, bytes: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>
   ) {
     var words: UInt32 = 0
+    var values: UInt32 = 0
     var lengths: UInt64 = 0
     var valueStart = Int(starts[slot])
     let end = Int(starts[slot + 1])
@@ -317,13 +434,17 @@ struct ColumnSummary: Sendable {
       if byte == 0 {
         lengths |= RawColumn.lengthBit(offset - valueStart)
         valueStart = offset + 1
-      } else if !NearSpelling.isWordBoundary(byte),
+        continue
+      }
+      if offset == valueStart { values |= RawColumn.wordStartBit(byte) }
+      if !NearSpelling.isWordBoundary(byte),
         offset == Int(starts[slot]) || NearSpelling.isWordBoundary(bytes[offset - 1])
       {
         words |= RawColumn.wordStartBit(byte)
       }
     }
     wordStarts.append(words)
+    valueStarts.append(values)
     self.lengths.append(lengths)
   }
 
@@ -331,6 +452,7 @@ struct ColumnSummary: Sendable {
   func compacted(keeping slots: [Int]) -> ColumnSummary {
     var copy = ColumnSummary()
     copy.wordStarts = slots.map { wordStarts[$0] }
+    copy.valueStarts = slots.map { valueStarts[$0] }
     copy.lengths = slots.map { lengths[$0] }
     return copy
   }
@@ -444,16 +566,19 @@ extension SearchIndex {
         }
       }
       return columns[index].withUnsafeBytes { bytes, starts in
-        summaries[index].withUnsafeBuffers { wordStarts, lengths in
+        summaries[index].withUnsafeBuffers { wordStarts, valueStarts, lengths in
           raw.append(
-            RawColumn(bytes: bytes, starts: starts, wordStarts: wordStarts, lengths: lengths))
+            RawColumn(
+              bytes: bytes, starts: starts, wordStarts: wordStarts, valueStarts: valueStarts,
+              lengths: lengths))
           guard let initials = initialColumns[index] else {
             rawInitials.append(nil)
             return next(index + 1)
           }
           return initials.withUnsafeBytes { bytes, starts in
             rawInitials.append(
-              RawColumn(bytes: bytes, starts: starts, wordStarts: wordStarts, lengths: lengths))
+              RawColumn(
+                bytes: bytes, starts: starts, wordStarts: nil, valueStarts: nil, lengths: nil))
             return next(index + 1)
           }
         }
@@ -481,11 +606,15 @@ extension SearchIndex {
 extension ColumnSummary? {
   /// The summaries as raw memory; nil pointers when there are none.
   func withUnsafeBuffers<Result>(
-    _ body: (UnsafeBufferPointer<UInt32>?, UnsafeBufferPointer<UInt64>?) -> Result
+    _ body: (
+      UnsafeBufferPointer<UInt32>?, UnsafeBufferPointer<UInt32>?, UnsafeBufferPointer<UInt64>?
+    ) -> Result
   ) -> Result {
-    guard let summary = self else { return body(nil, nil) }
+    guard let summary = self else { return body(nil, nil, nil) }
     return summary.wordStarts.withUnsafeBufferPointer { words in
-      summary.lengths.withUnsafeBufferPointer { body(words, $0) }
+      summary.valueStarts.withUnsafeBufferPointer { values in
+        summary.lengths.withUnsafeBufferPointer { body(words, values, $0) }
+      }
     }
   }
 }

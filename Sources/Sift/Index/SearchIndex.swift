@@ -85,8 +85,7 @@ public struct SearchIndex: Sendable {
       initialColumns[field] = .joinedInitials(
         folded.map { $0.initials[field] }, slotCounts: ranges.map(\.count))
     }
-    let folds = columns
-    summaries = Parallel.map(parts: folds.count) { ColumnSummary(folds[$0]) }
+    summaries = columns.map(ColumnSummary.init)
     for item in items {
       guard slotByID[item.id] == nil else { throw .duplicateID(item.id) }
       appendSlot(item, orderKey: nextOrderKey, foldingText: false)

@@ -54,11 +54,21 @@ struct SearchCommand: ParsableCommand {
   )
   var explain = false
 
+  @Option(
+    name: .customLong("queries"),
+    help: ArgumentHelp(
+      "Run each line of FILE as a query, opening the catalog once (scripts and the relevance benchmark): one line of output per query, with --json an object with query, indicator and results.",
+      valueName: "FILE"))
+  var queriesFile: String?
+
   @Argument(help: "The query.")
   var query: [String] = []
 
   func validate() throws {
     if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+    if queriesFile != nil, !query.isEmpty {
+      throw ValidationError("give either a query or --queries FILE, not both")
+    }
   }
 
   func run() throws {
@@ -92,6 +102,10 @@ struct SearchCommand: ParsableCommand {
       session.send(
         .insertToken(known ?? SearchToken(text: identifier, identifier: identifier), at: position))
     }
+    if let queriesFile {
+      try runQueries(from: queriesFile, session: &session)
+      return
+    }
     session.send(.setText(query.joined(separator: " ")))
 
     let controller = session.controller
@@ -113,6 +127,45 @@ struct SearchCommand: ParsableCommand {
     }
     StandardStreams.error(controller.indicator.text)
   }
+
+  /// `--queries FILE`: every line a query through the same session, one output line each.
+  private func runQueries(from path: String, session: inout CatalogSession) throws {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      throw Failure.exit("cannot read the queries file \(path)", status: 2)
+    }
+    let output = StandardStreams.Output()
+    for line in text.split(whereSeparator: \.isNewline) {
+      let query = String(line)
+      session.send(.setText(query))
+      let controller = session.controller
+      let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
+      let items = (0..<shown).compactMap { controller.collection.item(atRow: $0) }
+      if json {
+        var object = JSONLine()
+        object.add("query", .string(query))
+        object.add("indicator", .string(controller.indicator.text))
+        object.add(
+          "results",
+          .array(
+            items.map { item in
+              var entry = JSONLine()
+              entry.add("id", .string(item.id.rawValue))
+              entry.add("title", .string(item[schema(session).titleField]?.displayText ?? ""))
+              return .object(entry)
+            }))
+        output.write(object.line + "\n")
+      } else {
+        let titles = items.map { $0[schema(session).titleField]?.displayText ?? "" }
+        output.write(
+          TerminalText.inert(
+            "\(query) → \(titles.joined(separator: " · ")) (\(controller.indicator.text))")
+            + "\n")
+      }
+    }
+    output.flush()
+  }
+
+  private func schema(_ session: CatalogSession) -> CatalogSchema { session.schema }
 
   /// `{"id":…,"title":…,` then every field under its own name, in schema order, and with
   /// `--explain` an `"explain"` object.
@@ -140,6 +193,10 @@ struct SearchCommand: ParsableCommand {
     let rank = explanation.rank
     object.add("typos", .number(Double(rank.typos)))
     object.add("exactness", .string(rank.exactness.name))
+    if let field = explanation.exactField {
+      object.add("exact_field", .string(field))
+      object.add("exact_value", explanation.exactValue.map(JSONValue.string) ?? .null)
+    }
     object.add("attribute", .number(Double(rank.attribute)))
     object.add("field", explanation.field.map(JSONValue.string) ?? .null)
     object.add("value", explanation.value.map(JSONValue.string) ?? .null)
@@ -167,8 +224,13 @@ struct SearchCommand: ParsableCommand {
   /// `--explain` as text, one indented line under the result.
   static func describe(_ explanation: MatchExplanation) -> String {
     let rank = explanation.rank
+    let exactness =
+      rank.exactness.name
+      + (explanation.exactField.map { field in
+        " (\(field)" + (explanation.exactValue.map { " \"\($0)\"" } ?? "") + ")"
+      } ?? "")
     var parts = [
-      "typos \(rank.typos)", rank.exactness.name,
+      "typos \(rank.typos)", exactness,
       explanation.field.map { field in
         "best in \(field)" + (explanation.value.map { " \"\($0)\"" } ?? "")
           + (rank.position > 0 ? " at word \(rank.position + 1)" : "")

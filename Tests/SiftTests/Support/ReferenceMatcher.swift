@@ -15,9 +15,14 @@ struct ReferenceMatcher {
   /// spellings were looked for.
   func rankedRows(items: [Item], criteria: SearchCriteria) -> [(id: ItemID, rank: [Int])] {
     let resolved = ResolvedCriteria(criteria, schema: schema)
-    let exact = items.filter { matches($0, resolved, nearSpellings: false) }
+    // Exact matches count toward the threshold when every term starts a word (exactness < 3),
+    // or all of them when infix matches count.
+    let counted = items.filter {
+      matches($0, resolved, nearSpellings: false)
+        && (typos.countsInfixMatches || rank($0, resolved, nearSpellings: false)[1] < 3)
+    }
     let near =
-      typos.isEnabled && exact.count < typos.threshold
+      typos.isEnabled && counted.count < typos.threshold
       && resolved.allTerms.contains { !$0.isNegated && Self.typoBudget($0) != nil }
     let matching = items.enumerated().filter { matches($0.element, resolved, nearSpellings: near) }
     let ranking = schema.rankingField
@@ -107,10 +112,15 @@ struct ReferenceMatcher {
     }
     let query = terms.map { $0.textCondition!.needle }.joined(separator: " ")
     var equals = false
+    var startsValue = false
     let queryFields = Set(terms.flatMap { $0.textCondition!.field.map { [$0] } ?? textFields })
     for field in queryFields {
-      if SearchIndex.strings(of: item[field]).contains(where: { TextFolding.fold($0) == query }) {
+      let folded = SearchIndex.strings(of: item[field]).map { TextFolding.fold($0) }
+      if folded.contains(query) {
         equals = true
+        consider([attribute(field), 0])
+      } else if folded.contains(where: { $0.utf8.starts(with: query.utf8) }) {
+        startsValue = true
         consider([attribute(field), 0])
       }
     }
@@ -166,7 +176,7 @@ struct ReferenceMatcher {
       }
       allWordStarts = allWordStarts && wordStart
     }
-    let exactness = equals ? 0 : allWordStarts ? 1 : 2
+    let exactness = equals ? 0 : startsValue ? 1 : allWordStarts ? 2 : 3
     return [min(typoCount, 7), exactness, min(best?[0] ?? 15, 15), best?[1] ?? 7]
   }
 
