@@ -1,0 +1,170 @@
+import Testing
+
+@testable import Sift
+
+/// DESIGN §3's ranking rules, one at a time: each case is a pair of items that every rule before
+/// the one under test leaves tied (or favours the same way), and that the rule under test puts
+/// in the order given, against popularity and catalog order where they would say otherwise.
+@Suite("Relevance rules")
+struct RelevanceTests {
+  static func schema(ranking: RankingField? = RankingField("population")) -> CatalogSchema {
+    CatalogSchema(
+      name: "places",
+      fields: [.text("name"), .text("alternates"), .number("population"), .category("country")],
+      titleField: "name", categoryField: "country", rankingField: ranking)
+  }
+
+  static func item(
+    _ id: String, _ name: String, alternates: [String] = [], population: Double? = nil
+  ) -> Item {
+    var fields: [String: FieldValue] = ["name": .text(name), "alternates": .texts(alternates)]
+    if let population { fields["population"] = .number(population) }
+    return Item(id: ItemID(id), fields: fields)
+  }
+
+  struct Case: CustomTestStringConvertible, Sendable {
+    var rule: String
+    var query: String
+    /// The item that must come first, then the one after it (listed second in the catalog
+    /// and more popular, so neither catalog order nor popularity explains the order).
+    var first: Item
+    var second: Item
+    var typos: TypoTolerance = .automatic
+    var testDescription: String { "\(rule): \"\(query)\"" }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      rule: "typos: an exact match before a near spelling", query: "lisbn",
+      first: item("a", "Lisbnia", population: 10), second: item("b", "Lisbon", population: 500),
+      typos: TypoTolerance(threshold: 5)),
+    Case(
+      rule: "exactness: an alternate name equal to the query before a longer title",
+      query: "new york",
+      first: item("a", "New York City", alternates: ["New York"], population: 10),
+      second: item("b", "New York Mills", population: 500)),
+    Case(
+      rule: "exactness: a value starting with the query before words out of order",
+      query: "san fe",
+      first: item("a", "San Fernando", population: 10),
+      second: item("b", "Feira de Santana", population: 500)),
+    Case(
+      rule: "exactness: every term starting a word before a substring", query: "rose",
+      first: item("a", "Red Rose", population: 10), second: item("b", "Primrose", population: 500)
+    ),
+    Case(
+      rule: "attribute: the title before another field", query: "lyon",
+      first: item("a", "Lyonville", population: 10),
+      second: item("b", "Villeurbanne", alternates: ["Lyonville"], population: 500)),
+    Case(
+      rule: "position: an earlier word before a later one", query: "rose",
+      first: item("a", "Old Rose", population: 10),
+      second: item("b", "Big Old Rose", population: 500)),
+    Case(
+      rule: "popularity: more people first", query: "paris",
+      first: item("a", "Paris", population: 2_000_000),
+      second: item("b", "Paris", population: 25_000)),
+    Case(
+      rule: "catalog order: what nothing else separates", query: "paris",
+      first: item("a", "Paris", population: 100), second: item("b", "Paris", population: 100)),
+  ]
+
+  @Test("each rule decides a pair on its own", arguments: cases)
+  func rule(_ test: Case) throws {
+    // Popularity and catalog order would put `second` first wherever the rule does not decide
+    // (except in the two cases about them, where the items are given in their own order).
+    let ordered = test.rule.hasPrefix("popularity") || test.rule.hasPrefix("catalog")
+    let items = ordered ? [test.first, test.second] : [test.second, test.first]
+    var collection = try FilteredCollection(
+      schema: Self.schema(), items: items, typoTolerance: test.typos)
+    collection.filter(by: SearchCriteria(text: test.query))
+    #expect(collection.rows == [test.first.id, test.second.id])
+    // The reference ranks them the same way.
+    var reference = ReferenceMatcher(schema: Self.schema())
+    reference.typos = test.typos
+    #expect(
+      reference.rows(items: items, criteria: SearchCriteria(text: test.query)) == collection.rows)
+  }
+
+  @Test("popularity: descending by default, ascending on request, missing values last")
+  func popularityOrder() throws {
+    let items = [
+      Self.item("small", "Springfield", population: 1_000),
+      Self.item("none", "Springfield"),
+      Self.item("large", "Springfield", population: 150_000),
+    ]
+    for (ranking, expected) in [
+      (RankingField("population"), ["large", "small", "none"]),
+      (RankingField("population", ascending: true), ["small", "large", "none"]),
+      (nil, ["small", "none", "large"]),
+    ] {
+      var collection = try FilteredCollection(
+        schema: Self.schema(ranking: ranking), items: items)
+      collection.filter(by: SearchCriteria(text: "spring"))
+      #expect(collection.rows.map(\.rawValue) == expected, "\(String(describing: ranking))")
+      // Not filtering shows everything in the same order.
+      collection.filter(by: .everything)
+      #expect(collection.rows.map(\.rawValue) == expected)
+    }
+  }
+
+  @Test("an edit lands where the rules put it")
+  func editsKeepTheOrder() throws {
+    var collection = try FilteredCollection(
+      schema: Self.schema(),
+      items: [Self.item("a", "Paris", population: 100), Self.item("b", "Paris", population: 300)])
+    collection.filter(by: SearchCriteria(text: "paris"))
+    #expect(collection.rows == ["b", "a"])
+    let changes = try collection.add(Self.item("c", "Paris", population: 200))
+    #expect(collection.rows == ["b", "c", "a"])
+    #expect(changes.inserted == [1])
+    try collection.update(Self.item("a", "Paris", population: 1_000))
+    #expect(collection.rows == ["a", "b", "c"])
+    #expect(collection.row(of: "c") == 2)
+  }
+
+  @Test("RankingField reads FIELD, FIELD:asc and FIELD:desc")
+  func rankingFieldSyntax() {
+    #expect(RankingField(parsing: "population") == RankingField("population"))
+    #expect(RankingField(parsing: "population:desc") == RankingField("population"))
+    #expect(RankingField(parsing: "price:ASC") == RankingField("price", ascending: true))
+    #expect(RankingField(parsing: "price:up") == nil)
+    #expect(RankingField(parsing: ":asc") == nil)
+    #expect(RankingField("population").description == "population:desc")
+  }
+
+  @Test("a ranking field that is missing or not a number is a schema error")
+  func rankingFieldValidation() {
+    var schema = Self.schema(ranking: RankingField("people"))
+    #expect(throws: CatalogSchemaError.missingField("people", role: "ranking")) {
+      try schema.validate()
+    }
+    schema.rankingField = RankingField("name")
+    #expect(throws: CatalogSchemaError.wrongKind("name", role: "ranking", expected: .number)) {
+      try schema.validate()
+    }
+    #expect(
+      CatalogSchemaError.wrongKind("name", role: "ranking", expected: .number).description
+        == "the ranking field \"name\" must be a number field")
+  }
+
+  @Test("why it matched: the rule values, the value that decided, popularity and ranges")
+  func explanation() throws {
+    var collection = try FilteredCollection(
+      schema: Self.schema(),
+      items: [
+        Self.item(
+          "m", "Munich", alternates: ["München", "Monaco di Baviera"], population: 1_500_000)
+      ])
+    collection.filter(by: SearchCriteria(text: "munchen"))
+    let explanation = try #require(collection.explanation(forRow: 0))
+    #expect(
+      explanation.rank == MatchRank(typos: 0, exactness: .equalsQuery, attribute: 1, position: 0))
+    #expect(explanation.exactField == "alternates" && explanation.exactValue == "München")
+    #expect(explanation.field == "alternates" && explanation.value == "München")
+    #expect(explanation.rankingField == "population" && explanation.popularity == 1_500_000)
+    #expect(explanation.highlights.map(\.value) == ["München"])
+    #expect(explanation.highlights.first?.characterRanges == [0..<7])
+    #expect(collection.explanation(forRow: 1) == nil)
+  }
+}

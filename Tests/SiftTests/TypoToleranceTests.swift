@@ -1,0 +1,246 @@
+import Testing
+
+@testable import Sift
+
+/// Typo tolerance (DESIGN §3): budgets by length, the first letter's double cost, swaps, the
+/// terms that never have typos, the threshold, and the scripts it works in.
+@Suite("Typo tolerance")
+struct TypoToleranceTests {
+  static let places = [
+    "Lisbon", "Amsterdam", "Tokyo", "Lyon", "Cat Island", "Ginger Bay", "Москва", "Αθήνα",
+    "Zürich", "New York City", "서울",
+  ]
+
+  static func collection(_ typos: TypoTolerance = .automatic) throws -> FilteredCollection {
+    let schema = CatalogSchema(
+      name: "places", fields: [.text("name"), .number("year")], titleField: "name")
+    let items = places.enumerated().map { index, name in
+      Item(
+        id: ItemID(String(index)),
+        fields: ["name": .text(name), "year": .number(Double(2000 + index))])
+    }
+    return try FilteredCollection(schema: schema, items: items, typoTolerance: typos)
+  }
+
+  static func titles(_ query: String, _ typos: TypoTolerance = .automatic) throws -> [String] {
+    var collection = try collection(typos)
+    collection.filter(by: SearchCriteria(text: query))
+    return collection.rows.compactMap { collection.item(id: $0)?["name"]?.displayText }
+  }
+
+  @Test(
+    "budget: none below 4 letters, one from 4, two from 8; the first letter costs two",
+    arguments: [
+      ("cta", [String]()),  // 3 letters: no typos
+      ("lyom", ["Lyon"]),  // 4 letters, one substitution
+      ("lyxx", []),  // two edits are over a budget of one
+      ("lsibon", ["Lisbon"]),  // a swap of two neighbours is one edit
+      ("lisbn", ["Lisbon"]),  // a deletion
+      ("zuirch", ["Zürich"]),  // folded first: "zurich", then a swap
+      ("amstred", ["Amsterdam"]),  // a misspelt beginning of a word
+      ("amstredam", ["Amsterdam"]),  // 9 letters, two edits
+      ("amxxxrdam", []),  // 9 letters, three edits
+      ("pokyo", []),  // the first letter: two edits against a budget of one
+      ("xtokyo", []),  // an extra first letter also costs two
+      ("xmsterdam", ["Amsterdam"]),  // 9 letters: the first letter fits a budget of two
+      ("new yrok", ["New York City"]),  // each term on its own budget
+      ("мосвка", ["Москва"]),  // Cyrillic
+      ("αθνα", ["Αθήνα"]),  // Greek, folded without its accent
+    ])
+  func budget(_ query: String, _ expected: [String]) throws {
+    #expect(try Self.titles(query) == expected)
+  }
+
+  @Test(
+    "never for numbers, phrases, field filters or initial consonants",
+    arguments: ["2099", "\"lisbn\"", "name:lisbn", "ㅅㅇㅇ", "year:2099"])
+  func neverFor(_ query: String) throws {
+    #expect(try Self.titles(query).isEmpty)
+  }
+
+  @Test("only below the threshold, and off when asked")
+  func threshold() throws {
+    #expect(try Self.titles("lisbo") == ["Lisbon"])  // exact: no near spellings added
+    var collection = try Self.collection()
+    collection.filter(by: SearchCriteria(text: "lisbn"))
+    #expect(collection.includesNearSpellings && collection.exactMatchCount == 0)
+    collection.filter(by: SearchCriteria(text: "lisbo"))
+    #expect(!collection.includesNearSpellings && collection.exactMatchCount == 1)
+    #expect(try Self.titles("lisbn", .off).isEmpty)
+    collection.typoTolerance = .off
+    collection.filter(by: SearchCriteria(text: "lisbn"))
+    #expect(collection.rows.isEmpty && !collection.includesNearSpellings)
+    collection.typoTolerance = .automatic
+    #expect(collection.rows.count == 1, "changing the option searches again")
+  }
+
+  @Test("a match found only inside a word does not hold near spellings back")
+  func infixMatches() throws {
+    // "yon" is inside "Lyon" (and nowhere at a word start): near spellings are looked for too,
+    // and "Lyon" the exact match still comes first.
+    let schema = CatalogSchema(name: "t", fields: [.text("name")], titleField: "name")
+    let items = ["Dexter", "Exeter"].enumerated().map {
+      Item(id: ItemID(String($0)), fields: ["name": .text($1)])
+    }
+    var collection = try FilteredCollection(schema: schema, items: items)
+    collection.filter(by: SearchCriteria(text: "exter"))
+    #expect(collection.rows == ["0", "1"])
+    #expect(collection.includesNearSpellings && collection.exactMatchCount == 1)
+    collection.typoTolerance = TypoTolerance(countsInfixMatches: true)
+    #expect(collection.rows == ["0"])
+  }
+
+  @Test("the results say they are near spellings, and highlights cover the matched part")
+  func indicatorAndHighlights() throws {
+    var search = SearchController(collection: try Self.collection())
+    search.send(.focus)
+    search.send(.setText("amstred"))
+    #expect(search.indicator.text == "No exact matches — showing 1 near spelling")
+    #expect(search.indicator.includesNearSpellings)
+    let item = try #require(search.collection.item(atRow: 0))
+    let ranges = search.collection.highlightRanges(in: "Amsterdam", field: "name", of: item)
+    #expect(ranges.map { String("Amsterdam"[$0]) } == ["Amsterd"])
+    search.send(.setText("gingr"))
+    let ginger = try #require(search.collection.item(atRow: 0))
+    #expect(
+      search.collection.highlightRanges(in: "Ginger Bay", field: "name", of: ginger).map {
+        String("Ginger Bay"[$0])
+      } == ["Ginger"])
+    #expect(search.collection.rank(atRow: 0)?.typos == 1)
+    #expect(
+      ResultsIndicator(isFiltering: true, matchCount: 5, totalCount: 9, exactMatchCount: 2).text
+        == "Items found: 5 (2 exact, 3 near spellings)")
+  }
+
+  @Test("the edit-distance rows agree with the whole table, on random words in three scripts")
+  func distanceAgreesWithTable() {
+    var random = SplitMix64(seed: 4242)
+    let alphabet: [Unicode.Scalar] = ["a", "b", "c", "é", "ж", "з", "λ"]
+    for _ in 0..<3_000 {
+      func word(_ range: ClosedRange<Int>) -> [Unicode.Scalar] {
+        (0..<Int.random(in: range, using: &random)).map { _ in
+          alphabet.randomElement(using: &random)!
+        }
+      }
+      let term = word(1...9)
+      let candidate = word(1...10)
+      let budget = Int.random(in: 1...2, using: &random)
+      var rows = NearSpelling.Rows(term: term.map(\.value), budget: budget)
+      let bytes = Array(String(String.UnicodeScalarView(candidate)).utf8)
+      let found = bytes.withUnsafeBufferPointer { NearSpelling.bestPrefix(of: $0, rows: &rows) }
+      let expected = (1...candidate.count).map {
+        ReferenceMatcher.distance(term, Array(candidate[0..<$0]))
+      }.min()!
+      #expect(found?.cost == (expected <= budget ? expected : nil), "\(term) \(candidate)")
+    }
+  }
+
+  @Test("the word dictionary finds exactly the words within budget, walking them as a trie")
+  func dictionaryAgreesWithBruteForce() {
+    var random = SplitMix64(seed: 99)
+    let letters: [Character] = ["a", "b", "c", "d", "é", "ж"]
+    for round in 0..<60 {
+      var column = FoldedColumn()
+      var words: [String] = []
+      for _ in 0..<Int.random(in: 1...80, using: &random) {
+        let word = String(
+          (0..<Int.random(in: 1...8, using: &random)).map { _ in
+            letters.randomElement(using: &random)!
+          })
+        // The dictionary holds folded words ("é" is "e" there).
+        words.append(TextFolding.fold(word))
+        column.append([word + " " + word.uppercased()])
+      }
+      let dictionary = TypoDictionary(column: column)
+      for _ in 0..<20 {
+        let term = Array(
+          TextFolding.fold(
+            String(
+              (0..<Int.random(in: 4...9, using: &random)).map { _ in
+                letters.randomElement(using: &random)!
+              })
+          ).unicodeScalars)
+        let budget = TypoTolerance.budget(letters: term.count)
+        var found = Set<String>()
+        dictionary.forEachNearWordRun(term: term.map(\.value), budget: budget) { run in
+          for w in run { found.insert(dictionary.word(w)) }
+        }
+        let expected = Set(
+          words.filter { word in
+            let scalars = Array(word.unicodeScalars)
+            return (1...scalars.count).contains {
+              ReferenceMatcher.distance(term, Array(scalars[0..<$0])) <= budget
+            }
+          })
+        #expect(found == expected, "round \(round), term \(String(String.UnicodeScalarView(term)))")
+      }
+    }
+  }
+
+  @Test("near spellings agree with the reference on random catalogs, typed letter by letter")
+  func nearSpellingsAgreeWithReference() throws {
+    let seed: UInt64 = 31337
+    print("typo property test seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let schema = CatalogSchema(
+      name: "words", fields: [.text("title"), .text("tags"), .number("n")], titleField: "title",
+      rankingField: RankingField("n"))
+    let syllables = ["ka", "ro", "mi", "sa", "to", "ля", "né", "ri", "o", "s"]
+    var nearSteps = 0
+    func word() -> String {
+      (0..<Int.random(in: 1...4, using: &random)).map { _ in
+        syllables.randomElement(using: &random)!
+      }.joined()
+    }
+    for round in 0..<120 {
+      let items = (0..<Int.random(in: 1...40, using: &random)).map { id in
+        Item(
+          id: ItemID(String(id)),
+          fields: [
+            "title": .text(
+              (0..<Int.random(in: 1...3, using: &random)).map { _ in word() }
+                .joined(separator: " ")),
+            "tags": .texts((0..<Int.random(in: 0...2, using: &random)).map { _ in word() }),
+            "n": .number(Double(Int.random(in: 0...5, using: &random))),
+          ])
+      }
+      let typos = [
+        TypoTolerance.automatic, TypoTolerance(threshold: 3),
+        TypoTolerance(threshold: 2, countsInfixMatches: true),
+      ].randomElement(using: &random)!
+      var collection = try FilteredCollection(schema: schema, items: items, typoTolerance: typos)
+      var reference = ReferenceMatcher(schema: schema)
+      reference.typos = typos
+      // A word from the catalog with one or two random edits, typed letter by letter.
+      var target = Array(word() + word())
+      for _ in 0..<Int.random(in: 0...2, using: &random) where target.count > 1 {
+        let at = Int.random(in: 0..<target.count, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: target.remove(at: at)
+        case 1: target.insert(syllables.randomElement(using: &random)!.first!, at: at)
+        default: target[at] = syllables.randomElement(using: &random)!.last!
+        }
+      }
+      let query = (Bool.random(using: &random) ? word() + " " : "") + String(target)
+      var typed = ""
+      for character in query {
+        typed.append(character)
+        let criteria = SearchCriteria(text: typed)
+        collection.filter(by: criteria)
+        if collection.includesNearSpellings && collection.exactMatchCount < collection.rows.count {
+          nearSteps += 1
+        }
+        let expected = reference.rankedRows(items: items, criteria: criteria)
+        let ranks = collection.rows.indices.map { row -> [Int] in
+          let rank = collection.rank(atRow: row)!
+          return [rank.typos, Int(rank.exactness.rawValue), rank.attribute, rank.position]
+        }
+        #expect(
+          collection.rows == expected.map(\.id) && ranks == expected.map(\.rank),
+          "seed \(seed) round \(round): \"\(typed)\"")
+      }
+    }
+    // The cases must reach near spellings often, or they test little.
+    #expect(nearSteps > 100, "\(nearSteps) steps showed near spellings")
+  }
+}
