@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import Sift
 import SiftStore
@@ -53,6 +54,10 @@ struct AppCommand: ParsableCommand {
     } catch {
       throw Failure.exit("\(store.url.path): \(error)", status: 1)
     }
+    // The near-spelling dictionaries are built in the background (copies of an index share
+    // them), so the first misspelling typed does not wait for them.
+    let index = collection.index
+    DispatchQueue.global(qos: .utility).async { index.prepareNearSpellings() }
     // Searches run off the input loop, so typing stays instant on large catalogs.
     var model = AppModel(
       controller: SearchController(collection: collection, searchesImmediately: false))

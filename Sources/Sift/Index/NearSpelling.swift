@@ -94,6 +94,19 @@ enum NearSpelling {
       letters.append(letter)
     }
 
+    /// When the row after `depth` letters has no cost below the budget, the only letters that
+    /// can come next without going over it are the term's letters that extend a cell at the
+    /// budget with a match; sorted. Nil when the row still has room for an edit.
+    func onlyNextLetters(afterDepth depth: Int) -> [UInt32]? {
+      let row = cells[(depth * width)..<((depth + 1) * width)]
+      guard let lowest = row.min(), Int(lowest) == budget else { return nil }
+      var letters: [UInt32] = []
+      for i in 0..<term.count where Int(row[depth * width + i]) == budget {
+        letters.append(term[i])
+      }
+      return Array(Set(letters)).sorted()
+    }
+
     /// The cost of the whole term against the word's first `depth` letters.
     var cost: Int { Int(cells[cells.count - 1]) }
     /// No longer word can cost less than this.

@@ -209,8 +209,11 @@ extension SearchIndex {
   /// typos, within its budget. Candidates come from the first such term: its exact hits and
   /// the slots of its near words in the dictionaries (and slots added since they were built).
   private func nearMatchingSlots(_ plan: MatchPlan) -> [Int32] {
+    // The longest such term has the fewest near words: the smallest set of candidates.
     guard
-      let seed = plan.rankProbes.first(where: { $0.typo != nil }),
+      let seed = plan.rankProbes.filter({ $0.typo != nil }).max(by: {
+        $0.needle.count < $1.needle.count
+      }),
       let typo = seed.typo
     else { return [] }
     var hits = SlotSet(capacity: slotCount)

@@ -131,42 +131,68 @@ final class TypoDictionary: Sendable {
   ) {
     guard !term.isEmpty, wordCount > 0 else { return }
     var rows = NearSpelling.Rows(term: term, budget: budget)
-    var letters: [UInt32] = []
-    var ends: [Int] = []  // byte length of the beginning of each depth
     words.withUnsafeBufferPointer { words in
       wordStarts.withUnsafeBufferPointer { starts in
         var w = 0
-        while w < wordCount {
-          let word = UnsafeBufferPointer(rebasing: words[Int(starts[w])..<Int(starts[w + 1])])
-          // Decode the word and find how much of the previous path it shares.
-          letters.removeAll(keepingCapacity: true)
-          ends.removeAll(keepingCapacity: true)
-          var offset = 0
-          while offset < word.count {
-            let (letter, length) = NearSpelling.scalar(at: offset, in: word)
-            offset += length
-            letters.append(letter)
-            ends.append(offset)
+        var last = wordCount
+        if budget < 2 {
+          // An edit of the first letter costs two: every near word starts with the term's.
+          let first = Array(String(Unicode.Scalar(term[0]).map(Character.init) ?? " ").utf8)
+          first.withUnsafeBufferPointer { first in
+            w = Self.lowerBound(first, from: 0, words: words, starts: starts)
+            last =
+              w < wordCount && Self.word(w, words: words, starts: starts).starts(with: first)
+              ? Self.end(ofPrefix: first, from: w, words: words, starts: starts) : w
           }
+        }
+        while w < last {
+          let word = Self.word(w, words: words, starts: starts)
+          // Keep the rows of the beginning this word shares with the path walked so far.
+          var offset = 0
           var common = 0
-          let pathLetters = rows.letters
-          while common < min(letters.count, pathLetters.count),
-            letters[common] == pathLetters[common]
-          {
+          let path = rows.letters
+          while common < path.count, offset < word.count {
+            let (letter, length) = NearSpelling.scalar(at: offset, in: word)
+            guard letter == path[common] else { break }
+            offset += length
             common += 1
           }
           rows.truncate(to: common)
           var skipTo = w + 1
-          for depth in common..<letters.count {
-            rows.push(letters[depth])
-            if rows.cost <= budget || rows.floor > budget {
-              let end = Self.end(
-                ofPrefix: UnsafeBufferPointer(rebasing: word[0..<ends[depth]]), from: w,
-                words: words, starts: starts)
-              if rows.cost <= budget { body(w..<end) }
+          while offset < word.count {
+            let (letter, length) = NearSpelling.scalar(at: offset, in: word)
+            let parentEnd = offset
+            offset += length
+            rows.push(letter)
+            guard rows.cost <= budget || rows.floor > budget else { continue }
+            let prefix = UnsafeBufferPointer(rebasing: word[0..<offset])
+            let end = Self.end(ofPrefix: prefix, from: w, words: words, starts: starts)
+            if rows.cost <= budget {
+              body(w..<end)
               skipTo = end
               break
             }
+            skipTo = end
+            // Over budget. If the parent left no room for an edit, only a few letters can
+            // follow it: jump to the next of them instead of trying every sibling.
+            if let next = rows.onlyNextLetters(afterDepth: rows.depth - 1)?.first(where: {
+              $0 > letter
+            }) {
+              let target =
+                Array(word[0..<parentEnd])
+                + Array(String(Unicode.Scalar(next).map(Character.init) ?? " ").utf8)
+              skipTo = max(
+                end,
+                target.withUnsafeBufferPointer {
+                  Self.lowerBound($0, from: end, words: words, starts: starts)
+                })
+            } else if rows.onlyNextLetters(afterDepth: rows.depth - 1) != nil {
+              let parent = UnsafeBufferPointer(rebasing: word[0..<parentEnd])
+              skipTo =
+                parentEnd == 0
+                ? wordCount : Self.end(ofPrefix: parent, from: w, words: words, starts: starts)
+            }
+            break
           }
           w = skipTo
         }
@@ -174,21 +200,54 @@ final class TypoDictionary: Sendable {
     }
   }
 
-  /// The first word at or after `from` that does not start with `prefix` (word `from` does).
+  @inline(__always)
+  private static func word(
+    _ w: Int, words: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>
+  ) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: words[Int(starts[w])..<Int(starts[w + 1])])
+  }
+
+  /// The first word at or after `from` that is not before `bytes` in byte order.
+  private static func lowerBound(
+    _ bytes: UnsafeBufferPointer<UInt8>, from: Int, words: UnsafeBufferPointer<UInt8>,
+    starts: UnsafeBufferPointer<UInt32>
+  ) -> Int {
+    var low = from
+    var high = starts.count - 1
+    while low < high {
+      let mid = (low + high) / 2
+      let word = Self.word(mid, words: words, starts: starts)
+      let shared = min(word.count, bytes.count)
+      let order = shared == 0 ? 0 : memcmp(word.baseAddress!, bytes.baseAddress!, shared)
+      if order < 0 || (order == 0 && word.count < bytes.count) { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+
+  /// The first word at or after `from` that does not start with `prefix` (word `from` does):
+  /// galloping first, since most runs skipped are short, then binary search.
   private static func end(
     ofPrefix prefix: UnsafeBufferPointer<UInt8>, from: Int, words: UnsafeBufferPointer<UInt8>,
     starts: UnsafeBufferPointer<UInt32>
   ) -> Int {
+    let count = starts.count - 1
+    func starting(_ w: Int) -> Bool {
+      let start = Int(starts[w])
+      return Int(starts[w + 1]) - start >= prefix.count
+        && memcmp(words.baseAddress! + start, prefix.baseAddress!, prefix.count) == 0
+    }
     var low = from + 1
-    var high = starts.count - 1
+    var step = 1
+    var high = low
+    while high < count, starting(high) {
+      low = high + 1
+      high = from + 1 + step
+      step *= 2
+    }
+    high = min(high, count)
     while low < high {
       let mid = (low + high) / 2
-      let start = Int(starts[mid])
-      let count = Int(starts[mid + 1]) - start
-      let starting =
-        count >= prefix.count
-        && memcmp(words.baseAddress! + start, prefix.baseAddress!, prefix.count) == 0
-      if starting { low = mid + 1 } else { high = mid }
+      if starting(mid) { low = mid + 1 } else { high = mid }
     }
     return low
   }
