@@ -7,9 +7,10 @@ struct ReadmeExampleTests {
   @Test func example() throws {
     let schema = CatalogSchema(
       name: "candies",
-      fields: [.text("name"), .category("category")],
+      fields: [.text("name"), .category("category"), .number("sales")],
       titleField: "name", categoryField: "category",
-      scopes: [.all(), .category("Chocolate"), .category("Hard"), .category("Other")])
+      scopes: [.all(), .category("Chocolate"), .category("Hard"), .category("Other")],
+      rankingField: RankingField("sales"))
     let candies = try FilteredCollection(
       schema: schema,
       items: [
@@ -27,6 +28,11 @@ struct ReadmeExampleTests {
     #expect(search.indicator.text == "No items match your query")
 
     search.send(.selectScope(0))
+    search.send(.setText("carmel"))
+    #expect(search.indicator.text == "No exact matches — showing 1 near spelling")
+    #expect(
+      search.collection.explanation(forRow: 0)?.rank
+        == MatchRank(typos: 1, exactness: .wordStarts, attribute: 0, position: 0))
     let changes = try search.delete(id: "2")
     #expect(changes == RowChanges(deleted: [0]))
 
@@ -34,6 +40,6 @@ struct ReadmeExampleTests {
     var next = SearchController(collection: candies)
     let problems = next.restore(from: saved)
     #expect(problems.isEmpty)
-    #expect(next.text == "caramel")
+    #expect(next.text == "carmel")
   }
 }

@@ -35,7 +35,12 @@ extension SearchIndex {
       count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 20_000))
     let parts = Parallel.map(parts: ranges.count) { part in
       withRankingContext(plan) { context in
-        slots[ranges[part]].map { slot in
+        if !nearSpellings, let letter = Self.singleLetter(context) {
+          return slots[ranges[part]].map { slot in
+            RankedSlot(slot: slot, rank: rankOneLetter(letter, Int(slot), context))
+          }
+        }
+        return slots[ranges[part]].map { slot in
           RankedSlot(
             slot: slot,
             rank: analyse(Int(slot), plan, context, nearSpellings: nearSpellings).rank.packed)
@@ -45,6 +50,74 @@ extension SearchIndex {
     return parts.count == 1 ? parts[0] : Array(parts.joined())
   }
 
+  /// The letter of a query that is one ASCII letter and nothing else (the first keystroke,
+  /// matching most items), when the columns have their summaries: `rankOneLetter` applies.
+  private static func singleLetter(_ context: RankingContext) -> UInt8? {
+    guard context.probes.count == 1, context.queryNumber == nil else { return nil }
+    let probe = context.probes[0]
+    let needle = context.needle(probe)
+    guard needle.count == 1, RawColumn.hasOwnBit(needle[0]), !probe.initials,
+      probe.number.isNaN, context.queryColumns.elementsEqual(context.columns(of: probe)),
+      context.columns(of: probe).allSatisfy({ context.columns[Int($0)].valueStarts != nil })
+    else { return nil }
+    return needle[0]
+  }
+
+  /// `analyse` for a one-letter query, packed rank only: the summaries answer exactness and
+  /// word starts, and one forward pass over the first column holding the letter gives its
+  /// position. The same rules, in far fewer steps (it is most of a first keystroke's work).
+  @inline(__always)
+  private func rankOneLetter(_ letter: UInt8, _ slot: Int, _ context: RankingContext) -> UInt16 {
+    let bit = RawColumn.wordStartBit(letter)
+    var equals = false
+    var startsValue = false
+    var bestAttribute = Int.max
+    var bestPosition = Int.max
+    let columns = context.columns(of: context.probes[0])
+    for column in columns {
+      let raw = context.columns[Int(column)]
+      guard raw.valueStarts![slot] & bit != 0 else { continue }
+      if raw.lengths![slot] & RawColumn.lengthBit(1) == 0 {
+        startsValue = true
+      } else if let found = raw.valueStarting(with: context.query, inSlot: slot) {
+        if found.isEqual { equals = true } else { startsValue = true }
+      } else {
+        continue
+      }
+      let attribute = attribute(ofText: Int(column))
+      if (attribute, 0) < (bestAttribute, bestPosition) {
+        (bestAttribute, bestPosition) = (attribute, 0)
+      }
+    }
+    var found = false
+    var wordStart = false
+    for column in columns {
+      let raw = context.columns[Int(column)]
+      let attribute = attribute(ofText: Int(column))
+      let mayStartWord = raw.wordStarts![slot] & bit != 0
+      if found && attribute > bestAttribute {
+        if mayStartWord { wordStart = true }
+        continue
+      }
+      guard
+        let first = Self.firstOccurrence(
+          of: letter, from: Int(raw.starts[slot]), to: Int(raw.starts[slot + 1]), bytes: raw.bytes)
+      else { continue }
+      found = true
+      if (attribute, first.position) < (bestAttribute, bestPosition) {
+        (bestAttribute, bestPosition) = (attribute, first.position)
+      }
+      if mayStartWord { wordStart = true }
+    }
+    return MatchRank(
+      typos: 0,
+      exactness: equals
+        ? .equalsQuery : startsValue ? .startsValue : wordStart ? .wordStarts : .substring,
+      attribute: min(bestAttribute, MatchRank.maximumAttribute),
+      position: min(bestPosition, MatchRank.maximumPosition)
+    ).packed
+  }
+
   /// Sorts ranked matches by rank, then popularity, then catalog order.
   ///
   /// - Complexity: few matches: O(*m* log *m*). Many: O(*n*), a counting sort by rank over
@@ -52,7 +125,12 @@ extension SearchIndex {
   func order(_ ranked: [RankedSlot]) -> [RankedSlot] {
     guard ranked.count > 1 else { return ranked }
     if ranked.count < max(64, slotCount / 16) {
-      return ranked.sorted { precedes($0, $1) }
+      // One integer per match: its rank, then its place in popularity order.
+      var keys = ranked.map { UInt64($0.rank) << 32 | UInt64(popularityRanks[Int($0.slot)]) }
+      keys.sort()
+      return keys.map {
+        RankedSlot(slot: popularityOrder[Int($0 & 0xFFFF_FFFF)], rank: UInt16($0 >> 32))
+      }
     }
     let unmatched = UInt16.max
     var rankOf = [UInt16](repeating: unmatched, count: slotCount)

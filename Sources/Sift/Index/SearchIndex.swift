@@ -41,6 +41,8 @@ public struct SearchIndex: Sendable {
   /// Every slot (dead ones too, until compaction) by popularity, then catalog order: ranking
   /// walks it to order many matches without comparing them.
   private(set) var popularityOrder: [Int32] = []
+  /// Each slot's position in `popularityOrder`: one integer key for sorting a few matches.
+  private(set) var popularityRanks: [UInt32] = []
   /// The word dictionaries for near spellings, built when first needed and shared by copies.
   private(set) var typoDictionaries = TypoDictionaries()
 
@@ -62,7 +64,7 @@ public struct SearchIndex: Sendable {
     titleColumn = textFields.firstIndex { $0.name == schema.titleField }
     let rankingField = schema.rankingField?.field
     rankingColumn = numberFields.firstIndex { $0.name == rankingField }
-    defer { popularityOrder = sortedByPopularity(Array(0..<Int32(slotCount))) }
+    defer { setPopularityOrder(sortedByPopularity(Array(0..<Int32(slotCount)))) }
     let items = Array(items)
     let parts = Parallel.parts(for: items.count, minimumPerPart: 50_000)
     guard parts > 1, !textFields.isEmpty else {
@@ -123,7 +125,7 @@ public struct SearchIndex: Sendable {
     }
     count = isLive.count
     popularityKeys = Array(repeating: 0, count: count)
-    popularityOrder = Array(0..<Int32(count))
+    setPopularityOrder(Array(0..<Int32(count)))
   }
 
   /// An index of the lines of a UTF-8 buffer, split and folded in one pass on every core (no
@@ -203,7 +205,7 @@ public struct SearchIndex: Sendable {
     index.orderKeys = Array(0..<Int64(lines.count))
     index.categories = Array(repeating: -1, count: lines.count)
     index.popularityKeys = Array(repeating: 0, count: lines.count)
-    index.popularityOrder = Array(0..<Int32(lines.count))
+    index.setPopularityOrder(Array(0..<Int32(lines.count)))
     index.count = lines.count
     return (index, lines)
   }
@@ -300,6 +302,13 @@ public struct SearchIndex: Sendable {
     return ordered ? slots : slots.sorted { popularityPrecedes(Int($0), Int($1)) }
   }
 
+  /// Sets `popularityOrder` and the positions in it.
+  private mutating func setPopularityOrder(_ order: [Int32]) {
+    popularityOrder = order
+    popularityRanks = [UInt32](repeating: 0, count: order.count)
+    for (position, slot) in order.enumerated() { popularityRanks[Int(slot)] = UInt32(position) }
+  }
+
   /// Puts a new slot in its place in `popularityOrder`.
   private mutating func insertInPopularityOrder(_ slot: Int) {
     var low = 0
@@ -309,6 +318,10 @@ public struct SearchIndex: Sendable {
       if popularityPrecedes(Int(popularityOrder[mid]), slot) { low = mid + 1 } else { high = mid }
     }
     popularityOrder.insert(Int32(slot), at: low)
+    popularityRanks.append(0)
+    for position in low..<popularityOrder.count {
+      popularityRanks[Int(popularityOrder[position])] = UInt32(position)
+    }
   }
 
   private mutating func categoryID(for item: Item) -> Int32 {
@@ -342,7 +355,7 @@ public struct SearchIndex: Sendable {
     popularityKeys = keep.map { popularityKeys[$0] }
     slotByID = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
     deadCount = 0
-    popularityOrder = sortedByPopularity(Array(0..<Int32(keep.count)))
+    setPopularityOrder(sortedByPopularity(Array(0..<Int32(keep.count))))
     // Slots were renumbered: the dictionaries' postings no longer apply.
     typoDictionaries = TypoDictionaries()
   }
