@@ -126,22 +126,28 @@ extension SearchIndex {
     guard ranked.count > 1 else { return ranked }
     if ranked.count < max(64, slotCount / 16) {
       // One integer per match: its rank, then its place in popularity order.
-      var keys = ranked.map { UInt64($0.rank) << 32 | UInt64(popularityRanks[Int($0.slot)]) }
+      let identity = popularityOrder.isEmpty
+      var keys = ranked.map {
+        UInt64($0.rank) << 32 | UInt64(identity ? UInt32($0.slot) : popularityRanks[Int($0.slot)])
+      }
       keys.sort()
       return keys.map {
-        RankedSlot(slot: popularityOrder[Int($0 & 0xFFFF_FFFF)], rank: UInt16($0 >> 32))
+        let position = Int($0 & 0xFFFF_FFFF)
+        return RankedSlot(
+          slot: identity ? Int32(position) : popularityOrder[position], rank: UInt16($0 >> 32))
       }
     }
     let unmatched = UInt16.max
     var rankOf = [UInt16](repeating: unmatched, count: slotCount)
     for match in ranked { rankOf[Int(match.slot)] = match.rank }
     var starts = [Int](repeating: 0, count: MatchRank.packedCount + 1)
-    for slot in popularityOrder where rankOf[Int(slot)] != unmatched {
+    let order = popularityOrder.isEmpty ? Array(0..<Int32(slotCount)) : popularityOrder
+    for slot in order where rankOf[Int(slot)] != unmatched {
       starts[Int(rankOf[Int(slot)]) + 1] += 1
     }
     for rank in 0..<MatchRank.packedCount { starts[rank + 1] += starts[rank] }
     return [RankedSlot](unsafeUninitializedCapacity: ranked.count) { buffer, count in
-      for slot in popularityOrder {
+      for slot in order {
         let rank = rankOf[Int(slot)]
         guard rank != unmatched else { continue }
         buffer.initializeElement(
@@ -160,8 +166,10 @@ extension SearchIndex {
 
   /// Whether slot `a` comes before slot `b` on popularity, then catalog order.
   func popularityPrecedes(_ a: Int, _ b: Int) -> Bool {
-    let (keyA, keyB) = (popularityKeys[a], popularityKeys[b])
-    if keyA != keyB { return keyA < keyB }
+    if !popularityKeys.isEmpty {
+      let (keyA, keyB) = (popularityKeys[a], popularityKeys[b])
+      if keyA != keyB { return keyA < keyB }
+    }
     return orderKeys[a] < orderKeys[b]
   }
 

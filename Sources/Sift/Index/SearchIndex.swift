@@ -36,10 +36,12 @@ public struct SearchIndex: Sendable {
   let titleColumn: Int?
   /// The ranking field's column among `numberFields`, if the schema declares one.
   let rankingColumn: Int?
-  /// Per slot, popularity as a sort key: smaller comes first (NaN, no value, last).
+  /// Per slot, popularity as a sort key: smaller comes first (a missing value last). Empty
+  /// without a ranking field.
   private(set) var popularityKeys: [Double] = []
   /// Every slot (dead ones too, until compaction) by popularity, then catalog order: ranking
-  /// walks it to order many matches without comparing them.
+  /// walks it to order many matches without comparing them. Empty for a line index, whose
+  /// slot order is that order.
   private(set) var popularityOrder: [Int32] = []
   /// Each slot's position in `popularityOrder`: one integer key for sorting a few matches.
   private(set) var popularityRanks: [UInt32] = []
@@ -124,8 +126,6 @@ public struct SearchIndex: Sendable {
       categories.append(-1)
     }
     count = isLive.count
-    popularityKeys = Array(repeating: 0, count: count)
-    setPopularityOrder(Array(0..<Int32(count)))
   }
 
   /// An index of the lines of a UTF-8 buffer, split and folded in one pass on every core (no
@@ -204,8 +204,6 @@ public struct SearchIndex: Sendable {
     index.isLive = Array(repeating: true, count: lines.count)
     index.orderKeys = Array(0..<Int64(lines.count))
     index.categories = Array(repeating: -1, count: lines.count)
-    index.popularityKeys = Array(repeating: 0, count: lines.count)
-    index.setPopularityOrder(Array(0..<Int32(lines.count)))
     index.count = lines.count
     return (index, lines)
   }
@@ -282,7 +280,7 @@ public struct SearchIndex: Sendable {
     for (index, field) in numberFields.enumerated() {
       numbers[index].append(Self.number(of: item[field.name]) ?? .nan)
     }
-    popularityKeys.append(popularityKey(of: slot))
+    if rankingColumn != nil { popularityKeys.append(popularityKey(of: slot)) }
     categories.append(categoryID(for: item))
   }
 
@@ -352,7 +350,7 @@ public struct SearchIndex: Sendable {
     summaries = summaries.map { $0?.compacted(keeping: keep) }
     numbers = numbers.map { column in keep.map { column[$0] } }
     categories = keep.map { categories[$0] }
-    popularityKeys = keep.map { popularityKeys[$0] }
+    if !popularityKeys.isEmpty { popularityKeys = keep.map { popularityKeys[$0] } }
     slotByID = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
     deadCount = 0
     setPopularityOrder(sortedByPopularity(Array(0..<Int32(keep.count))))
