@@ -192,6 +192,12 @@ struct TerminalAppTests {
     tmux.keys("C-w")
     screen = tmux.wait(for: "Items found: 3")
     #expect(screen.contains("🔍 red"))
+    // Under Funerals nothing is near "gingr"; the whole catalog's nearest word is offered.
+    tmux.keys("C-u Tab Tab Tab g i n g r")
+    screen = tmux.wait(for: "Did you mean “ginger”?")
+    #expect(screen.contains("No results for “gingr”") && screen.contains("Tab to search All"))
+    tmux.keys("BTab BTab BTab")
+    tmux.wait(for: "No exact matches — showing 1 near spelling")
     tmux.keys("F1")
     screen = tmux.wait(for: "Keys")
     #expect(screen.contains("Ctrl-U") && screen.contains("Ctrl-W"))

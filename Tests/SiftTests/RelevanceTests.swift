@@ -123,6 +123,20 @@ struct RelevanceTests {
     #expect(collection.row(of: "c") == 2)
   }
 
+  @Test("big numbers and counts are grouped for reading; years are not")
+  func grouping() {
+    #expect(FieldValue.grouped(1_276_000) == "1,276,000")
+    #expect(FieldValue.grouped(2007) == "2007")
+    #expect(FieldValue.grouped(10_000) == "10,000")
+    #expect(FieldValue.grouped(-12_345.5) == "-12,345.5")
+    #expect(
+      FieldDefinition.number("population").display(.number(8_804_190), maximumValues: 4)
+        == "8,804,190")
+    let indicator = ResultsIndicator(isFiltering: true, matchCount: 189_947, totalCount: 234_908)
+    #expect(indicator.text == "Items found: 189,947")
+    #expect(indicator.summary == "Filtering 189,947 of 234,908")
+  }
+
   @Test("RankingField reads FIELD, FIELD:asc and FIELD:desc")
   func rankingFieldSyntax() {
     #expect(RankingField(parsing: "population") == RankingField("population"))

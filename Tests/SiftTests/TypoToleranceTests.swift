@@ -112,6 +112,19 @@ struct TypoToleranceTests {
         == "Items found: 5 (2 exact, 3 near spellings)")
   }
 
+  @Test("no results under a scope: the nearest word of the whole catalog is offered")
+  func spellingSuggestion() throws {
+    var search = try Fixtures.activeController(.candies)
+    search.send(.selectScope(1))  // Chocolate
+    #expect(search.type("carmel").isEmpty)
+    #expect(search.indicator.isNoResults)
+    #expect(search.spellingSuggestion == "caramel")
+    search.send(.selectScope(0))
+    #expect(search.titles == ["Caramel"], "under All the near spelling shows itself")
+    #expect(search.spellingSuggestion == nil)
+    #expect(search.type("zzzzzz").isEmpty && search.spellingSuggestion == nil)
+  }
+
   @Test("the edit-distance rows agree with the whole table, on random words in three scripts")
   func distanceAgreesWithTable() {
     var random = SplitMix64(seed: 4242)

@@ -23,29 +23,33 @@ public struct ResultsIndicator: Hashable, Sendable, CustomStringConvertible {
   /// The distinct state a results list shows when a search finds nothing.
   public var isNoResults: Bool { isFiltering && matchCount == 0 }
 
-  /// The line a footer or results header shows.
+  /// The line a footer or results header shows; counts from 10,000 on are grouped
+  /// ("Items found: 189,947").
   public var text: String {
+    let count = Self.grouped(matchCount)
     if includesNearSpellings {
       let near = matchCount - exactMatchCount
-      let spellings = near == 1 ? "1 near spelling" : "\(near) near spellings"
+      let spellings = near == 1 ? "1 near spelling" : "\(Self.grouped(near)) near spellings"
       return exactMatchCount == 0
         ? "No exact matches — showing \(spellings)"
-        : "Items found: \(matchCount) (\(exactMatchCount) exact, \(spellings))"
+        : "Items found: \(count) (\(Self.grouped(exactMatchCount)) exact, \(spellings))"
     }
     return switch (isFiltering, matchCount) {
     case (false, 0): "No items"
     case (false, 1): "1 item"
-    case (false, let count): "\(count) items"
+    case (false, _): "\(count) items"
     case (true, 0): "No items match your query"
     case (true, 1): "1 item found"
-    case (true, let count): "Items found: \(count)"
+    case (true, _): "Items found: \(count)"
     }
   }
 
   /// CandySearch's footer: "Filtering 3 of 15" while filtering, the count otherwise.
   public var summary: String {
-    isFiltering ? "Filtering \(matchCount) of \(totalCount)" : text
+    isFiltering ? "Filtering \(Self.grouped(matchCount)) of \(Self.grouped(totalCount))" : text
   }
+
+  private static func grouped(_ count: Int) -> String { FieldValue.grouped(Double(count)) }
 
   public var description: String { text }
 }

@@ -112,6 +112,17 @@ public struct SearchController: Sendable {
       totalCount: collection.totalCount, exactMatchCount: collection.exactMatchCount)
   }
 
+  /// When a search finds nothing: the catalog word nearest the last word typed, in any scope
+  /// ("Did you mean “caramel”?" while the Chocolate scope hides Caramel); nil otherwise.
+  public var spellingSuggestion: String? {
+    guard indicator.isNoResults,
+      let last = text.split(whereSeparator: \.isWhitespace).last, !last.hasPrefix("-"),
+      !last.contains(":"), !last.contains("\"")
+    else { return nil }
+    let suggestion = collection.index.nearestCatalogWord(to: String(last))
+    return suggestion == TextFolding.fold(String(last)) ? nil : suggestion
+  }
+
   /// What the parser noticed in the text and tokens, for a status line.
   public var diagnostics: [QueryDiagnostic] { collection.resolved.diagnostics }
 

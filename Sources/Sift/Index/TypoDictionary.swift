@@ -376,3 +376,36 @@ extension SearchIndex {
     }
   }
 }
+
+extension SearchIndex {
+  /// The catalog's word nearest to `term` within its typo budget, in any searchable text field,
+  /// whatever the scope: fewest edits, then the word most items hold. For a "Did you mean"
+  /// offer when a search finds nothing; nil when no word is near or the term may not have typos.
+  public func nearestCatalogWord(to term: String) -> String? {
+    let condition = TextCondition(
+      needle: TextFolding.fold(term), number: NumberFilterSyntax.number(term),
+      matchesInitials: TextFolding.isInitialConsonantQuery(term))
+    guard let typo = Self.typoProbe(condition) else { return nil }
+    var best: (cost: Int, items: Int, word: String)?
+    var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
+    for column in textFields.indices where textFields[column].isSearchable {
+      let dictionary = typoDictionary(column: column)
+      dictionary.forEachNearWordRun(term: typo.letters, budget: typo.budget) { run in
+        for w in run {
+          let word = dictionary.word(w)
+          let bytes = Array(word.utf8)
+          guard
+            let near = bytes.withUnsafeBufferPointer({
+              NearSpelling.bestPrefix(of: $0, rows: &rows)
+            })
+          else { continue }
+          let items = Int(dictionary.postingStarts[w + 1] - dictionary.postingStarts[w])
+          if best.map({ (near.cost, -items) < ($0.cost, -$0.items) }) ?? true {
+            best = (near.cost, items, word)
+          }
+        }
+      }
+    }
+    return best?.word
+  }
+}

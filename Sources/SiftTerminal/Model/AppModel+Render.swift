@@ -157,6 +157,9 @@ extension AppModel {
         hints.append("Tab to search \(all)")
       }
       if !controller.tokens.isEmpty { hints.append("Backspace removes a token") }
+      if let suggestion = controller.spellingSuggestion {
+        lines.append(("Did you mean “\(suggestion)”?", .plain))
+      }
       lines.append((hints.joined(separator: " · "), .dim))
       lines.append(("Esc shows everything", .dim))
     } else {
