@@ -37,15 +37,12 @@ public enum Highlighting {
       folded.withUnsafeBufferPointer { bytes in
         for term in nearTerms {
           var rows = NearSpelling.Rows(term: term.letters, budget: term.budget)
-          var offset = 0
-          while offset < bytes.count {
-            while offset < bytes.count, NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
-            let start = offset
-            while offset < bytes.count, !NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
-            guard offset > start,
+          NearSpelling.forEachWord(in: bytes, range: 0..<bytes.count) { word in
+            guard
               let near = NearSpelling.bestPrefix(
-                of: UnsafeBufferPointer(rebasing: bytes[start..<offset]), rows: &rows)
-            else { continue }
+                of: UnsafeBufferPointer(rebasing: bytes[word]), rows: &rows)
+            else { return }
+            let start = word.lowerBound
             byteRanges.append(
               origins[start]..<originEnd(origins, lastByte: start + near.length - 1, text: text))
           }

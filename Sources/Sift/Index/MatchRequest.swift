@@ -22,10 +22,6 @@ public struct MatchRequest: Hashable, Sendable {
     self.typos = typos
   }
 
-  /// The positive text conditions: what ranking and highlighting look for.
-  var positiveTextConditions: [TextCondition] {
-    terms.compactMap { $0.isNegated ? nil : $0.textCondition }
-  }
 }
 
 extension ResolvedCriteria {

@@ -19,6 +19,22 @@ enum NearSpelling {
       && !(byte >= 0x41 && byte <= 0x5A)
   }
 
+  /// Calls `body` with the range of each word of `bytes[range]`: each run of bytes that do not
+  /// separate words.
+  @inline(__always)
+  static func forEachWord(
+    in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, _ body: (Range<Int>) -> Void
+  ) {
+    var offset = range.lowerBound
+    let end = range.upperBound
+    while offset < end {
+      while offset < end, isWordBoundary(bytes[offset]) { offset += 1 }
+      let start = offset
+      while offset < end, !isWordBoundary(bytes[offset]) { offset += 1 }
+      if offset > start { body(start..<offset) }
+    }
+  }
+
   /// The scalars of valid folded UTF-8.
   static func scalars(_ bytes: some Collection<UInt8>) -> [UInt32] {
     var result: [UInt32] = []

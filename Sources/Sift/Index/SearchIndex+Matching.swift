@@ -11,8 +11,6 @@ struct RankedSlot: Hashable, Sendable {
 struct SearchOutcome: Sendable {
   /// The matches, best first.
   var ranked: [RankedSlot]
-  /// How many items matched every term as written.
-  var exactCount: Int
   /// Whether near spellings were looked for, because exact matches fell below the threshold.
   var includesNearSpellings: Bool
 }
@@ -159,11 +157,10 @@ extension SearchIndex {
     {
       let near = nearMatchingSlots(plan)
       return SearchOutcome(
-        ranked: order(rank(near, plan, nearSpellings: true)), exactCount: exact.count,
-        includesNearSpellings: true)
+        ranked: order(rank(near, plan, nearSpellings: true)), includesNearSpellings: true)
     }
     return SearchOutcome(
-      ranked: order(exact), exactCount: exact.count, includesNearSpellings: false)
+      ranked: order(exact), includesNearSpellings: false)
   }
 
   /// The exact matches that count toward the typo threshold: those where every term starts a
@@ -308,18 +305,14 @@ extension SearchIndex {
     var best: (cost: Int, column: Int, bytes: Range<Int>)?
     for column in probe.columns {
       columns[column].withUnsafeBytes { bytes, starts in
-        var offset = Int(starts[slot])
-        let end = Int(starts[slot + 1])
-        while offset < end {
-          while offset < end, NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
-          let start = offset
-          while offset < end, !NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
-          guard offset > start,
+        NearSpelling.forEachWord(in: bytes, range: Int(starts[slot])..<Int(starts[slot + 1])) {
+          word in
+          guard
             let found = NearSpelling.bestPrefix(
-              of: UnsafeBufferPointer(rebasing: bytes[start..<offset]), rows: &rows),
+              of: UnsafeBufferPointer(rebasing: bytes[word]), rows: &rows),
             found.cost < (best?.cost ?? .max)
-          else { continue }
-          best = (found.cost, column, start..<start + found.length)
+          else { return }
+          best = (found.cost, column, word.lowerBound..<word.lowerBound + found.length)
         }
       }
       if let best, best.cost <= 1 { break }

@@ -47,15 +47,10 @@ final class TypoDictionary: Sendable {
     let (firstOffset, length) = column.withUnsafeBytes { bytes, starts in
       var table = WordTable(capacity: max(1024, bytes.count / 16))
       for slot in 0..<(starts.count - 1) {
-        var offset = Int(starts[slot])
-        let end = Int(starts[slot + 1])
-        while offset < end {
-          while offset < end, NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
-          let start = offset
-          while offset < end, !NearSpelling.isWordBoundary(bytes[offset]) { offset += 1 }
-          guard offset > start else { continue }
+        NearSpelling.forEachWord(in: bytes, range: Int(starts[slot])..<Int(starts[slot + 1])) {
+          word in
           let (id, isNew) = table.id(
-            of: UnsafeBufferPointer(rebasing: bytes[start..<offset]), at: start, in: bytes)
+            of: UnsafeBufferPointer(rebasing: bytes[word]), at: word.lowerBound, in: bytes)
           if isNew { lastSlot.append(-1) }
           if lastSlot[Int(id)] != Int32(slot) {
             lastSlot[Int(id)] = Int32(slot)
