@@ -64,6 +64,15 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
       + " (+\(values.count - maximumValues) more)"
   }
 
+  /// `display(_:maximumValues:)` of a value that shows something: nil for a missing value or
+  /// one that reads blank (a city without alternate names), which rows leave out rather than
+  /// show as a bare label.
+  public func summary(_ value: FieldValue?, maximumValues: Int) -> String? {
+    guard let value else { return nil }
+    let shown = display(value, maximumValues: maximumValues)
+    return shown.allSatisfy(\.isWhitespace) ? nil : shown
+  }
+
   private static func fixed(_ value: Double, decimals: Int) -> String {
     let digits = max(0, min(decimals, 9))
     var scale: Int64 = 1

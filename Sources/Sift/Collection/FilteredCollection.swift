@@ -19,12 +19,11 @@ public struct FilteredCollection: Sendable {
   public var typoTolerance: TypoTolerance {
     didSet {
       guard typoTolerance != oldValue else { return }
-      request = resolved.request(typos: typoTolerance)
       setOutcome(index.search(request))
     }
   }
   /// The criteria in force as the index takes them.
-  public private(set) var request: MatchRequest
+  public var request: MatchRequest { resolved.request(typos: typoTolerance) }
   /// How many of the rows match every term as written.
   public private(set) var exactMatchCount = 0
   /// Whether the rows include near spellings: exact matches fell below the typo threshold.
@@ -43,7 +42,6 @@ public struct FilteredCollection: Sendable {
     self.index = index
     self.typoTolerance = typoTolerance
     resolved = ResolvedCriteria(.everything, schema: index.schema)
-    request = resolved.request(typos: typoTolerance)
     setOutcome(index.search(request))
   }
 
@@ -93,7 +91,6 @@ public struct FilteredCollection: Sendable {
       setOutcome(index.search(nextRequest))
     }
     resolved = next
-    request = nextRequest
   }
 
   /// The most rows worth refining one by one rather than rescanning: an eighth of the slots.

@@ -182,10 +182,7 @@ extension AppModel {
       x: 0, y: y, maxWidth: width - 1)
     var details: [(String, CellStyle)] = [("   ", .plain)]
     for field in schema.fields where field.name != schema.titleField {
-      guard let value = item[field.name] else { continue }
-      let shown = field.display(value, maximumValues: 4)
-      // An empty value (a city without alternate names) is left out, not shown as a bare label.
-      guard !shown.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+      guard let shown = field.summary(item[field.name], maximumValues: 4) else { continue }
       if details.count > 1 { details.append(("  ·  ", .dim)) }
       details.append(("\(field.label): ", .dim))
       details += highlighted(shown, field: field.name, item: item, base: .dim)
@@ -286,8 +283,7 @@ extension AppModel {
       guard y < height - 2 else { break }
       grid.put(" " + field.label, x: 0, y: y, style: .dim)
       y += 1
-      let shown = item[field.name].map { field.display($0, maximumValues: .max) } ?? ""
-      let value = shown.trimmingCharacters(in: .whitespaces).isEmpty ? "—" : shown
+      let value = field.summary(item[field.name], maximumValues: .max) ?? "—"
       for line in wrap(value, width: width - 4) {
         guard y < height - 2 else { break }
         grid.put(

@@ -134,6 +134,7 @@ struct SearchCommand: ParsableCommand {
       throw Failure.exit("cannot read the queries file \(path)", status: 2)
     }
     let output = StandardStreams.Output()
+    let titleField = session.schema.titleField
     for line in text.split(whereSeparator: \.isNewline) {
       let query = String(line)
       session.send(.setText(query))
@@ -150,12 +151,12 @@ struct SearchCommand: ParsableCommand {
             items.map { item in
               var entry = JSONLine()
               entry.add("id", .string(item.id.rawValue))
-              entry.add("title", .string(item[schema(session).titleField]?.displayText ?? ""))
+              entry.add("title", .string(item[titleField]?.displayText ?? ""))
               return .object(entry)
             }))
         output.write(object.line + "\n")
       } else {
-        let titles = items.map { $0[schema(session).titleField]?.displayText ?? "" }
+        let titles = items.map { $0[titleField]?.displayText ?? "" }
         output.write(
           TerminalText.inert(
             "\(query) → \(titles.joined(separator: " · ")) (\(controller.indicator.text))")
@@ -164,8 +165,6 @@ struct SearchCommand: ParsableCommand {
     }
     output.flush()
   }
-
-  private func schema(_ session: CatalogSession) -> CatalogSchema { session.schema }
 
   /// `{"id":…,"title":…,` then every field under its own name, in schema order, and with
   /// `--explain` an `"explain"` object.
@@ -257,10 +256,7 @@ struct SearchCommand: ParsableCommand {
   private func textLine(_ item: Item, _ schema: CatalogSchema) -> String {
     let title = item[schema.titleField]?.displayText ?? ""
     let details = schema.fields.filter { $0.name != schema.titleField }.compactMap { field in
-      // An empty value (no alternate names) is left out, not printed as "Alternates: ".
-      item[field.name].map { field.display($0, maximumValues: 5) }.flatMap {
-        $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : "\(field.label): \($0)"
-      }
+      field.summary(item[field.name], maximumValues: 5).map { "\(field.label): \($0)" }
     }
     let line = details.isEmpty ? title : "\(title)  —  \(details.joined(separator: " · "))"
     return TerminalText.inert(line)
