@@ -170,26 +170,45 @@ struct HardeningTests {
 
 @Suite("Index memory")
 struct IndexMemoryTests {
-  @Test("counts raw and folded text, and the bytes each slot costs")
+  static let items = [
+    Item(id: "1", fields: ["title": .text("Straße"), "tags": .texts(["서울", "ab"])]),
+    Item(id: "2", fields: ["title": .text("Đà"), "year": .number(2007)]),
+  ]
+
+  @Test("counts the raw text and the folded buffers, folded value by value")
   func counts() throws {
-    let schema = EnginePropertyTests.schema
-    let items = [
-      Item(id: "1", fields: ["title": .text("Straße"), "tags": .texts(["서울", "ab"])]),
-      Item(id: "2", fields: ["title": .text("Đà"), "year": .number(2007)]),
-    ]
-    let memory = try SearchIndex(schema: schema, items: items).memory
+    let memory = try FilteredCollection(schema: EnginePropertyTests.schema, items: Self.items)
+      .memory
     // Raw: "Straße" 7 + "서울" 6 + "ab" 2 + "Đà" 4 (the unsearchable note field has none here).
     #expect(memory.rawTextBytes == 19)
-    // Folded, a 0 after each value, plus the initial-consonant key of "서울".
+    // Every folded value and its separator, plus the initial-consonant key of "서울".
+    let values = ["Straße", "서울", "ab", "Đà"]
     let folded =
-      TextFolding.fold("Straße").utf8.count + 1 + TextFolding.fold("서울").utf8.count + 1
-      + 2 + 1 + TextFolding.fold("Đà").utf8.count + 1
+      values.reduce(0) { $0 + TextFolding.fold($1).utf8.count + 1 }
       + TextFolding.initialConsonants(of: "서울")!.utf8.count + 1
     #expect(memory.foldedTextBytes == folded)
     #expect(memory.slots == 2)
-    // Offsets for three text columns and one initials column, liveness, order, category,
-    // two number columns.
-    #expect(memory.textOffsetBytesPerSlot == 4 * 4)
-    #expect(memory.bytesPerSlot == 4 * 4 + 1 + 8 + 4 + 2 * 8)
+  }
+
+  @Test("keeps no copy of fields it does not search: a long unsearched note costs it nothing")
+  func unsearchedFieldsCostNothing() throws {
+    let schema = EnginePropertyTests.schema
+    #expect(schema.fields.contains { $0.name == "note" && !$0.isSearchable && $0.kind == .text })
+    let short = Self.items.map { item -> Item in
+      var item = item
+      item["note"] = .text("n")
+      return item
+    }
+    let long = short.map { item -> Item in
+      var item = item
+      item["note"] = .text(String(repeating: "a long note ", count: 1000))
+      return item
+    }
+    let small = try FilteredCollection(schema: schema, items: short).index.memory
+    let large = try FilteredCollection(schema: schema, items: long).index.memory
+    // Unsearchable text is still folded (highlighting and `note:` filters read it), but per
+    // slot the index holds the same offsets, order and numbers whatever the fields hold.
+    #expect(small.bytesPerSlot == large.bytesPerSlot)
+    #expect(large.foldedTextBytes - small.foldedTextBytes == 2 * (12_000 - 1))
   }
 }

@@ -156,6 +156,12 @@ public enum CatalogSchemaError: Error, Hashable, Sendable, CustomStringConvertib
   case missingField(String, role: String)
   case wrongKind(String, role: String, expected: FieldDefinition.Kind)
   case categoryScopeWithoutCategory(String)
+  /// A typed schema names a key path that none of its fields declares (role: "ranking").
+  case undeclaredKeyPath(String, role: String)
+  /// A typed schema declares one key path as two fields.
+  case keyPathDeclaredTwice(String, String, String)
+  /// A typed schema declares a second category field.
+  case secondCategory(String, first: String)
 
   public var description: String {
     switch self {
@@ -166,6 +172,12 @@ public enum CatalogSchemaError: Error, Hashable, Sendable, CustomStringConvertib
       "the \(role) field \"\(name)\" must be a \(kind.rawValue) field"
     case .categoryScopeWithoutCategory(let title):
       "scope \"\(title)\" filters by category, but the catalog has no category field"
+    case .undeclaredKeyPath(let path, let role):
+      "the \(role) key path \(path) is not one of the schema's fields"
+    case .keyPathDeclaredTwice(let path, let first, let second):
+      "key path \(path) is declared twice, as \"\(first)\" and \"\(second)\""
+    case .secondCategory(let name, let first):
+      "field \"\(name)\" is a second category field; \"\(first)\" is the category"
     }
   }
 }

@@ -36,57 +36,86 @@ public struct MatchExplanation: Hashable, Sendable {
   }
 }
 
-extension FilteredCollection {
-  /// Why the item at `row` matched and stands there.
+extension SearchCollection {
+  /// Why the element at `row` matched and stands there.
   public func explanation(forRow row: Int) -> MatchExplanation? {
-    guard rows.indices.contains(row), let item = index.item(id: rows[row]),
-      let slot = index.slot(of: rows[row])
+    guard let element = element(atRow: row),
+      let analysis = index.analysis(of: element.id, request: request, in: matches)
     else { return nil }
-    let plan = index.plan(request)
-    let analysis = index.analyse(slot, plan, nearSpellings: includesNearSpellings)
-    let (field, value) = describe(analysis.field, offset: analysis.offset, slot: slot, item: item)
+    let (field, value) = describe(analysis.slot.field, offset: analysis.slot.offset, element)
     let (exactField, exactValue) = describe(
-      analysis.exactField, offset: analysis.exactOffset, slot: slot, item: item)
+      analysis.slot.exactField, offset: analysis.slot.exactOffset, element)
     let ranking = schema.rankingField?.field
     var highlights: [MatchExplanation.Highlight] = []
     for definition in schema.fields {
-      guard let stored = item[definition.name] else { continue }
+      guard let stored = searchSchema.value(of: element, field: definition.name) else { continue }
       let strings =
-        definition.kind == .number ? [definition.display(stored)] : SearchIndex.strings(of: stored)
+        definition.kind == .number ? [definition.display(stored)] : Optional(stored).indexedStrings
       for string in strings {
-        let ranges = highlightRanges(in: string, field: definition.name, of: item)
+        let ranges = highlightRanges(in: string, field: definition.name, of: element)
         if !ranges.isEmpty {
           highlights.append(.init(field: definition.name, value: string, ranges: ranges))
         }
       }
     }
     return MatchExplanation(
-      rank: analysis.rank, field: field, value: value, exactField: exactField,
+      rank: analysis.slot.rank, field: field, value: value, exactField: exactField,
       exactValue: exactValue, rankingField: ranking,
-      popularity: ranking.flatMap { SearchIndex.number(of: item[$0]) },
-      catalogOrder: index.orderKeys[slot], highlights: highlights)
+      popularity: ranking.flatMap { searchSchema.value(of: element, field: $0).indexedNumber },
+      catalogOrder: analysis.catalogOrder, highlights: highlights)
   }
-}
 
-extension FilteredCollection {
-  /// A field of the analysis by name, and the stored value at `offset` of its column.
+  /// A field of the analysis by name, and the stored value that holds `offset` of its column.
   fileprivate func describe(
-    _ field: SlotAnalysis.Field?, offset: Int?, slot: Int, item: Item
+    _ field: SlotAnalysis.Field?, offset: (value: Int, byte: Int)?, _ element: Element
   ) -> (String?, String?) {
     switch field {
     case .text(let column):
       let definition = index.textFields[column]
-      let values = SearchIndex.strings(of: item[definition.name])
+      let values = searchSchema.value(of: element, field: definition.name).indexedStrings
       guard let offset else { return (definition.name, nil) }
-      let valueIndex = index.columns[column].valueIndex(of: offset, inSlot: slot)
-      return (definition.name, values.indices.contains(valueIndex) ? values[valueIndex] : nil)
+      return (definition.name, values.indices.contains(offset.value) ? values[offset.value] : nil)
     case .number(let column):
       let definition = index.numberFields[column]
-      return (definition.name, item[definition.name].map(definition.display))
+      return (
+        definition.name,
+        searchSchema.value(of: element, field: definition.name).map(definition.display)
+      )
     case .none:
       return (nil, nil)
     }
   }
+}
+
+extension SearchIndex {
+  /// The ranking analysis of a shown item, with which value of its field holds the best match.
+  func analysis(
+    of id: ID, request: MatchRequest, in matches: RankedMatches<ID>
+  ) -> (slot: ResolvedAnalysis, catalogOrder: Int64)? {
+    guard let slot = slot(of: id) else { return nil }
+    let analysis = analyse(slot, plan(request), nearSpellings: matches.includesNearSpellings)
+    func located(_ field: SlotAnalysis.Field?, _ offset: Int?) -> (value: Int, byte: Int)? {
+      guard case .text(let column) = field, let offset else { return nil }
+      return (columns[column].valueIndex(of: offset, inSlot: slot), offset)
+    }
+    return (
+      ResolvedAnalysis(
+        rank: analysis.rank, field: analysis.field,
+        offset: located(analysis.field, analysis.offset),
+        exactField: analysis.exactField,
+        exactOffset: located(analysis.exactField, analysis.exactOffset)),
+      orderKeys[slot]
+    )
+  }
+}
+
+/// A slot's analysis with byte offsets resolved to which value of the field holds them.
+struct ResolvedAnalysis {
+  var rank: MatchRank
+  var field: SlotAnalysis.Field?
+  var offset: (value: Int, byte: Int)?
+  var exactField: SlotAnalysis.Field?
+  var exactOffset: (value: Int, byte: Int)?
 }
 
 extension FoldedColumn {

@@ -165,14 +165,12 @@ public struct SearchController: Sendable {
       if schema.scopes.indices.contains(index) { selectedScopeIndex = index }
     case .acceptSuggestion(let index):
       let offered = suggestions
-      if offered.indices.contains(index), let fragment = suggestionFragment {
-        var kept = String(text[..<fragment.start]).trimmingTrailingWhitespace()
-        if !kept.isEmpty { kept += " " }
-        text = kept
+      if offered.indices.contains(index) {
+        text = CatalogSchema.textAcceptingSuggestion(text)
         tokens.append(offered[index])
       }
     case .select(let id):
-      if id == nil || id.map(collection.rows.contains) == true { selection = id }
+      if id == nil || id.flatMap(collection.row(of:)) != nil { selection = id }
     case .cancel:
       text = ""
       tokens = []
@@ -208,33 +206,10 @@ public struct SearchController: Sendable {
 
   // MARK: - Suggestions
 
-  /// Tokens offered for the word being typed: the catalog's categories (and extra tokens) whose
-  /// text starts with it, "cho" → Chocolate. A word starting with `#` asks for them explicitly,
-  /// and `#` alone offers them all. Tokens already in the field are not offered again.
+  /// Tokens offered for the word being typed: see `CatalogSchema.suggestedTokens(forText:excluding:)`.
   public var suggestions: [SearchToken] {
-    guard isActive, let fragment = suggestionFragment else { return [] }
-    let folded = TextFolding.fold(fragment.word)
-    guard fragment.isExplicit || folded.count >= 2 else { return [] }
-    let present = Set(tokens.map(\.identifier))
-    return schema.suggestedTokens.filter { token in
-      !present.contains(token.identifier)
-        && (folded.isEmpty
-          || TextFolding.fold(token.text).split(separator: " ").contains { $0.hasPrefix(folded) })
-    }
-  }
-
-  /// The last word of the text, when the text ends in one.
-  private var suggestionFragment: (start: String.Index, word: String, isExplicit: Bool)? {
-    guard let last = text.last, !last.isWhitespace else {
-      return text.hasSuffix("#") ? (text.index(before: text.endIndex), "", true) : nil
-    }
-    let start = text.lastIndex(where: \.isWhitespace).map(text.index(after:)) ?? text.startIndex
-    var word = text[start...]
-    if word.hasPrefix("-") { return nil }
-    let explicit = word.hasPrefix("#")
-    if explicit { word = word.dropFirst() }
-    if word.contains(":") { return nil }
-    return (start, String(word), explicit)
+    guard isActive else { return [] }
+    return schema.suggestedTokens(forText: text, excluding: tokens)
   }
 
   // MARK: - Edits through the filtered view

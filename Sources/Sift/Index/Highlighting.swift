@@ -140,7 +140,7 @@ extension SearchIndex {
         nearTerms: nearSpellings && request.typos.isEnabled
           ? conditions.compactMap(Self.typoProbe) : [])
     case .number:
-      guard let number = Self.number(of: value) else { return [] }
+      guard let number = value.indexedNumber else { return [] }
       let hit = positive.contains { term in
         switch term.condition {
         case .text(let condition):

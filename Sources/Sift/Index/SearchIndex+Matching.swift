@@ -149,7 +149,7 @@ extension SearchIndex {
   ///   afresh, in the word dictionaries.
   /// - Complexity: one scan of the searched columns for the first text term, then a check per
   ///   remaining candidate for each other term; near spellings walk the sorted words.
-  func search(_ request: MatchRequest, within candidates: [Int32]? = nil) -> SearchOutcome {
+  func searchSlots(_ request: MatchRequest, within candidates: [Int32]? = nil) -> SearchOutcome {
     let plan = plan(request)
     let exact = rank(matchingSlots(plan, within: candidates), plan, nearSpellings: false)
     if request.typos.isEnabled, plan.hasTypoTerms,
@@ -205,7 +205,7 @@ extension SearchIndex {
   /// Live slots, in slot order, matching every term as written or, where a term may have
   /// typos, within its budget. Candidates come from the first such term: its exact hits and
   /// the slots of its near words in the dictionaries (and slots added since they were built).
-  private func nearMatchingSlots(_ plan: MatchPlan) -> [Int32] {
+  func nearMatchingSlots(_ plan: MatchPlan) -> [Int32] {
     // The longest such term has the fewest near words: the smallest set of candidates.
     guard
       let seed = plan.rankProbes.filter({ $0.typo != nil }).max(by: {

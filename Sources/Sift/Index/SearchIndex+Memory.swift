@@ -1,7 +1,8 @@
 /// What an index holds beyond the items themselves, for the memory target of DESIGN §5 (folded
 /// text at most 1.2× the raw UTF-8, at most 16 bytes an item besides).
 public struct IndexMemory: Sendable, Hashable {
-  /// The UTF-8 length of every text value of every live item, as given.
+  /// The UTF-8 length of every text value of every live item, as given (counted by the
+  /// collection, which holds the elements; 0 from an index alone).
   public var rawTextBytes: Int
   /// The folded buffers: folded text, one separator byte a value, initial-consonant keys.
   public var foldedTextBytes: Int
@@ -18,12 +19,6 @@ public struct IndexMemory: Sendable, Hashable {
 extension SearchIndex {
   /// Counts the index's buffers (their lengths, not the capacity reserved behind them).
   public var memory: IndexMemory {
-    var raw = 0
-    for slot in items.indices where isLive[slot] {
-      for field in textFields {
-        for value in Self.strings(of: items[slot][field.name]) { raw += value.utf8.count }
-      }
-    }
     let folded =
       columns.reduce(0) { $0 + $1.bytes.count }
       + initialColumns.reduce(0) { $0 + ($1?.bytes.count ?? 0) }
@@ -31,17 +26,18 @@ extension SearchIndex {
     let offsets = offsetColumns * MemoryLayout<UInt32>.stride
     let perSlot =
       offsets + MemoryLayout<Bool>.stride
-      + MemoryLayout<Int64>.stride + MemoryLayout<Int32>.stride
+      + MemoryLayout<Int64>.stride + MemoryLayout<Int32>.stride + MemoryLayout<ID>.stride
       + numbers.count * MemoryLayout<Double>.stride
     // A native dictionary entry: key, value, and the load factor's spare room (3/4 full at most);
     // ids longer than 15 UTF-8 bytes also have their own heap storage.
-    let entry = MemoryLayout<ItemID>.stride + MemoryLayout<Int>.stride
-    let longIDs = slotByID.keys.reduce(0) {
-      $0 + ($1.rawValue.utf8.count > 15 ? 32 + $1.rawValue.utf8.count : 0)
+    let entry = MemoryLayout<ID>.stride + MemoryLayout<Int>.stride
+    let longIDs = slotByID.keys.reduce(0) { total, id in
+      guard let id = id as? ItemID, id.rawValue.utf8.count > 15 else { return total }
+      return total + 32 + id.rawValue.utf8.count
     }
     let idMap = count == 0 ? 0 : (entry * 4 / 3) + longIDs / count
     return IndexMemory(
-      rawTextBytes: raw, foldedTextBytes: folded, textOffsetBytesPerSlot: offsets,
+      rawTextBytes: 0, foldedTextBytes: folded, textOffsetBytesPerSlot: offsets,
       bytesPerSlot: perSlot, idMapBytesPerItem: idMap,
       slots: slotCount)
   }

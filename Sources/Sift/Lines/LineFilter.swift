@@ -8,16 +8,16 @@ public struct LineFilter: Sendable {
     case fuzzy
   }
 
-  private let index: SearchIndex
+  private let index: LineIndex
 
   /// Folds every line once.
   ///
   /// - Complexity: O(*n*) in the total length of the lines.
   public init(lines: some Sequence<String>) {
-    index = SearchIndex(lines: lines)
+    index = LineIndex(lines: lines)
   }
 
-  private init(index: SearchIndex) { self.index = index }
+  private init(index: LineIndex) { self.index = index }
 
   /// A filter over the lines of a UTF-8 buffer, split and folded in one pass on every core
   /// without a `String` per line, and where each line starts, for printing matches byte for
@@ -25,7 +25,7 @@ public struct LineFilter: Sendable {
   public static func splitting(utf8 buffer: UnsafeBufferPointer<UInt8>) -> (
     filter: LineFilter, lines: LineStarts
   ) {
-    let (index, lines) = SearchIndex.lines(utf8: buffer)
+    let (index, lines) = LineIndex.lines(utf8: buffer)
     return (LineFilter(index: index), lines)
   }
 
@@ -36,7 +36,7 @@ public struct LineFilter: Sendable {
     let resolved = ResolvedCriteria(SearchCriteria(text: query), schema: index.schema)
     switch mode {
     case .exact:
-      let ranked = index.search(resolved.request(typos: .off)).ranked.map { Int($0.slot) }
+      let ranked = index.searchSlots(resolved.request(typos: .off)).ranked.map { Int($0.slot) }
       return sorted ? ranked : ranked.sorted()
     case .fuzzy:
       return fuzzyMatches(resolved, sorted: sorted)
@@ -55,7 +55,7 @@ public struct LineFilter: Sendable {
     let candidates =
       exactCriteria.allTerms.isEmpty
       ? Array(0..<Int32(index.slotCount))
-      : index.search(exactCriteria.request(typos: .off)).ranked.map(\.slot).sorted()
+      : index.searchSlots(exactCriteria.request(typos: .off)).ranked.map(\.slot).sorted()
     let column = index.columns[0]
     var scored: [(line: Int, score: Int, length: Int)] = []
     column.withUnsafeBytes { bytes, starts in

@@ -27,7 +27,7 @@ struct ReferenceMatcher {
     let matching = items.enumerated().filter { matches($0.element, resolved, nearSpellings: near) }
     let ranking = schema.rankingField
     return matching.map { entry in
-      let popularity = ranking.flatMap { SearchIndex.number(of: entry.element[$0.field]) }
+      let popularity = ranking.flatMap { (entry.element[$0.field]).indexedNumber }
       let key = popularity.map { ranking!.isAscending ? $0 : -$0 } ?? .infinity
       return (
         rank: rank(entry.element, resolved, nearSpellings: near), popularity: key,
@@ -71,7 +71,7 @@ struct ReferenceMatcher {
         let needle = Array(condition.needle.utf8)
         hit =
           fields.contains { field in
-            SearchIndex.strings(of: item[field]).contains { string in
+            (item[field]).indexedStrings.contains { string in
               Self.contains(Array(TextFolding.fold(string).utf8), needle)
                 || (condition.matchesInitials
                   && TextFolding.initialConsonants(of: string).map {
@@ -81,12 +81,12 @@ struct ReferenceMatcher {
           }
           || (condition.field == nil
             && condition.number.map { number in
-              numberFields.contains { SearchIndex.number(of: item[$0]) == number }
+              numberFields.contains { (item[$0]).indexedNumber == number }
             } == true)
           || (nearSpellings && !term.isNegated
             && nearest(term, in: item, fields: fields) != nil)
       case .number(let field, let predicate):
-        hit = SearchIndex.number(of: item[field]).map(predicate.matches) ?? false
+        hit = (item[field]).indexedNumber.map(predicate.matches) ?? false
       case .category(let field, let value):
         hit = item[field]?.strings.first.map { TextFolding.fold($0) == value } ?? false
       }
@@ -115,7 +115,7 @@ struct ReferenceMatcher {
     var startsValue = false
     let queryFields = Set(terms.flatMap { $0.textCondition!.field.map { [$0] } ?? textFields })
     for field in queryFields {
-      let folded = SearchIndex.strings(of: item[field]).map { TextFolding.fold($0) }
+      let folded = (item[field]).indexedStrings.map { TextFolding.fold($0) }
       if folded.contains(query) {
         equals = true
         consider([attribute(field), 0])
@@ -127,7 +127,7 @@ struct ReferenceMatcher {
     if terms.count == 1, let condition = terms[0].textCondition, condition.field == nil,
       let number = condition.number
     {
-      for field in numberFields where SearchIndex.number(of: item[field]) == number {
+      for field in numberFields where (item[field]).indexedNumber == number {
         equals = true
         consider([attribute(field), 0])
       }
@@ -143,7 +143,7 @@ struct ReferenceMatcher {
       for field in fields {
         // The first occurrence over the field's values, in order, gives the position.
         var first: Int?
-        for string in SearchIndex.strings(of: item[field]) {
+        for string in (item[field]).indexedStrings {
           let folded = Array(TextFolding.fold(string).utf8)
           for offset in Self.offsets(folded, needle) {
             if first == nil { first = Self.wordIndex(of: offset, in: folded) }
@@ -163,7 +163,7 @@ struct ReferenceMatcher {
         }
       }
       if condition.field == nil, let number = condition.number {
-        for field in numberFields where SearchIndex.number(of: item[field]) == number {
+        for field in numberFields where (item[field]).indexedNumber == number {
           found = true
           wordStart = true
           consider([attribute(field), 0])
@@ -200,7 +200,7 @@ struct ReferenceMatcher {
     let letters = Array(term.textCondition!.needle.unicodeScalars)
     var best: (cost: Int, field: String, word: Int)?
     for field in fields {
-      for string in SearchIndex.strings(of: item[field]) {
+      for string in (item[field]).indexedStrings {
         let folded = TextFolding.fold(string)
         let words = folded.utf8.split(whereSeparator: Self.isBoundary).map {
           Array(String(decoding: $0, as: UTF8.self).unicodeScalars)

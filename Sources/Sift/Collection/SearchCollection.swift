@@ -1,0 +1,302 @@
+/// A live, filtered and ranked view over an editable collection of an app's own elements —
+/// what the seeds' table views show while a search is active — keyed by their stable ids.
+///
+/// It owns the elements (as `IdentifiedArray` does) and an index of what it searches, read
+/// through the schema's key paths; the index keeps no copy of their fields. Edits address
+/// elements by id (or by row of this view, resolved to an id at once), so a filtered delete
+/// removes that element and no other even when titles repeat. Every edit returns the
+/// `RowChanges` that turn the previous rows into the new ones, ready for a batch update: an
+/// edited element that stops matching leaves the rows, an added one that matches enters at its
+/// ranked place (FoodTracker's rules, seed 004).
+///
+/// `FilteredCollection` is the same view over `Item`s, for catalogs whose fields are known only
+/// at run time.
+public struct SearchCollection<Element: Identifiable & Sendable>: Sendable
+where Element.ID: Sendable {
+  public typealias ID = Element.ID
+
+  /// How elements are read and searched.
+  public let searchSchema: SearchSchema<Element>
+  /// What the engine searches: folded text, numbers, ids and order.
+  public private(set) var index: SearchIndex<ID>
+  private var elements: [ID: Element]
+  /// The criteria in force, as read against the schema (with diagnostics).
+  public private(set) var resolved: ResolvedCriteria
+  /// The matches of the criteria in force, best first.
+  public private(set) var matches: RankedMatches<ID>
+  /// Counts edits. A search run on a copy of this collection is only current while the copy's
+  /// revision equals this one.
+  public private(set) var revision = 0
+  /// When near spellings are looked for; changing it searches again.
+  public var typoTolerance: TypoTolerance {
+    didSet {
+      guard typoTolerance != oldValue else { return }
+      matches = index.search(request)
+    }
+  }
+
+  /// A view of `elements` (in catalog order) showing everything.
+  ///
+  /// - Throws: `CatalogEditError.duplicateID` when two elements share an id.
+  /// - Complexity: O(*n*) in the elements' text, folded on every core.
+  public init(
+    _ elements: some Sequence<Element>, schema: SearchSchema<Element>,
+    typoTolerance: TypoTolerance = .automatic
+  ) throws(CatalogEditError) {
+    let elements = Array(elements)
+    searchSchema = schema
+    index = try SearchIndex(schema: schema, elements: elements)
+    self.elements = Dictionary(
+      elements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    self.typoTolerance = typoTolerance
+    resolved = ResolvedCriteria(.everything, schema: schema.catalog)
+    matches = index.search(resolved.request(typos: typoTolerance))
+  }
+
+  public var schema: CatalogSchema { searchSchema.catalog }
+  public var criteria: SearchCriteria { resolved.criteria }
+  /// The criteria in force as the index takes them.
+  public var request: MatchRequest { resolved.request(typos: typoTolerance) }
+  /// The ids of the matching elements, best first.
+  public var rows: [ID] { matches.ids }
+  /// The matching elements, best first.
+  public var results: SearchResults<Element> { SearchResults(ids: matches.ids, elements: elements) }
+  /// How many of the rows match every term as written.
+  public var exactMatchCount: Int { matches.exactCount }
+  /// Whether the rows include near spellings: exact matches fell below the typo threshold.
+  public var includesNearSpellings: Bool { matches.includesNearSpellings }
+  /// The number of elements in the collection, shown or not.
+  public var totalCount: Int { index.count }
+  /// The elements in catalog order, shown or not.
+  public var allElements: [Element] { index.allIDs.compactMap { elements[$0] } }
+
+  public func element(id: ID) -> Element? { elements[id] }
+
+  /// The element shown at `row`.
+  public func element(atRow row: Int) -> Element? {
+    rows.indices.contains(row) ? elements[rows[row]] : nil
+  }
+
+  /// The row showing the element, if it is shown.
+  ///
+  /// - Complexity: O(log *n*): the element's own rank tells where it must be.
+  public func row(of id: ID) -> Int? { index.row(of: id, in: matches, request: request) }
+
+  /// Where the element at `row` stands on the relevance rules before popularity.
+  public func rank(atRow row: Int) -> MatchRank? { matches.rank(at: row) }
+
+  /// Filters by `criteria`. When they narrow the criteria in force (a letter typed at the end
+  /// of a term, a term or token added), only the rows shown are searched again when few.
+  ///
+  /// - Complexity: O(*n*) in the searched text; O(*k*) in the rows when refining them.
+  public mutating func filter(by criteria: SearchCriteria) {
+    guard criteria != resolved.criteria else { return }
+    let next = ResolvedCriteria(criteria, schema: schema)
+    matches = index.search(
+      next.request(typos: typoTolerance), narrowing: next.narrows(resolved) ? matches : nil)
+    resolved = next
+  }
+
+  /// Where the criteria in force matched in `text`, a displayed value of the field named
+  /// `field` of `element`.
+  public func highlightRanges(
+    in text: String, field: String, of element: Element
+  ) -> [Range<String.Index>] {
+    index.highlightRanges(
+      in: text, field: field, value: searchSchema.value(of: element, field: field),
+      request: request, nearSpellings: includesNearSpellings)
+  }
+
+  /// Where the criteria in force matched in the element's property at `keyPath` (`\.title`).
+  public func highlights(
+    _ keyPath: any KeyPath<Element, String> & Sendable, of element: Element
+  ) -> [Range<String.Index>] {
+    guard let field = searchSchema.field(for: keyPath) else { return [] }
+    return highlightRanges(in: element[keyPath: keyPath], field: field.name, of: element)
+  }
+
+  /// Where the criteria in force matched in each value of a list property (`\.aliases`).
+  public func highlights(
+    _ keyPath: any KeyPath<Element, [String]> & Sendable, of element: Element
+  ) -> [[Range<String.Index>]] {
+    let values = element[keyPath: keyPath]
+    guard let field = searchSchema.field(for: keyPath) else { return values.map { _ in [] } }
+    return values.map { highlightRanges(in: $0, field: field.name, of: element) }
+  }
+
+  // MARK: - Facets
+
+  /// For the criteria in force: how many elements each scope-bar button and each category
+  /// token would show ("All 15 · Chocolate 5 · Hard 4 · Other 6").
+  ///
+  /// - Complexity: O(*k*) in the rows for the first scope without typo-prone terms; otherwise
+  ///   one search, plus one per field scope.
+  public var facets: Facets {
+    let tally = index.categoryTally(request, reusing: matches)
+    var scopes: [Int] = []
+    for (position, scope) in schema.scopes.enumerated() {
+      switch scope.filter {
+      case .all: scopes.append(tally.total)
+      case .category(let value): scopes.append(tally.byCategory[TextFolding.fold(value)] ?? 0)
+      case .fields:
+        if position == criteria.scopeIndex {
+          scopes.append(matches.count)
+        } else {
+          var other = criteria
+          other.scopeIndex = position
+          let request = ResolvedCriteria(other, schema: schema).request(typos: typoTolerance)
+          scopes.append(index.matchCount(request))
+        }
+      }
+    }
+    // A token adds its category to the criteria in force, scope included.
+    var categories = tally.byCategory
+    if let required = request.requiredCategory {
+      categories = categories.filter { $0.key == required }
+    }
+    return Facets(scopes: scopes, categories: categories)
+  }
+
+  // MARK: - Edits
+
+  /// Adds an element at the end of catalog order; it shows if it matches, at its ranked place.
+  ///
+  /// - Complexity: O(*m*) in its text to index it, O(*k*) in the rows to place it.
+  @discardableResult
+  public mutating func add(_ element: Element) throws(CatalogEditError) -> RowChanges {
+    try index.add(element.id, searchSchema.indexedValues(of: element))
+    elements[element.id] = element
+    return placeAfterEdit(element.id, changed: false)
+  }
+
+  /// Replaces the element that has `element.id`. It leaves the rows if it no longer matches.
+  ///
+  /// - Complexity: as `add(_:)`.
+  @discardableResult
+  public mutating func update(_ element: Element) throws(CatalogEditError) -> RowChanges {
+    try index.update(element.id, searchSchema.indexedValues(of: element))
+    elements[element.id] = element
+    return placeAfterEdit(element.id, changed: true)
+  }
+
+  /// Deletes the element with `id` and returns it.
+  ///
+  /// - Complexity: O(*k*) in the rows.
+  @discardableResult
+  public mutating func delete(id: ID) throws(CatalogEditError) -> RowChanges {
+    try index.remove(id: id)
+    elements[id] = nil
+    return placeAfterEdit(id, changed: false)
+  }
+
+  /// Deletes the element shown at `row` of this view.
+  @discardableResult
+  public mutating func deleteRow(_ row: Int) throws(CatalogEditError) -> RowChanges {
+    guard rows.indices.contains(row) else { throw .rowOutOfRange(row, rowCount: rows.count) }
+    return try delete(id: rows[row])
+  }
+
+  /// Changes the element shown at `row` of this view; its id must stay.
+  @discardableResult
+  public mutating func updateRow(
+    _ row: Int, _ change: (inout Element) -> Void
+  ) throws(CatalogEditError) -> RowChanges {
+    guard var element = element(atRow: row) else {
+      throw .rowOutOfRange(row, rowCount: rows.count)
+    }
+    let id = element.id
+    change(&element)
+    guard element.id == id else { throw .idChanged(SearchIndex<ID>.describe(id)) }
+    return try update(element)
+  }
+
+  /// Puts the edited element where the criteria in force rank it (or nowhere), and reports the
+  /// row changes.
+  private mutating func placeAfterEdit(_ id: ID, changed: Bool) -> RowChanges {
+    revision += 1
+    let oldRows = rows
+    matches = index.replacing(id, in: matches, request: request)
+    return RowChanges(from: oldRows, to: rows, changed: changed ? [id] : [])
+  }
+
+  /// What the collection holds, per item: the index's buffers and the elements' own text.
+  public var memory: IndexMemory {
+    var memory = index.memory
+    memory.rawTextBytes = elements.values.reduce(0) { total, element in
+      total
+        + searchSchema.indexedTexts(of: element).reduce(0) {
+          $0 + $1.reduce(0) { $0 + $1.utf8.count }
+        }
+    }
+    return memory
+  }
+}
+
+/// The matching elements of a `SearchCollection`, best first: a view, not a copy.
+public struct SearchResults<Element: Identifiable & Sendable>: RandomAccessCollection, Sendable
+where Element.ID: Sendable {
+  let ids: [Element.ID]
+  let elements: [Element.ID: Element]
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { ids.count }
+  public subscript(position: Int) -> Element { elements[ids[position]]! }
+}
+
+/// How many elements each scope-bar button and category token would show for the criteria in
+/// force.
+public struct Facets: Hashable, Sendable {
+  /// Per scope-bar button, in its order.
+  public var scopes: [Int]
+  /// Per category value (folded), for tokens; categories with no match are left out.
+  public var categories: [String: Int]
+
+  public init(scopes: [Int], categories: [String: Int]) {
+    self.scopes = scopes
+    self.categories = categories
+  }
+
+  /// What a token for this category would show.
+  public func count(ofCategory value: String) -> Int {
+    categories[TextFolding.fold(value)] ?? 0
+  }
+
+  /// What the token would show: its category's count; nil for a token that is not a category.
+  public func count(of token: SearchToken) -> Int? {
+    let prefix = "category:"
+    guard token.identifier.hasPrefix(prefix) else { return nil }
+    return count(ofCategory: String(token.identifier.dropFirst(prefix.count)))
+  }
+
+  /// "All 15 · Chocolate 5 · Hard 4 · Other 6".
+  public func summary(scopeTitles: [String]) -> String {
+    zip(scopeTitles, scopes).map { "\($0) \($1)" }.joined(separator: " · ")
+  }
+}
+
+/// The dynamic door: items with named fields, for catalogs known only at run time.
+public typealias FilteredCollection = SearchCollection<Item>
+
+extension SearchCollection where Element == Item {
+  /// A view of `items` (in catalog order) showing everything.
+  ///
+  /// - Throws: `CatalogEditError.duplicateID`, or `.invalidSchema` for a schema that does not
+  ///   describe a catalog.
+  public init(
+    schema: CatalogSchema, items: some Sequence<Item> = [],
+    typoTolerance: TypoTolerance = .automatic
+  ) throws(CatalogEditError) {
+    let searchSchema: SearchSchema<Item>
+    do {
+      searchSchema = try SearchSchema(schema)
+    } catch {
+      throw .invalidSchema(error)
+    }
+    try self.init(items, schema: searchSchema, typoTolerance: typoTolerance)
+  }
+
+  public func item(id: ItemID) -> Item? { element(id: id) }
+  public func item(atRow row: Int) -> Item? { element(atRow: row) }
+  /// The items in catalog order, shown or not.
+  public var allItems: [Item] { allElements }
+}

@@ -1,0 +1,43 @@
+extension CatalogSchema {
+  /// Tokens offered for the word being typed at the end of `text`: the catalog's categories
+  /// (and extra tokens) whose text has a word starting with it, "cho" → Chocolate. A word
+  /// starting with `#` asks for them explicitly, and `#` alone offers them all. Tokens already
+  /// in the field are not offered again.
+  public func suggestedTokens(forText text: String, excluding present: [SearchToken])
+    -> [SearchToken]
+  {
+    guard let fragment = Self.suggestionFragment(of: text) else { return [] }
+    let folded = TextFolding.fold(fragment.word)
+    guard fragment.isExplicit || folded.count >= 2 else { return [] }
+    let present = Set(present.map(\.identifier))
+    return suggestedTokens.filter { token in
+      !present.contains(token.identifier)
+        && (folded.isEmpty
+          || TextFolding.fold(token.text).split(separator: " ").contains { $0.hasPrefix(folded) })
+    }
+  }
+
+  /// The last word of the text, when the text ends in one, and whether it starts with `#`.
+  static func suggestionFragment(of text: String) -> (
+    start: String.Index, word: String, isExplicit: Bool
+  )? {
+    guard let last = text.last, !last.isWhitespace else {
+      return text.hasSuffix("#") ? (text.index(before: text.endIndex), "", true) : nil
+    }
+    let start = text.lastIndex(where: \.isWhitespace).map(text.index(after:)) ?? text.startIndex
+    var word = text[start...]
+    if word.hasPrefix("-") { return nil }
+    let explicit = word.hasPrefix("#")
+    if explicit { word = word.dropFirst() }
+    if word.contains(":") { return nil }
+    return (start, String(word), explicit)
+  }
+
+  /// The text once the suggestion being typed at its end is taken as a token: the word removed.
+  static func textAcceptingSuggestion(_ text: String) -> String {
+    guard let fragment = suggestionFragment(of: text) else { return text }
+    var kept = String(text[..<fragment.start]).trimmingTrailingWhitespace()
+    if !kept.isEmpty { kept += " " }
+    return kept
+  }
+}

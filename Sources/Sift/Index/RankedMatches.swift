@@ -1,0 +1,117 @@
+/// The items that match one request, best first: what an index answers. Callers read ids and
+/// ranks; which slots they sit in stays the index's business, so an index may renumber its
+/// slots (compaction) without its callers knowing.
+public struct RankedMatches<ID: Hashable & Sendable>: Sendable {
+  /// The matching ids, best first.
+  public private(set) var ids: [ID]
+  /// Whether near spellings were looked for, because exact matches fell below the threshold.
+  public private(set) var includesNearSpellings: Bool
+  /// How many of the matches have every term as written.
+  public private(set) var exactCount: Int
+  var entries: [RankedSlot]
+  /// The index layout the slots refer to.
+  var layout: Int
+
+  init(entries: [RankedSlot], ids: [ID], includesNearSpellings: Bool, layout: Int) {
+    self.entries = entries
+    self.ids = ids
+    self.includesNearSpellings = includesNearSpellings
+    self.layout = layout
+    exactCount =
+      includesNearSpellings
+      ? entries.count { MatchRank(packed: $0.rank).typos == 0 } : entries.count
+  }
+
+  public var count: Int { entries.count }
+
+  /// Where the match at `row` stands on the relevance rules before popularity.
+  public func rank(at row: Int) -> MatchRank? {
+    entries.indices.contains(row) ? MatchRank(packed: entries[row].rank) : nil
+  }
+}
+
+extension SearchIndex {
+  /// The live items that match `request`, best first (DESIGN §3's rules, then popularity, then
+  /// catalog order).
+  ///
+  /// - Parameter previous: the matches of criteria that these narrow (a letter typed at the end
+  ///   of a term, a term or token added), or nil. When few of them are shown, only those are
+  ///   checked: testing many one by one costs more than one scan of the whole buffer.
+  /// - Complexity: one scan of the searched columns for the first text term and a check per
+  ///   candidate for each other term; O(*k*) in the previous matches when refining.
+  public func search(
+    _ request: MatchRequest, narrowing previous: RankedMatches<ID>? = nil
+  ) -> RankedMatches<ID> {
+    let outcome: SearchOutcome
+    if let previous, previous.layout == layout,
+      previous.count <= Self.refinementLimit(slotCount: slotCount)
+    {
+      // Every exact match of narrower criteria is among the previous matches.
+      outcome = searchSlots(request, within: previous.entries.map(\.slot).sorted())
+    } else {
+      outcome = searchSlots(request, within: nil)
+    }
+    return matches(outcome.ranked, includesNearSpellings: outcome.includesNearSpellings)
+  }
+
+  /// The most matches worth refining one by one rather than rescanning: an eighth of the slots.
+  static func refinementLimit(slotCount: Int) -> Int { max(64, slotCount / 8) }
+
+  /// Ranked slots as matches: each slot's id read from the id column.
+  private func matches(_ entries: [RankedSlot], includesNearSpellings: Bool) -> RankedMatches<ID> {
+    let ids = self.ids.withUnsafeBufferPointer { ids in entries.map { ids[Int($0.slot)] } }
+    return RankedMatches(
+      entries: entries, ids: ids, includesNearSpellings: includesNearSpellings, layout: layout)
+  }
+
+  /// `matches` after an edit of the item `id` (added, updated or removed): its old entry gone,
+  /// its new one — if it matches `request` — at its ranked place. Other items keep their rows.
+  ///
+  /// - Complexity: O(*k*) in the matches; O(*k*) id lookups after a compaction.
+  public func replacing(
+    _ id: ID, in matches: RankedMatches<ID>, request: MatchRequest
+  ) -> RankedMatches<ID> {
+    var entries: [RankedSlot] = []
+    entries.reserveCapacity(matches.count + 1)
+    if matches.layout == layout {
+      // The edited item's old slot, if any, is dead now; every other slot is as it was.
+      for entry in matches.entries where isLive[Int(entry.slot)] { entries.append(entry) }
+    } else {
+      for (row, rowID) in matches.ids.enumerated() where rowID != id {
+        if let slot = slotByID[rowID] {
+          entries.append(RankedSlot(slot: Int32(slot), rank: matches.entries[row].rank))
+        }
+      }
+    }
+    if let slot = slotByID[id],
+      let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
+    {
+      entries.insert(placed, at: insertionRow(for: placed, in: entries))
+    }
+    return self.matches(entries, includesNearSpellings: matches.includesNearSpellings)
+  }
+
+  /// The row of `matches` that shows `id`, if it is shown.
+  ///
+  /// - Complexity: O(log *k*): matches are sorted, so the item's own rank tells where it must be.
+  public func row(of id: ID, in matches: RankedMatches<ID>, request: MatchRequest) -> Int? {
+    guard matches.layout == layout, let slot = slotByID[id],
+      let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
+    else { return nil }
+    let row = insertionRow(for: placed, in: matches.entries)
+    return matches.entries.indices.contains(row) && matches.entries[row].slot == placed.slot
+      ? row : nil
+  }
+
+  /// Where `placed` goes among `ranked` (sorted by rank, popularity, then catalog order): the
+  /// first row that does not sort before it.
+  private func insertionRow(for placed: RankedSlot, in ranked: [RankedSlot]) -> Int {
+    var low = 0
+    var high = ranked.count
+    while low < high {
+      let mid = (low + high) / 2
+      if precedes(ranked[mid], placed) { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+}

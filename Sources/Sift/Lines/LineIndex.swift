@@ -1,0 +1,107 @@
+import Foundation
+
+/// The index `sift filter` searches: one text field per line and nothing else — no ids (slot *i*
+/// is line *i*), numbers, categories or popularity, so a million lines cost their folded bytes
+/// and a few bytes each. It shares the catalog index's matching and ranking.
+typealias LineIndex = SearchIndex<Never>
+
+extension SearchIndex where ID == Never {
+  /// The schema of a line index.
+  static var lineSchema: CatalogSchema {
+    CatalogSchema(name: "lines", fields: [.text("line")], titleField: "line")
+  }
+
+  /// An index of plain lines, for line filters: one text field, `line`, and no `Item`s, so a
+  /// million lines cost their folded bytes and a few bytes each. Slot *i* is line *i*.
+  init(lines: some Sequence<String>) {
+    self.init(empty: LineIndex.lineSchema, summarised: false)
+    for line in lines {
+      columns[0].append([line])
+      initialColumns[0].appendInitials([line], slotsBefore: columns[0].slotCount - 1)
+      isLive.append(true)
+      orderKeys.append(Int64(isLive.count - 1))
+      categories.append(-1)
+    }
+    count = isLive.count
+  }
+
+  /// An index of the lines of a UTF-8 buffer, split and folded in one pass on every core (no
+  /// `String` per line), and where the lines start. Lines that are not valid UTF-8 are folded
+  /// with replacement characters.
+  ///
+  /// Fresh memory is what costs most here (a page fault per 4 KiB), so each part folds straight
+  /// into its own region of the one buffer the index keeps, and nothing is copied afterwards.
+  ///
+  /// - Complexity: O(*n*) in the buffer's length, split in as many parts as there are cores.
+  static func lines(utf8 buffer: UnsafeBufferPointer<UInt8>) -> (
+    index: LineIndex, lines: LineStarts
+  ) {
+    let parts = LineFolding.partBoundaries(
+      of: buffer, parts: Parallel.parts(for: buffer.count, minimumPerPart: 1 << 20))
+    // Part p writes from its input offset plus `slack` per earlier part; folding rarely makes
+    // text longer, and the last part gets room to spare (untouched capacity costs nothing).
+    let slack = 64
+    let regionStarts = parts.indices.map { parts[$0].lowerBound + $0 * slack }
+    let capacity = buffer.count + slack * parts.count + buffer.count / 4
+    let input = SharedBytes(buffer: buffer)
+    var folded: [LineFolding.Part] = []
+    var joined: FoldedColumn?  // set when a part outgrew its region
+    let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { storage, initialized in
+      let output = SharedOutput(buffer: storage)
+      folded = Parallel.map(parts: parts.count) { part in
+        let regionEnd = part + 1 < parts.count ? regionStarts[part + 1] : capacity
+        let region = UnsafeMutableBufferPointer(
+          rebasing: output.buffer[regionStarts[part]..<regionEnd])
+        return LineFolding.fold(input.buffer, range: parts[part], into: region)
+      }
+      guard folded.allSatisfy({ $0.inPlaceCount != nil }) else {
+        // Rare (text that folds much longer, like Hangul): join the parts by copying them.
+        joined = .joined(
+          folded.indices.map { part in
+            let result = folded[part]
+            switch result.output {
+            case .inPlace(let count):
+              let start = regionStarts[part]
+              return FoldedColumn(
+                bytes: Array(storage[start..<start + count]), starts: result.starts)
+            case .moved(let bytes):
+              return FoldedColumn(bytes: bytes, starts: result.starts)
+            }
+          })
+        initialized = 0
+        return
+      }
+      // The gap after a part is zeros: extra empty values of its last line, never matched.
+      var end = 0
+      for (part, result) in folded.enumerated() {
+        storage[end..<regionStarts[part]].initialize(repeating: 0)
+        end = regionStarts[part] + result.inPlaceCount!
+      }
+      initialized = end
+    }
+
+    var index = LineIndex(lines: [String]())
+    if let joined {
+      index.columns[0] = joined
+    } else {
+      var starts: [UInt32] = []
+      starts.reserveCapacity(folded.reduce(1) { $0 + $1.starts.count - 1 })
+      for (part, result) in folded.enumerated() {
+        let base = UInt32(truncatingIfNeeded: regionStarts[part])
+        // The next part's first start (its region's start) ends this part's last line.
+        let partStarts = part + 1 < folded.count ? result.starts.dropLast() : result.starts[...]
+        for start in partStarts { starts.append(start &+ base) }
+      }
+      index.columns[0] = FoldedColumn(bytes: bytes, starts: starts)
+    }
+    let lines = LineStarts(
+      parts: zip(parts, folded).map { LineStarts.Part(base: $0.lowerBound, starts: $1.lineStarts) })
+    index.initialColumns[0] = .joinedInitials(
+      folded.map(\.initials), slotCounts: folded.map(\.lineStarts.count))
+    index.isLive = Array(repeating: true, count: lines.count)
+    index.orderKeys = Array(0..<Int64(lines.count))
+    index.categories = Array(repeating: -1, count: lines.count)
+    index.count = lines.count
+    return (index, lines)
+  }
+}

@@ -1,0 +1,219 @@
+import Observation
+
+/// The state a SwiftUI search screen binds to: the field's text and tokens, the suggested
+/// tokens, the scope bar, whether search is presented — and what they select, `results` in
+/// ranked order with the results indicator and a count for each scope.
+///
+/// ```swift
+/// List(model.results) { candy in Text(candy.name) }
+///   .searchable(text: $model.text, tokens: $model.tokens,
+///               suggestedTokens: $model.suggestedTokens, isPresented: $model.isPresented) {
+///     token in Label(token.text ?? "", systemImage: "tag")
+///   }
+///   .searchScopes($model.scope) {
+///     ForEach(model.scopeTitles.indices, id: \.self) { Text(model.scopeTitles[$0]).tag($0) }
+///   }
+/// ```
+///
+/// Every change searches again. Collections of at least `backgroundThreshold` elements are
+/// searched off the main actor; a search superseded by a later change, or started before an
+/// edit, never lands: `results` only ever answer the current state.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor @Observable
+public final class SearchModel<Element: Identifiable & Sendable> where Element.ID: Sendable {
+  /// The search field's text.
+  public var text = "" {
+    didSet { if text != oldValue { stateChanged() } }
+  }
+  /// The tokens before the text. Taking a suggested token also removes the word typed for it.
+  public var tokens: [TypedToken<Element>] = [] {
+    didSet {
+      guard tokens != oldValue else { return }
+      if tokens.count == oldValue.count + 1, let added = tokens.last,
+        suggestedTokens.contains(added)
+      {
+        text = CatalogSchema.textAcceptingSuggestion(text)
+      }
+      stateChanged()
+    }
+  }
+  /// Tokens offered for the word being typed ("cho" → Chocolate; `#` offers them all).
+  public var suggestedTokens: [TypedToken<Element>] = []
+  /// The selected scope-bar button; 0 is the first.
+  public var scope = 0 {
+    didSet { if scope != oldValue { stateChanged() } }
+  }
+  /// Whether the search interface is presented. Dismissing it shows everything again.
+  public var isPresented = false {
+    didSet { if isPresented != oldValue { stateChanged() } }
+  }
+
+  /// The matching elements, best first (every element when not filtering).
+  public private(set) var results: [Element] = []
+  /// "Items found: 3", "No items match your query", "No exact matches — showing 2 near spellings".
+  public private(set) var indicator: ResultsIndicator
+  /// How many elements each scope-bar button would show for the current text and tokens.
+  public private(set) var scopeCounts: [Int] = []
+  /// The scope counts and, per category, what its token would show.
+  public private(set) var facets: Facets
+  /// True while a background search for the current state is running.
+  public private(set) var isSearching = false
+  /// What the query parser noticed in the text and tokens, and tokens the schema cannot read.
+  public private(set) var diagnostics: [String] = []
+  /// The scope-bar titles, first button first.
+  public let scopeTitles: [String]
+  /// How many elements a collection needs before it is searched off the main actor.
+  public let backgroundThreshold: Int
+
+  /// The collection whose results are shown.
+  public private(set) var collection: SearchCollection<Element>
+  @ObservationIgnored private var generation = 0
+  @ObservationIgnored private var searchTask: Task<Void, Never>?
+  /// Awaited before a background result is delivered (tests hold a search back with it).
+  @ObservationIgnored var beforeDelivery: (@Sendable (SearchCriteria) async -> Void)?
+
+  /// A model showing every element of `elements`.
+  ///
+  /// - Throws: `CatalogEditError.duplicateID` when two elements share an id.
+  public init(
+    _ elements: some Sequence<Element>, schema: SearchSchema<Element>,
+    typoTolerance: TypoTolerance = .automatic, backgroundThreshold: Int = 20_000
+  ) throws(CatalogEditError) {
+    let collection = try SearchCollection(elements, schema: schema, typoTolerance: typoTolerance)
+    self.collection = collection
+    self.backgroundThreshold = backgroundThreshold
+    scopeTitles = schema.catalog.scopeTitles
+    indicator = ResultsIndicator(
+      isFiltering: false, matchCount: collection.rows.count, totalCount: collection.totalCount)
+    facets = collection.facets
+    install(collection, facets: facets)
+  }
+
+  public var schema: SearchSchema<Element> { collection.searchSchema }
+
+  /// CandySearch's rule: presented, and text, a scope other than the first, or a token.
+  public var isFiltering: Bool {
+    isPresented && (!text.isEmpty || scope != 0 || !tokens.isEmpty)
+  }
+
+  /// What the current state filters by.
+  public var criteria: SearchCriteria {
+    guard isFiltering else { return .everything }
+    return SearchCriteria(text: text, tokens: resolvedTokens.tokens, scopeIndex: scope)
+  }
+
+  /// Where the current search matched in the element's property (`\.name`), for highlighting.
+  public func highlights(
+    _ keyPath: any KeyPath<Element, String> & Sendable, of element: Element
+  ) -> [Range<String.Index>] {
+    collection.highlights(keyPath, of: element)
+  }
+
+  /// What a suggested token would show if taken.
+  public func count(of token: TypedToken<Element>) -> Int? {
+    guard let searchToken = try? schema.searchToken(for: token) else { return nil }
+    return facets.count(of: searchToken)
+  }
+
+  /// Waits until the results answer the current state.
+  public func waitForSearch() async {
+    while let task = searchTask {
+      await task.value
+      if searchTask == task { searchTask = nil }
+    }
+  }
+
+  // MARK: - Edits
+
+  /// Adds an element; it shows at once if it matches.
+  @discardableResult
+  public func add(_ element: Element) throws(CatalogEditError) -> RowChanges {
+    try edit { (collection) throws(CatalogEditError) in try collection.add(element) }
+  }
+
+  /// Replaces the element with the same id.
+  @discardableResult
+  public func update(_ element: Element) throws(CatalogEditError) -> RowChanges {
+    try edit { (collection) throws(CatalogEditError) in try collection.update(element) }
+  }
+
+  /// Deletes the element with this id.
+  @discardableResult
+  public func delete(id: Element.ID) throws(CatalogEditError) -> RowChanges {
+    try edit { (collection) throws(CatalogEditError) in try collection.delete(id: id) }
+  }
+
+  /// Applies an edit to the collection shown; a search in flight started before it is dropped
+  /// and run again.
+  private func edit(
+    _ change: (inout SearchCollection<Element>) throws(CatalogEditError) -> RowChanges
+  ) throws(CatalogEditError) -> RowChanges {
+    var edited = collection
+    let changes = try change(&edited)
+    install(edited, facets: edited.facets)
+    if edited.criteria != criteria { stateChanged() }
+    return changes
+  }
+
+  // MARK: - Searching
+
+  private var resolvedTokens: (tokens: [SearchToken], errors: [String]) {
+    var tokens: [SearchToken] = []
+    var errors: [String] = []
+    for token in self.tokens {
+      do {
+        tokens.append(try schema.searchToken(for: token))
+      } catch {
+        errors.append(error.description)
+      }
+    }
+    return (tokens, errors)
+  }
+
+  private func stateChanged() {
+    suggestedTokens =
+      isPresented
+      ? schema.catalog.suggestedTokens(forText: text, excluding: resolvedTokens.tokens).map(
+        schema.typedToken(for:)) : []
+    generation += 1
+    let criteria = self.criteria
+    guard collection.totalCount >= backgroundThreshold else {
+      searchTask?.cancel()
+      searchTask = nil
+      var next = collection
+      next.filter(by: criteria)
+      install(next, facets: next.facets)
+      return
+    }
+    searchTask?.cancel()
+    isSearching = true
+    let copy = collection
+    let generation = generation
+    let gate = beforeDelivery
+    searchTask = Task.detached(priority: .userInitiated) { [weak self] in
+      var next = copy
+      next.filter(by: criteria)
+      let facets = next.facets
+      await gate?(criteria)
+      await self?.deliver(next, facets: facets, generation: generation)
+    }
+  }
+
+  /// Installs a background result if it still answers the current state.
+  private func deliver(_ next: SearchCollection<Element>, facets: Facets, generation: Int) {
+    guard generation == self.generation, next.revision == collection.revision else { return }
+    install(next, facets: facets)
+    isSearching = false
+  }
+
+  private func install(_ next: SearchCollection<Element>, facets: Facets) {
+    collection = next
+    results = Array(next.results)
+    self.facets = facets
+    scopeCounts = facets.scopes
+    indicator = ResultsIndicator(
+      isFiltering: next.criteria != .everything, matchCount: next.rows.count,
+      totalCount: next.totalCount, exactMatchCount: next.exactMatchCount)
+    diagnostics = next.resolved.diagnostics.map(\.message) + resolvedTokens.errors
+  }
+}

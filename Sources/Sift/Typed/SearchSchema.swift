@@ -1,0 +1,160 @@
+/// How an app's own type is searched, declared once with key paths: the title, the other text
+/// fields, numbers, the category, the scope bar and the ranking field.
+///
+/// ```swift
+/// let schema = try SearchSchema<Product>(
+///   title: .text("title", \.title),
+///   fields: [
+///     .number("year", \.year, label: "Year introduced"),
+///     .number("price", \.price, label: "Intro price", decimals: 2),
+///     .category("type", \.type),
+///   ],
+///   scopes: [.all(), .category("Birthdays"), .category("Weddings")])
+/// ```
+///
+/// Every mistake is found here, once, with an error that names it: a field named twice, a key
+/// path declared twice, a ranking key path that is not a declared number, a scope naming a
+/// category the schema lacks. Elements are then read through these key paths when they are
+/// indexed and when a result is highlighted; the engine keeps no copy of their fields.
+public struct SearchSchema<Element: Sendable>: Sendable {
+  /// The schema as the query language and the dynamic door know it (names, labels, kinds).
+  public let catalog: CatalogSchema
+  /// The declared fields, title first.
+  public let fields: [SearchField<Element>]
+  /// Readers of the text fields, in the order the index keeps them (schema order).
+  let textReaders: [@Sendable (Element) -> [String]]
+  /// Readers of the number fields, in schema order.
+  let numberReaders: [@Sendable (Element) -> Double?]
+  let categoryReader: (@Sendable (Element) -> String?)?
+
+  /// A schema for `Element`.
+  ///
+  /// - Parameters:
+  ///   - name: the catalog's name in messages; by default the type's name.
+  ///   - title: the field shown as each row's title; relevance compares queries with it first.
+  ///   - fields: the other fields, at most one of them a category.
+  ///   - scopes: the scope bar, first button first (`.all()`, `.category("Chocolate")`,
+  ///     `.fields("Rating", ["rating"])`).
+  ///   - tokens: tokens offered while typing besides the categories (`year:>=2010`).
+  ///   - rankedBy: a declared number field whose larger values come first among results the
+  ///     other rules leave tied (popularity); `ascending: true` puts smaller values first.
+  /// - Throws: `CatalogSchemaError` naming the first mistake.
+  public init(
+    name: String? = nil, title: SearchField<Element>, fields: [SearchField<Element>] = [],
+    scopes: [Scope] = [], tokens: [SearchToken] = [],
+    rankedBy ranking: (any PartialKeyPath<Element> & Sendable)? = nil, ascending: Bool = false
+  ) throws(CatalogSchemaError) {
+    let all = [title] + fields
+    var rankingField: RankingField?
+    if let ranking {
+      guard let field = all.first(where: { ($0.keyPath as AnyKeyPath) == ranking }) else {
+        throw .undeclaredKeyPath(String(describing: ranking), role: "ranking")
+      }
+      rankingField = RankingField(field.definition.name, ascending: ascending)
+    }
+    for (index, field) in all.enumerated() {
+      let path = field.keyPath as AnyKeyPath
+      if let earlier = all[..<index].first(where: { ($0.keyPath as AnyKeyPath) == path }) {
+        throw .keyPathDeclaredTwice(
+          String(describing: path), earlier.definition.name, field.definition.name)
+      }
+    }
+    let categories = all.filter { $0.definition.kind == .category }
+    if categories.count > 1 {
+      throw .secondCategory(categories[1].definition.name, first: categories[0].definition.name)
+    }
+    let catalog = CatalogSchema(
+      name: name ?? String(describing: Element.self).lowercased(),
+      fields: all.map(\.definition), titleField: title.definition.name,
+      categoryField: categories.first?.definition.name, scopes: scopes, extraTokens: tokens,
+      rankingField: rankingField)
+    try catalog.validate()
+    try self.init(catalog: catalog, fields: all)
+  }
+
+  /// A schema from fields already matched to a catalog schema (the dynamic door).
+  init(catalog: CatalogSchema, fields: [SearchField<Element>]) throws(CatalogSchemaError) {
+    try catalog.validate()
+    self.catalog = catalog
+    self.fields = fields
+    var texts: [@Sendable (Element) -> [String]] = []
+    var numbers: [@Sendable (Element) -> Double?] = []
+    var category: (@Sendable (Element) -> String?)?
+    for field in fields {
+      switch field.read {
+      case .texts(let read): texts.append(read)
+      case .number(let read): numbers.append(read)
+      case .category(let read): category = read
+      }
+    }
+    textReaders = texts
+    numberReaders = numbers
+    categoryReader = category
+  }
+
+  /// The declared field that reads `keyPath`.
+  public func field(for keyPath: AnyKeyPath) -> FieldDefinition? {
+    fields.first { ($0.keyPath as AnyKeyPath) == keyPath }?.definition
+  }
+
+  /// The value of the field named `name` of `element`, as the dynamic door would store it.
+  public func value(of element: Element, field name: String) -> FieldValue? {
+    fields.first { $0.definition.name == name }?.value(element)
+  }
+
+  /// What the index reads from one element; `texts: false` leaves the text out (folded already).
+  func indexedValues(of element: Element, texts: Bool = true) -> IndexedValues {
+    IndexedValues(
+      texts: texts ? indexedTexts(of: element) : [], numbers: numberReaders.map { $0(element) },
+      category: categoryReader?(element))
+  }
+
+  /// The element's text values, per text field.
+  func indexedTexts(of element: Element) -> [[String]] { textReaders.map { $0(element) } }
+}
+
+/// What the index keeps of one element: its text values per text field, its numbers per number
+/// field (nil where missing) and its category — in schema order, read once when it is indexed.
+struct IndexedValues: Sendable {
+  var texts: [[String]]
+  var numbers: [Double?]
+  var category: String?
+}
+
+extension SearchSchema where Element == Item {
+  /// The dynamic door: items whose fields are known only at run time, read by field name.
+  public init(_ catalog: CatalogSchema) throws(CatalogSchemaError) {
+    try self.init(
+      catalog: catalog,
+      fields: catalog.fields.map { definition in
+        let name = definition.name
+        let path = \Item.[name]
+        let stored: @Sendable (Item) -> FieldValue? = { $0[name] }
+        return switch definition.kind {
+        case .text: SearchField(definition, path, .texts { $0[name].indexedStrings }, stored)
+        case .number: SearchField(definition, path, .number { $0[name].indexedNumber }, stored)
+        case .category: SearchField(definition, path, .category { $0[name]?.strings.first }, stored)
+        }
+      })
+  }
+}
+
+extension Optional where Wrapped == FieldValue {
+  /// The strings a text field indexes: text as it is, numbers as they read.
+  var indexedStrings: [String] {
+    switch self {
+    case .none: []
+    case .number(let number): [FieldValue.format(number)]
+    case .some(let value): value.strings
+    }
+  }
+
+  /// The number a number field holds; text that reads as a number counts.
+  var indexedNumber: Double? {
+    switch self {
+    case .number(let number): number
+    case .text(let text): NumberFilterSyntax.number(text.trimmingWhitespace())
+    default: nil
+    }
+  }
+}
