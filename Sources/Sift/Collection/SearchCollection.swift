@@ -132,12 +132,21 @@ where Element.ID: Sendable {
   /// - Complexity: O(*k*) in the rows for the first scope without typo-prone terms; otherwise
   ///   one search, plus one per field scope.
   public var facets: Facets {
-    let tally = index.categoryTally(request, reusing: matches)
+    // The scope bar's All and category buttons search every field; tokens add to the scope
+    // in force, whatever it searches.
+    let current = index.categoryTally(request, reusing: matches)
+    var unscoped = criteria
+    unscoped.scopeIndex = -1
+    let unscopedRequest = ResolvedCriteria(unscoped, schema: schema).request(typos: typoTolerance)
+    let scopeTally =
+      unscopedRequest.searchedFields == request.searchedFields
+      ? current : index.categoryTally(unscopedRequest, reusing: nil)
     var scopes: [Int] = []
     for (position, scope) in schema.scopes.enumerated() {
       switch scope.filter {
-      case .all: scopes.append(tally.total)
-      case .category(let value): scopes.append(tally.byCategory[TextFolding.fold(value)] ?? 0)
+      case .all: scopes.append(scopeTally.total)
+      case .category(let value):
+        scopes.append(scopeTally.byCategory[TextFolding.fold(value)] ?? 0)
       case .fields:
         if position == criteria.scopeIndex {
           scopes.append(matches.count)
@@ -149,8 +158,7 @@ where Element.ID: Sendable {
         }
       }
     }
-    // A token adds its category to the criteria in force, scope included.
-    var categories = tally.byCategory
+    var categories = current.byCategory
     if let required = request.requiredCategory {
       categories = categories.filter { $0.key == required }
     }

@@ -151,7 +151,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
     var edited = collection
     let changes = try change(&edited)
     install(edited, facets: edited.facets)
-    if edited.criteria != criteria { stateChanged() }
+    if isSearching { stateChanged() }
     return changes
   }
 
@@ -180,13 +180,14 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
     guard collection.totalCount >= backgroundThreshold else {
       searchTask?.cancel()
       searchTask = nil
+      if isSearching { isSearching = false }
       var next = collection
       next.filter(by: criteria)
       install(next, facets: next.facets)
       return
     }
     searchTask?.cancel()
-    isSearching = true
+    if !isSearching { isSearching = true }
     let copy = collection
     let generation = generation
     let gate = beforeDelivery
@@ -206,14 +207,20 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
     isSearching = false
   }
 
+  /// Shows `next`, touching only the properties whose values change (each set notifies views).
   private func install(_ next: SearchCollection<Element>, facets: Facets) {
+    let previous = collection
     collection = next
-    results = Array(next.results)
-    self.facets = facets
-    scopeCounts = facets.scopes
-    indicator = ResultsIndicator(
+    if next.rows != previous.rows || next.revision != previous.revision || results.isEmpty {
+      results = Array(next.results)
+    }
+    if facets != self.facets { self.facets = facets }
+    if facets.scopes != scopeCounts { scopeCounts = facets.scopes }
+    let indicator = ResultsIndicator(
       isFiltering: next.criteria != .everything, matchCount: next.rows.count,
       totalCount: next.totalCount, exactMatchCount: next.exactMatchCount)
-    diagnostics = next.resolved.diagnostics.map(\.message) + resolvedTokens.errors
+    if indicator != self.indicator { self.indicator = indicator }
+    let diagnostics = next.resolved.diagnostics.map(\.message) + resolvedTokens.errors
+    if diagnostics != self.diagnostics { self.diagnostics = diagnostics }
   }
 }

@@ -39,18 +39,43 @@ public struct SearchSchema<Element: Sendable>: Sendable {
   ///   - rankedBy: a declared number field whose larger values come first among results the
   ///     other rules leave tied (popularity); `ascending: true` puts smaller values first.
   /// - Throws: `CatalogSchemaError` naming the first mistake.
-  public init(
+  public init<Ranking>(
     name: String? = nil, title: SearchField<Element>, fields: [SearchField<Element>] = [],
     scopes: [Scope] = [], tokens: [SearchToken] = [],
-    rankedBy ranking: (any PartialKeyPath<Element> & Sendable)? = nil, ascending: Bool = false
+    rankedBy ranking: any KeyPath<Element, Ranking> & Sendable, ascending: Bool = false
+  ) throws(CatalogSchemaError) {
+    try self.init(
+      name: name, title: title, fields: fields, scopes: scopes, tokens: tokens,
+      ranking: ranking, ascending: ascending)
+  }
+
+  /// A schema for `Element` whose results the relevance rules and catalog order alone order.
+  public init(
+    name: String? = nil, title: SearchField<Element>, fields: [SearchField<Element>] = [],
+    scopes: [Scope] = [], tokens: [SearchToken] = []
+  ) throws(CatalogSchemaError) {
+    try self.init(
+      name: name, title: title, fields: fields, scopes: scopes, tokens: tokens, ranking: nil,
+      ascending: false)
+  }
+
+  private init(
+    name: String?, title: SearchField<Element>, fields: [SearchField<Element>],
+    scopes: [Scope], tokens: [SearchToken], ranking: (any AnyKeyPath & Sendable)?,
+    ascending: Bool
   ) throws(CatalogSchemaError) {
     let all = [title] + fields
     var rankingField: RankingField?
     if let ranking {
-      guard let field = all.first(where: { ($0.keyPath as AnyKeyPath) == ranking }) else {
-        throw .undeclaredKeyPath(String(describing: ranking), role: "ranking")
+      guard let field = all.first(where: { ($0.keyPath as AnyKeyPath) == (ranking as AnyKeyPath) })
+      else {
+        throw .undeclaredKeyPath(String(describing: ranking as AnyKeyPath), role: "ranking")
       }
       rankingField = RankingField(field.definition.name, ascending: ascending)
+    }
+    let categories = all.filter { $0.definition.kind == .category }
+    if categories.count > 1 {
+      throw .secondCategory(categories[1].definition.name, first: categories[0].definition.name)
     }
     for (index, field) in all.enumerated() {
       let path = field.keyPath as AnyKeyPath
@@ -58,10 +83,6 @@ public struct SearchSchema<Element: Sendable>: Sendable {
         throw .keyPathDeclaredTwice(
           String(describing: path), earlier.definition.name, field.definition.name)
       }
-    }
-    let categories = all.filter { $0.definition.kind == .category }
-    if categories.count > 1 {
-      throw .secondCategory(categories[1].definition.name, first: categories[0].definition.name)
     }
     let catalog = CatalogSchema(
       name: name ?? String(describing: Element.self).lowercased(),

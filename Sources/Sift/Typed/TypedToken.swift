@@ -28,30 +28,30 @@ public struct TypedToken<Element: Sendable>: Hashable, Identifiable, Sendable {
 
   /// Items whose number at `keyPath` is in the range (`2010...`, `...1980`, `..<20`,
   /// `2000...2010`).
-  public static func range<Value: BinaryInteger>(
-    _ keyPath: any PartialKeyPath<Element> & Sendable, _ range: PartialRangeFrom<Value>,
+  public static func range<Value, Bound: BinaryInteger>(
+    _ keyPath: any KeyPath<Element, Value> & Sendable, _ range: PartialRangeFrom<Bound>,
     text: String? = nil, icon: String? = nil
   ) -> Self {
     Self(
       filter: .number(keyPath, .greaterOrEqual(Double(range.lowerBound))), text: text, icon: icon)
   }
 
-  public static func range<Value: BinaryInteger>(
-    _ keyPath: any PartialKeyPath<Element> & Sendable, _ range: PartialRangeThrough<Value>,
+  public static func range<Value, Bound: BinaryInteger>(
+    _ keyPath: any KeyPath<Element, Value> & Sendable, _ range: PartialRangeThrough<Bound>,
     text: String? = nil, icon: String? = nil
   ) -> Self {
     Self(filter: .number(keyPath, .lessOrEqual(Double(range.upperBound))), text: text, icon: icon)
   }
 
-  public static func range<Value: BinaryInteger>(
-    _ keyPath: any PartialKeyPath<Element> & Sendable, _ range: PartialRangeUpTo<Value>,
+  public static func range<Value, Bound: BinaryInteger>(
+    _ keyPath: any KeyPath<Element, Value> & Sendable, _ range: PartialRangeUpTo<Bound>,
     text: String? = nil, icon: String? = nil
   ) -> Self {
     Self(filter: .number(keyPath, .less(Double(range.upperBound))), text: text, icon: icon)
   }
 
-  public static func range<Value: BinaryInteger>(
-    _ keyPath: any PartialKeyPath<Element> & Sendable, _ range: ClosedRange<Value>,
+  public static func range<Value, Bound: BinaryInteger>(
+    _ keyPath: any KeyPath<Element, Value> & Sendable, _ range: ClosedRange<Bound>,
     text: String? = nil, icon: String? = nil
   ) -> Self {
     Self(
@@ -60,22 +60,22 @@ public struct TypedToken<Element: Sendable>: Hashable, Identifiable, Sendable {
   }
 
   /// Items whose number at `keyPath` is in a range of fractional bounds (prices).
-  public static func range(
-    _ keyPath: any PartialKeyPath<Element> & Sendable, _ range: PartialRangeUpTo<Double>,
+  public static func range<Value>(
+    _ keyPath: any KeyPath<Element, Value> & Sendable, _ range: PartialRangeUpTo<Double>,
     text: String? = nil, icon: String? = nil
   ) -> Self {
     Self(filter: .number(keyPath, .less(range.upperBound)), text: text, icon: icon)
   }
 
-  public static func range(
-    _ keyPath: any PartialKeyPath<Element> & Sendable, _ range: PartialRangeFrom<Double>,
+  public static func range<Value>(
+    _ keyPath: any KeyPath<Element, Value> & Sendable, _ range: PartialRangeFrom<Double>,
     text: String? = nil, icon: String? = nil
   ) -> Self {
     Self(filter: .number(keyPath, .greaterOrEqual(range.lowerBound)), text: text, icon: icon)
   }
 
-  public static func range(
-    _ keyPath: any PartialKeyPath<Element> & Sendable, _ range: ClosedRange<Double>,
+  public static func range<Value>(
+    _ keyPath: any KeyPath<Element, Value> & Sendable, _ range: ClosedRange<Double>,
     text: String? = nil, icon: String? = nil
   ) -> Self {
     Self(
@@ -84,8 +84,8 @@ public struct TypedToken<Element: Sendable>: Hashable, Identifiable, Sendable {
   }
 
   /// Items whose number at `keyPath` equals `value`.
-  public static func equal<Value: BinaryInteger>(
-    _ keyPath: any PartialKeyPath<Element> & Sendable, _ value: Value, text: String? = nil,
+  public static func equal<Value, Bound: BinaryInteger>(
+    _ keyPath: any KeyPath<Element, Value> & Sendable, _ value: Bound, text: String? = nil,
     icon: String? = nil
   ) -> Self {
     Self(filter: .number(keyPath, .equal(Double(value))), text: text, icon: icon)
