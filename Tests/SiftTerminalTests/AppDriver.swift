@@ -34,9 +34,7 @@ struct AppDriver {
   /// Runs the searches the model waits for.
   mutating func settle() {
     while let pending = model.pendingSearch {
-      var collection = pending.collection
-      collection.filter(by: pending.criteria)
-      guard model.deliver(collection) else { break }
+      guard model.deliver(pending.run()) else { break }
     }
   }
 

@@ -23,7 +23,7 @@ struct ScreenScenarioTests {
       screen[0].hasPrefix(" Sift") && screen[0].contains("Products")
         && screen[0].hasSuffix("F1 Help"))
     #expect(screen[1] == " 🔍 Search products" + String(repeating: " ", count: 54) + "Cancel")
-    #expect(screen[2] == "  All │ Birthdays │ Weddings │ Funerals")
+    #expect(screen[2] == "  All 15 │ Birthdays 5 │ Weddings 6 │ Funerals 4")
     #expect(screen[4] == " Ginger" + String(repeating: " ", count: 72) + "▐")
     #expect(screen[5] == "   Year introduced: 2007  ·  Intro price: 49.98  ·  Type: Birthdays")
     #expect(app.footer == "15 items")
@@ -38,6 +38,8 @@ struct ScreenScenarioTests {
     #expect(app.titles == ["Caramel"])
     #expect(app.footer.hasPrefix("1 item found") && app.footer.hasSuffix("Filtering 1 of 15"))
     #expect(app.screen[1].hasPrefix(" 🔍 caramel"))
+    // Each scope button says what it would show for the text typed (facets).
+    #expect(app.screen[2] == "  All 1 │ Chocolate 0 │ Hard 0 │ Other 1")
     app.press(.tab)
     #expect(app.model.controller.selectedScopeIndex == 1)
     #expect(app.titles == [])
@@ -93,8 +95,9 @@ struct ScreenScenarioTests {
   func tokens() throws {
     var app = try AppDriver(.media)
     app.type("#")
-    #expect(app.screen[3].contains("🎬 Movies"))
-    #expect(app.screen[4].contains("🎵 Music"))
+    // Each suggestion says how many items its token would show.
+    #expect(app.screen[3].contains("🎬 Movies  14"))
+    #expect(app.screen[4].contains("🎵 Music  14"))
     app.type("mu")
     #expect(app.model.suggestionPopup.map(\.text) == ["Music"])
     app.press(.enter)
@@ -200,8 +203,7 @@ struct ScreenScenarioTests {
     app.press(.control("d"))
     #expect(app.status == "Delete “Candy Floss”? y: delete  any other key: keep")
     // The worker's answer for the same state arrives late: already shown, so it changes nothing.
-    var late = try Fixtures.candiesCollection()
-    late.filter(by: app.model.controller.criteria)
+    let late = try Fixtures.candiesCollection().searchJob(for: app.model.controller.criteria).run()
     let accepted = app.model.deliver(late)
     #expect(!accepted)
     app.press(.character("y"))

@@ -91,10 +91,26 @@ where Element.ID: Sendable {
   /// - Complexity: O(*n*) in the searched text; O(*k*) in the rows when refining them.
   public mutating func filter(by criteria: SearchCriteria) {
     guard criteria != resolved.criteria else { return }
+    install(searchJob(for: criteria).run(withFacets: false))
+  }
+
+  /// The search that would bring the rows to `criteria`, as a job to run on another thread:
+  /// the index (shared, not copied), the request and the rows it may refine — not the elements.
+  public func searchJob(for criteria: SearchCriteria) -> SearchJob<ID> {
     let next = ResolvedCriteria(criteria, schema: schema)
-    matches = index.search(
-      next.request(typos: typoTolerance), narrowing: next.narrows(resolved) ? matches : nil)
-    resolved = next
+    return SearchJob(
+      index: index, resolved: next, request: next.request(typos: typoTolerance),
+      previous: next.narrows(resolved) ? matches : nil, revision: revision)
+  }
+
+  /// Installs the answer of a job made from this collection, unless an edit came since (then
+  /// its matches may miss or hold edited elements). Returns whether it was installed.
+  @discardableResult
+  public mutating func install(_ answer: SearchAnswer<ID>) -> Bool {
+    guard answer.revision == revision, answer.request.typos == typoTolerance else { return false }
+    resolved = answer.resolved
+    matches = answer.matches
+    return true
   }
 
   /// Where the criteria in force matched in `text`, a displayed value of the field named
@@ -131,16 +147,25 @@ where Element.ID: Sendable {
   ///
   /// - Complexity: O(*k*) in the rows for the first scope without typo-prone terms; otherwise
   ///   one search, plus one per field scope.
-  public var facets: Facets {
+  public var facets: Facets { index.facets(of: resolved, request: request, matches: matches) }
+}
+
+extension SearchIndex {
+  /// See `SearchCollection.facets`.
+  func facets(
+    of resolved: ResolvedCriteria, request: MatchRequest, matches: RankedMatches<ID>
+  ) -> Facets {
+    let criteria = resolved.criteria
+    let typoTolerance = request.typos
     // The scope bar's All and category buttons search every field; tokens add to the scope
     // in force, whatever it searches.
-    let current = index.categoryTally(request, reusing: matches)
+    let current = categoryTally(request, reusing: matches)
     var unscoped = criteria
     unscoped.scopeIndex = -1
     let unscopedRequest = ResolvedCriteria(unscoped, schema: schema).request(typos: typoTolerance)
     let scopeTally =
       unscopedRequest.searchedFields == request.searchedFields
-      ? current : index.categoryTally(unscopedRequest, reusing: nil)
+      ? current : categoryTally(unscopedRequest, reusing: nil)
     var scopes: [Int] = []
     for (position, scope) in schema.scopes.enumerated() {
       switch scope.filter {
@@ -154,7 +179,7 @@ where Element.ID: Sendable {
           var other = criteria
           other.scopeIndex = position
           let request = ResolvedCriteria(other, schema: schema).request(typos: typoTolerance)
-          scopes.append(index.matchCount(request))
+          scopes.append(matchCount(request))
         }
       }
     }
@@ -164,6 +189,9 @@ where Element.ID: Sendable {
     }
     return Facets(scopes: scopes, categories: categories)
   }
+}
+
+extension SearchCollection {
 
   // MARK: - Edits
 
@@ -240,6 +268,39 @@ where Element.ID: Sendable {
   }
 }
 
+/// A search to run off the caller's thread: everything the index needs, nothing more.
+public struct SearchJob<ID: Hashable & Sendable>: Sendable {
+  let index: SearchIndex<ID>
+  let resolved: ResolvedCriteria
+  let request: MatchRequest
+  let previous: RankedMatches<ID>?
+  let revision: Int
+
+  /// The criteria the job searches for.
+  public var criteria: SearchCriteria { resolved.criteria }
+
+  /// Runs the search (and counts the facets, for a scope bar that shows them).
+  public func run(withFacets: Bool = true) -> SearchAnswer<ID> {
+    let matches = index.search(request, narrowing: previous)
+    return SearchAnswer(
+      resolved: resolved, request: request, matches: matches, revision: revision,
+      facets: withFacets ? index.facets(of: resolved, request: request, matches: matches) : nil)
+  }
+}
+
+/// What a `SearchJob` found, for `SearchCollection.install(_:)`.
+public struct SearchAnswer<ID: Hashable & Sendable>: Sendable {
+  let resolved: ResolvedCriteria
+  let request: MatchRequest
+  public let matches: RankedMatches<ID>
+  let revision: Int
+  /// The facet counts of the answer, when the job counted them.
+  public let facets: Facets?
+
+  /// The criteria the answer answers.
+  public var criteria: SearchCriteria { resolved.criteria }
+}
+
 /// The matching elements of a `SearchCollection`, best first: a view, not a copy.
 public struct SearchResults<Element: Identifiable & Sendable>: RandomAccessCollection, Sendable
 where Element.ID: Sendable {
@@ -278,7 +339,8 @@ public struct Facets: Hashable, Sendable {
 
   /// "All 15 · Chocolate 5 · Hard 4 · Other 6".
   public func summary(scopeTitles: [String]) -> String {
-    zip(scopeTitles, scopes).map { "\($0) \($1)" }.joined(separator: " · ")
+    zip(scopeTitles, scopes).map { "\($0) \(FieldValue.grouped(Double($1)))" }.joined(
+      separator: " · ")
   }
 }
 

@@ -55,6 +55,9 @@ public struct SearchController: Sendable {
   public private(set) var tokens: [SearchToken] = []
   public private(set) var selectedScopeIndex = 0
   public private(set) var selection: ItemID?
+  /// The facets counted with the rows shown, when searches run elsewhere (kept so a screen
+  /// drawn many times does not count them each time); nil: count them when asked.
+  private var installedFacets: Facets?
   /// What the empty field shows ("Search candies").
   public var placeholder: String
 
@@ -75,24 +78,27 @@ public struct SearchController: Sendable {
   /// True while the rows shown do not yet answer the current criteria.
   public var needsSearch: Bool { collection.criteria != criteria }
 
-  /// The search still to run: a copy of the collection and the criteria to filter it by.
-  /// Filtering the copy (`collection.filter(by: criteria)`) may run on any thread.
-  public var pendingSearch: (collection: FilteredCollection, criteria: SearchCriteria)? {
-    needsSearch ? (collection, criteria) : nil
+  /// The search still to run, as a job that may run on any thread (`job.run()`).
+  public var pendingSearch: SearchJob<ItemID>? {
+    needsSearch ? collection.searchJob(for: criteria) : nil
   }
 
-  /// Installs a collection filtered elsewhere, if it still answers the current state: same
-  /// criteria, no edit since the copy was taken, and not installed already. Returns false for
-  /// a stale or repeated result, which is dropped.
+  /// Installs the answer of a job run elsewhere, if it still answers the current state: same
+  /// criteria, no edit since the job was made, and not installed already. Returns false for a
+  /// stale or repeated answer, which is dropped.
   @discardableResult
-  public mutating func installSearchResult(_ result: FilteredCollection) -> Bool {
-    guard needsSearch, result.criteria == criteria, result.revision == collection.revision else {
+  public mutating func installSearchResult(_ answer: SearchAnswer<ItemID>) -> Bool {
+    guard needsSearch, answer.criteria == criteria, collection.install(answer) else {
       return false
     }
-    collection = result
+    installedFacets = answer.facets
     dropSelectionIfHidden()
     return true
   }
+
+  /// How many items each scope-bar button and category token would show for the current
+  /// state: counted with the search when it ran on another thread, else now.
+  public var facets: Facets { installedFacets ?? collection.facets }
 
   public var schema: CatalogSchema { collection.schema }
   /// UISearchBar's `scopeButtonTitles`.
@@ -127,9 +133,14 @@ public struct SearchController: Sendable {
   public var diagnostics: [QueryDiagnostic] { collection.resolved.diagnostics }
 
   /// The criteria the collection filters by: the search state when filtering, nothing else.
+  /// A `#word` being typed at the end asks for a token, so it is not searched for: the rows and
+  /// counts stay those of the rest of the text while a token is picked.
   public var criteria: SearchCriteria {
-    isFiltering
-      ? SearchCriteria(text: text, tokens: tokens, scopeIndex: selectedScopeIndex) : .everything
+    guard isFiltering else { return .everything }
+    let searched =
+      CatalogSchema.suggestionFragment(of: text)?.isExplicit == true
+      ? CatalogSchema.textAcceptingSuggestion(text) : text
+    return SearchCriteria(text: searched, tokens: tokens, scopeIndex: selectedScopeIndex)
   }
 
   // MARK: - Events
@@ -217,13 +228,16 @@ public struct SearchController: Sendable {
   /// Adds an item; see `FilteredCollection.add(_:)`.
   @discardableResult
   public mutating func add(_ item: Item) throws(CatalogEditError) -> RowChanges {
-    try collection.add(item)
+    let changes = try collection.add(item)
+    installedFacets = searchesImmediately ? nil : collection.facets
+    return changes
   }
 
   /// Replaces the item with `item.id`; see `FilteredCollection.update(_:)`.
   @discardableResult
   public mutating func update(_ item: Item) throws(CatalogEditError) -> RowChanges {
     let changes = try collection.update(item)
+    installedFacets = searchesImmediately ? nil : collection.facets
     dropSelectionIfHidden()
     return changes
   }
@@ -232,6 +246,7 @@ public struct SearchController: Sendable {
   @discardableResult
   public mutating func delete(id: ItemID) throws(CatalogEditError) -> RowChanges {
     let changes = try collection.delete(id: id)
+    installedFacets = searchesImmediately ? nil : collection.facets
     dropSelectionIfHidden()
     return changes
   }
@@ -240,6 +255,7 @@ public struct SearchController: Sendable {
   @discardableResult
   public mutating func deleteRow(_ row: Int) throws(CatalogEditError) -> RowChanges {
     let changes = try collection.deleteRow(row)
+    installedFacets = searchesImmediately ? nil : collection.facets
     dropSelectionIfHidden()
     return changes
   }
@@ -261,7 +277,10 @@ public struct SearchController: Sendable {
 
   /// Re-filters for the current state and keeps the selection only while it is shown.
   mutating func refresh() {
-    if searchesImmediately { collection.filter(by: criteria) }
+    if searchesImmediately, criteria != collection.criteria {
+      collection.filter(by: criteria)
+      installedFacets = nil
+    }
     dropSelectionIfHidden()
   }
 

@@ -188,22 +188,23 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
     }
     searchTask?.cancel()
     if !isSearching { isSearching = true }
-    let copy = collection
+    let job = collection.searchJob(for: criteria)
     let generation = generation
     let gate = beforeDelivery
     searchTask = Task.detached(priority: .userInitiated) { [weak self] in
-      var next = copy
-      next.filter(by: criteria)
-      let facets = next.facets
+      let answer = job.run()
       await gate?(criteria)
-      await self?.deliver(next, facets: facets, generation: generation)
+      await self?.deliver(answer, generation: generation)
     }
   }
 
-  /// Installs a background result if it still answers the current state.
-  private func deliver(_ next: SearchCollection<Element>, facets: Facets, generation: Int) {
-    guard generation == self.generation, next.revision == collection.revision else { return }
-    install(next, facets: facets)
+  /// Installs a background answer if it still answers the current state: no later change of
+  /// the state and no edit since the job was made.
+  private func deliver(_ answer: SearchAnswer<Element.ID>, generation: Int) {
+    guard generation == self.generation else { return }
+    var next = collection
+    guard next.install(answer) else { return }
+    install(next, facets: answer.facets ?? next.facets)
     isSearching = false
   }
 

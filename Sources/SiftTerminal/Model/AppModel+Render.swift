@@ -92,12 +92,16 @@ extension AppModel {
       grid.put(cancel, x: width - cancel.count - 1, y: 1, style: CellStyle(color: 34))
     }
     // Scope bar: shown while searching, as UISearchBar does.
+    // Each button with what it would show for the current text and tokens (facets).
     if controller.isActive && !controller.scopeTitles.isEmpty {
+      let counts = controller.needsSearch ? nil : controller.facets.scopes
       var scopeX = 1
       for (index, title) in controller.scopeTitles.enumerated() {
         if index > 0 { scopeX = grid.put("│", x: scopeX, y: 2, style: .dim) }
         let selected = index == controller.selectedScopeIndex
-        scopeX = grid.put(" \(title) ", x: scopeX, y: 2, style: selected ? .reverse : .plain)
+        scopeX = grid.put(" \(title)", x: scopeX, y: 2, style: selected ? .reverse : .plain)
+        let count = counts.map { " " + FieldValue.grouped(Double($0[index])) + " " } ?? " "
+        scopeX = grid.put(count, x: scopeX, y: 2, style: selected ? .reverse : .dim)
       }
     }
     rule(&grid, y: 3)
@@ -228,7 +232,11 @@ extension AppModel {
   private func drawSuggestions(_ grid: inout Grid) {
     let popup = suggestionPopup
     guard !popup.isEmpty else { return }
-    let lines = popup.prefix(max(1, height - 6)).map { ($0.icon.map { $0 + " " } ?? "") + $0.text }
+    let facets = controller.needsSearch ? nil : controller.facets
+    let lines = popup.prefix(max(1, height - 6)).map { token in
+      let count = facets?.count(of: token).map { "  " + FieldValue.grouped(Double($0)) } ?? ""
+      return (token.icon.map { $0 + " " } ?? "") + token.text + count
+    }
     let boxWidth = min(width - 2, (lines.map(TerminalText.displayWidth).max() ?? 0) + 4)
     let x = min(searchTextColumn, max(0, width - boxWidth))
     grid.put("┌" + String(repeating: "─", count: max(0, boxWidth - 2)) + "┐", x: x, y: 2)

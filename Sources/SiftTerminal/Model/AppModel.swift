@@ -77,14 +77,12 @@ public struct AppModel: Sendable {
   // MARK: - Searching off the input loop
 
   /// The search the runtime should run now, if the rows do not answer the state yet.
-  public var pendingSearch: (collection: FilteredCollection, criteria: SearchCriteria)? {
-    controller.pendingSearch
-  }
+  public var pendingSearch: SearchJob<ItemID>? { controller.pendingSearch }
 
   /// A search result from the runtime; a stale one is dropped. Returns whether it was shown.
   @discardableResult
-  public mutating func deliver(_ result: FilteredCollection) -> Bool {
-    guard controller.installSearchResult(result) else { return false }
+  public mutating func deliver(_ answer: SearchAnswer<ItemID>) -> Bool {
+    guard controller.installSearchResult(answer) else { return false }
     syncSelection(resetToTop: !keepSelection)
     keepSelection = false
     return true
@@ -323,9 +321,7 @@ public struct AppModel: Sendable {
   /// here, on the input loop): a quick Ctrl-D after typing must never act on the old rows.
   private mutating func settlePendingSearch() {
     guard let pending = controller.pendingSearch else { return }
-    var collection = pending.collection
-    collection.filter(by: pending.criteria)
-    deliver(collection)
+    deliver(pending.run())
   }
 
   /// The suggestions shown under the search field: only for a word that starts with `#`.

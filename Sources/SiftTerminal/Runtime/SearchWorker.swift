@@ -7,8 +7,8 @@ import Sift
 final class SearchWorker: @unchecked Sendable {
   // `@unchecked`: every stored property below is read and written under `condition`.
   private let condition = NSCondition()
-  private var request: (collection: FilteredCollection, criteria: SearchCriteria)?
-  private var result: FilteredCollection?
+  private var job: SearchJob<ItemID>?
+  private var answer: SearchAnswer<ItemID>?
   private var stopped = false
   private let onResult: @Sendable () -> Void
 
@@ -20,19 +20,19 @@ final class SearchWorker: @unchecked Sendable {
     thread.start()
   }
 
-  func submit(_ collection: FilteredCollection, _ criteria: SearchCriteria) {
+  func submit(_ job: SearchJob<ItemID>) {
     condition.lock()
-    request = (collection, criteria)
+    self.job = job
     condition.signal()
     condition.unlock()
   }
 
-  /// The newest finished result, if any.
-  func take() -> FilteredCollection? {
+  /// The newest finished answer, if any.
+  func take() -> SearchAnswer<ItemID>? {
     condition.lock()
     defer { condition.unlock() }
-    let taken = result
-    result = nil
+    let taken = answer
+    answer = nil
     return taken
   }
 
@@ -46,19 +46,19 @@ final class SearchWorker: @unchecked Sendable {
   private func run() {
     while true {
       condition.lock()
-      while request == nil && !stopped { condition.wait() }
+      while job == nil && !stopped { condition.wait() }
       if stopped {
         condition.unlock()
         return
       }
-      var (collection, criteria) = request!
-      request = nil
+      let next = job!
+      job = nil
       condition.unlock()
 
-      collection.filter(by: criteria)
+      let found = next.run()
 
       condition.lock()
-      result = collection
+      answer = found
       condition.unlock()
       onResult()
     }

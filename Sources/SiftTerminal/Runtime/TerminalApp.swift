@@ -95,10 +95,11 @@ public final class TerminalApp {
 
     while running {
       if let pending = model.pendingSearch,
-        submitted.map({ $0 != pending.criteria || $1 != pending.collection.revision }) ?? true
+        submitted.map({ $0 != pending.criteria || $1 != model.controller.collection.revision })
+          ?? true
       {
-        worker.submit(pending.collection, pending.criteria)
-        submitted = (pending.criteria, pending.collection.revision)
+        worker.submit(pending)
+        submitted = (pending.criteria, model.controller.collection.revision)
       }
       terminal.write(writer.frame(model.render(), cursor: model.cursorPosition))
 

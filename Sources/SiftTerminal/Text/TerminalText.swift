@@ -1,24 +1,7 @@
 /// Text made safe and measurable for a terminal cell grid.
 public enum TerminalText {
-  /// `text` with every control character (C0, DEL, C1) shown as an inert visible symbol, so data
-  /// can never move the cursor, change colours or retitle the window: ESC becomes "␛", other C0
-  /// characters their Control Pictures (U+2400…), DEL "␡" and C1 characters "�".
-  public static func inert(_ text: String) -> String {
-    var result = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x00..<0x20:
-        result.append(Unicode.Scalar(0x2400 + scalar.value) ?? "�")
-      case 0x7F:
-        result.append("\u{2421}")
-      case 0x80..<0xA0:
-        result.append("\u{FFFD}")
-      default:
-        result.append(scalar)
-      }
-    }
-    return String(result)
-  }
+  /// `text` made inert: see `String.inert`.
+  public static func inert(_ text: String) -> String { text.inert }
 
   /// The number of terminal columns `text` takes: 2 for East Asian wide and emoji characters,
   /// 0 for combining marks and invisible characters, 1 otherwise.

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Sift
 import SiftStore
-import SiftTerminal
 
 /// `sift search`: one search through the same SearchController the app uses.
 struct SearchCommand: ParsableCommand {
@@ -53,6 +52,12 @@ struct SearchCommand: ParsableCommand {
       "After each result, why it is there: typos, exactness, the field and value of the best match, popularity, catalog order and the highlighted ranges (with --json: an \"explain\" object in each line)."
   )
   var explain = false
+
+  @Flag(
+    help:
+      "After the results, how many items each scope-bar button and each category would show for this query (with --json: one more line, a \"facets\" object)."
+  )
+  var facets = false
 
   @Option(
     name: .customLong("queries"),
@@ -118,9 +123,10 @@ struct SearchCommand: ParsableCommand {
         output.write(jsonLine(item, schema, explanation: explanation) + "\n")
       } else {
         output.write(textLine(item, schema) + "\n")
-        if let explanation { output.write(TerminalText.inert(Self.describe(explanation)) + "\n") }
+        if let explanation { output.write(Self.describe(explanation).inert + "\n") }
       }
     }
+    if facets { output.write(facetLines(controller.collection) + "\n") }
     output.flush()
     for diagnostic in controller.diagnostics {
       StandardStreams.error("sift: note: \(diagnostic)")
@@ -158,12 +164,55 @@ struct SearchCommand: ParsableCommand {
       } else {
         let titles = items.map { $0[titleField]?.displayText ?? "" }
         output.write(
-          TerminalText.inert(
-            "\(query) → \(titles.joined(separator: " · ")) (\(controller.indicator.text))")
+          "\(query) → \(titles.joined(separator: " · ")) (\(controller.indicator.text))".inert
             + "\n")
       }
     }
     output.flush()
+  }
+
+  /// `--facets`: the scope bar's counts and each category's, most items first.
+  private func facetLines(_ collection: FilteredCollection) -> String {
+    let facets = collection.facets
+    let schema = collection.schema
+    let names = Dictionary(
+      (schema.categories + schema.scopeCategories).map { (TextFolding.fold($0), $0) },
+      uniquingKeysWith: { first, _ in first })
+    let categories = facets.categories.map { (names[$0.key] ?? $0.key, $0.value) }
+      .sorted { ($1.1, $0.0) < ($0.1, $1.0) }
+    if json {
+      var object = JSONLine()
+      object.add(
+        "scopes",
+        .array(
+          zip(schema.scopeTitles, facets.scopes).map { title, count in
+            var entry = JSONLine()
+            entry.add("title", .string(title))
+            entry.add("count", .number(Double(count)))
+            return .object(entry)
+          }))
+      object.add(
+        "categories",
+        .array(
+          categories.map { value, count in
+            var entry = JSONLine()
+            entry.add("value", .string(value))
+            entry.add("count", .number(Double(count)))
+            return .object(entry)
+          }))
+      var line = JSONLine()
+      line.add("facets", .object(object))
+      return line.line
+    }
+    var lines: [String] = []
+    if !schema.scopes.isEmpty {
+      lines.append("Scopes: " + facets.summary(scopeTitles: schema.scopeTitles))
+    }
+    if schema.categoryField != nil {
+      let shown = categories.map { "\($0) \(FieldValue.grouped(Double($1)))" }
+      lines.append("Categories: " + (shown.isEmpty ? "none" : shown.joined(separator: " · ")))
+    }
+    return lines.joined(separator: "\n").inert
   }
 
   /// `{"id":…,"title":…,` then every field under its own name, in schema order, and with
@@ -259,7 +308,7 @@ struct SearchCommand: ParsableCommand {
       field.summary(item[field.name], maximumValues: 5).map { "\(field.label): \($0)" }
     }
     let line = details.isEmpty ? title : "\(title)  —  \(details.joined(separator: " · "))"
-    return TerminalText.inert(line)
+    return line.inert
   }
 
 }
