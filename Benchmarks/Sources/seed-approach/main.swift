@@ -10,7 +10,8 @@ import Foundation
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, ["lowercased", "foundation"].contains(arguments[1]) else {
-  FileHandle.standardError.write(Data("usage: seed-approach lowercased|foundation QUERY < FILE\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: seed-approach lowercased|foundation QUERY < FILE\n".utf8))
   exit(2)
 }
 let query = arguments[2]
@@ -22,10 +23,13 @@ if arguments[1] == "lowercased" {
   let needle = query.lowercased()
   matches = lines.filter { $0.lowercased().contains(needle) }
 } else {
-  matches = lines.filter { $0.range(of: query, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+  matches = lines.filter {
+    $0.range(of: query, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+  }
 }
 let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
-FileHandle.standardError.write(Data(String(format: "%.1f ms, %d matches\n", milliseconds, matches.count).utf8))
+FileHandle.standardError.write(
+  Data(String(format: "%.1f ms, %d matches\n", milliseconds, matches.count).utf8))
 var output = matches.joined(separator: "\n")
 if !output.isEmpty { output += "\n" }
 FileHandle.standardOutput.write(Data(output.utf8))

@@ -34,9 +34,11 @@ extension SearchIndex {
   /// The live items that match `request`, best first (DESIGN §3's rules, then popularity, then
   /// catalog order).
   ///
-  /// - Parameter previous: the matches of criteria that these narrow (a letter typed at the end
-  ///   of a term, a term or token added), or nil. When few of them are shown, only those are
-  ///   checked: testing many one by one costs more than one scan of the whole buffer.
+  /// - Parameters:
+  ///   - request: the folded terms, tokens and scope to match.
+  ///   - previous: the matches of criteria that these narrow (a letter typed at the end of a
+  ///     term, a term or token added), or nil. When few of them are shown, only those are
+  ///     checked: testing many one by one costs more than one scan of the whole buffer.
   /// - Complexity: one scan of the searched columns for the first text term and a check per
   ///   candidate for each other term; O(*k*) in the previous matches when refining.
   public func search(

@@ -36,8 +36,9 @@ public struct SearchSchema<Element: Sendable>: Sendable {
   ///   - scopes: the scope bar, first button first (`.all()`, `.category("Chocolate")`,
   ///     `.fields("Rating", ["rating"])`).
   ///   - tokens: tokens offered while typing besides the categories (`year:>=2010`).
-  ///   - rankedBy: a declared number field whose larger values come first among results the
-  ///     other rules leave tied (popularity); `ascending: true` puts smaller values first.
+  ///   - ranking: a declared number field whose larger values come first among results the
+  ///     other rules leave tied (popularity).
+  ///   - ascending: `true` puts smaller values of `ranking` first.
   /// - Throws: `CatalogSchemaError` naming the first mistake.
   public init<Ranking>(
     name: String? = nil, title: SearchField<Element>, fields: [SearchField<Element>] = [],
