@@ -121,6 +121,38 @@ struct SearchCommandTests {
         == ["Caprese Salad"])
   }
 
+  @Test("--facets: the scope bar's and each category's counts for the query, text and JSON")
+  func facets() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let text = try sift.run(["search", "--catalog", "candies", "--facets", "c"])
+    #expect(text.status == 0)
+    #expect(
+      text.lines.suffix(2) == [
+        "Scopes: All 10 · Chocolate 5 · Hard 1 · Other 4",
+        "Categories: Chocolate 5 · Other 4 · Hard 1",
+      ])
+    #expect(text.lines.count == 12, "ten results, then the two facet lines")
+    #expect(text.stderr == "Items found: 10\n")
+
+    let json = try sift.run(["search", "--catalog", "products", "--facets", "--json", "rose"])
+    #expect(json.titles == ["Red Rose", "White Rose"])
+    let last = try #require(json.objects.last)
+    #expect(json.objects.count == 3, "one extra object after the results")
+    let facets = try #require(last["facets"] as? [String: Any])
+    let scopes = try #require(facets["scopes"] as? [[String: Any]])
+    #expect(scopes.map { $0["title"] as? String } == ["All", "Birthdays", "Weddings", "Funerals"])
+    #expect(scopes.map { ($0["count"] as? NSNumber)?.intValue } == [2, 0, 0, 2])
+    let categories = try #require(facets["categories"] as? [[String: Any]])
+    #expect(categories.map { $0["value"] as? String } == ["Funerals"])
+    #expect(categories.map { ($0["count"] as? NSNumber)?.intValue } == [2])
+
+    let none = try sift.run(["search", "--catalog", "products", "--facets", "zzzz"])
+    #expect(
+      none.lines == ["Scopes: All 0 · Birthdays 0 · Weddings 0 · Funerals 0", "Categories: none"])
+    #expect(none.stderr == "No items match your query\n")
+  }
+
   @Test("media: tokens by identifier, repeated")
   func tokens() throws {
     let sift = try SiftProcess()

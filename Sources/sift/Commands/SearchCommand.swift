@@ -126,7 +126,9 @@ struct SearchCommand: ParsableCommand {
         if let explanation { output.write(Self.describe(explanation).inert + "\n") }
       }
     }
-    if facets { output.write(facetLines(controller.collection) + "\n") }
+    if facets {
+      for line in facetLines(controller.collection) { output.write(line + "\n") }
+    }
     output.flush()
     for diagnostic in controller.diagnostics {
       StandardStreams.error("sift: note: \(diagnostic)")
@@ -171,8 +173,9 @@ struct SearchCommand: ParsableCommand {
     output.flush()
   }
 
-  /// `--facets`: the scope bar's counts and each category's, most items first.
-  private func facetLines(_ collection: FilteredCollection) -> String {
+  /// `--facets`: the scope bar's counts and each category's, most items first; a catalog with
+  /// neither scopes nor a category has no lines of text.
+  private func facetLines(_ collection: FilteredCollection) -> [String] {
     let facets = collection.facets
     let schema = collection.schema
     let names = Dictionary(
@@ -202,7 +205,7 @@ struct SearchCommand: ParsableCommand {
           }))
       var line = JSONLine()
       line.add("facets", .object(object))
-      return line.line
+      return [line.line]
     }
     var lines: [String] = []
     if !schema.scopes.isEmpty {
@@ -212,7 +215,7 @@ struct SearchCommand: ParsableCommand {
       let shown = categories.map { "\($0) \(FieldValue.grouped(Double($1)))" }
       lines.append("Categories: " + (shown.isEmpty ? "none" : shown.joined(separator: " · ")))
     }
-    return lines.joined(separator: "\n").inert
+    return lines.map(\.inert)
   }
 
   /// `{"id":…,"title":…,` then every field under its own name, in schema order, and with
