@@ -32,11 +32,13 @@ let package = Package(
     ),
     // The terminal front end: a pure screen model plus thin terminal I/O.
     .target(name: "SiftTerminal", dependencies: ["Sift"]),
+    // What `sift bench` reads of the C allocator (glibc's mallinfo2, not exposed to Swift).
+    .target(name: "CHeapUsage"),
     // The command-line tool: a thin shell over the libraries.
     .executableTarget(
       name: "sift",
       dependencies: [
-        "Sift", "SiftStore", "SiftTerminal",
+        "Sift", "SiftStore", "SiftTerminal", "CHeapUsage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

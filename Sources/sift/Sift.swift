@@ -121,7 +121,10 @@ enum Failure {
     }
   }
 
-  static func catching<T>(_ body: () throws(StoreError) -> T) throws -> T {
+  /// Runs `body`, turning a failure into exit status 1 with its description.
+  static func catching<T, Failure: Error & CustomStringConvertible>(
+    _ body: () throws(Failure) -> T
+  ) throws -> T {
     do {
       return try body()
     } catch {

@@ -67,6 +67,12 @@ where Element.ID: Sendable {
   public var includesNearSpellings: Bool { matches.includesNearSpellings }
   /// The number of elements in the collection, shown or not.
   public var totalCount: Int { index.count }
+  /// "Items found: 3", "No items match your query", "15 items" while nothing filters.
+  public var indicator: ResultsIndicator {
+    ResultsIndicator(
+      isFiltering: criteria != .everything, matchCount: rows.count, totalCount: totalCount,
+      exactMatchCount: exactMatchCount)
+  }
   /// The elements in catalog order, shown or not.
   public var allElements: [Element] { index.allIDs.compactMap { elements[$0] } }
 

@@ -83,8 +83,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
     self.collection = collection
     self.backgroundThreshold = backgroundThreshold
     scopeTitles = schema.catalog.scopeTitles
-    indicator = ResultsIndicator(
-      isFiltering: false, matchCount: collection.rows.count, totalCount: collection.totalCount)
+    indicator = collection.indicator
     facets = collection.facets
     install(collection, facets: facets)
   }
@@ -171,10 +170,11 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   }
 
   private func stateChanged() {
-    suggestedTokens =
+    let suggestions =
       isPresented
       ? schema.catalog.suggestedTokens(forText: text, excluding: resolvedTokens.tokens).map(
         schema.typedToken(for:)) : []
+    if suggestions != suggestedTokens { suggestedTokens = suggestions }
     generation += 1
     let criteria = self.criteria
     guard collection.totalCount >= backgroundThreshold else {
@@ -217,10 +217,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
     }
     if facets != self.facets { self.facets = facets }
     if facets.scopes != scopeCounts { scopeCounts = facets.scopes }
-    let indicator = ResultsIndicator(
-      isFiltering: next.criteria != .everything, matchCount: next.rows.count,
-      totalCount: next.totalCount, exactMatchCount: next.exactMatchCount)
-    if indicator != self.indicator { self.indicator = indicator }
+    if next.indicator != indicator { indicator = next.indicator }
     let diagnostics = next.resolved.diagnostics.map(\.message) + resolvedTokens.errors
     if diagnostics != self.diagnostics { self.diagnostics = diagnostics }
   }

@@ -48,7 +48,10 @@ struct BenchCommand: ParsableCommand {
     let started = DispatchTime.now()
     let store = try Failure.openCatalog(catalog)
     defer { try? store.close() }
+    let heapBeforeSession = ProcessMemory.heapInUse()
     let session = try Failure.catching { () throws(StoreError) in try CatalogSession(store: store) }
+    let heap = try HeapPerItem(
+      session: session, heapBefore: heapBeforeSession, heapAfter: ProcessMemory.heapInUse())
     var controller = session.controller
     controller.send(.focus)
     let openMilliseconds = Self.milliseconds(since: started)
@@ -87,8 +90,8 @@ struct BenchCommand: ParsableCommand {
       guard !values.isEmpty else { return 0 }
       return values[min(values.count - 1, Int((Double(values.count) * p).rounded(.up)) - 1)]
     }
-    let peak = Self.peakResidentMegabytes()
-    let memory = controller.collection.index.memory
+    let peak = ProcessMemory.peakResidentMegabytes()
+    let memory = controller.collection.memory
     let foldedRatio = Double(memory.foldedTextBytes) / Double(max(1, memory.rawTextBytes))
     if json {
       var object = JSONLine()
@@ -110,6 +113,11 @@ struct BenchCommand: ParsableCommand {
       object.add("text_offset_bytes_per_item", .number(Double(memory.textOffsetBytesPerSlot)))
       object.add("index_bytes_per_item", .number(Double(memory.bytesPerSlot)))
       object.add("id_map_bytes_per_item", .number(Double(memory.idMapBytesPerItem)))
+      if let heap {
+        object.add("heap_bytes_per_item", .number(Double(heap.total)))
+        object.add("heap_index_bytes_per_item", .number(Double(heap.index)))
+        object.add("heap_elements_bytes_per_item", .number(Double(heap.elements)))
+      }
       object.add("typo_dictionary_build_ms", .number(Self.round(dictionaryMilliseconds)))
       object.add("typo_dictionary_words", .number(Double(dictionary.words)))
       object.add(
@@ -137,6 +145,38 @@ struct BenchCommand: ParsableCommand {
       print(
         "index       folded text \(Self.format(Double(memory.foldedTextBytes) / 1_048_576)) MB for \(Self.format(Double(memory.rawTextBytes) / 1_048_576)) MB of raw text (\(Self.format(foldedRatio))×) + \(memory.textOffsetBytesPerSlot) bytes an item of offsets · \(memory.bytesPerSlot) bytes an item in all besides the text, + \(memory.idMapBytesPerItem) for the id map"
       )
+      if let heap {
+        print(
+          "heap        \(heap.total) bytes an item once open: \(heap.index) for the index (folded text, numbers, ids, order), \(heap.elements) for the elements themselves"
+        )
+      }
+    }
+  }
+
+  /// Heap bytes per item, measured: the whole session (elements and index), and an index built
+  /// again from the same elements, alone.
+  struct HeapPerItem {
+    var total: Int
+    var index: Int
+    var elements: Int { total - index }
+
+    /// nil where the heap cannot be read.
+    init?(session: CatalogSession, heapBefore: Int?, heapAfter: Int?) throws {
+      guard let heapBefore, let heapAfter else { return nil }
+      let collection = session.controller.collection
+      let count = max(1, collection.totalCount)
+      let elements = collection.allItems
+      let schema = try Failure.catching { () throws(CatalogSchemaError) in
+        try SearchSchema<Item>(collection.schema)
+      }
+      let beforeIndex = ProcessMemory.heapInUse() ?? 0
+      let index = try Failure.catching { () throws(CatalogEditError) in
+        try SearchIndex(schema: schema, elements: elements)
+      }
+      let afterIndex = ProcessMemory.heapInUse() ?? 0
+      withExtendedLifetime(index) {}
+      total = (heapAfter - heapBefore) / count
+      self.index = (afterIndex - beforeIndex) / count
     }
   }
 
@@ -147,16 +187,4 @@ struct BenchCommand: ParsableCommand {
   static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
   static func format(_ value: Double) -> String { String(format: "%.3f", value) }
-
-  /// The most memory the process has held, in MB (`ru_maxrss` is KiB on Linux, bytes on macOS).
-  static func peakResidentMegabytes() -> Double {
-    var usage = rusage()
-    #if canImport(Darwin)
-      getrusage(RUSAGE_SELF, &usage)
-      return Double(usage.ru_maxrss) / 1_048_576
-    #else
-      getrusage(RUSAGE_SELF.rawValue, &usage)
-      return Double(usage.ru_maxrss) / 1024
-    #endif
-  }
 }

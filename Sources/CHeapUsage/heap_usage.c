@@ -1,0 +1,14 @@
+#include "heap_usage.h"
+
+#include <stdlib.h>  // defines __GLIBC__ where it is glibc
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+
+long long sift_heap_in_use(void) {
+  struct mallinfo2 info = mallinfo2();
+  return (long long)(info.uordblks + info.hblkhd);
+}
+#else
+long long sift_heap_in_use(void) { return -1; }
+#endif
