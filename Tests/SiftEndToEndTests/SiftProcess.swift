@@ -68,13 +68,16 @@ struct SiftProcess {
   func write(_ name: String, _ text: String) throws -> String { try write(name, Array(text.utf8)) }
 
   @discardableResult
-  func run(_ arguments: [String], stdin: Data? = nil) throws -> Run {
+  func run(
+    _ arguments: [String], stdin: Data? = nil, environment overrides: [String: String] = [:]
+  ) throws -> Run {
     let process = Process()
     process.executableURL = Self.binary
     process.arguments = arguments
     process.currentDirectoryURL = folder
     var environment = ProcessInfo.processInfo.environment
     environment["SIFT_DATA_DIR"] = folder.appendingPathComponent("data").path
+    environment.merge(overrides) { _, override in override }
     process.environment = environment
     let out = Pipe()
     let err = Pipe()

@@ -31,6 +31,26 @@ struct CatalogStoreTests {
     #expect(leftovers.isEmpty)
   }
 
+  @Test("a database failure keeps SQLite's message and extended result code, and compares")
+  func databaseFailure() {
+    let full = DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
+    #expect(
+      StoreError.failure("/tmp/c.sqlite", full)
+        == .database("/tmp/c.sqlite", message: "database or disk is full", resultCode: 13))
+    let readonly = DatabaseError(resultCode: .SQLITE_READONLY_DBMOVED)
+    guard case .database(_, _, let code) = StoreError.failure("c", readonly) else {
+      Issue.record("not a database failure")
+      return
+    }
+    #expect(code == ResultCode.SQLITE_READONLY_DBMOVED.rawValue)
+    #expect(code != ResultCode.SQLITE_READONLY.rawValue, "the extended code, not the primary")
+    let edit = StoreError.edit(.unknownID("7"))
+    #expect(StoreError.failure("c", edit) == edit, "a StoreError passes through unchanged")
+    #expect(
+      StoreError.failure("c", CocoaError(.fileNoSuchFile)).description.hasPrefix("c: "),
+      "other failures keep their description and the path")
+  }
+
   @Test("every kind of value survives the round trip")
   func values() throws {
     let folder = try TemporaryFolder()

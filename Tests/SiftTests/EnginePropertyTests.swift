@@ -165,7 +165,7 @@ struct EnginePropertyTests {
           let row = Int.random(in: 0..<collection.rows.count, using: &random)
           let title = items.randomElement(using: &random)!["title"]
           changes = try collection.updateRow(row) { $0["title"] = title }
-          let id = collection.criteria == criteria ? before[row] : before[row]
+          let id = before[row]
           if let position = items.firstIndex(where: { $0.id == id }) {
             items[position]["title"] = title
           }

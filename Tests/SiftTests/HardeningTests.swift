@@ -130,7 +130,9 @@ struct HardeningTests {
       _ = try? Query(validating: text, schema: base.schema)
       var search = base
       search.send(.setText(text))
-      #expect(search.rows.count <= search.collection.totalCount, "\(name)")
+      #expect(Set(search.rows).count == search.rows.count, "\(name): each item once")
+      #expect(
+        search.rows.allSatisfy { search.collection.item(id: $0) != nil }, "\(name): live items")
       for row in search.rows.indices.prefix(20) {
         guard let item = search.collection.item(atRow: row),
           let title = item[search.schema.titleField]?.displayText

@@ -21,45 +21,59 @@ extension SearchIndex {
     lifted.requiredCategory = nil
     let plan = plan(lifted)
     let mayHaveTypos = request.typos.isEnabled && plan.hasTypoTerms
-    let names = Dictionary(uniqueKeysWithValues: categoryIDs.map { ($1, $0) })
-    var tally = CategoryTally()
-    func count(_ slots: some Sequence<Int32>, into counts: inout [Int32: Int]) -> Int {
+    // The matches shown answer the lifted request when no category was required.
+    let current = matches.flatMap {
+      $0.layout == layout && request.requiredCategory == nil ? $0 : nil
+    }
+    let categoryCount = categoryIDs.count
+    /// Per category id, how many of `slots` it holds (an array: a dictionary per match cost
+    /// more than the search on a large catalog).
+    func count(_ slots: some Sequence<Int32>) -> (total: Int, byID: [Int]) {
+      var counts = [Int](repeating: 0, count: categoryCount)
       var total = 0
       for slot in slots {
-        counts[categories[Int(slot)], default: 0] += 1
+        let id = categories[Int(slot)]
+        if id >= 0 { counts[Int(id)] += 1 }
         total += 1
       }
-      return total
+      return (total, counts)
+    }
+    func tally(_ total: Int, _ shown: (Int) -> Int) -> CategoryTally {
+      var tally = CategoryTally(total: total)
+      for (name, id) in categoryIDs {
+        let count = shown(Int(id))
+        if count > 0 { tally.byCategory[name] = count }
+      }
+      return tally
+    }
+    // Every category shows what a search of all of them shows, cut to it: without typo terms,
+    // and when even all categories together fell below the threshold (near spellings
+    // everywhere, which is what the current matches are).
+    if let current, !mayHaveTypos || current.includesNearSpellings {
+      let counts = count(current.entries.lazy.map(\.slot))
+      return tally(counts.total) { counts.byID[$0] }
     }
     if !mayHaveTypos {
-      var counts: [Int32: Int] = [:]
-      if let matches, matches.layout == layout, request.requiredCategory == nil {
-        tally.total = count(matches.entries.lazy.map(\.slot), into: &counts)
-      } else {
-        tally.total = count(searchSlots(lifted, within: nil).ranked.lazy.map(\.slot), into: &counts)
-      }
-      for (id, value) in counts { if let name = names[id] { tally.byCategory[name] = value } }
-      return tally
+      let counts = count(searchSlots(lifted, within: nil).ranked.lazy.map(\.slot))
+      return tally(counts.total) { counts.byID[$0] }
     }
     // Terms that may have typos: per category, the exact matches unless too few of them count
     // toward the threshold, in which case that category's search would show near spellings.
-    let exact = searchSlots(MatchRequest(lifted, typos: .off), within: nil).ranked
-    var exactCounts: [Int32: Int] = [:]
-    var countedCounts: [Int32: Int] = [:]
-    let exactTotal = count(exact.lazy.map(\.slot), into: &exactCounts)
+    let exact = current?.entries ?? searchSlots(MatchRequest(lifted, typos: .off)).ranked
+    let exactCounts = count(exact.lazy.map(\.slot))
     let counted =
       request.typos.countsInfixMatches
-      ? exact : exact.filter { MatchRank(packed: $0.rank).exactness < .substring }
-    let countedTotal = count(counted.lazy.map(\.slot), into: &countedCounts)
-    var nearCounts: [Int32: Int] = [:]
-    let nearTotal = count(nearMatchingSlots(plan), into: &nearCounts)
+      ? exactCounts
+      : count(
+        exact.lazy.filter { MatchRank(packed: $0.rank).exactness < .substring }.map(\.slot))
     let threshold = request.typos.threshold
-    tally.total = countedTotal < threshold ? nearTotal : exactTotal
-    for (id, name) in names {
-      let shown = countedCounts[id, default: 0] < threshold ? nearCounts[id] : exactCounts[id]
-      if let shown, shown > 0 { tally.byCategory[name] = shown }
+    guard counted.total < threshold || counted.byID.contains(where: { $0 < threshold }) else {
+      return tally(exactCounts.total) { exactCounts.byID[$0] }
     }
-    return tally
+    let near = count(nearMatchingSlots(plan))
+    return tally(counted.total < threshold ? near.total : exactCounts.total) { id in
+      counted.byID[id] < threshold ? near.byID[id] : exactCounts.byID[id]
+    }
   }
 
   /// How many live items match `request` (a field scope's count).

@@ -38,7 +38,7 @@ public final class CatalogStore: Sendable {
       try migrator.migrate(queue)
       return CatalogStore(url: url, queue: queue)
     } catch {
-      throw StoreError.database(path, message: describe(error))
+      throw StoreError.failure(path, error)
     }
   }
 
@@ -81,7 +81,7 @@ public final class CatalogStore: Sendable {
       throw error
     } catch {
       try? FileManager.default.removeItem(at: temporary)
-      throw .database(path, message: describe(error))
+      throw .failure(path, error)
     }
     return try open(at: url)
   }
@@ -96,7 +96,7 @@ public final class CatalogStore: Sendable {
       header = try handle.read(upToCount: 16) ?? Data()
       try handle.close()
     } catch {
-      throw .database(path, message: describe(error))
+      throw .failure(path, error)
     }
     guard header == Data("SQLite format 3\0".utf8) else { throw .notSQLite(path) }
     var components = URLComponents()
@@ -173,15 +173,8 @@ public final class CatalogStore: Sendable {
     do {
       try queue.close()
     } catch {
-      throw .database(path, message: Self.describe(error))
+      throw .failure(path, error)
     }
-  }
-
-  static func describe(_ error: any Error) -> String {
-    if let error = error as? DatabaseError {
-      return error.message ?? "SQLite error \(error.resultCode.rawValue)"
-    }
-    return (error as NSError).localizedDescription
   }
 
   /// Runs `body` in one write transaction, mapping failures to `StoreError`.
@@ -193,7 +186,7 @@ public final class CatalogStore: Sendable {
     } catch let error as CatalogEditError {
       throw .edit(error)
     } catch {
-      throw .database(path, message: Self.describe(error))
+      throw .failure(path, error)
     }
   }
 
@@ -203,7 +196,7 @@ public final class CatalogStore: Sendable {
     } catch let error as StoreError {
       throw error
     } catch {
-      throw .database(path, message: Self.describe(error))
+      throw .failure(path, error)
     }
   }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Sift
+import GRDB
 
 /// Why a catalog file could not be opened, created or changed. Nothing is written when one is
 /// thrown: every change is one transaction, and files that are not Sift catalogs are only read.
-public enum StoreError: Error, Sendable, CustomStringConvertible {
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case notFound(String)
   /// The file is not an SQLite database at all.
   case notSQLite(String)
@@ -18,8 +19,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
   case edit(CatalogEditError)
   /// A value holds a NUL character, which SQLite would give back cut short.
   case unstorableText(field: String)
-  /// The database reported a failure (disk full, permission, corruption).
-  case database(String, message: String)
+  /// The database reported a failure (disk full, permission, corruption), with SQLite's
+  /// extended result code when it came from SQLite (`SQLITE_FULL`, `SQLITE_READONLY`…).
+  case database(String, message: String, resultCode: Int32? = nil)
 
   public var description: String {
     switch self {
@@ -36,7 +38,21 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case .edit(let error): error.description
     case .unstorableText(let field):
       "field \"\(field)\" contains a NUL character (U+0000), which a catalog cannot store"
-    case .database(let path, let message): "\(path): \(message)"
+    case .database(let path, let message, _): "\(path): \(message)"
     }
+  }
+}
+
+extension StoreError {
+  /// A failure of the database layer as a `StoreError` of the catalog at `path`, keeping
+  /// SQLite's own message and result code.
+  static func failure(_ path: String, _ error: any Error) -> StoreError {
+    if let error = error as? StoreError { return error }
+    if let error = error as? DatabaseError {
+      return .database(
+        path, message: error.message ?? "SQLite error \(error.resultCode.rawValue)",
+        resultCode: error.extendedResultCode.rawValue)
+    }
+    return .database(path, message: (error as NSError).localizedDescription)
   }
 }
