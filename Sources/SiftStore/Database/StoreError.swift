@@ -1,6 +1,6 @@
 import Foundation
-import Sift
 import GRDB
+import Sift
 
 /// Why a catalog file could not be opened, created or changed. Nothing is written when one is
 /// thrown: every change is one transaction, and files that are not Sift catalogs are only read.
