@@ -42,12 +42,15 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "SiftTests", dependencies: ["Sift", "SiftStore"]),
+    // The seed catalogs for the engine's and the terminal's tests, without SiftStore.
+    .target(name: "SiftTestSupport", dependencies: ["Sift"], path: "Tests/SiftTestSupport"),
+    .testTarget(name: "SiftTests", dependencies: ["Sift", "SiftTestSupport"]),
     .testTarget(
       name: "SiftStoreTests",
       dependencies: ["SiftStore", .product(name: "GRDB", package: "GRDB.swift")]
     ),
-    .testTarget(name: "SiftTerminalTests", dependencies: ["SiftTerminal", "Sift", "SiftStore"]),
+    .testTarget(
+      name: "SiftTerminalTests", dependencies: ["SiftTerminal", "Sift", "SiftTestSupport"]),
     .testTarget(name: "SiftEndToEndTests", dependencies: ["sift"]),
   ],
   swiftLanguageModes: [.v6]

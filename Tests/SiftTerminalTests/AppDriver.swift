@@ -1,7 +1,7 @@
 import Foundation
 import Sift
-import SiftStore
 import SiftTerminal
+import SiftTestSupport
 
 /// Drives an `AppModel` the way `TerminalApp` does, but synchronously: pending searches run at
 /// once, catalog writes are applied to an in-memory list (or refused, to test failures).
@@ -15,7 +15,7 @@ struct AppDriver {
   /// Whether searches finish between keys; false plays a person faster than the search worker.
   var settlesBetweenKeys = true
 
-  init(_ catalog: BuiltInCatalog, width: Int = 80, height: Int = 24, restoring saved: Data? = nil)
+  init(_ catalog: SeedCatalog, width: Int = 80, height: Int = 24, restoring saved: Data? = nil)
     throws
   {
     try self.init(collection: catalog.load().makeCollection(), width: width, height: height)

@@ -1,13 +1,13 @@
 import Foundation
 import Sift
-import SiftStore
+import SiftTestSupport
 import Testing
 
 @testable import SiftTerminal
 
 enum Fixtures {
   static func candiesCollection() throws -> FilteredCollection {
-    try BuiltInCatalog.candies.load().makeCollection()
+    try SeedCatalog.candies.load().makeCollection()
   }
 }
 
@@ -239,7 +239,7 @@ struct ScreenScenarioTests {
 struct HostileScreenTests {
   @Test("100,000-character fields of wide, combining and control characters stay in their cells")
   func hugeFields() throws {
-    let schema = try BuiltInCatalog.products.load().schema
+    let schema = try SeedCatalog.products.load().schema
     let title = String(repeating: "名e\u{301}\u{1B}[2J👍🏽\u{9B}\u{202E}", count: 12_500) + "end"
     let items = [
       Item(id: "huge", fields: [schema.titleField: .text(title)]),

@@ -1,12 +1,12 @@
+import SiftTestSupport
 import Testing
 
 @testable import Sift
-@testable import SiftStore
 
 @Suite("Query language")
 struct QueryParserTests {
   static let schema: CatalogSchema =
-    (try? BuiltInCatalog.products.load().schema)
+    (try? SeedCatalog.products.load().schema)
     ?? CatalogSchema(name: "missing", fields: [], titleField: "title")
 
   /// A compact spelling of a term, for expectations.

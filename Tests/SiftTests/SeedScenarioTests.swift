@@ -1,8 +1,8 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import Sift
-@testable import SiftStore
 
 /// The four seed systems (DESIGN §1), played through SearchController on the built-in data.
 @Suite("Seed scenarios")

@@ -1,18 +1,18 @@
 import Sift
-import SiftStore
+import SiftTestSupport
 
 /// The built-in catalogs (DESIGN §1 data) as in-memory controllers and collections.
 enum Fixtures {
-  static func document(_ catalog: BuiltInCatalog) throws -> CatalogDocument {
+  static func document(_ catalog: SeedCatalog) throws -> CatalogDocument {
     try catalog.load()
   }
 
-  static func collection(_ catalog: BuiltInCatalog) throws -> FilteredCollection {
+  static func collection(_ catalog: SeedCatalog) throws -> FilteredCollection {
     try document(catalog).makeCollection()
   }
 
   /// A controller on the catalog, active with the search field focused (the user tapped it).
-  static func activeController(_ catalog: BuiltInCatalog) throws -> SearchController {
+  static func activeController(_ catalog: SeedCatalog) throws -> SearchController {
     var controller = SearchController(collection: try collection(catalog))
     controller.send(.focus)
     return controller
