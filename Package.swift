@@ -47,11 +47,11 @@ let package = Package(
     .testTarget(name: "SiftTests", dependencies: ["Sift", "SiftTestSupport"]),
     .testTarget(
       name: "SiftStoreTests",
-      dependencies: ["SiftStore", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["SiftStore", "SiftTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .testTarget(
       name: "SiftTerminalTests", dependencies: ["SiftTerminal", "Sift", "SiftTestSupport"]),
-    .testTarget(name: "SiftEndToEndTests", dependencies: ["sift"]),
+    .testTarget(name: "SiftEndToEndTests", dependencies: ["sift", "SiftTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -89,7 +90,7 @@ struct CrashTests {
     let duration = Date().timeIntervalSince(started)
 
     var outcomes: [String: Int] = [:]
-    var random = SystemRandomNumberGenerator()
+    var random = SplitMix64(seed: 5_793)
     for round in 0..<30 {
       let catalog = sift.path("killed-\(round).sqlite")
       try FileManager.default.copyItem(atPath: sift.path("old.sqlite"), toPath: catalog)
@@ -127,7 +128,7 @@ struct CrashTests {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     let tmux = try Tmux(sift)
-    var random = SystemRandomNumberGenerator()
+    var random = SplitMix64(seed: 13_031)
     var catalog = ""
     var count = -1
     for round in 0..<8 {

@@ -1,3 +1,4 @@
+import SiftTestSupport
 import Testing
 
 @testable import Sift

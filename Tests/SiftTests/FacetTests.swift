@@ -1,3 +1,4 @@
+import SiftTestSupport
 import Testing
 
 @testable import Sift
@@ -21,7 +22,6 @@ struct FacetTests {
   @Test("every count equals the rows that scope or token really shows (random catalogs, typos)")
   func equalsFiltering() throws {
     let seed: UInt64 = 7_411
-    print("seed \(seed)")
     var random = SplitMix64(seed: seed)
     let schema = EnginePropertyTests.schema
     let items = (0..<400).map { EnginePropertyTests.randomItem($0, using: &random) }

@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import Sift
@@ -135,7 +136,6 @@ struct TypedDoorTests {
   @Test("row changes replayed on the old results give the new results")
   func rowChangesReplay() throws {
     let seed: UInt64 = 20_261_122
-    print("seed \(seed)")
     var random = SplitMix64(seed: seed)
     var candies = try SearchCollection(Candy.all, schema: Candy.schema.get())
     candies.filter(by: SearchCriteria(text: "c"))
