@@ -17,14 +17,7 @@ struct CrashTests {
 
   /// sqlite3 is a Debian package; install it when this machine lacks it.
   static func ensureSQLite() throws {
-    if Tmux.shell("command -v sqlite3").status == 0 { return }
-    Tmux.shell(
-      "(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3) >/dev/null 2>&1"
-    )
-    if Tmux.shell("command -v sqlite3").status != 0 {
-      throw TerminalAppTests.TmuxError(
-        message: "sqlite3 is missing and apt-get could not install it")
-    }
+    try Tmux.ensure(package: "sqlite3", check: "command -v sqlite3")
   }
 
   static func sqlite(_ path: String, _ sql: String) -> String {

@@ -82,13 +82,7 @@ struct LocaleTests {
 
   /// localedef comes with the `locales` Debian package; install it when this machine lacks it.
   static func ensureLocaledef() throws {
-    if Tmux.shell("command -v localedef && test -d /usr/share/i18n/locales").status == 0 { return }
-    Tmux.shell(
-      "(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq locales) >/dev/null 2>&1"
-    )
-    if Tmux.shell("command -v localedef && test -d /usr/share/i18n/locales").status != 0 {
-      throw TerminalAppTests.TmuxError(
-        message: "localedef is missing and apt-get could not install the locales package")
-    }
+    try Tmux.ensure(
+      package: "locales", check: "command -v localedef && test -d /usr/share/i18n/locales")
   }
 }

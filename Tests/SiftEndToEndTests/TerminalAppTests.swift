@@ -26,12 +26,18 @@ struct TerminalAppTests {
 
     /// tmux is a Debian package; install it when this machine lacks it.
     static func ensureInstalled() throws {
-      if shell("command -v tmux").status == 0 { return }
-      let install = shell(
-        "(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux) >/dev/null 2>&1"
+      try ensure(package: "tmux", check: "command -v tmux")
+    }
+
+    /// Installs a Debian package with apt-get when the shell command `check` fails; throws,
+    /// naming the package, when it still fails.
+    static func ensure(package: String, check: String) throws {
+      if shell(check).status == 0 { return }
+      shell(
+        "(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \(package)) >/dev/null 2>&1"
       )
-      if install.status != 0 || shell("command -v tmux").status != 0 {
-        throw TmuxError(message: "tmux is missing and apt-get could not install it")
+      if shell(check).status != 0 {
+        throw TmuxError(message: "\(package) is missing and apt-get could not install it")
       }
     }
 
