@@ -78,17 +78,9 @@ struct AppCommand: ParsableCommand {
 struct StorePersistence: AppPersistence {
   let store: CatalogStore
 
-  func perform(_ write: AppModel.CatalogWrite) throws {
-    switch write {
-    case .add(let item): try store.add(item)
-    case .update(let item): try store.update(item)
-    case .delete(let id): try store.delete(id: id)
-    }
-  }
-
-  func saveSearchState(_ snapshot: Data) throws {
-    try store.saveSearchState(snapshot)
-  }
+  func makeItemID() throws(StoreError) -> ItemID { try store.makeItemID() }
+  func persist(_ edit: CatalogEdit) throws(StoreError) { try store.persist(edit) }
+  func saveSearchState(_ snapshot: Data) throws(StoreError) { try store.saveSearchState(snapshot) }
 }
 
 /// A failure reported on one line of stderr, with the exit status of its kind: 2 for usage

@@ -44,6 +44,29 @@ struct CatalogSessionTests {
     #expect(try reopened.item(id: "dup") == nil)
   }
 
+  @Test("imports and edits name new items by one rule, in one sequence")
+  func oneIDAllocator() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("notes.sqlite")
+    let withIDs = ImportSpec(titleField: "name", idField: "id")
+    let withoutIDs = ImportSpec(titleField: "name")
+    _ = try CatalogImporter.run(
+      file: try folder.write("first.jsonl", "{\"id\":\"4\",\"name\":\"Four\"}\n"), into: url,
+      spec: withIDs)
+    _ = try CatalogImporter.run(
+      file: try folder.write("second.csv", "name\nFive\nSix\n"), into: url, spec: withoutIDs)
+    var session = try CatalogSession(store: try CatalogStore.open(at: url))
+    let (edited, _) = try session.add(fields: ["name": .text("Seven")])
+    _ = try CatalogImporter.run(
+      file: try folder.write("third.csv", "name\nEight\n"), into: url, spec: withoutIDs)
+    let document = try CatalogStore.open(at: url).loadDocument()
+    #expect(edited == "7")
+    #expect(document.items.map(\.id) == ["4", "5", "6", "7", "8"])
+    #expect(
+      document.items.map { $0["name"]?.displayText } == ["Four", "Five", "Six", "Seven", "Eight"])
+  }
+
   @Test("the search state is saved in the catalog and restored exactly")
   func searchState() throws {
     let folder = try TemporaryFolder()

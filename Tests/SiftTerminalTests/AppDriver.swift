@@ -7,11 +7,16 @@ import SiftTestSupport
 /// once, catalog writes are applied to an in-memory list (or refused, to test failures).
 struct AppDriver {
   var model: AppModel
-  /// The catalog "file": every write the model asked for, in order.
-  var writes: [AppModel.CatalogWrite] = []
+  /// The catalog "file": every edit written, in order, with the id it was given.
+  var writes: [CatalogEdit] { catalog.written }
   var savedState: Data?
   var quit = false
-  var failWrites = false
+  /// Whether the "disk" refuses writes (to test failures).
+  var failWrites: Bool {
+    get { catalog.fails }
+    set { catalog.fails = newValue }
+  }
+  private let catalog: MemoryCatalog
   /// Whether searches finish between keys; false plays a person faster than the search worker.
   var settlesBetweenKeys = true
 
@@ -25,6 +30,7 @@ struct AppDriver {
 
   /// An app on any collection (hostile data, huge fields).
   init(collection: FilteredCollection, width: Int = 80, height: Int = 24) throws {
+    catalog = MemoryCatalog(ids: collection.allItems.map(\.id))
     model = AppModel(
       controller: SearchController(collection: collection, searchesImmediately: false),
       width: width, height: height)
@@ -42,13 +48,7 @@ struct AppDriver {
     for key in keys {
       for effect in model.handle(key) {
         switch effect {
-        case .write(let change):
-          if failWrites {
-            model.report("Not saved: disk full")
-          } else {
-            writes.append(change)
-            model.commit(change)
-          }
+        case .write(let edit): model.commit(edit, to: catalog)
         case .saveSearchState(let data): savedState = data
         case .quit: quit = true
         }
@@ -76,4 +76,34 @@ struct AppDriver {
 
   var footer: String { screen[screen.count - 2].trimmingCharacters(in: .whitespaces) }
   var status: String { screen[screen.count - 1].trimmingCharacters(in: .whitespaces) }
+}
+
+/// A catalog "file" in memory for the app's edit pipeline: it names a new item with the next
+/// integer after the largest numeric id it holds, and can refuse every write.
+final class MemoryCatalog: CatalogPersistence {
+  struct DiskFull: Error, CustomStringConvertible {
+    var description: String { "disk full" }
+  }
+
+  private(set) var written: [CatalogEdit] = []
+  private var ids: Set<ItemID>
+  var fails = false
+
+  init(ids: [ItemID]) { self.ids = Set(ids) }
+
+  func makeItemID() throws(DiskFull) -> ItemID {
+    if fails { throw DiskFull() }
+    let largest = ids.compactMap { Int($0.rawValue) }.max() ?? 0
+    return ItemID(String(largest + 1))
+  }
+
+  func persist(_ edit: CatalogEdit) throws(DiskFull) {
+    if fails { throw DiskFull() }
+    switch edit {
+    case .add(let id, _): ids.insert(id!)
+    case .update: break
+    case .delete(let id): ids.remove(id)
+    }
+    written.append(edit)
+  }
 }

@@ -142,11 +142,11 @@ struct ScreenScenarioTests {
     app.type("3")
     app.press(.enter)
     #expect(app.titles == ["Chicken Soup"])
-    guard case .add(let added) = app.writes.last else {
+    guard case .add(let id, let fields) = app.writes.last else {
       Issue.record("no add")
       return
     }
-    #expect(added.id == "4" && added["rating"] == .number(3))
+    #expect(id == "4" && fields["rating"] == .number(3))
     // Delete asks first; "n" keeps it, "y" deletes it.
     app.press(.control("d"))
     #expect(app.status == "Delete “Chicken Soup”? y: delete  any other key: keep")
@@ -175,6 +175,25 @@ struct ScreenScenarioTests {
     app.press(.control("d"), .character("y"))
     #expect(app.status == "Not saved: disk full")
     #expect(app.titles.count == 3)
+    // A form whose write fails stays open with what was typed; saving again once the disk is
+    // back adds it.
+    app.press(.control("n"))
+    app.type("Soup")
+    app.press(.tab)
+    app.type("4")
+    app.press(.enter)
+    #expect(app.status == "Not saved: disk full")
+    guard case .editor(let editor) = app.model.screen else {
+      Issue.record("the form closed on a failed write")
+      return
+    }
+    #expect(editor.values == ["Soup", "4", ""])
+    #expect(app.writes.isEmpty)
+    app.failWrites = false
+    app.press(.enter)
+    #expect(app.model.screen == .list)
+    #expect(app.status == "Added “Soup”")
+    #expect(app.writes == [.add("4", fields: ["name": .text("Soup"), "rating": .number(4)])])
   }
 
   @Test("quitting saves the search; the next launch restores it exactly")

@@ -46,10 +46,23 @@ public struct SearchController: Sendable {
     case selectionChanged(ItemID?)
   }
 
-  public private(set) var collection: FilteredCollection
-  public private(set) var isActive = false
+  /// Whether the search is presented and whether its field has focus: one value, because a
+  /// field cannot have focus in a search that is not presented.
+  public enum Presentation: Hashable, Sendable {
+    /// Not presented (`isActive == false`); the field cannot have focus.
+    case dismissed
+    /// Presented, the field without focus (after the Search key).
+    case presented
+    /// Presented, the field first responder: typing goes into it.
+    case editing
+  }
+
+  public internal(set) var collection: FilteredCollection
+  public private(set) var presentation = Presentation.dismissed
+  /// UISearchController's `isActive`: the search interface is presented.
+  public var isActive: Bool { presentation != .dismissed }
   /// Whether the search field has focus (first responder).
-  public private(set) var isFirstResponder = false
+  public var isFirstResponder: Bool { presentation == .editing }
   public private(set) var text = ""
   /// The tokens, which stand before the text.
   public private(set) var tokens: [SearchToken] = []
@@ -57,7 +70,7 @@ public struct SearchController: Sendable {
   public private(set) var selection: ItemID?
   /// The facets counted with the rows shown, when searches run elsewhere (kept so a screen
   /// drawn many times does not count them each time); nil: count them when asked.
-  private var installedFacets: Facets?
+  var installedFacets: Facets?
   /// What the empty field shows ("Search candies").
   public var placeholder: String
 
@@ -156,10 +169,10 @@ public struct SearchController: Sendable {
     case .deactivate:
       actions += dismiss()
     case .focus:
-      isFirstResponder = true
       actions += present()
+      presentation = .editing
     case .resignFocus:
-      isFirstResponder = false
+      if presentation == .editing { presentation = .presented }
     case .setText(let newText):
       text = newText
     case .deleteBackward:
@@ -185,7 +198,6 @@ public struct SearchController: Sendable {
     case .cancel:
       text = ""
       tokens = []
-      isFirstResponder = false
       actions += dismiss()
     }
     refresh()
@@ -223,55 +235,17 @@ public struct SearchController: Sendable {
     return schema.suggestedTokens(forText: text, excluding: tokens)
   }
 
-  // MARK: - Edits through the filtered view
-
-  /// Adds an item; see `FilteredCollection.add(_:)`.
-  @discardableResult
-  public mutating func add(_ item: Item) throws(CatalogEditError) -> RowChanges {
-    let changes = try collection.add(item)
-    installedFacets = searchesImmediately ? nil : collection.facets
-    return changes
-  }
-
-  /// Replaces the item with `item.id`; see `FilteredCollection.update(_:)`.
-  @discardableResult
-  public mutating func update(_ item: Item) throws(CatalogEditError) -> RowChanges {
-    let changes = try collection.update(item)
-    installedFacets = searchesImmediately ? nil : collection.facets
-    dropSelectionIfHidden()
-    return changes
-  }
-
-  /// Deletes the item with `id`.
-  @discardableResult
-  public mutating func delete(id: ItemID) throws(CatalogEditError) -> RowChanges {
-    let changes = try collection.delete(id: id)
-    installedFacets = searchesImmediately ? nil : collection.facets
-    dropSelectionIfHidden()
-    return changes
-  }
-
-  /// Deletes the item shown at `row`.
-  @discardableResult
-  public mutating func deleteRow(_ row: Int) throws(CatalogEditError) -> RowChanges {
-    let changes = try collection.deleteRow(row)
-    installedFacets = searchesImmediately ? nil : collection.facets
-    dropSelectionIfHidden()
-    return changes
-  }
-
   // MARK: - State
 
   private mutating func present() -> [Action] {
     guard !isActive else { return [] }
-    isActive = true
+    presentation = .presented
     return [.willPresent, .didPresent]
   }
 
   private mutating func dismiss() -> [Action] {
     guard isActive else { return [] }
-    isActive = false
-    isFirstResponder = false
+    presentation = .dismissed
     return [.willDismiss, .didDismiss]
   }
 
@@ -284,7 +258,7 @@ public struct SearchController: Sendable {
     dropSelectionIfHidden()
   }
 
-  private mutating func dropSelectionIfHidden() {
+  mutating func dropSelectionIfHidden() {
     if let selected = selection, collection.row(of: selected) == nil { selection = nil }
   }
 
@@ -293,8 +267,7 @@ public struct SearchController: Sendable {
     isActive: Bool, isFirstResponder: Bool, text: String, tokens: [SearchToken],
     selectedScopeIndex: Int, selection: ItemID?
   ) {
-    self.isActive = isActive
-    self.isFirstResponder = isFirstResponder && isActive
+    presentation = isActive ? (isFirstResponder ? .editing : .presented) : .dismissed
     self.text = text
     self.tokens = tokens
     self.selectedScopeIndex = selectedScopeIndex

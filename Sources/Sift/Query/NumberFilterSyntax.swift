@@ -1,5 +1,5 @@
 /// The value syntax of number filters: `10`, `=10`, `<10`, `<=10`, `>10`, `>=10`, `a..b`,
-/// `a..`, `..b`. Numbers are written with digits and an optional `.` fraction, in every locale.
+/// `a..`, `..b`. Numbers are written as `NumberText` reads them, in every locale.
 enum NumberFilterSyntax {
   enum Failure: Error, Hashable {
     /// An operator or range with no number yet (`<`, `..`): still being typed.
@@ -41,24 +41,7 @@ enum NumberFilterSyntax {
     return .success(.equal(number))
   }
 
-  /// A decimal number: optional sign, digits, optional `.` and digits ("599", "16.99", "-3",
-  /// "10."). Nothing else — no exponents, hex, `inf` or `nan` — so only what reads as a number is one.
-  static func number<S: StringProtocol>(_ text: S) -> Double? {
-    var digits = 0
-    var dots = 0
-    for (offset, character) in text.enumerated() {
-      switch character {
-      case "0"..."9": digits += 1
-      case ".": dots += 1
-      case "-", "+": if offset != 0 { return nil }
-      default: return nil
-      }
-    }
-    guard digits > 0, dots <= 1, digits <= 30 else { return nil }
-    var normalized = String(text)
-    if normalized.hasSuffix(".") { normalized.removeLast() }
-    if normalized.hasPrefix("+") { normalized.removeFirst() }
-    guard let value = Double(normalized), value.isFinite else { return nil }
-    return value
-  }
+  /// A number in a filter or a bare query word: `NumberText`'s grammar, shared with CSV cells and
+  /// the terminal app's form.
+  static func number<S: StringProtocol>(_ text: S) -> Double? { NumberText.parse(text) }
 }

@@ -105,12 +105,21 @@ extension CatalogStore {
     }
   }
 
+  /// The one INSERT of an item row, for edits and imports: id, position, then `columns`.
+  static func insertItemSQL(columns: [String]) -> String {
+    """
+    INSERT INTO items (id, position\(columns.map { ", \($0)" }.joined()))
+    VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
+    """
+  }
+
+  /// The one UPDATE of an item's `columns`, for edits and imports; the id is the last argument.
+  static func updateItemSQL(columns: [String]) -> String {
+    "UPDATE items SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+  }
+
   func insert(_ item: Item, position: Int64, schema: CatalogSchema, _ db: Database) throws {
-    let columns = schema.fields.map { Self.column($0.name) }
-    let sql = """
-      INSERT INTO items (id, position\(columns.map { ", \($0)" }.joined()))
-      VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
-      """
+    let sql = Self.insertItemSQL(columns: schema.fields.map { Self.column($0.name) })
     var arguments: [DatabaseValue] = [item.id.rawValue.databaseValue, position.databaseValue]
     arguments += schema.fields.map { Self.databaseValue(item[$0.name]) }
     try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
@@ -118,11 +127,10 @@ extension CatalogStore {
 
   /// Replaces the fields of an existing item; its position stays.
   func replaceFields(of item: Item, schema: CatalogSchema, _ db: Database) throws -> Bool {
-    let assignments = schema.fields.map { "\(Self.column($0.name)) = ?" }.joined(separator: ", ")
+    let sql = Self.updateItemSQL(columns: schema.fields.map { Self.column($0.name) })
     var arguments = schema.fields.map { Self.databaseValue(item[$0.name]) }
     arguments.append(item.id.rawValue.databaseValue)
-    try db.cachedStatement(sql: "UPDATE items SET \(assignments) WHERE id = ?")
-      .execute(arguments: StatementArguments(arguments))
+    try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
     return db.changesCount > 0
   }
 
@@ -133,11 +141,19 @@ extension CatalogStore {
   // MARK: - Edits (one transaction each)
 
   /// SQLite hands text back as C strings, which end at a NUL: such a value would come back cut
-  /// short, so it is refused before anything is written.
+  /// short, so every write path (edits, imports) refuses it before anything is written.
+  /// Returns the first field that holds a NUL (`idField` for the id, then by name), or nil.
+  static func fieldHoldingNUL(
+    id: ItemID?, idField: String = "id", fields: [String: FieldValue]
+  ) -> String? {
+    if let id, id.rawValue.utf8.contains(0) { return idField }
+    return fields.keys.sorted().first { name in
+      fields[name]!.strings.contains { $0.utf8.contains(0) }
+    }
+  }
+
   static func checkStorable(_ item: Item) throws(StoreError) {
-    if item.id.rawValue.utf8.contains(0) { throw .unstorableText(field: "id") }
-    for (field, value) in item.fields.sorted(by: { $0.key < $1.key })
-    where value.strings.contains(where: { $0.utf8.contains(0) }) {
+    if let field = fieldHoldingNUL(id: item.id, fields: item.fields) {
       throw .unstorableText(field: field)
     }
   }
@@ -174,19 +190,13 @@ extension CatalogStore {
     }
   }
 
-  /// An id no item has: the next integer after the largest numeric id.
+  /// An id no item has, by the catalog's rule (`ItemIDAllocator`).
   public func makeItemID() throws(StoreError) -> ItemID {
     try read { db in
-      let largest =
-        try Int64.fetchOne(
-          db, sql: "SELECT max(CAST(id AS INTEGER)) FROM items WHERE id GLOB '[0-9]*'") ?? 0
-      var candidate = largest + 1
-      while try Bool.fetchOne(
-        db, sql: "SELECT 1 FROM items WHERE id = ?", arguments: [String(candidate)]) == true
-      {
-        candidate += 1
+      var allocator = try ItemIDAllocator(db)
+      return try allocator.next { id in
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM items WHERE id = ?", arguments: [id]) == true
       }
-      return ItemID(String(candidate))
     }
   }
 
@@ -209,6 +219,20 @@ extension CatalogStore {
     try read { db in
       try Data.fetchOne(
         db, sql: "SELECT snapshot FROM search_state WHERE name = ?", arguments: [name])
+    }
+  }
+}
+
+/// The catalog file is where the edit pipeline writes (`SearchController.commit(_:to:)`).
+extension CatalogStore: CatalogPersistence {
+  public func persist(_ edit: CatalogEdit) throws(StoreError) {
+    switch edit {
+    case .add(let id, let fields):
+      let named: ItemID
+      if let id { named = id } else { named = try makeItemID() }
+      try add(Item(id: named, fields: fields))
+    case .update(let item): try update(item)
+    case .delete(let id): try delete(id: id)
     }
   }
 }

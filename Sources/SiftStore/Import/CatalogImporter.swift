@@ -75,25 +75,34 @@ public enum CatalogImporter {
   /// Imports `file` into the catalog at `location`, creating it when it does not exist.
   public static func run(
     file: URL, into catalog: URL, spec: ImportSpec, progress: (Double) -> Void = { _ in }
-  ) throws -> Summary {
+  ) throws(ImportFailure) -> Summary {
     // Reading and checking is most of the work; writing the rest.
     let readShare = 0.7
-    let records = try readRecords(file: file, spec: spec, progress: { progress($0 * readShare) })
-    let store: CatalogStore
-    if FileManager.default.fileExists(atPath: catalog.path) {
-      store = try CatalogStore.open(at: catalog)
-    } else {
-      let name = catalog.deletingPathExtension().lastPathComponent
-      let schema = CatalogSchema(
-        name: name, fields: spec.fields, titleField: spec.titleField,
-        categoryField: spec.categoryField, scopes: spec.categoryField == nil ? [] : [.all()],
-        rankingField: spec.rankingField)
-      store = try CatalogStore.create(
-        at: catalog, document: CatalogDocument(schema: schema, items: []))
+    let records: [ImportRecord]
+    do {
+      records = try readRecords(file: file, spec: spec, progress: { progress($0 * readShare) })
+    } catch {
+      throw .file(error)
     }
-    defer { try? store.close() }
-    return try store.importRecords(records, spec: spec) { done in
-      progress(readShare + (1 - readShare) * done)
+    do {
+      let store: CatalogStore
+      if FileManager.default.fileExists(atPath: catalog.path) {
+        store = try CatalogStore.open(at: catalog)
+      } else {
+        let name = catalog.deletingPathExtension().lastPathComponent
+        let schema = CatalogSchema(
+          name: name, fields: spec.fields, titleField: spec.titleField,
+          categoryField: spec.categoryField, scopes: spec.categoryField == nil ? [] : [.all()],
+          rankingField: spec.rankingField)
+        store = try CatalogStore.create(
+          at: catalog, document: CatalogDocument(schema: schema, items: []))
+      }
+      defer { try? store.close() }
+      return try store.importRecords(records, spec: spec) { done in
+        progress(readShare + (1 - readShare) * done)
+      }
+    } catch {
+      throw .catalog(error)
     }
   }
 }
@@ -112,18 +121,11 @@ extension CatalogStore {
       try writeSchema(schema, db)
       var known = Set(try String.fetchAll(db, sql: "SELECT id FROM items"))
       var position = try nextPosition(db)
-      var nextNumber =
-        (try Int64.fetchOne(
-          db, sql: "SELECT max(CAST(id AS INTEGER)) FROM items WHERE id GLOB '[0-9]*'") ?? 0) + 1
+      var allocator = try ItemIDAllocator(db)
       let fields = spec.fields.map(\.name)
       let columns = fields.map(Self.column)
-      let insert = try db.makeStatement(
-        sql: """
-          INSERT INTO items (id, position\(columns.map { ", \($0)" }.joined()))
-          VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
-          """)
-      let update = try db.makeStatement(
-        sql: "UPDATE items SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?")
+      let insert = try db.makeStatement(sql: Self.insertItemSQL(columns: columns))
+      let update = try db.makeStatement(sql: Self.updateItemSQL(columns: columns))
       var summary = CatalogImporter.Summary(added: 0, updated: 0)
       for (index, record) in records.enumerated() {
         if index % 4096 == 0 { progress(Double(index) / Double(max(1, records.count))) }
@@ -131,9 +133,7 @@ extension CatalogStore {
         if let given = record.id {
           id = given.rawValue
         } else {
-          while known.contains(String(nextNumber)) { nextNumber += 1 }
-          id = String(nextNumber)
-          nextNumber += 1
+          id = allocator.next(isTaken: known.contains).rawValue
         }
         let values = fields.map { Self.databaseValue(record.fields[$0]) }
         if known.contains(id) {

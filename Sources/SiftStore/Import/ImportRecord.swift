@@ -36,11 +36,6 @@ extension ImportSpec {
   func record(
     _ values: [String: RawValue], line: Int, numbersFromText: Bool
   ) -> Result<ImportRecord, RecordProblem> {
-    // SQLite's C strings end at a NUL: a value holding one would be stored cut short.
-    for name in values.keys.sorted() where values[name]!.containsNUL {
-      return .failure(
-        "field \"\(name)\" contains a NUL character (U+0000), which a catalog cannot store")
-    }
     var fields: [String: FieldValue] = [:]
     guard let title = values[titleField], case .string(let titleText) = title else {
       if let value = values[titleField], !(value.isNull) {
@@ -105,32 +100,17 @@ extension ImportSpec {
           "id field \"\(idField)\" must be a string or an integer, not \(other.kindName)")
       }
     }
+    if let field = CatalogStore.fieldHoldingNUL(id: id, idField: idField ?? "id", fields: fields) {
+      return .failure("\(StoreError.unstorableText(field: field))")
+    }
     return .success(ImportRecord(line: line, id: id, fields: fields))
   }
 }
 
 extension RawValue {
-  var containsNUL: Bool {
-    switch self {
-    case .string(let text): text.utf8.contains(0)
-    case .array(let elements): elements.contains(where: \.containsNUL)
-    default: false
-    }
-  }
-
   var isNull: Bool {
     if case .null = self { return true }
     return false
-  }
-}
-
-/// Numbers in CSV cells: decimal, with an optional sign, fraction and exponent.
-enum NumberText {
-  static func parse(_ text: String) -> Double? {
-    guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
-      text.contains(where: \.isNumber), let value = Double(text), value.isFinite
-    else { return nil }
-    return value
   }
 }
 

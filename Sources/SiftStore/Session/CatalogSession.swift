@@ -32,41 +32,40 @@ public struct CatalogSession: Sendable {
 
   // MARK: - Edits
 
+  /// Makes one edit through the pipeline the terminal app uses too
+  /// (`SearchController.commit(_:to:)`): checked, written to the file, then shown.
+  @discardableResult
+  public mutating func commit(_ edit: CatalogEdit) throws(StoreError) -> CommittedEdit {
+    do {
+      return try controller.commit(edit, to: store)
+    } catch {
+      switch error {
+      case .refused(let refusal): throw .edit(refusal)
+      case .notSaved(let failure): throw failure
+      }
+    }
+  }
+
   /// Adds an item with a fresh id; returns the id and the row changes.
   public mutating func add(fields: [String: FieldValue]) throws(StoreError) -> (ItemID, RowChanges)
   {
-    let id = try store.makeItemID()
-    let changes = try add(Item(id: id, fields: fields))
-    return (id, changes)
+    let committed = try commit(.add(nil, fields: fields))
+    return (committed.id, committed.changes)
   }
 
   @discardableResult
   public mutating func add(_ item: Item) throws(StoreError) -> RowChanges {
-    guard controller.collection.item(id: item.id) == nil else {
-      throw .edit(.duplicateID(item.id))
-    }
-    try store.add(item)
-    return try apply { (controller: inout SearchController) throws(CatalogEditError) in
-      try controller.add(item)
-    }
+    try commit(.add(item)).changes
   }
 
   @discardableResult
   public mutating func update(_ item: Item) throws(StoreError) -> RowChanges {
-    guard controller.collection.item(id: item.id) != nil else { throw .edit(.unknownID(item.id)) }
-    try store.update(item)
-    return try apply { (controller: inout SearchController) throws(CatalogEditError) in
-      try controller.update(item)
-    }
+    try commit(.update(item)).changes
   }
 
   @discardableResult
   public mutating func delete(id: ItemID) throws(StoreError) -> RowChanges {
-    guard controller.collection.item(id: id) != nil else { throw .edit(.unknownID(id)) }
-    try store.delete(id: id)
-    return try apply { (controller: inout SearchController) throws(CatalogEditError) in
-      try controller.delete(id: id)
-    }
+    try commit(.delete(id)).changes
   }
 
   /// Deletes the item shown at `row` of the current results.
@@ -76,16 +75,6 @@ public struct CatalogSession: Sendable {
       throw .edit(.rowOutOfRange(row, rowCount: controller.rows.count))
     }
     return try delete(id: controller.rows[row])
-  }
-
-  private mutating func apply(
-    _ edit: (inout SearchController) throws(CatalogEditError) -> RowChanges
-  ) throws(StoreError) -> RowChanges {
-    do {
-      return try edit(&controller)
-    } catch {
-      throw .edit(error)
-    }
   }
 
   // MARK: - Search state

@@ -18,9 +18,9 @@ extension AppModel {
   public func render() -> Grid {
     var grid = Grid(width: width, height: height)
     switch screen {
-    case .list, .confirmDelete:
+    case .list, .confirmDelete(_, over: .list):
       drawList(&grid)
-    case .detail(let id):
+    case .detail(let id), .confirmDelete(_, over: .detail(let id)):
       drawDetail(&grid, id: id)
     case .help:
       drawHelp(&grid)
@@ -255,7 +255,7 @@ extension AppModel {
   private func drawStatus(_ grid: inout Grid) {
     let y = height - 1
     guard y >= 0 else { return }
-    if case .confirmDelete(let id) = screen {
+    if case .confirmDelete(let id, _) = screen {
       let name = controller.collection.item(id: id).map(title(of:)) ?? id.rawValue
       grid.put(
         " Delete \u{201C}\(name)\u{201D}? y: delete  any other key: keep ", x: 0, y: y,

@@ -5,24 +5,35 @@ import Sift
 /// I/O — the runtime (`TerminalApp`) writes to the catalog file, runs searches off the input
 /// loop and draws — so tests drive it key by key and read the screen at a pinned size.
 public struct AppModel: Sendable {
+  /// What fills the screen. Help and the delete question carry the screen they cover, so
+  /// returning from them cannot land anywhere else.
   public enum Screen: Hashable, Sendable {
     case list
     case detail(ItemID)
-    case help
-    case confirmDelete(ItemID)
+    /// The keys, over the screen they were asked for on; any key returns to it.
+    case help(over: Underneath)
+    /// "Delete …?" on the status line, over the list or the item's detail.
+    case confirmDelete(ItemID, over: Underneath)
+    /// The add/edit form; it stays open until its edit is saved.
     case editor(ItemEditor)
-  }
 
-  /// A change to the catalog file, to be made by the runtime; on success it calls
-  /// `commit(_:)`, on failure `report(_:)`, so the file and the screen never disagree.
-  public enum CatalogWrite: Hashable, Sendable {
-    case add(Item)
-    case update(Item)
-    case delete(ItemID)
+    /// A screen that help or a question can cover.
+    public enum Underneath: Hashable, Sendable {
+      case list
+      case detail(ItemID)
+
+      public var screen: Screen {
+        switch self {
+        case .list: .list
+        case .detail(let id): .detail(id)
+        }
+      }
+    }
   }
 
   public enum Effect: Hashable, Sendable {
-    case write(CatalogWrite)
+    /// An edit for the runtime to commit through the edit pipeline: `commit(_:to:)`.
+    case write(CatalogEdit)
     /// Save this search state (a `SearchController.Snapshot` as JSON) in the catalog.
     case saveSearchState(Data)
     case quit
@@ -30,8 +41,6 @@ public struct AppModel: Sendable {
 
   public private(set) var controller: SearchController
   public private(set) var screen: Screen = .list
-  /// The screen to return to from help or a confirmation.
-  private var underlyingScreen: Screen = .list
   /// The text cursor, in characters of the search text.
   public private(set) var cursor = 0
   public private(set) var selectedRow = 0
@@ -88,45 +97,46 @@ public struct AppModel: Sendable {
     return true
   }
 
-  // MARK: - Results of catalog writes
+  // MARK: - Edits
 
-  /// Applies a write the runtime has saved to the catalog file.
-  public mutating func commit(_ write: CatalogWrite) {
+  /// Commits an edit the model asked for (`Effect.write`) through the pipeline every catalog
+  /// editor shares (`SearchController.commit(_:to:)`): written to `persistence` first, then
+  /// shown. On failure nothing changes and the status line says why; a form stays open with
+  /// what was typed.
+  public mutating func commit<Persistence: CatalogPersistence>(
+    _ edit: CatalogEdit, to persistence: Persistence
+  ) {
     let selected = controller.selection
-    do {
-      switch write {
-      case .add(let item):
-        try controller.add(item)
-        message = "Added \u{201C}\(title(of: item))\u{201D}"
-        if controller.collection.row(of: item.id) == nil {
-          message! += " (not shown: it does not match the search)"
-        }
-      case .update(let item):
-        try controller.update(item)
-        message = "Saved \u{201C}\(title(of: item))\u{201D}"
-        if controller.collection.row(of: item.id) == nil {
-          message! += " (it no longer matches the search)"
-        }
-      case .delete(let id):
-        let name = controller.collection.item(id: id).map(title(of:)) ?? id.rawValue
-        try controller.delete(id: id)
-        message = "Deleted \u{201C}\(name)\u{201D}"
-      }
-    } catch {
-      message = "Not applied: \(error)"
+    var deletedTitle: String?
+    if case .delete(let id) = edit {
+      deletedTitle = controller.collection.item(id: id).map(title(of:))
     }
-    if case .add(let item) = write, controller.collection.row(of: item.id) != nil {
-      select(controller.collection.row(of: item.id) ?? 0)
+    let committed: CommittedEdit
+    do {
+      committed = try controller.commit(edit, to: persistence)
+    } catch {
+      message = "Not saved: \(error)"
+      return
+    }
+    if case .editor = screen { screen = .list }
+    let shown = controller.collection.row(of: committed.id) != nil
+    switch committed.edit {
+    case .add(_, let fields):
+      message = "Added \u{201C}\(title(of: Item(id: committed.id, fields: fields)))\u{201D}"
+      if !shown { message! += " (not shown: it does not match the search)" }
+    case .update(let item):
+      message = "Saved \u{201C}\(title(of: item))\u{201D}"
+      if !shown { message! += " (it no longer matches the search)" }
+    case .delete(let id):
+      message = "Deleted \u{201C}\(deletedTitle ?? id.rawValue)\u{201D}"
+    }
+    if case .add = committed.edit, let row = controller.collection.row(of: committed.id) {
+      select(row)
     } else if let selected, let row = controller.collection.row(of: selected) {
       select(row)
     } else {
       select(min(selectedRow, max(0, controller.rows.count - 1)))
     }
-  }
-
-  /// Shows why a write failed; nothing was changed.
-  public mutating func report(_ error: String) {
-    message = error
   }
 
   // MARK: - Keys
@@ -140,13 +150,14 @@ public struct AppModel: Sendable {
     switch screen {
     case .list: return handleList(key)
     case .detail(let id): return handleDetail(key, id: id)
-    case .help:
-      screen = underlyingScreen
+    case .help(let underneath):
+      screen = underneath.screen
       return []
-    case .confirmDelete(let id):
-      screen = underlyingScreen
+    case .confirmDelete(let id, let underneath):
+      screen = underneath.screen
       if key == .character("y") || key == .character("Y") || key == .enter {
-        if case .detail = underlyingScreen { screen = .list }
+        // The detail of a deleted item would show nothing: back to the list.
+        screen = .list
         return [.write(.delete(id))]
       }
       message = "Not deleted"
@@ -244,8 +255,7 @@ public struct AppModel: Sendable {
       cursor = 0
       suggestionIndex = 0
     case .f1:
-      underlyingScreen = .list
-      screen = .help
+      screen = .help(over: .list)
     case .control("n"):
       screen = .editor(ItemEditor(schema: controller.schema))
     case .control("e"):
@@ -256,8 +266,7 @@ public struct AppModel: Sendable {
       }
     case .control("d"):
       if let item = selectedItem {
-        underlyingScreen = .list
-        screen = .confirmDelete(item.id)
+        screen = .confirmDelete(item.id, over: .list)
       } else {
         message = "Nothing selected to delete"
       }
@@ -273,15 +282,13 @@ public struct AppModel: Sendable {
     case .escape, .backspace, .left, .enter:
       screen = .list
     case .f1:
-      underlyingScreen = screen
-      screen = .help
+      screen = .help(over: .detail(id))
     case .control("e"):
       if let item = controller.collection.item(id: id) {
         screen = .editor(ItemEditor(schema: controller.schema, item: item))
       }
     case .control("d"):
-      underlyingScreen = screen
-      screen = .confirmDelete(id)
+      screen = .confirmDelete(id, over: .detail(id))
     default:
       break
     }
@@ -300,11 +307,11 @@ public struct AppModel: Sendable {
     case .backspace: editor.deleteBackward()
     case .character(let character): editor.type(character)
     case .enter:
-      let id = editor.itemID ?? freshID()
-      switch editor.item(id: id, titleField: controller.schema.titleField) {
-      case .success(let item):
-        screen = .list
-        return [.write(editor.isNew ? .add(item) : .update(item))]
+      switch editor.edit(titleField: controller.schema.titleField) {
+      case .success(let edit):
+        // The form stays until the edit is saved (`commit(_:to:)`), so a failure loses nothing.
+        screen = .editor(editor)
+        return [.write(edit)]
       case .failure(let problem):
         message = problem.message
       }
@@ -381,14 +388,6 @@ public struct AppModel: Sendable {
 
   func title(of item: Item) -> String {
     item[controller.schema.titleField]?.displayText ?? item.id.rawValue
-  }
-
-  /// The next integer id no item has.
-  private func freshID() -> ItemID {
-    let largest = controller.collection.allItems.compactMap { Int($0.id.rawValue) }.max() ?? 0
-    var candidate = largest + 1
-    while controller.collection.item(id: ItemID(String(candidate))) != nil { candidate += 1 }
-    return ItemID(String(candidate))
   }
 }
 

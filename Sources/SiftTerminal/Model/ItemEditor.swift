@@ -51,8 +51,10 @@ public struct ItemEditor: Hashable, Sendable {
     values[focus].removeLast()
   }
 
-  /// The item the form describes, or why it cannot be saved (the field is named).
-  func item(id: ItemID, titleField: String) -> Result<Item, EditorProblem> {
+  /// The edit the form describes — an add for a new item (the catalog names it), else an
+  /// update — or why it cannot be saved (the field is named). Numbers are read by `NumberText`,
+  /// as in queries and CSV files.
+  func edit(titleField: String) -> Result<CatalogEdit, EditorProblem> {
     var result: [String: FieldValue] = [:]
     for (field, raw) in zip(fields, values) {
       let text = raw.trimmingCharacters(in: .whitespaces)
@@ -62,7 +64,7 @@ public struct ItemEditor: Hashable, Sendable {
       }
       switch field.kind {
       case .number:
-        guard let number = Double(text), number.isFinite else {
+        guard let number = NumberText.parse(text) else {
           return .failure(EditorProblem("\(field.label) must be a number, not \"\(text)\""))
         }
         result[field.name] = .number(number)
@@ -75,7 +77,8 @@ public struct ItemEditor: Hashable, Sendable {
         result[field.name] = .text(text)
       }
     }
-    return .success(Item(id: id, fields: result))
+    if let itemID { return .success(.update(Item(id: itemID, fields: result))) }
+    return .success(.add(nil, fields: result))
   }
 }
 

@@ -10,11 +10,10 @@ import Sift
   import Musl
 #endif
 
-/// Where the app's changes go: the catalog file, in the `sift` executable.
-public protocol AppPersistence {
-  /// Writes one change; throws (with a message for the status line) when it cannot.
-  func perform(_ write: AppModel.CatalogWrite) throws
-  func saveSearchState(_ snapshot: Data) throws
+/// Where the app's changes go: the catalog file, in the `sift` executable. Edits reach it
+/// through the pipeline every catalog editor shares (`SearchController.commit(_:to:)`).
+public protocol AppPersistence: CatalogPersistence {
+  func saveSearchState(_ snapshot: Data) throws(Failure)
 }
 
 /// The terminal app's loop: reads keys, feeds the model, performs its effects, runs searches
@@ -74,13 +73,8 @@ public final class TerminalApp {
     func perform(_ effects: [AppModel.Effect]) {
       for effect in effects {
         switch effect {
-        case .write(let change):
-          do {
-            try persistence.perform(change)
-            model.commit(change)
-          } catch {
-            model.report("Not saved: \(error)")
-          }
+        case .write(let edit):
+          model.commit(edit, to: persistence)
         case .saveSearchState(let data):
           do {
             try persistence.saveSearchState(data)

@@ -79,10 +79,7 @@ struct ImportCommand: ParsableCommand {
       StandardStreams.error(
         "Imported \(summary.total) item\(summary.total == 1 ? "" : "s") into \(url.path) (\(summary.added) added, \(summary.updated) updated)"
       )
-    } catch let error as ImportError {
-      progress.finish()
-      throw Failure.exit(error.description, status: 1)
-    } catch let error as StoreError {
+    } catch {
       progress.finish()
       throw Failure.exit(error.description, status: 1)
     }

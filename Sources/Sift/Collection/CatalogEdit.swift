@@ -1,0 +1,58 @@
+/// One change to a catalog's items, as every editor of a catalog makes it: the terminal app's
+/// form, `CatalogSession`, an app's own screens. See `SearchController.commit(_:to:)`.
+public enum CatalogEdit: Hashable, Sendable {
+  /// Adds an item. With a nil id, the catalog names it (`CatalogPersistence.makeItemID()`).
+  case add(ItemID?, fields: [String: FieldValue])
+  /// Replaces the fields of the item with `item.id`; it keeps its place in catalog order.
+  case update(Item)
+  case delete(ItemID)
+
+  /// Adds `item` under its own id.
+  public static func add(_ item: Item) -> CatalogEdit { .add(item.id, fields: item.fields) }
+
+  /// The item the edit concerns, when it names one.
+  public var id: ItemID? {
+    switch self {
+    case .add(let id, _): id
+    case .update(let item): item.id
+    case .delete(let id): id
+    }
+  }
+}
+
+/// Where a catalog's edits are kept — the catalog file, a server — written before the search
+/// shows them, so what is shown was saved.
+public protocol CatalogPersistence {
+  associatedtype Failure: Error
+
+  /// An id no item has, by the catalog's rule for new items.
+  func makeItemID() throws(Failure) -> ItemID
+  /// Writes one edit, all or nothing. An edit arrives checked against the items searched
+  /// (no duplicate id on add, a known id on update and delete) and with its id.
+  func persist(_ edit: CatalogEdit) throws(Failure)
+}
+
+/// Why an edit was not made; in both cases neither the catalog nor the search changed.
+public enum CatalogEditFailure<StorageFailure: Error>: Error, CustomStringConvertible {
+  /// The edit does not fit the items (an id that exists already, or no longer exists).
+  case refused(CatalogEditError)
+  /// The persistence could not write it (disk full, read-only file…).
+  case notSaved(StorageFailure)
+
+  public var description: String {
+    switch self {
+    case .refused(let error): "\(error)"
+    case .notSaved(let error): "\(error)"
+    }
+  }
+}
+
+/// What a committed edit did.
+public struct CommittedEdit: Hashable, Sendable {
+  /// The id of the item added, updated or deleted (for an add with a nil id, the new one).
+  public let id: ItemID
+  /// The edit as written, with its id.
+  public let edit: CatalogEdit
+  /// How the rows shown changed.
+  public let changes: RowChanges
+}
