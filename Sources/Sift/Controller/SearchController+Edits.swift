@@ -63,9 +63,7 @@ extension SearchController {
   ///   the facets over the rows (O(*k*)).
   @discardableResult
   public mutating func add(_ item: Item) throws(CatalogEditError) -> RowChanges {
-    let changes = try collection.add(item)
-    installedFacets = searchesImmediately ? nil : collection.facets
-    return changes
+    settled(try collection.add(item))
   }
 
   /// Replaces the item with `item.id`; see `FilteredCollection.update(_:)`.
@@ -73,10 +71,7 @@ extension SearchController {
   /// - Complexity: as `add(_:)`.
   @discardableResult
   public mutating func update(_ item: Item) throws(CatalogEditError) -> RowChanges {
-    let changes = try collection.update(item)
-    installedFacets = searchesImmediately ? nil : collection.facets
-    dropSelectionIfHidden()
-    return changes
+    settled(try collection.update(item))
   }
 
   /// Deletes the item with `id`.
@@ -84,10 +79,7 @@ extension SearchController {
   /// - Complexity: O(*k*) in the rows, as `add(_:)` for the facets.
   @discardableResult
   public mutating func delete(id: ItemID) throws(CatalogEditError) -> RowChanges {
-    let changes = try collection.delete(id: id)
-    installedFacets = searchesImmediately ? nil : collection.facets
-    dropSelectionIfHidden()
-    return changes
+    settled(try collection.delete(id: id))
   }
 
   /// Deletes the item shown at `row`.
@@ -95,7 +87,12 @@ extension SearchController {
   /// - Complexity: O(*k*) in the rows, as `add(_:)` for the facets.
   @discardableResult
   public mutating func deleteRow(_ row: Int) throws(CatalogEditError) -> RowChanges {
-    let changes = try collection.deleteRow(row)
+    settled(try collection.deleteRow(row))
+  }
+
+  /// After an edit: the facets shown are counted again (when searches run elsewhere nothing
+  /// else would), and a selection the edit hid is dropped.
+  private mutating func settled(_ changes: RowChanges) -> RowChanges {
     installedFacets = searchesImmediately ? nil : collection.facets
     dropSelectionIfHidden()
     return changes
