@@ -12,8 +12,15 @@ public struct CatalogSession: Sendable {
   public init(
     store: CatalogStore, typoTolerance: TypoTolerance = .automatic
   ) throws(StoreError) {
+    try self.init(store: store, document: try store.loadDocument(), typoTolerance: typoTolerance)
+  }
+
+  /// Builds the search over items already loaded from `store` (`store.loadDocument()`), for a
+  /// caller that times or checks the two steps apart.
+  public init(
+    store: CatalogStore, document: CatalogDocument, typoTolerance: TypoTolerance = .automatic
+  ) throws(StoreError) {
     self.store = store
-    let document = try store.loadDocument()
     do {
       controller = SearchController(
         collection: try document.makeCollection(typoTolerance: typoTolerance))
