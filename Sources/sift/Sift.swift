@@ -47,12 +47,9 @@ struct AppCommand: ParsableCommand {
     guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {
       throw Failure.exit(TerminalError.notATerminal.description, status: 2)
     }
-    let document = try Failure.catching { () throws(StoreError) in try store.loadDocument() }
-    let collection: FilteredCollection
-    do {
-      collection = try document.makeCollection()
-    } catch {
-      throw Failure.exit("\(store.url.path): \(error)", status: 1)
+    // The index is read from the file when it is current, else rebuilt and saved.
+    let (collection, report) = try Failure.catching { () throws(StoreError) in
+      try store.openCollection()
     }
     // The near-spelling dictionaries are built in the background (copies of an index share
     // them), so the first misspelling typed does not wait for them.
@@ -64,6 +61,7 @@ struct AppCommand: ParsableCommand {
     if let saved = try? store.loadSearchState() {
       model.restore(from: saved)
     }
+    if let notice = report.notice, model.message == nil { model.show("Note: \(notice)") }
     let farewell: String?
     do {
       farewell = try TerminalApp(model: model, persistence: StorePersistence(store: store)).run()

@@ -53,6 +53,28 @@ where Element.ID: Sendable {
     matches = index.search(resolved.request(typos: typoTolerance))
   }
 
+  /// A view of `elements` (in catalog order) over an index built before — read back from an
+  /// archive (`SearchIndex(archive:schema:)`) — so nothing is folded again.
+  ///
+  /// - Throws: `CatalogEditError.indexDoesNotMatch` unless the index holds exactly these ids in
+  ///   this order.
+  /// - Complexity: O(*n*) to check the ids and keep the elements.
+  public init(
+    _ elements: some Sequence<Element>, schema: SearchSchema<Element>, index: SearchIndex<ID>,
+    typoTolerance: TypoTolerance = .automatic
+  ) throws(CatalogEditError) {
+    let elements = Array(elements)
+    guard index.count == elements.count, index.allIDs.elementsEqual(elements.lazy.map(\.id))
+    else { throw .indexDoesNotMatch }
+    searchSchema = schema
+    self.index = index
+    self.elements = Dictionary(
+      elements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    self.typoTolerance = typoTolerance
+    resolved = ResolvedCriteria(.everything, schema: schema.catalog)
+    matches = index.search(resolved.request(typos: typoTolerance))
+  }
+
   public var schema: CatalogSchema { searchSchema.catalog }
   public var criteria: SearchCriteria { resolved.criteria }
   /// The criteria in force as the index takes them.

@@ -476,10 +476,10 @@ struct RawColumn {
 
 /// Per-slot summaries of one text column for `RawColumn`.
 struct ColumnSummary: Sendable {
-  private(set) var wordStarts: [UInt32] = []
+  var wordStarts: [UInt32] = []
   /// The first bytes of the values, in the bits of `wordStarts`.
-  private(set) var valueStarts: [UInt32] = []
-  private(set) var lengths: [UInt64] = []
+  var valueStarts: [UInt32] = []
+  var lengths: [UInt64] = []
 
   /// Summaries of every slot of `column`, on every core.
   init(_ column: FoldedColumn) {

@@ -18,7 +18,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   /// Catalog order: ties in relevance are broken by it.
   var orderKeys: [Int64] = []
   var slotByID: [ID: Int] = [:]
-  private var nextOrderKey: Int64 = 0
+  var nextOrderKey: Int64 = 0
   private var deadCount = 0
   /// Counts compactions: `RankedMatches` made before one name slots that no longer exist.
   var layout = 0
@@ -199,7 +199,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   }
 
   /// The slot's popularity as a sort key: smaller first, a missing value last.
-  private func popularityKey(of slot: Int) -> Double {
+  func popularityKey(of slot: Int) -> Double {
     guard let rankingColumn else { return 0 }
     let value = numbers[rankingColumn][slot]
     guard !value.isNaN else { return .infinity }
@@ -215,7 +215,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   }
 
   /// Sets `popularityOrder` and the positions in it.
-  private mutating func setPopularityOrder(_ order: [Int32]) {
+  mutating func setPopularityOrder(_ order: [Int32]) {
     popularityOrder = order
     popularityRanks = [UInt32](repeating: 0, count: order.count)
     for (position, slot) in order.enumerated() { popularityRanks[Int(slot)] = UInt32(position) }
@@ -299,6 +299,8 @@ public enum CatalogEditError: Error, Hashable, Sendable, CustomStringConvertible
   case idChanged(ItemID)
   /// The schema does not describe a catalog.
   case invalidSchema(CatalogSchemaError)
+  /// An index handed to a collection holds other items than the collection's.
+  case indexDoesNotMatch
 
   public var description: String {
     switch self {
@@ -307,6 +309,7 @@ public enum CatalogEditError: Error, Hashable, Sendable, CustomStringConvertible
     case .rowOutOfRange(let row, let count): "row \(row) is outside the \(count) rows shown"
     case .idChanged(let id): "the item with id \"\(id)\" may not change its id"
     case .invalidSchema(let error): "invalid schema: \(error)"
+    case .indexDoesNotMatch: "the index does not hold these items in this order"
     }
   }
 }

@@ -13,24 +13,27 @@ extension CatalogStore {
   ///
   /// - Complexity: one pass over the items table; multi-valued text is decoded from bytes.
   public func loadDocument() throws(StoreError) -> CatalogDocument {
-    try read { db in
-      let schema = try Self.schema(db, path: path)
-      let columns = schema.fields.map { Self.column($0.name) }
-      let sql = "SELECT id\(columns.map { ", \($0)" }.joined()) FROM items ORDER BY position"
-      var items: [Item] = []
-      items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0)
-      let rows = try Row.fetchCursor(db, sql: sql)
-      while let row = try rows.next() {
-        let id: String = row[0]
-        var fields: [String: FieldValue] = [:]
-        fields.reserveCapacity(schema.fields.count)
-        for (index, field) in schema.fields.enumerated() {
-          if let value = Self.fieldValue(row[index + 1]) { fields[field.name] = value }
-        }
-        items.append(Item(id: ItemID(id), fields: fields))
+    try read { db in try document(db) }
+  }
+
+  /// The schema and every item, read in the caller's transaction.
+  func document(_ db: Database) throws -> CatalogDocument {
+    let schema = try Self.schema(db, path: path)
+    let columns = schema.fields.map { Self.column($0.name) }
+    let sql = "SELECT id\(columns.map { ", \($0)" }.joined()) FROM items ORDER BY position"
+    var items: [Item] = []
+    items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0)
+    let rows = try Row.fetchCursor(db, sql: sql)
+    while let row = try rows.next() {
+      let id: String = row[0]
+      var fields: [String: FieldValue] = [:]
+      fields.reserveCapacity(schema.fields.count)
+      for (index, field) in schema.fields.enumerated() {
+        if let value = Self.fieldValue(row[index + 1]) { fields[field.name] = value }
       }
-      return CatalogDocument(schema: schema, items: items)
+      items.append(Item(id: ItemID(id), fields: fields))
     }
+    return CatalogDocument(schema: schema, items: items)
   }
 
   public func loadSchema() throws(StoreError) -> CatalogSchema {

@@ -72,6 +72,7 @@ public final class CatalogStore: Sendable {
           for (position, item) in document.items.enumerated() {
             try store.insert(item, position: Int64(position), schema: document.schema, db)
           }
+          try store.writeIndex(of: document, db)
         }
         try queue.close()
       }
@@ -117,7 +118,7 @@ public final class CatalogStore: Sendable {
   }
 
   /// The migrations this version of Sift knows, oldest first.
-  static let knownMigrations: Set<String> = ["v1"]
+  static let knownMigrations: Set<String> = ["v1", "v2"]
 
   private static func firstColumn(_ connection: OpaquePointer?, _ sql: String) -> String? {
     allRows(connection, sql).first
@@ -162,6 +163,32 @@ public final class CatalogStore: Sendable {
             name TEXT PRIMARY KEY NOT NULL,
             snapshot BLOB NOT NULL,
             saved_at TEXT NOT NULL
+          );
+          """)
+    }
+    // v2: the index kept in the file. Every change to the items — through Sift or not — moves
+    // the generation in the same transaction, so an archive stamped with an older one is known
+    // to be stale and is never searched.
+    migrator.registerMigration("v2") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE items_generation (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            value INTEGER NOT NULL
+          );
+          INSERT INTO items_generation (id, value) VALUES (1, 0);
+          CREATE TRIGGER items_inserted AFTER INSERT ON items
+            BEGIN UPDATE items_generation SET value = value + 1; END;
+          CREATE TRIGGER items_updated AFTER UPDATE ON items
+            BEGIN UPDATE items_generation SET value = value + 1; END;
+          CREATE TRIGGER items_deleted AFTER DELETE ON items
+            BEGIN UPDATE items_generation SET value = value + 1; END;
+          CREATE TRIGGER schema_changed AFTER UPDATE OF schema ON catalog
+            BEGIN UPDATE items_generation SET value = value + 1; END;
+          CREATE TABLE search_index (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            generation INTEGER NOT NULL,
+            archive BLOB NOT NULL
           );
           """)
     }

@@ -148,6 +148,8 @@ extension CatalogStore {
         }
       }
       try writeSchema(try withCategoryScopes(schema, db), db)
+      // The index of the items as they now are, in the import's own transaction.
+      try writeIndex(of: try document(db), db)
       progress(1)
       return summary
     }

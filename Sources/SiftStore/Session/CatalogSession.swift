@@ -8,19 +8,28 @@ public struct CatalogSession: Sendable {
   public let store: CatalogStore
   public private(set) var controller: SearchController
 
-  /// Loads the catalog's items and builds the search over them.
+  /// How the catalog was opened: where its index came from and what it cost (nil when the
+  /// items were handed over).
+  public let openReport: CatalogStore.OpenReport?
+
+  /// Loads the catalog's items and its search, the index read from the file when it is current
+  /// (`CatalogStore.openCollection(typoTolerance:)`).
   public init(
     store: CatalogStore, typoTolerance: TypoTolerance = .automatic
   ) throws(StoreError) {
-    try self.init(store: store, document: try store.loadDocument(), typoTolerance: typoTolerance)
+    self.store = store
+    let (collection, report) = try store.openCollection(typoTolerance: typoTolerance)
+    controller = SearchController(collection: collection)
+    openReport = report
   }
 
-  /// Builds the search over items already loaded from `store` (`store.loadDocument()`), for a
-  /// caller that times or checks the two steps apart.
+  /// Builds the search over items already loaded from `store` (`store.loadDocument()`),
+  /// folding them all.
   public init(
     store: CatalogStore, document: CatalogDocument, typoTolerance: TypoTolerance = .automatic
   ) throws(StoreError) {
     self.store = store
+    openReport = nil
     do {
       controller = SearchController(
         collection: try document.makeCollection(typoTolerance: typoTolerance))

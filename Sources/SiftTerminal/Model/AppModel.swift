@@ -77,6 +77,11 @@ public struct AppModel: Sendable {
     return problems
   }
 
+  /// Shows a line on the status bar until the next key (a notice from opening the catalog).
+  public mutating func show(_ line: String) {
+    message = line
+  }
+
   public mutating func resize(width: Int, height: Int) {
     self.width = width
     self.height = height

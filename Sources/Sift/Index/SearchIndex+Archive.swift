@@ -1,0 +1,282 @@
+/// A catalog's index as bytes, so that a catalog file can keep what the engine searches and an
+/// open reads it back instead of folding every item again.
+///
+/// The archive is *canonical*: it holds the live items in catalog order, numbered afresh, with
+/// categories numbered by first appearance — exactly what a fresh build of the same items
+/// holds. So an index kept current through any sequence of edits archives to the same bytes as
+/// one built from scratch, which is how its correctness is tested. It ends with a checksum:
+/// truncated or altered bytes are refused, never searched.
+///
+/// Layout (little-endian): magic "SIFTIX", format version (u16), the schema's fingerprint
+/// (u64), the item count, then the ids, per text field the folded bytes, slot starts, initial-
+/// consonant keys and summaries, per number field the values, the category names and each
+/// item's category, the popularity order, and a 64-bit checksum of everything before it.
+public enum IndexArchive {
+  /// Raised when the format changes; an archive of another version is refused (and rebuilt).
+  public static let formatVersion: UInt16 = 1
+  static let magic: [UInt8] = Array("SIFTIX".utf8)
+
+  /// Why archived bytes were not read; the caller builds the index from the items instead.
+  public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    case notAnArchive
+    case otherVersion(UInt16)
+    /// The archive was made for another schema (fields added or changed since).
+    case otherSchema
+    /// Cut short, or bytes changed since it was written (the checksum disagrees).
+    case damaged(String)
+
+    public var description: String {
+      switch self {
+      case .notAnArchive: "not an index archive"
+      case .otherVersion(let version):
+        "an index archive of format \(version) (this Sift reads \(IndexArchive.formatVersion))"
+      case .otherSchema: "an index archive made for another schema"
+      case .damaged(let reason): "a damaged index archive (\(reason))"
+      }
+    }
+  }
+
+  /// A fingerprint of the parts of a schema the index depends on.
+  static func fingerprint(of schema: CatalogSchema) -> UInt64 {
+    var text = "\(schema.titleField)|\(schema.categoryField ?? "")|"
+    text += schema.rankingField.map { "\($0.field):\($0.isAscending)" } ?? ""
+    for field in schema.fields { text += "|\(field.name):\(field.kind)" }
+    return Checksum.of(Array(text.utf8))
+  }
+}
+
+extension SearchIndex where ID == ItemID {
+  /// The index as canonical archive bytes (see `IndexArchive`).
+  ///
+  /// - Complexity: O(*n*) in the items and their folded text.
+  public func archived() -> [UInt8] {
+    let keep = orderedLiveSlots()
+    var newSlot = [Int32](repeating: -1, count: slotCount)
+    for (position, slot) in keep.enumerated() { newSlot[slot] = Int32(position) }
+    var writer = ArchiveWriter()
+    writer.bytes += IndexArchive.magic
+    writer.append(IndexArchive.formatVersion)
+    writer.append(IndexArchive.fingerprint(of: schema))
+    writer.append(UInt64(keep.count))
+    writer.appendStrings(keep.map { ids[$0].rawValue })
+    for field in textFields.indices {
+      let column = columns[field].compacted(keeping: keep)
+      writer.appendArray(column.bytes)
+      writer.appendArray(column.starts)
+      // Keys only where some item has Hangul: a fresh build has none otherwise.
+      if let initials = initialColumns[field]?.compacted(keeping: keep), !initials.bytes.isEmpty {
+        writer.append(UInt8(1))
+        writer.appendArray(initials.bytes)
+        writer.appendArray(initials.starts)
+      } else {
+        writer.append(UInt8(0))
+      }
+      let summary = (summaries[field] ?? ColumnSummary(columns[field])).compacted(keeping: keep)
+      writer.appendArray(summary.wordStarts)
+      writer.appendArray(summary.valueStarts)
+      writer.appendArray(summary.lengths)
+    }
+    for values in numbers {
+      writer.appendArray(keep.map { values[$0].isNaN ? Double.nan : values[$0] })
+    }
+    // Categories numbered by first appearance among the live items, as a fresh build does.
+    let names = Dictionary(uniqueKeysWithValues: categoryIDs.map { ($1, $0) })
+    var renumbered: [Int32: Int32] = [:]
+    var categoryNames: [String] = []
+    var itemCategories: [Int32] = []
+    itemCategories.reserveCapacity(keep.count)
+    for slot in keep {
+      let old = categories[slot]
+      guard old >= 0 else {
+        itemCategories.append(-1)
+        continue
+      }
+      if let id = renumbered[old] {
+        itemCategories.append(id)
+      } else {
+        let id = Int32(categoryNames.count)
+        renumbered[old] = id
+        categoryNames.append(names[old] ?? "")
+        itemCategories.append(id)
+      }
+    }
+    writer.appendStrings(categoryNames)
+    writer.appendArray(itemCategories)
+    writer.appendArray(
+      popularityOrder.compactMap { newSlot[Int($0)] >= 0 ? newSlot[Int($0)] : nil })
+    writer.append(Checksum.of(writer.bytes))
+    return writer.bytes
+  }
+
+  /// The index an archive holds, for `schema` (which must be the one it was made for).
+  ///
+  /// - Throws: `IndexArchive.Failure` for bytes that are not a whole, unaltered archive of this
+  ///   version and schema; nothing is trusted before the checksum agrees.
+  /// - Complexity: O(*n*) in the archive's size: the buffers are copied, not refolded.
+  public init(archive bytes: [UInt8], schema: CatalogSchema) throws(IndexArchive.Failure) {
+    guard bytes.count >= IndexArchive.magic.count + 2 + 8 + 8 + 8,
+      bytes.starts(with: IndexArchive.magic)
+    else { throw .notAnArchive }
+    let body = bytes.count - 8
+    let stored = bytes[body...].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    var reader = ArchiveReader(bytes: bytes, end: body)
+    reader.offset = IndexArchive.magic.count
+    let version: UInt16 = try reader.read()
+    guard version == IndexArchive.formatVersion else { throw .otherVersion(version) }
+    guard UInt64(littleEndian: stored) == Checksum.of(bytes[..<body]) else {
+      throw .damaged("checksum")
+    }
+    guard try reader.read() as UInt64 == IndexArchive.fingerprint(of: schema) else {
+      throw .otherSchema
+    }
+    self.init(empty: schema)
+    let count = Int(try reader.read() as UInt64)
+    let idStrings = try reader.readStrings()
+    guard idStrings.count == count else { throw .damaged("id count") }
+    ids = idStrings.map { ItemID($0) }
+    isLive = Array(repeating: true, count: count)
+    orderKeys = (0..<Int64(count)).map { $0 }
+    nextOrderKey = Int64(count)
+    self.count = count
+    slotByID.reserveCapacity(count)
+    for (slot, id) in ids.enumerated() {
+      guard slotByID.updateValue(slot, forKey: id) == nil else { throw .damaged("duplicate id") }
+    }
+    for field in textFields.indices {
+      columns[field] = try reader.readColumn(slots: count)
+      if try reader.read() as UInt8 == 1 {
+        initialColumns[field] = try reader.readColumn(slots: count)
+      }
+      var summary = ColumnSummary()
+      summary.wordStarts = try reader.readArray()
+      summary.valueStarts = try reader.readArray()
+      summary.lengths = try reader.readArray()
+      guard summary.wordStarts.count == count, summary.valueStarts.count == count,
+        summary.lengths.count == count
+      else { throw .damaged("summary") }
+      summaries[field] = summary
+    }
+    for field in numberFields.indices {
+      numbers[field] = try reader.readArray()
+      guard numbers[field].count == count else { throw .damaged("numbers") }
+    }
+    let categoryNames = try reader.readStrings()
+    for (id, name) in categoryNames.enumerated() { categoryIDs[name] = Int32(id) }
+    categories = try reader.readArray()
+    guard categories.count == count,
+      categories.allSatisfy({ $0 >= -1 && $0 < Int32(categoryNames.count) })
+    else { throw .damaged("categories") }
+    let order: [Int32] = try reader.readArray()
+    guard order.count == count, Set(order).count == count,
+      order.allSatisfy({ $0 >= 0 && $0 < Int32(count) })
+    else { throw .damaged("popularity order") }
+    guard reader.offset == body else { throw .damaged("trailing bytes") }
+    if rankingColumn != nil { popularityKeys = (0..<count).map(popularityKey(of:)) }
+    setPopularityOrder(order)
+  }
+}
+
+/// FNV-1a over 64-bit words (then the tail bytes): fast enough to check a 100 MB archive on open.
+enum Checksum {
+  static func of(_ bytes: some Collection<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    let prime: UInt64 = 0x0000_0100_0000_01b3
+    let array = Array(bytes)
+    array.withUnsafeBytes { raw in
+      let words = raw.count / 8
+      for index in 0..<words {
+        hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* prime
+      }
+      for index in (words * 8)..<raw.count {
+        hash = (hash ^ UInt64(raw[index])) &* prime
+      }
+    }
+    return hash
+  }
+}
+
+struct ArchiveWriter {
+  var bytes: [UInt8] = []
+
+  mutating func append<T: FixedWidthInteger>(_ value: T) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func append(_ value: UInt64) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  }
+
+  /// A count, then the elements' bytes as they lie in memory (little-endian on every platform
+  /// Swift runs on).
+  mutating func appendArray<T: BitwiseCopyable>(_ values: [T]) {
+    append(UInt64(values.count))
+    values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func appendStrings(_ strings: [String]) {
+    append(UInt64(strings.count))
+    for string in strings {
+      append(UInt32(string.utf8.count))
+      bytes.append(contentsOf: string.utf8)
+    }
+  }
+}
+
+struct ArchiveReader {
+  let bytes: [UInt8]
+  let end: Int
+  var offset = 0
+
+  private mutating func take(_ count: Int) throws(IndexArchive.Failure) -> Range<Int> {
+    guard count >= 0, count <= end - offset else { throw .damaged("cut short") }
+    defer { offset += count }
+    return offset..<(offset + count)
+  }
+
+  mutating func read<T: FixedWidthInteger>() throws(IndexArchive.Failure) -> T {
+    let range = try take(MemoryLayout<T>.size)
+    return T(
+      littleEndian: bytes.withUnsafeBytes {
+        $0.loadUnaligned(fromByteOffset: range.lowerBound, as: T.self)
+      })
+  }
+
+  mutating func readArray<T: BitwiseCopyable>() throws(IndexArchive.Failure) -> [T] {
+    let count = Int(clamping: try read() as UInt64)
+    guard count <= (end - offset) / max(1, MemoryLayout<T>.stride) else {
+      throw .damaged("cut short")
+    }
+    let range = try take(count * MemoryLayout<T>.stride)
+    return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+      bytes.withUnsafeBytes { raw in
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: raw[range]))
+      }
+      initialized = count
+    }
+  }
+
+  mutating func readStrings() throws(IndexArchive.Failure) -> [String] {
+    let count = Int(clamping: try read() as UInt64)
+    guard count <= (end - offset) / 4 else { throw .damaged("cut short") }
+    var strings: [String] = []
+    strings.reserveCapacity(count)
+    for _ in 0..<count {
+      let length = Int(try read() as UInt32)
+      let range = try take(length)
+      strings.append(String(decoding: bytes[range], as: UTF8.self))
+    }
+    return strings
+  }
+
+  /// A folded column of `slots` slots whose starts are in order and inside its bytes.
+  mutating func readColumn(slots: Int) throws(IndexArchive.Failure) -> FoldedColumn {
+    let columnBytes: [UInt8] = try readArray()
+    let starts: [UInt32] = try readArray()
+    guard starts.count == slots + 1, starts.first == 0,
+      starts.last == UInt32(truncatingIfNeeded: columnBytes.count),
+      zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
+    else { throw .damaged("column offsets") }
+    return FoldedColumn(bytes: columnBytes, starts: starts)
+  }
+}

@@ -1,0 +1,96 @@
+import Sift
+import SiftTestSupport
+import Testing
+
+/// The index as bytes (`SearchIndex.archived()`, `SearchIndex(archive:schema:)`): what a
+/// catalog file keeps so that opening does not fold every item again.
+@Suite("Index archive")
+struct IndexArchiveTests {
+  static let queries = [
+    "", "rose", "r", "red rose", "choc", "2010", "carmel", "서울", "-rose", "a b",
+  ]
+
+  @Test(
+    "an archive reads back to an index that archives the same and finds the same rows",
+    arguments: SeedCatalog.allCases)
+  func roundTrip(catalog: SeedCatalog) throws {
+    let document = try catalog.load()
+    let built = try document.makeCollection()
+    let bytes = built.index.archived()
+    let read = try SearchIndex<ItemID>(archive: bytes, schema: document.schema)
+    #expect(read.archived() == bytes)
+    var reopened = try FilteredCollection(
+      document.items, schema: built.searchSchema, index: read)
+    var fresh = built
+    for query in Self.queries {
+      let criteria = SearchCriteria(text: query, tokens: [], scopeIndex: 0)
+      reopened.filter(by: criteria)
+      fresh.filter(by: criteria)
+      #expect(reopened.rows == fresh.rows, "\(query)")
+    }
+  }
+
+  /// Random edits, then the archive of the edited index must equal, byte for byte, the archive
+  /// of an index built from scratch over the same items.
+  @Test(
+    "an index kept current by edits archives to the bytes of a fresh build", arguments: [7, 8, 9])
+  func editsThenArchive(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    let document = try SeedCatalog.products.load()
+    var collection = try document.makeCollection()
+    let words = ["Rose", "Red", "서울", "Lily", "Đà Nẵng", "Candle", "Tulip"]
+    var next = 1000
+    // Enough edits to force compactions (more dead slots than live ones).
+    for _ in 0..<400 {
+      let ids = collection.allItems.map(\.id)
+      let fields: [String: FieldValue] = [
+        "title": .text(
+          (0..<Int.random(in: 1...3, using: &random)).map { _ in
+            words.randomElement(using: &random)!
+          }.joined(separator: " ")),
+        "year": .number(Double(Int.random(in: 1990...2025, using: &random))),
+        "type": .text(
+          ["Birthdays", "Weddings", "Funerals", "Gifts"].randomElement(using: &random)!),
+      ]
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0 where ids.count < 40, 1 where ids.isEmpty:
+        next += 1
+        try collection.add(Item(id: ItemID(String(next)), fields: fields))
+      case 0, 1:
+        try collection.update(Item(id: ids.randomElement(using: &random)!, fields: fields))
+      default:
+        if let id = ids.randomElement(using: &random) { try collection.delete(id: id) }
+      }
+    }
+    let fresh = try CatalogDocument(schema: document.schema, items: collection.allItems)
+      .makeCollection()
+    #expect(collection.index.archived() == fresh.index.archived())
+  }
+
+  @Test("cut, altered or foreign bytes are refused, never searched", arguments: [11, 12])
+  func damage(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    let document = try SeedCatalog.media.load()
+    let bytes = try document.makeCollection().index.archived()
+    for _ in 0..<200 {
+      var damaged = bytes
+      if Bool.random(using: &random) {
+        damaged.removeLast(Int.random(in: 1..<bytes.count, using: &random))
+      } else {
+        let at = Int.random(in: 0..<bytes.count, using: &random)
+        damaged[at] ^= UInt8.random(in: 1...255, using: &random)
+      }
+      #expect(throws: IndexArchive.Failure.self) {
+        _ = try SearchIndex<ItemID>(archive: damaged, schema: document.schema)
+      }
+    }
+    var otherSchema = document.schema
+    otherSchema.fields.append(.number("rating"))
+    #expect(throws: IndexArchive.Failure.otherSchema) {
+      _ = try SearchIndex<ItemID>(archive: bytes, schema: otherSchema)
+    }
+    #expect(throws: IndexArchive.Failure.notAnArchive) {
+      _ = try SearchIndex<ItemID>(archive: Array("SQLite format 3".utf8), schema: document.schema)
+    }
+  }
+}
