@@ -62,23 +62,36 @@ struct AppCommand: ParsableCommand {
       model.restore(from: saved)
     }
     if let notice = report.notice, model.message == nil { model.show("Note: \(notice)") }
+    let persistence = StorePersistence(store: store, generation: report.generation)
+    let app = TerminalApp(model: model, persistence: persistence)
     let farewell: String?
     do {
-      farewell = try TerminalApp(model: model, persistence: StorePersistence(store: store)).run()
+      farewell = try app.run()
     } catch {
       throw Failure.exit("\(error)", status: 1)
     }
     if let farewell { StandardStreams.error(farewell) }
+    // After edits, the index as the app kept it is saved, so the next open need not rebuild it
+    // (only when no other writer changed the items meanwhile).
+    if let generation = persistence.tracked.generation, generation != report.generation {
+      _ = try? store.saveIndex(app.model.controller.collection.index, builtAtGeneration: generation)
+    }
   }
 }
 
 /// The app's changes, written to the catalog file.
-struct StorePersistence: AppPersistence {
-  let store: CatalogStore
+final class StorePersistence: AppPersistence {
+  let tracked: TrackedStore
 
-  func makeItemID() throws(StoreError) -> ItemID { try store.makeItemID() }
-  func persist(_ edit: CatalogEdit) throws(StoreError) { try store.persist(edit) }
-  func saveSearchState(_ snapshot: Data) throws(StoreError) { try store.saveSearchState(snapshot) }
+  init(store: CatalogStore, generation: Int64) {
+    tracked = TrackedStore(store: store, generation: generation)
+  }
+
+  func makeItemID() throws(StoreError) -> ItemID { try tracked.makeItemID() }
+  func persist(_ edit: CatalogEdit) throws(StoreError) { try tracked.persist(edit) }
+  func saveSearchState(_ snapshot: Data) throws(StoreError) {
+    try tracked.store.saveSearchState(snapshot)
+  }
 }
 
 /// A failure reported on one line of stderr, with the exit status of its kind: 2 for usage

@@ -170,9 +170,18 @@ struct TerminalAppTests {
       try sift.run(["search", "--catalog", "meals", "--json"]).titles.contains(
         "Pasta with Meatballs") == false)
 
+    // One more edit that no other process has seen: only the app can save its index.
+    tmux.keys("C-n")
+    tmux.wait(for: "New Item")
+    tmux.keys("T e a Tab 2 Enter")
+    tmux.wait(for: "Added “Tea”")
     Tmux.shell("kill -TERM \(tmux.appPID)")
     let screen = tmux.wait(for: "EXIT=0")
     #expect(!screen.contains("Search meals"))
+    // The app saved its index on the way out: the next open reads it, with no notice.
+    let afterwards = try sift.run(["search", "--catalog", "meals", "--json", "tea"])
+    #expect(afterwards.titles == ["Tea"])
+    #expect(!afterwards.stderr.contains("rebuilt"), "\(afterwards.stderr)")
     tmux.launch("--catalog meals")
     tmux.wait(for: "🔍 pas")
     tmux.keys("C-q")

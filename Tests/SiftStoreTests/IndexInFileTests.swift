@@ -65,6 +65,31 @@ struct IndexInFileTests {
     #expect(try store.openCollection().report.indexSource == .archive)
   }
 
+  @Test("a session saves the index its edits kept current, unless another writer was at work")
+  func sessionSavesItsIndex() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("candies.sqlite")
+    let store = try CatalogStore.create(at: url, document: try BuiltInCatalog.candies.load())
+    var session = try CatalogSession(store: store)
+    _ = try session.add(fields: ["name": .text("Zebra Toffee"), "category": .text("Other")])
+    try session.delete(id: "1")
+    #expect(try session.saveIndex())
+    let files = try Self.storedAndFresh(store)
+    #expect(files.stored == files.fresh)
+    #expect(try store.openCollection().report.indexSource == .archive)
+
+    // Another writer (a second handle, as another process would be) edits in between: this
+    // session's index no longer answers the file, so it is not saved as current.
+    let other = try CatalogStore.open(at: url)
+    try other.delete(id: "2")
+    try session.delete(id: "3")
+    #expect(try session.saveIndex() == false)
+    let reopened = try store.openCollection()
+    #expect(reopened.report.indexSource == .rebuilt(reason: "the items changed since it was saved"))
+    #expect(reopened.collection.item(id: "2") == nil)
+  }
+
   @Test("an import leaves the index of every item, re-imports too")
   func imports() throws {
     let folder = try TemporaryFolder()

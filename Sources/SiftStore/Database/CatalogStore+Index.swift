@@ -21,6 +21,8 @@ extension CatalogStore {
   /// How a catalog was opened: where its index came from, and what opening cost.
   public struct OpenReport: Hashable, Sendable {
     public var indexSource: IndexSource
+    /// The generation of the items the index answers (see `persist(_:tracking:)`).
+    public var generation: Int64
     /// Reading the items (and the archive) from the file.
     public var loadDuration: Duration
     /// Reading the archive back, or building the index (and saving it).
@@ -61,7 +63,8 @@ extension CatalogStore {
         let collection = try FilteredCollection(
           document.items, schema: schema, index: index, typoTolerance: typoTolerance)
         let report = OpenReport(
-          indexSource: .archive, loadDuration: loaded - started, indexDuration: clock.now - loaded)
+          indexSource: .archive, generation: generation, loadDuration: loaded - started,
+          indexDuration: clock.now - loaded)
         return (collection, report)
       } catch {
         reason = "\(error)"
@@ -79,8 +82,8 @@ extension CatalogStore {
     // Saving only speeds up the next open: a read-only file or a full disk does not stop this one.
     _ = try? saveIndex(collection.index, builtAtGeneration: generation)
     let report = OpenReport(
-      indexSource: .rebuilt(reason: reason), loadDuration: loaded - started,
-      indexDuration: clock.now - loaded)
+      indexSource: .rebuilt(reason: reason), generation: generation,
+      loadDuration: loaded - started, indexDuration: clock.now - loaded)
     return (collection, report)
   }
 
@@ -103,6 +106,17 @@ extension CatalogStore {
   func writeIndex(of document: CatalogDocument, _ db: Database) throws {
     let index = try FilteredCollection(schema: document.schema, items: document.items).index
     try Self.storeArchive(index.archived(), generation: try Self.itemsGeneration(db), db)
+  }
+
+  /// Writes one edit (`persist(_:)`) and follows which generation of the items an index kept
+  /// current by the same edit answers: one edit moves the generation by exactly one, so when it
+  /// moved by anything else another writer was at work, and `generation` becomes nil (that index
+  /// must not be saved as current).
+  public func persist(_ edit: CatalogEdit, tracking generation: inout Int64?) throws(StoreError) {
+    let before = try itemsGeneration()
+    try persist(edit)
+    let after = try itemsGeneration()
+    generation = generation == before && after == before + 1 ? after : nil
   }
 
   /// The items' generation now (it moves with every change to them).

@@ -11,6 +11,8 @@ public struct CatalogSession: Sendable {
   /// How the catalog was opened: where its index came from and what it cost (nil when the
   /// items were handed over).
   public let openReport: CatalogStore.OpenReport?
+  /// The generation of the items the search's index answers; nil once unknown (another writer).
+  private var indexGeneration: Int64?
 
   /// Loads the catalog's items and its search, the index read from the file when it is current
   /// (`CatalogStore.openCollection(typoTolerance:)`).
@@ -21,6 +23,7 @@ public struct CatalogSession: Sendable {
     let (collection, report) = try store.openCollection(typoTolerance: typoTolerance)
     controller = SearchController(collection: collection)
     openReport = report
+    indexGeneration = report.generation
   }
 
   /// Builds the search over items already loaded from `store` (`store.loadDocument()`),
@@ -30,6 +33,7 @@ public struct CatalogSession: Sendable {
   ) throws(StoreError) {
     self.store = store
     openReport = nil
+    indexGeneration = nil
     do {
       controller = SearchController(
         collection: try document.makeCollection(typoTolerance: typoTolerance))
@@ -52,8 +56,10 @@ public struct CatalogSession: Sendable {
   /// (`SearchController.commit(_:to:)`): checked, written to the file, then shown.
   @discardableResult
   public mutating func commit(_ edit: CatalogEdit) throws(StoreError) -> CommittedEdit {
+    let tracked = TrackedStore(store: store, generation: indexGeneration)
+    defer { indexGeneration = tracked.generation }
     do {
-      return try controller.commit(edit, to: store)
+      return try controller.commit(edit, to: tracked)
     } catch {
       switch error {
       case .refused(let refusal): throw .edit(refusal)
@@ -93,6 +99,16 @@ public struct CatalogSession: Sendable {
     return try delete(id: controller.rows[row])
   }
 
+  // MARK: - The index in the file
+
+  /// Saves the search's index in the file, so the next open reads it instead of folding every
+  /// item; only when no other writer changed the items since (returns whether it was saved).
+  @discardableResult
+  public func saveIndex() throws(StoreError) -> Bool {
+    guard let indexGeneration else { return false }
+    return try store.saveIndex(controller.collection.index, builtAtGeneration: indexGeneration)
+  }
+
   // MARK: - Search state
 
   /// Saves the search state (text, tokens, scope, active, focus, selection) into the catalog.
@@ -107,5 +123,24 @@ public struct CatalogSession: Sendable {
   {
     guard let data = try store.loadSearchState() else { return [] }
     return controller.restore(from: data)
+  }
+}
+
+/// The catalog file as the edit pipeline's persistence, following the items' generation through
+/// the edits (`CatalogStore.persist(_:tracking:)`).
+public final class TrackedStore: CatalogPersistence {
+  public let store: CatalogStore
+  /// The generation the caller's index answers after the edits made through this; nil: unknown.
+  public private(set) var generation: Int64?
+
+  public init(store: CatalogStore, generation: Int64?) {
+    self.store = store
+    self.generation = generation
+  }
+
+  public func makeItemID() throws(StoreError) -> ItemID { try store.makeItemID() }
+
+  public func persist(_ edit: CatalogEdit) throws(StoreError) {
+    try store.persist(edit, tracking: &generation)
   }
 }

@@ -20,7 +20,8 @@ public protocol AppPersistence: CatalogPersistence {
 /// on a worker, and draws what changed. One thread owns the model; the worker and signals only
 /// wake it through a pipe.
 public final class TerminalApp {
-  private var model: AppModel
+  /// The app's state; after `run()` returns, as the person left it.
+  public private(set) var model: AppModel
   private let persistence: any AppPersistence
 
   public init(model: AppModel, persistence: any AppPersistence) {
