@@ -48,6 +48,19 @@ struct CrashTests {
     return (status & 0x7F) == SIGKILL
   }
 
+  /// A search answered from the catalog's index as it is equals the same search once the index
+  /// is removed from the file (so the next open folds every item afresh).
+  static func expectIndexAnswersItems(
+    _ sift: SiftProcess, catalog: String, query: String, round: Int
+  ) throws {
+    let stored = try sift.run(["search", "--catalog", catalog, "--json", query])
+    #expect(stored.status == 0, "\(stored.stderr)")
+    _ = sqlite(catalog, "delete from search_index")
+    let fresh = try sift.run(["search", "--catalog", catalog, "--json", query])
+    #expect(fresh.stderr.contains("the search index was rebuilt (the file had none yet)"))
+    #expect(stored.stdout == fresh.stdout, "round \(round)")
+  }
+
   @Test("an import killed at random points leaves the old or the new catalog, intact")
   func killedImports() throws {
     try Self.ensureSQLite()
@@ -107,9 +120,14 @@ struct CrashTests {
       }
       #expect(state == "old" || state == "new", "round \(round): \(state)")
       outcomes[killed ? "killed, \(state)" : "finished", default: 0] += 1
-      // The catalog still opens and searches.
-      let search = try sift.run(["search", "--catalog", catalog, "--json", "--limit", "1", "seoul"])
-      #expect(search.status == 0, "\(search.stderr)")
+      // The index in the file was written in the import's transaction: it is stamped with the
+      // items' generation whether the import landed or not, and it searches like a fresh fold.
+      #expect(
+        Self.sqlite(
+          catalog,
+          "select (select generation from search_index) = (select value from items_generation)")
+          == "1", "round \(round)")
+      try Self.expectIndexAnswersItems(sift, catalog: catalog, query: "seoul", round: round)
     }
     #expect(outcomes.keys.contains { $0.hasPrefix("killed") }, "\(outcomes)")
     print("killed imports: \(outcomes)")
@@ -146,6 +164,8 @@ struct CrashTests {
       #expect(now == count || now == count + 1, "round \(round): \(count) → \(now)")
       let soups = Self.sqlite(catalog, "select count(*) from items where f_name = 'Soup\(round)'")
       #expect(soups == (now == count + 1 ? "1" : "0"), "round \(round)")
+      // Killed before it could save its index: the next open must not search a stale one.
+      try Self.expectIndexAnswersItems(sift, catalog: catalog, query: "soup", round: round)
       count = now
     }
   }
