@@ -44,7 +44,7 @@ struct IndexInFileTests {
     try Self.expectSameRows(first.collection, as: store)
 
     var session = try CatalogSession(store: store)
-    #expect(session.openReport?.indexSource == .archive)
+    #expect(session.openReport.indexSource == .archive)
     var random = SplitMix64(seed: 31)
     for step in 0..<30 {
       let ids = session.controller.collection.allItems.map(\.id)

@@ -44,13 +44,9 @@ where Element.ID: Sendable {
     typoTolerance: TypoTolerance = .automatic
   ) throws(CatalogEditError) {
     let elements = Array(elements)
-    searchSchema = schema
-    index = try SearchIndex(schema: schema, elements: elements)
-    self.elements = Dictionary(
-      elements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    self.typoTolerance = typoTolerance
-    resolved = ResolvedCriteria(.everything, schema: schema.catalog)
-    matches = index.search(resolved.request(typos: typoTolerance))
+    self.init(
+      elements, schema: schema, checkedIndex: try SearchIndex(schema: schema, elements: elements),
+      typoTolerance: typoTolerance)
   }
 
   /// A view of `elements` (in catalog order) over an index built before — read back from an
@@ -66,6 +62,14 @@ where Element.ID: Sendable {
     let elements = Array(elements)
     guard index.count == elements.count, index.allIDs.elementsEqual(elements.lazy.map(\.id))
     else { throw .indexDoesNotMatch }
+    self.init(elements, schema: schema, checkedIndex: index, typoTolerance: typoTolerance)
+  }
+
+  /// A view showing everything over an index known to hold exactly `elements`, in order.
+  private init(
+    _ elements: [Element], schema: SearchSchema<Element>, checkedIndex index: SearchIndex<ID>,
+    typoTolerance: TypoTolerance
+  ) {
     searchSchema = schema
     self.index = index
     self.elements = Dictionary(

@@ -104,7 +104,9 @@ extension CatalogStore {
   /// Builds the index of `document` — the items as they are in this transaction — and saves
   /// it stamped with their generation: what a create or an import leaves for the first open.
   func writeIndex(of document: CatalogDocument, _ db: Database) throws {
-    let index = try FilteredCollection(schema: document.schema, items: document.items).index
+    // The index alone: no map of the items, no first search.
+    let index = try SearchIndex(
+      schema: SearchSchema<Item>(document.schema), elements: document.items)
     try Self.storeArchive(index.archived(), generation: try Self.itemsGeneration(db), db)
   }
 

@@ -8,9 +8,8 @@ public struct CatalogSession: Sendable {
   public let store: CatalogStore
   public private(set) var controller: SearchController
 
-  /// How the catalog was opened: where its index came from and what it cost (nil when the
-  /// items were handed over).
-  public let openReport: CatalogStore.OpenReport?
+  /// How the catalog was opened: where its index came from and what it cost.
+  public let openReport: CatalogStore.OpenReport
   /// The generation of the items the search's index answers; nil once unknown (another writer).
   private var indexGeneration: Int64?
 
@@ -24,22 +23,6 @@ public struct CatalogSession: Sendable {
     controller = SearchController(collection: collection)
     openReport = report
     indexGeneration = report.generation
-  }
-
-  /// Builds the search over items already loaded from `store` (`store.loadDocument()`),
-  /// folding them all.
-  public init(
-    store: CatalogStore, document: CatalogDocument, typoTolerance: TypoTolerance = .automatic
-  ) throws(StoreError) {
-    self.store = store
-    openReport = nil
-    indexGeneration = nil
-    do {
-      controller = SearchController(
-        collection: try document.makeCollection(typoTolerance: typoTolerance))
-    } catch {
-      throw .edit(error)
-    }
   }
 
   public var schema: CatalogSchema { controller.schema }

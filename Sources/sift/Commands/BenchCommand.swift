@@ -59,9 +59,9 @@ struct BenchCommand: ParsableCommand {
     let heapBeforeSession = ProcessMemory.heapInUse()
     let session = try Failure.catching { () throws(StoreError) in try CatalogSession(store: store) }
     let report = session.openReport
-    let loadMilliseconds = report.map { Self.milliseconds($0.loadDuration) } ?? 0
-    let indexMilliseconds = report.map { Self.milliseconds($0.indexDuration) } ?? 0
-    if let notice = report?.notice { StandardStreams.error("sift: \(notice)") }
+    let loadMilliseconds = Self.milliseconds(report.loadDuration)
+    let indexMilliseconds = Self.milliseconds(report.indexDuration)
+    if let notice = report.notice { StandardStreams.error("sift: \(notice)") }
     let heapAfterSession = ProcessMemory.heapInUse()
     var controller = session.controller
     controller.send(.focus)
@@ -137,7 +137,7 @@ struct BenchCommand: ParsableCommand {
       object.add("open_file_ms", .number(Self.round(fileMilliseconds)))
       object.add("load_items_ms", .number(Self.round(loadMilliseconds)))
       object.add("build_index_ms", .number(Self.round(indexMilliseconds)))
-      object.add("index_from_file", .number(report?.indexSource == .archive ? 1 : 0))
+      object.add("index_from_file", .number(report.indexSource == .archive ? 1 : 0))
       object.add("items", .number(Double(controller.collection.totalCount)))
       object.add("raw_text_mb", .number(Self.round(Double(memory.rawTextBytes) / 1_048_576)))
       object.add("folded_text_mb", .number(Self.round(Double(memory.foldedTextBytes) / 1_048_576)))
@@ -161,7 +161,7 @@ struct BenchCommand: ParsableCommand {
         "catalog     \(catalog) (\(controller.collection.totalCount) items, opened in \(Self.format(openMilliseconds)) ms)"
       )
       print(
-        "opening     file \(Self.format(fileMilliseconds)) ms · items loaded \(Self.format(loadMilliseconds)) ms · index \(report?.indexSource == .archive ? "read from the file" : "built") \(Self.format(indexMilliseconds)) ms"
+        "opening     file \(Self.format(fileMilliseconds)) ms · items loaded \(Self.format(loadMilliseconds)) ms · index \(report.indexSource == .archive ? "read from the file" : "built") \(Self.format(indexMilliseconds)) ms"
       )
       print("keystrokes  \(latencies.count) from \(lines.count) queries")
       print(

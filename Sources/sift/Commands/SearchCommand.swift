@@ -82,7 +82,7 @@ struct SearchCommand: ParsableCommand {
     var session = try Failure.catching { () throws(StoreError) in
       try CatalogSession(store: store, typoTolerance: typos.tolerance)
     }
-    if let notice = session.openReport?.notice { StandardStreams.error("sift: \(notice)") }
+    if let notice = session.openReport.notice { StandardStreams.error("sift: \(notice)") }
     let schema = session.schema
     session.send(.activate)
     if let scope {
