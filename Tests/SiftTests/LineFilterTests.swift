@@ -48,10 +48,16 @@ struct LineFilterTests {
       #expect(sameInitials, "\(lineCount) lines")
       let filter = buffer.withUnsafeBufferPointer { LineFilter.splitting(utf8: $0).filter }
       let referenceFilter = LineFilter(lines: strings)
-      for query in ["da", "nang", "서우", "ㅅㅇ", "ss", "\u{FFFD}", "a -san", "\"a da\""] {
-        #expect(filter.matches(query) == referenceFilter.matches(query), "\(query)")
-        #expect(
-          filter.matches(query, mode: .fuzzy) == referenceFilter.matches(query, mode: .fuzzy))
+      // Every query on the small buffers; on the split one, a query of each kind (the reference
+      // folds Strings, which takes minutes in a debug build).
+      let allQueries = [
+        "da", "nang", "서우", "ㅅㅇ", "ss", "\u{FFFD}", "a -san", "\"a da\"", "-a", "line:da n",
+        "other:da", "DA ng", "",
+      ]
+      let queries =
+        lineCount > 10_000 ? ["ㅅㅇ", "a -san", "line:da n"] : allQueries
+      for query in queries {
+        expectSameMatches(filter, buffer, ranges: ranges, reference: referenceFilter, query: query)
       }
     }
   }
@@ -86,10 +92,32 @@ struct LineFilterTests {
     #expect(starts.count == lines.count && sameValues)
     let filter = buffer.withUnsafeBufferPointer { LineFilter.splitting(utf8: $0).filter }
     let referenceFilter = LineFilter(lines: lines)
-    for query in ["da", "nang", "ss", "lodz", "a -san", "\"a da\"", "x-y"] {
-      #expect(filter.matches(query) == referenceFilter.matches(query), "\(query)")
-      #expect(
-        filter.matches(query, mode: .fuzzy) == referenceFilter.matches(query, mode: .fuzzy))
+    let ranges = buffer.withUnsafeBufferPointer { buffer in
+      lines.indices.map { starts.range(ofLine: $0, in: buffer) }
+    }
+    for query in ["da", "nang", "ss", "lodz", "a -san", "\"a da\"", "x-y", "dnang", "zzzq"] {
+      expectSameMatches(filter, buffer, ranges: ranges, reference: referenceFilter, query: query)
+    }
+  }
+
+  /// The filter over the split buffer and `matchingLines` (which drops the lines that cannot
+  /// match while folding) give the lines the reference filter (every line folded from a `String`)
+  /// matches, in both modes and both orders.
+  private func expectSameMatches(
+    _ filter: LineFilter, _ buffer: [UInt8], ranges: [Range<Int>], reference: LineFilter,
+    query: String
+  ) {
+    for mode in [LineFilter.Mode.exact, .fuzzy] {
+      for sorted in [true, false] {
+        let expected = reference.matches(query, mode: mode, sorted: sorted)
+        #expect(
+          filter.matches(query, mode: mode, sorted: sorted) == expected,
+          "\(query) \(mode) sorted: \(sorted)")
+        let onePass = buffer.withUnsafeBufferPointer {
+          LineFilter.matchingLines(of: $0, query: query, mode: mode, sorted: sorted)
+        }
+        #expect(onePass == expected.map { ranges[$0] }, "\(query) \(mode) sorted: \(sorted)")
+      }
     }
   }
 
@@ -102,7 +130,7 @@ struct LineFilterTests {
         .matches("a").isEmpty)
   }
 
-  @Test("eight bytes folded at once equal eight bytes folded one by one")
+  @Test("eight bytes folded at once equal their printable ASCII start folded one by one")
   func wordFolding() {
     var random = SplitMix64(seed: 8)
     // Every byte value in every lane, next to random neighbours, then random words.
@@ -117,12 +145,12 @@ struct LineFilterTests {
     for _ in 0..<10_000 { words.append(random.next()) }
     for word in words {
       let bytes = (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }
-      let printable = bytes.allSatisfy { (0x20...0x7E).contains($0) }
-      let expected = bytes.enumerated().reduce(UInt64(0)) {
-        $0 | UInt64(TextFolding.foldASCII($1.element)) << (8 * $1.offset)
-      }
+      let printable = bytes.prefix { (0x20...0x7E).contains($0) }.count
+      let (folded, count) = LineFolding.foldedPrintableASCIIPrefix(word)
+      let foldedBytes = (0..<count).map { UInt8(truncatingIfNeeded: folded >> (8 * $0)) }
+      #expect(count == printable, "\(String(word, radix: 16))")
       #expect(
-        LineFolding.foldedPrintableASCII(word) == (printable ? expected : nil),
+        foldedBytes == bytes.prefix(count).map(TextFolding.foldASCII),
         "\(String(word, radix: 16))")
     }
   }

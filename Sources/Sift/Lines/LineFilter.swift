@@ -29,6 +29,21 @@ public struct LineFilter: Sendable {
     return (LineFilter(index: index), lines)
   }
 
+  /// The lines of a UTF-8 buffer that match `query` (as byte ranges, without their line ends),
+  /// best first or in input order when `sorted` is false: the same as `splitting(utf8:)` then
+  /// `matches`, for one query, in one pass that keeps only the lines that may match (what
+  /// `sift filter` does, so a selective query holds a few lines, not the whole input).
+  public static func matchingLines(
+    of buffer: UnsafeBufferPointer<UInt8>, query: String, mode: Mode = .exact, sorted: Bool = true
+  ) -> [Range<Int>] {
+    let criteria = ResolvedCriteria(SearchCriteria(text: query), schema: LineIndex.lineSchema)
+    let (index, lines) = LineIndex.lines(
+      utf8: buffer, keeping: LinePrefilter(criteria, mode: mode))
+    return LineFilter(index: index).matches(query, mode: mode, sorted: sorted).map {
+      lines.range(ofLine: $0, in: buffer)
+    }
+  }
+
   public var lineCount: Int { index.count }
 
   /// The indices of the matching lines: best first, or in input order when `sorted` is false.

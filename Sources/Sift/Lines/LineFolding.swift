@@ -50,65 +50,45 @@ enum LineFolding {
 
   /// The lines of `buffer[range]`, folded into `region` (which should have room for
   /// `range.count` bytes and a few more). Lines that are not valid UTF-8 are folded as
-  /// `String(decoding:as:)` reads them (with replacement characters).
+  /// `String(decoding:as:)` reads them (with replacement characters). With a `prefilter`, only
+  /// the lines that may match it are kept: the others are folded and let go.
   static func fold(
     _ buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>,
-    into region: UnsafeMutableBufferPointer<UInt8>
+    into region: UnsafeMutableBufferPointer<UInt8>, keeping prefilter: LinePrefilter? = nil
   ) -> Part {
-    var out = OutputBytes(region: region)
-    defer { out.deallocate() }
-    out.reserve(range.count + 1)  // the room the unchecked ASCII writes rely on
-    var starts: [UInt32] = [0]
-    var lineStarts: [UInt32] = []
-    starts.reserveCapacity(range.count / 10)
-    lineStarts.reserveCapacity(range.count / 10)
-    var initials: FoldedColumn?
-    let table = FoldingTable.shared
-
-    var lineStart = range.lowerBound
-    var lineHasHangul = false
-    var i = range.lowerBound
-    let end = range.upperBound
-
-    func finishLine(at lineEnd: Int) {
-      var contentEnd = lineEnd
-      if contentEnd > lineStart, buffer[contentEnd - 1] == 0x0D {
-        contentEnd -= 1
-        out.count -= 1  // the "\r" was folded to one space
-      }
-      out.append(0)
-      starts.append(UInt32(truncatingIfNeeded: out.count))
-      lineStarts.append(UInt32(truncatingIfNeeded: lineStart - range.lowerBound))
-      if lineHasHangul {
-        let line = String(
-          decoding: UnsafeBufferPointer(rebasing: buffer[lineStart..<contentEnd]), as: UTF8.self)
-        initials.appendInitials([line], slotsBefore: lineStarts.count - 1)
-      } else {
-        initials?.appendEmpty(count: 1)
-      }
-      lineHasHangul = false
-      lineStart = lineEnd + 1
-    }
-
     // An empty buffer may have no address at all; it has no lines either.
     guard let input = UnsafeRawPointer(buffer.baseAddress) else {
       return Part(output: .inPlace(count: 0), starts: [0], initials: nil, lineStarts: [])
     }
+    var out = OutputBytes(region: region)
+    defer { out.deallocate() }
+    out.reserve(range.count + 1)  // the room the unchecked ASCII writes rely on
+    var lines = LineWriter(partStart: range.lowerBound, prefilter: prefilter)
+    lines.reserve(prefilter == nil ? range.count / 10 : 1024)
+    let table = FoldingTable.shared
+
+    // Nothing below is captured by a closure, so `out` and `i` stay in registers.
+    var i = range.lowerBound
+    let end = range.upperBound
     while i < end {
       // Eight printable ASCII bytes at a time (most of a line), folded in a register.
       // Output never outgrows the input here: the room left is kept at least the input left.
+      // A word that ends in something else (a line's "\n", a non-ASCII letter) still gives
+      // its printable ASCII start: all eight bytes are stored, the count moves past those.
       while i + 8 <= end {
-        let word = input.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        guard let folded = foldedPrintableASCII(word) else { break }
-        UnsafeMutableRawPointer(out.base + out.count).storeBytes(of: folded, as: UInt64.self)
-        out.count += 8
-        i += 8
+        let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let (folded, count) = foldedPrintableASCIIPrefix(word)
+        UnsafeMutableRawPointer(out.base + out.count).storeBytes(
+          of: folded.littleEndian, as: UInt64.self)
+        out.count += count
+        i += count
+        guard count == 8 else { break }
       }
       guard i < end else { break }
       let byte = buffer[i]
       if byte < 0x80 {
         if byte == 0x0A {
-          finishLine(at: i)
+          lines.finishLine(at: i, in: buffer, out: &out)
         } else {
           out.append(TextFolding.foldASCII(byte))
         }
@@ -118,15 +98,15 @@ enum LineFolding {
       guard let (scalar, length) = UTF8Validation.scalar(in: buffer, at: i) else {
         // Not UTF-8: fold this line again the way a String reads it.
         let lineEnd = newline(in: buffer, from: i, end: end)
-        out.count = Int(starts[starts.count - 1])
+        out.count = lines.currentOutputStart
         var folded: [UInt8] = []
-        let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd])
+        let line = UnsafeBufferPointer(rebasing: buffer[lines.lineStart..<lineEnd])
         TextFolding.append(String(decoding: line, as: UTF8.self), to: &folded)
         out.reserve(folded.count + (end - lineEnd) + 1)
         for folded in folded { out.append(folded) }
-        lineHasHangul = line.contains { $0 >= 0xEA && $0 <= 0xED }
+        lines.lineHasHangul = line.contains { $0 >= 0xEA && $0 <= 0xED }
         if lineEnd < end {
-          finishLine(at: lineEnd)
+          lines.finishLine(at: lineEnd, in: buffer, out: &out)
         } else {
           // The last line has no "\n"; `finishLine` below ends it.
           i = end
@@ -137,41 +117,99 @@ enum LineFolding {
       }
       let remainingInput = end - i - length
       if scalar >= TextFolding.hangulBase && scalar <= TextFolding.hangulLast {
-        lineHasHangul = true
+        lines.lineHasHangul = true
         out.reserve(9 + remainingInput)
         out.count += TextFolding.encodeHangul(scalar, initialsOnly: false, into: out.free)
+      } else if let folded = table.replacement(of: scalar) {
+        out.reserve(folded.count + remainingInput)
+        for byte in folded { out.append(byte) }
       } else {
-        let replaced = table.withReplacement(of: scalar) { folded in
-          out.reserve(folded.count + remainingInput)
-          for byte in folded { out.append(byte) }
-        }
-        if !replaced {
-          for offset in 0..<length { out.append(buffer[i + offset]) }
-        }
+        for offset in 0..<length { out.append(buffer[i + offset]) }
       }
       i += length
     }
-    if lineStart < end { finishLine(at: end) }
+    if lines.lineStart < end { lines.finishLine(at: end, in: buffer, out: &out) }
 
     let output: Part.Output = out.isInRegion ? .inPlace(count: out.count) : .moved(out.array())
-    return Part(output: output, starts: starts, initials: initials, lineStarts: lineStarts)
+    return Part(
+      output: output, starts: lines.starts, initials: lines.initials,
+      lineStarts: lines.lineStarts)
   }
 
-  /// `word`'s eight bytes folded (A–Z lowered), or nil unless all are printable ASCII
-  /// (0x20…0x7E): the SWAR checks of "Bit Twiddling Hacks", one byte a lane.
+  /// The lines of one part as they are finished: where each starts in the output and in the
+  /// input, and their initial-consonant keys.
+  private struct LineWriter {
+    let partStart: Int
+    let prefilter: LinePrefilter?
+    var starts: [UInt32] = [0]
+    var lineStarts: [UInt32] = []
+    var initials: FoldedColumn?
+    /// Where the line being folded starts in the input.
+    var lineStart: Int
+    var lineHasHangul = false
+
+    init(partStart: Int, prefilter: LinePrefilter?) {
+      self.partStart = partStart
+      self.prefilter = prefilter
+      lineStart = partStart
+    }
+
+    mutating func reserve(_ lines: Int) {
+      starts.reserveCapacity(lines)
+      lineStarts.reserveCapacity(lines)
+    }
+
+    /// Where the line being folded starts in the output.
+    var currentOutputStart: Int { Int(starts[starts.count - 1]) }
+
+    /// Ends the line being folded at `lineEnd` (its "\n", or the end of the part): keeps it,
+    /// unless the prefilter says it cannot match, and starts the next one.
+    mutating func finishLine(
+      at lineEnd: Int, in buffer: UnsafeBufferPointer<UInt8>, out: inout OutputBytes
+    ) {
+      defer {
+        lineHasHangul = false
+        lineStart = lineEnd + 1
+      }
+      var contentEnd = lineEnd
+      if contentEnd > lineStart, buffer[contentEnd - 1] == 0x0D {
+        contentEnd -= 1
+        out.count -= 1  // the "\r" was folded to one space
+      }
+      let outputStart = currentOutputStart
+      if let prefilter, !lineHasHangul,
+        !prefilter.mayMatch(out.base + outputStart, count: out.count - outputStart)
+      {
+        out.count = outputStart
+        return
+      }
+      out.append(0)
+      starts.append(UInt32(truncatingIfNeeded: out.count))
+      lineStarts.append(UInt32(truncatingIfNeeded: lineStart - partStart))
+      if lineHasHangul {
+        let line = String(
+          decoding: UnsafeBufferPointer(rebasing: buffer[lineStart..<contentEnd]), as: UTF8.self)
+        initials.appendInitials([line], slotsBefore: lineStarts.count - 1)
+      } else {
+        initials?.appendEmpty(count: 1)
+      }
+    }
+  }
+
+  /// `word`'s bytes folded (A–Z lowered) and how many of its first bytes are printable ASCII
+  /// (0x20…0x7E): the lanes from there on are not to be used. The SWAR checks of "Bit Twiddling
+  /// Hacks" are exact up to the first lane they flag (carries and borrows only move upwards).
   @inline(__always)
-  static func foldedPrintableASCII(_ word: UInt64) -> UInt64? {
+  static func foldedPrintableASCIIPrefix(_ word: UInt64) -> (folded: UInt64, count: Int) {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
-    guard word & highs == 0 else { return nil }
-    // A byte below 0x20 (a control, "\n", "\r") or equal to 0x7F: leave it to the byte loop.
     let belowSpace = (word &- ones &* 0x20) & ~word & highs
     let delete = ((word ^ (ones &* 0x7F)) &- ones) & ~(word ^ (ones &* 0x7F)) & highs
-    guard belowSpace | delete == 0 else { return nil }
-    // High bit of each lane: byte >= "A", and byte > "Z"; upper case is the first without the second.
+    let stops = (word & highs) | belowSpace | delete
     let atLeastA = (word &+ ones &* (0x80 - 0x41)) & highs
     let aboveZ = (word &+ ones &* (0x7F - 0x5A)) & highs
-    return word | ((atLeastA & ~aboveZ) >> 2)
+    // The first byte is the lowest lane (the caller loads words little-endian).
+    return (word | ((atLeastA & ~aboveZ) >> 2), stops.trailingZeroBitCount >> 3)
   }
 
   private static func newline(in buffer: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {

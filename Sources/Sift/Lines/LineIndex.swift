@@ -32,10 +32,15 @@ extension SearchIndex where ID == Never {
   /// Fresh memory is what costs most here (a page fault per 4 KiB), so each part folds straight
   /// into its own region of the one buffer the index keeps, and nothing is copied afterwards.
   ///
+  /// With a `prefilter`, the index holds only the lines that may match it (slot *i* is then the
+  /// *i*-th such line, and `lines` says where it is).
+  ///
   /// - Complexity: O(*n*) in the buffer's length, split in as many parts as there are cores.
-  static func lines(utf8 buffer: UnsafeBufferPointer<UInt8>) -> (
-    index: LineIndex, lines: LineStarts
-  ) {
+  static func lines(
+    utf8 buffer: UnsafeBufferPointer<UInt8>, keeping prefilter: LinePrefilter? = nil
+  )
+    -> (index: LineIndex, lines: LineStarts)
+  {
     let parts = LineFolding.partBoundaries(
       of: buffer, parts: Parallel.parts(for: buffer.count, minimumPerPart: 1 << 20))
     // Part p writes from its input offset plus `slack` per earlier part; folding rarely makes
@@ -52,7 +57,7 @@ extension SearchIndex where ID == Never {
         let regionEnd = part + 1 < parts.count ? regionStarts[part + 1] : capacity
         let region = UnsafeMutableBufferPointer(
           rebasing: output.buffer[regionStarts[part]..<regionEnd])
-        return LineFolding.fold(input.buffer, range: parts[part], into: region)
+        return LineFolding.fold(input.buffer, range: parts[part], into: region, keeping: prefilter)
       }
       guard folded.allSatisfy({ $0.inPlaceCount != nil }) else {
         // Rare (text that folds much longer, like Hangul): join the parts by copying them.

@@ -36,12 +36,11 @@ struct FilterCommand: ParsableCommand {
     let output = StandardStreams.Output()
     StandardInput.withBytes { bytes in
       // Invalid UTF-8 is searched with replacement characters but printed byte for byte.
-      let (filter, lines) = LineFilter.splitting(utf8: bytes)
-      let matches = filter.matches(
-        query.joined(separator: " "), mode: mode == .fuzzy ? .fuzzy : .exact, sorted: !noSort)
+      let matches = LineFilter.matchingLines(
+        of: bytes, query: query.joined(separator: " "), mode: mode == .fuzzy ? .fuzzy : .exact,
+        sorted: !noSort)
       for line in matches {
-        output.write(
-          bytes: UnsafeBufferPointer(rebasing: bytes[lines.range(ofLine: line, in: bytes)]))
+        output.write(bytes: UnsafeBufferPointer(rebasing: bytes[line]))
         output.write("\n")
       }
     }

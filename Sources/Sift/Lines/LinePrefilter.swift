@@ -1,0 +1,105 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// What a folded line must hold to have any chance of matching a query, checked as each line is
+/// folded so that `sift filter` keeps (and indexes) only the lines that can match: most lines of
+/// a selective query are dropped while their folded bytes are still in cache, and the index
+/// never grows to the whole input.
+///
+/// It only ever drops lines the engine would not match: it looks at positive text terms alone
+/// (a negation, a number or a field it does not know never drops a line), and it keeps every
+/// line with Hangul, whose initial consonants match in a column of their own.
+///
+/// The check runs once per input line, so the needles sit in one block of memory with their
+/// rarest byte worked out in advance: no array or closure is touched per line.
+final class LinePrefilter: @unchecked Sendable {
+  // `@unchecked`: the storage is written once, in `init`, and only read afterwards.
+  private struct Needle {
+    var start: Int
+    var count: Int
+    /// The needle's rarest byte, and where it is in the needle: what `memchr` looks for.
+    var anchor: Int
+    var anchorByte: Int32
+    /// A fuzzy term: a subsequence, not a substring.
+    var isSubsequence: Bool
+  }
+
+  private let needles: [Needle]
+  private let bytes: UnsafeMutableBufferPointer<UInt8>
+
+  /// The needs of `criteria` on a line index (one text field, `line`); nil when it has none
+  /// (every line is kept).
+  init?(_ criteria: ResolvedCriteria, mode: LineFilter.Mode) {
+    let lineField = LineIndex.lineSchema.fields[0].name
+    var flat: [UInt8] = []
+    var needles: [Needle] = []
+    for term in criteria.allTerms where !term.isNegated {
+      guard case .text(let text) = term.condition, text.field == nil || text.field == lineField
+      else { continue }
+      let needle = Array(text.needle.utf8)
+      guard !needle.isEmpty else { continue }
+      let anchor = needle.withUnsafeBufferPointer(ByteSearch.rarestByteOffset)
+      needles.append(
+        Needle(
+          start: flat.count, count: needle.count, anchor: anchor,
+          anchorByte: Int32(needle[anchor]), isSubsequence: mode == .fuzzy && !text.isPhrase))
+      flat += needle
+    }
+    guard !needles.isEmpty else { return nil }
+    // Rarer needles first: most lines fail on the first.
+    self.needles = needles.sorted { $0.count > $1.count }
+    bytes = .allocate(capacity: flat.count)
+    _ = bytes.initialize(from: flat)
+  }
+
+  deinit { bytes.deallocate() }
+
+  /// Whether a line folded to `line` may match.
+  @inline(__always)
+  func mayMatch(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
+    let base = bytes.baseAddress!
+    for needle in needles {
+      let found =
+        needle.isSubsequence
+        ? Self.holds(subsequence: base + needle.start, count: needle.count, in: line, count: count)
+        : Self.contains(needle, base: base, in: line, count: count)
+      guard found else { return false }
+    }
+    return true
+  }
+
+  @inline(__always)
+  private static func contains(
+    _ needle: Needle, base: UnsafePointer<UInt8>, in line: UnsafePointer<UInt8>, count: Int
+  ) -> Bool {
+    let lastStart = count - needle.count
+    var start = 0
+    while start <= lastStart {
+      guard let hit = memchr(line + start + needle.anchor, needle.anchorByte, lastStart - start + 1)
+      else { return false }
+      let candidate = UnsafeRawPointer(line + needle.anchor).distance(to: UnsafeRawPointer(hit))
+      if memcmp(line + candidate, base + needle.start, needle.count) == 0 { return true }
+      start = candidate + 1
+    }
+    return false
+  }
+
+  @inline(__always)
+  private static func holds(
+    subsequence term: UnsafePointer<UInt8>, count termCount: Int, in line: UnsafePointer<UInt8>,
+    count: Int
+  ) -> Bool {
+    var position = 0
+    for offset in 0..<termCount {
+      while position < count && line[position] != term[offset] { position += 1 }
+      guard position < count else { return false }
+      position += 1
+    }
+    return true
+  }
+}
