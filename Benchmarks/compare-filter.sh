@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Side by side: `sift filter --exact`, `fzf --filter --exact`, `grep -iF` and the seed
 # tutorials' approach, on the same file and queries, alternating (hyperfine runs each query's
-# commands in turn). Prints one table of medians and ratios, and what each found.
+# commands in turn). Prints one table of medians and ratios, each tool's peak memory (resident
+# set, from GNU time), and what each found.
 #
 #   Benchmarks/compare-filter.sh [city-names.txt] [runs]
 #
@@ -16,6 +17,9 @@ runs=${2:-10}
 for tool in fzf hyperfine jq; do
   command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$tool" >/dev/null; }
 done
+[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+# Peak resident memory of one run of a shell command, in MB (fzf exits 1 when nothing matches).
+peak_mb() { { /usr/bin/time -f %M bash -c "$1" 2>&1 >/dev/null || true; } | tail -1 | awk '{printf "%.0f", $1 / 1024}'; }
 sift=.build/release/sift
 seed=Benchmarks/.build/release/seed-approach
 [ -x "$sift" ] || swift build -c release --product sift >/dev/null
@@ -24,7 +28,7 @@ seed=Benchmarks/.build/release/seed-approach
 results=$(mktemp -d)
 out="$results/out"  # a file, not /dev/null: GNU grep stops at the first match when writing to /dev/null
 queries=("zzzq" "da nang" "san" "a")
-printf '%-10s %12s %12s %12s %14s %14s %10s %14s\n' query sift_ms fzf_ms grep_ms seed_lower_ms seed_fdn_ms fzf/sift "Đà Nẵng found"
+printf '%-10s %9s %9s %9s %14s %12s %9s %8s %8s %14s\n' query sift_ms fzf_ms grep_ms seed_lower_ms seed_fdn_ms fzf/sift sift_MB fzf_MB "Đà Nẵng found"
 for query in "${queries[@]}"; do
   slug=$(echo "$query" | tr ' ' _)
   hyperfine -i --runs "$runs" --warmup 1 --style none --export-json "$results/$slug.json" \
@@ -46,10 +50,13 @@ for query in "${queries[@]}"; do
       echo "$found_lines" | grep -qx 'Đà Nẵng' && found+="$tool " || true
     done
   fi
-  printf '%-10s %12.1f %12.1f %12.1f %14.1f %14.1f %9.2fx %14s\n' "$query" "$s" "$f" "$g" "$l" "$d" \
-    "$(echo "$f / $s" | bc -l)" "${found:--}"
+  sift_mb=$(peak_mb "$sift filter --exact '$query' < $names > $out")
+  fzf_mb=$(peak_mb "fzf --filter '$query' --exact < $names > $out")
+  printf '%-10s %9.1f %9.1f %9.1f %14.1f %12.1f %8.2fx %8s %8s %14s\n' "$query" "$s" "$f" "$g" "$l" "$d" \
+    "$(echo "$f / $s" | bc -l)" "$sift_mb" "$fzf_mb" "${found:--}"
 done
-echo "(medians of $runs runs, whole commands end to end, $(nproc) cores; seed times include reading the file)"
+echo "(medians of $runs runs, whole commands end to end, $(nproc) cores; seed times include reading the file;"
+echo " MB: peak resident set of one run)"
 echo
 printf '%-10s %12s %12s %10s %12s %12s\n' fuzzy sift_ms fzf_ms fzf/sift sift_found fzf_found
 for query in dnang sfco a; do
