@@ -2,7 +2,9 @@
 /// what the seeds' table views show while a search is active — keyed by their stable ids.
 ///
 /// It owns the elements (as `IdentifiedArray` does) and an index of what it searches, read
-/// through the schema's key paths; the index keeps no copy of their fields. Edits address
+/// through the schema's key paths; the index keeps no copy of their fields. A collection too big
+/// to hold as values keeps only the index and reads the elements it shows from an
+/// `ElementSource` (a catalog file's table). Edits address
 /// elements by id (or by row of this view, resolved to an id at once), so a filtered delete
 /// removes that element and no other even when titles repeat. Every edit returns the
 /// `RowChanges` that turn the previous rows into the new ones, ready for a batch update: an
@@ -19,7 +21,7 @@ where Element.ID: Sendable {
   public let searchSchema: SearchSchema<Element>
   /// What the engine searches: folded text, numbers, ids and order.
   public private(set) var index: SearchIndex<ID>
-  private var elements: [ID: Element]
+  private var elements: ElementStorage<Element>
   /// The criteria in force, as read against the schema (with diagnostics).
   public private(set) var resolved: ResolvedCriteria
   /// The matches of the criteria in force, best first.
@@ -45,7 +47,8 @@ where Element.ID: Sendable {
   ) throws(CatalogEditError) {
     let elements = Array(elements)
     self.init(
-      elements, schema: schema, checkedIndex: try SearchIndex(schema: schema, elements: elements),
+      held: elements, schema: schema,
+      checkedIndex: try SearchIndex(schema: schema, elements: elements),
       typoTolerance: typoTolerance)
   }
 
@@ -62,18 +65,43 @@ where Element.ID: Sendable {
     let elements = Array(elements)
     guard index.count == elements.count, index.allIDs.elementsEqual(elements.lazy.map(\.id))
     else { throw .indexDoesNotMatch }
-    self.init(elements, schema: schema, checkedIndex: index, typoTolerance: typoTolerance)
+    self.init(held: elements, schema: schema, checkedIndex: index, typoTolerance: typoTolerance)
   }
 
-  /// A view showing everything over an index known to hold exactly `elements`, in order.
+  /// A view over `index` that holds no elements: the ones shown are read from `source` when
+  /// asked for (`elements(atRows:)`, `element(id:)`), so memory holds only what is searched.
+  ///
+  /// The caller vouches that `source` holds exactly the index's elements (a catalog file checks
+  /// that its index is stamped with its items' generation); edits must then be written to
+  /// `source` before they are applied here (`SearchController.commit(_:to:)`).
+  ///
+  /// - Complexity: O(1) beyond the first search (everything shown, in catalog order).
+  public init(
+    index: SearchIndex<ID>, schema: SearchSchema<Element>, source: some ElementSource<Element>,
+    typoTolerance: TypoTolerance = .automatic
+  ) {
+    self.init(
+      storage: .fetched(source), schema: schema, checkedIndex: index, typoTolerance: typoTolerance)
+  }
+
   private init(
-    _ elements: [Element], schema: SearchSchema<Element>, checkedIndex index: SearchIndex<ID>,
+    held elements: [Element], schema: SearchSchema<Element>, checkedIndex index: SearchIndex<ID>,
     typoTolerance: TypoTolerance
+  ) {
+    self.init(
+      storage: .held(
+        Dictionary(elements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })),
+      schema: schema, checkedIndex: index, typoTolerance: typoTolerance)
+  }
+
+  /// A view showing everything over an index known to hold exactly the stored elements.
+  private init(
+    storage: ElementStorage<Element>, schema: SearchSchema<Element>,
+    checkedIndex index: SearchIndex<ID>, typoTolerance: TypoTolerance
   ) {
     searchSchema = schema
     self.index = index
-    self.elements = Dictionary(
-      elements.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    elements = storage
     self.typoTolerance = typoTolerance
     resolved = ResolvedCriteria(.everything, schema: schema.catalog)
     matches = index.search(resolved.request(typos: typoTolerance))
@@ -85,8 +113,24 @@ where Element.ID: Sendable {
   public var request: MatchRequest { resolved.request(typos: typoTolerance) }
   /// The ids of the matching elements, best first.
   public var rows: [ID] { matches.ids }
+  /// Whether the elements are read from an `ElementSource` when shown rather than held.
+  public var readsElementsWhenShown: Bool {
+    if case .fetched = elements { true } else { false }
+  }
   /// The matching elements, best first.
-  public var results: SearchResults<Element> { SearchResults(ids: matches.ids, elements: elements) }
+  ///
+  /// - Complexity: O(1) for held elements; reading every matching element from an
+  ///   `ElementSource` (prefer `elements(atRows:)` for what is on screen).
+  public var results: SearchResults<Element> {
+    switch elements {
+    case .held(let held): return SearchResults(ids: matches.ids, elements: held)
+    case .fetched:
+      let found = elements.elements(matches.ids)
+      return SearchResults(
+        ids: found.map(\.id),
+        elements: Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+    }
+  }
   /// How many of the rows match every term as written.
   public var exactMatchCount: Int { matches.exactCount }
   /// Whether the rows include near spellings: exact matches fell below the typo threshold.
@@ -100,13 +144,25 @@ where Element.ID: Sendable {
       exactMatchCount: exactMatchCount)
   }
   /// The elements in catalog order, shown or not.
-  public var allElements: [Element] { index.allIDs.compactMap { elements[$0] } }
+  ///
+  /// - Complexity: O(*n*); every element is read when they come from an `ElementSource`.
+  public var allElements: [Element] { elements.elements(index.allIDs) }
 
-  public func element(id: ID) -> Element? { elements[id] }
+  public func element(id: ID) -> Element? { elements.element(id) }
+
+  /// Whether an element has `id`, shown or not (the index answers: nothing is read).
+  public func contains(id: ID) -> Bool { index.contains(id: id) }
 
   /// The element shown at `row`.
   public func element(atRow row: Int) -> Element? {
-    rows.indices.contains(row) ? elements[rows[row]] : nil
+    rows.indices.contains(row) ? elements.element(rows[row]) : nil
+  }
+
+  /// The elements shown at `rows` (clamped to the rows there are), in one read when they come
+  /// from an `ElementSource`: what a screen or a page of output shows.
+  public func elements(atRows rows: Range<Int>) -> [Element] {
+    let shown = rows.clamped(to: self.rows.indices)
+    return elements.elements(Array(matches.ids[shown]))
   }
 
   /// The row showing the element, if it is shown.
@@ -233,7 +289,7 @@ extension SearchCollection {
   @discardableResult
   public mutating func add(_ element: Element) throws(CatalogEditError) -> RowChanges {
     try index.add(element.id, searchSchema.indexedValues(of: element))
-    elements[element.id] = element
+    elements.store(element)
     return placeAfterEdit(element.id, changed: false)
   }
 
@@ -243,7 +299,7 @@ extension SearchCollection {
   @discardableResult
   public mutating func update(_ element: Element) throws(CatalogEditError) -> RowChanges {
     try index.update(element.id, searchSchema.indexedValues(of: element))
-    elements[element.id] = element
+    elements.store(element)
     return placeAfterEdit(element.id, changed: true)
   }
 
@@ -253,7 +309,7 @@ extension SearchCollection {
   @discardableResult
   public mutating func delete(id: ID) throws(CatalogEditError) -> RowChanges {
     try index.remove(id: id)
-    elements[id] = nil
+    elements.remove(id)
     return placeAfterEdit(id, changed: false)
   }
 
@@ -288,9 +344,11 @@ extension SearchCollection {
   }
 
   /// What the collection holds, per item: the index's buffers and the elements' own text.
+  ///
+  /// - Complexity: O(*n*); every element is read when they come from an `ElementSource`.
   public var memory: IndexMemory {
     var memory = index.memory
-    memory.rawTextBytes = elements.values.reduce(0) { total, element in
+    memory.rawTextBytes = allElements.reduce(0) { total, element in
       total
         + searchSchema.indexedTexts(of: element).reduce(0) {
           $0 + $1.reduce(0) { $0 + $1.utf8.count }

@@ -16,7 +16,7 @@ extension SearchController {
     switch edit {
     case .add(let given, let fields):
       if let given {
-        guard collection.item(id: given) == nil else { throw .refused(.duplicateID(given)) }
+        guard !collection.contains(id: given) else { throw .refused(.duplicateID(given)) }
         id = given
       } else {
         do {
@@ -25,14 +25,14 @@ extension SearchController {
           throw .notSaved(error)
         }
         // The catalog and the rows agree, so a fresh id is free here too; refuse if not.
-        guard collection.item(id: id) == nil else { throw .refused(.duplicateID(id)) }
+        guard !collection.contains(id: id) else { throw .refused(.duplicateID(id)) }
       }
       resolved = .add(id, fields: fields)
     case .update(let item):
-      guard collection.item(id: item.id) != nil else { throw .refused(.unknownID(item.id)) }
+      guard collection.contains(id: item.id) else { throw .refused(.unknownID(item.id)) }
       (resolved, id) = (edit, item.id)
     case .delete(let given):
-      guard collection.item(id: given) != nil else { throw .refused(.unknownID(given)) }
+      guard collection.contains(id: given) else { throw .refused(.unknownID(given)) }
       (resolved, id) = (edit, given)
     }
     do {

@@ -104,7 +104,7 @@ extension SearchIndex where ID == ItemID {
     writer.appendArray(itemCategories)
     writer.appendArray(
       popularityOrder.compactMap { newSlot[Int($0)] >= 0 ? newSlot[Int($0)] : nil })
-    writer.append(Checksum.of(writer.bytes))
+    writer.append(writer.bytes.withUnsafeBytes { Checksum.of($0) })
     return writer.bytes
   }
 
@@ -114,16 +114,31 @@ extension SearchIndex where ID == ItemID {
   ///   version and schema; nothing is trusted before the checksum agrees.
   /// - Complexity: O(*n*) in the archive's size: the buffers are copied, not refolded.
   public init(archive bytes: [UInt8], schema: CatalogSchema) throws(IndexArchive.Failure) {
+    let read = bytes.withUnsafeBytes { bytes in
+      Result { () throws(IndexArchive.Failure) in try Self(archive: bytes, schema: schema) }
+    }
+    self = try read.get()
+  }
+
+  /// The index an archive holds, read straight from memory someone else owns (a database's
+  /// buffer for the blob): the buffers are copied out once, and nothing of `bytes` is kept.
+  ///
+  /// - Throws: as `init(archive:schema:)` for an array.
+  public init(
+    archive bytes: UnsafeRawBufferPointer, schema: CatalogSchema
+  ) throws(IndexArchive.Failure) {
     guard bytes.count >= IndexArchive.magic.count + 2 + 8 + 8 + 8,
       bytes.starts(with: IndexArchive.magic)
     else { throw .notAnArchive }
     let body = bytes.count - 8
-    let stored = bytes[body...].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    let stored = bytes.loadUnaligned(fromByteOffset: body, as: UInt64.self)
     var reader = ArchiveReader(bytes: bytes, end: body)
     reader.offset = IndexArchive.magic.count
     let version: UInt16 = try reader.read()
     guard version == IndexArchive.formatVersion else { throw .otherVersion(version) }
-    guard UInt64(littleEndian: stored) == Checksum.of(bytes[..<body]) else {
+    guard
+      UInt64(littleEndian: stored) == Checksum.of(UnsafeRawBufferPointer(rebasing: bytes[..<body]))
+    else {
       throw .damaged("checksum")
     }
     guard try reader.read() as UInt64 == IndexArchive.fingerprint(of: schema) else {
@@ -178,21 +193,20 @@ extension SearchIndex where ID == ItemID {
 
 /// FNV-1a over 64-bit words (then the tail bytes): fast enough to check a 100 MB archive on open.
 enum Checksum {
-  static func of(_ bytes: some Collection<UInt8>) -> UInt64 {
+  static func of(_ raw: UnsafeRawBufferPointer) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     let prime: UInt64 = 0x0000_0100_0000_01b3
-    let array = Array(bytes)
-    array.withUnsafeBytes { raw in
-      let words = raw.count / 8
-      for index in 0..<words {
-        hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* prime
-      }
-      for index in (words * 8)..<raw.count {
-        hash = (hash ^ UInt64(raw[index])) &* prime
-      }
+    let words = raw.count / 8
+    for index in 0..<words {
+      hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* prime
+    }
+    for index in (words * 8)..<raw.count {
+      hash = (hash ^ UInt64(raw[index])) &* prime
     }
     return hash
   }
+
+  static func of(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { of($0) } }
 }
 
 struct ArchiveWriter {
@@ -222,8 +236,9 @@ struct ArchiveWriter {
   }
 }
 
+/// Reads an archive in place; it lives only while the caller's bytes do.
 struct ArchiveReader {
-  let bytes: [UInt8]
+  let bytes: UnsafeRawBufferPointer
   let end: Int
   var offset = 0
 
@@ -235,10 +250,7 @@ struct ArchiveReader {
 
   mutating func read<T: FixedWidthInteger>() throws(IndexArchive.Failure) -> T {
     let range = try take(MemoryLayout<T>.size)
-    return T(
-      littleEndian: bytes.withUnsafeBytes {
-        $0.loadUnaligned(fromByteOffset: range.lowerBound, as: T.self)
-      })
+    return T(littleEndian: bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: T.self))
   }
 
   mutating func readArray<T: BitwiseCopyable>() throws(IndexArchive.Failure) -> [T] {
@@ -248,10 +260,8 @@ struct ArchiveReader {
     }
     let range = try take(count * MemoryLayout<T>.stride)
     return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-      bytes.withUnsafeBytes { raw in
-        UnsafeMutableRawBufferPointer(buffer).copyMemory(
-          from: UnsafeRawBufferPointer(rebasing: raw[range]))
-      }
+      UnsafeMutableRawBufferPointer(buffer).copyMemory(
+        from: UnsafeRawBufferPointer(rebasing: bytes[range]))
       initialized = count
     }
   }
@@ -264,7 +274,8 @@ struct ArchiveReader {
     for _ in 0..<count {
       let length = Int(try read() as UInt32)
       let range = try take(length)
-      strings.append(String(decoding: bytes[range], as: UTF8.self))
+      strings.append(
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))
     }
     return strings
   }

@@ -35,56 +35,85 @@ extension CatalogStore {
     }
   }
 
-  /// The catalog's items and a search over them, its index read from the file when it is
-  /// current, else built from the items and saved for the next open.
+  /// A search over the catalog's items, its index read from the file when it is current, else
+  /// built from the items and saved for the next open. The collection holds the index alone:
+  /// the items it shows are read from the file when shown (`CatalogItemSource`).
   ///
-  /// - Complexity: reading every item; then O(size of the archive), or a full build.
+  /// - Complexity: O(size of the archive) when it is current; otherwise reading every item and
+  ///   a full build.
   public func openCollection(
     typoTolerance: TypoTolerance = .automatic
   ) throws(StoreError) -> (collection: FilteredCollection, report: OpenReport) {
     let clock = ContinuousClock()
     let started = clock.now
-    // One read transaction: the items, and the generation they are at.
-    let snapshot: (CatalogDocument, Int64, (generation: Int64, archive: [UInt8])?) = try read {
-      db in (try self.document(db), try Self.itemsGeneration(db), try Self.storedArchive(db))
+    var decodingStarted = started
+    // One read transaction: the schema, the items' generation, and the archive — read in
+    // place (not copied) when it is stamped with that generation.
+    let opened:
+      (
+        schema: CatalogSchema, generation: Int64,
+        archive: Result<SearchIndex<ItemID>, IndexArchive.Failure>?
+      ) = try read { db in
+        let schema = try Self.schema(db, path: path)
+        let generation = try Self.itemsGeneration(db)
+        let archive = try Self.withStoredArchive(db) { stamp, bytes in
+          decodingStarted = clock.now
+          return stamp == generation
+            ? Result { () throws(IndexArchive.Failure) in
+              try SearchIndex<ItemID>(archive: bytes, schema: schema)
+            } : nil
+        }
+        return (schema, generation, archive ?? nil)
+      }
+    let schema = try searchSchema(opened.schema)
+    let reason: String
+    switch opened.archive {
+    case .success(let index):
+      let collection = FilteredCollection(
+        index: index, schema: schema, source: CatalogItemSource(store: self, schema: opened.schema),
+        typoTolerance: typoTolerance)
+      let report = OpenReport(
+        indexSource: .archive, generation: opened.generation,
+        loadDuration: decodingStarted - started, indexDuration: clock.now - decodingStarted)
+      return (collection, report)
+    case .failure(let failure):
+      reason = "\(failure)"
+    case nil:
+      reason =
+        try hasStoredArchive() ? "the items changed since it was saved" : "the file had none yet"
     }
     let loaded = clock.now
-    let (document, generation, stored) = snapshot
-    let schema: SearchSchema<Item>
-    do throws(CatalogSchemaError) {
-      schema = try SearchSchema<Item>(document.schema)
-    } catch {
-      throw .invalidSchema(path, error)
+    // Repair: every item and the generation they are at, in one read transaction.
+    let current: (CatalogDocument, Int64) = try read { db in
+      (try self.document(db), try Self.itemsGeneration(db))
     }
-    let reason: String
-    if let stored, stored.generation == generation {
-      do {
-        let index = try SearchIndex<ItemID>(archive: stored.archive, schema: document.schema)
-        let collection = try FilteredCollection(
-          document.items, schema: schema, index: index, typoTolerance: typoTolerance)
-        let report = OpenReport(
-          indexSource: .archive, generation: generation, loadDuration: loaded - started,
-          indexDuration: clock.now - loaded)
-        return (collection, report)
-      } catch {
-        reason = "\(error)"
-      }
-    } else {
-      reason = stored == nil ? "the file had none yet" : "the items changed since it was saved"
-    }
-    let collection: FilteredCollection
+    let (document, builtAt) = current
+    // Another writer may have changed the schema between the two reads: the items' own.
+    let documentSchema = try searchSchema(document.schema)
+    let index: SearchIndex<ItemID>
     do throws(CatalogEditError) {
-      collection = try FilteredCollection(
-        document.items, schema: schema, typoTolerance: typoTolerance)
+      index = try SearchIndex(schema: documentSchema, elements: document.items)
     } catch {
       throw .edit(error)
     }
     // Saving only speeds up the next open: a read-only file or a full disk does not stop this one.
-    _ = try? saveIndex(collection.index, builtAtGeneration: generation)
+    _ = try? saveIndex(index, builtAtGeneration: builtAt)
+    let collection = FilteredCollection(
+      index: index, schema: documentSchema,
+      source: CatalogItemSource(store: self, schema: document.schema),
+      typoTolerance: typoTolerance)
     let report = OpenReport(
-      indexSource: .rebuilt(reason: reason), generation: generation,
+      indexSource: .rebuilt(reason: reason), generation: builtAt,
       loadDuration: loaded - started, indexDuration: clock.now - loaded)
     return (collection, report)
+  }
+
+  func searchSchema(_ schema: CatalogSchema) throws(StoreError) -> SearchSchema<Item> {
+    do throws(CatalogSchemaError) {
+      return try SearchSchema<Item>(schema)
+    } catch {
+      throw .invalidSchema(path, error)
+    }
   }
 
   /// Saves `index` as the file's archive if the items are still those it was built from
@@ -130,13 +159,28 @@ extension CatalogStore {
     try Int64.fetchOne(db, sql: "SELECT value FROM items_generation WHERE id = 1") ?? 0
   }
 
+  /// What `body` makes of the stored archive's stamp (the generation it answers) and bytes,
+  /// read in place from SQLite's buffer; nil when the file has no archive.
+  static func withStoredArchive<T>(
+    _ db: Database, _ body: (Int64, UnsafeRawBufferPointer) throws -> T
+  ) throws -> T? {
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT generation, archive FROM search_index WHERE id = 1")
+    guard let row = try rows.next() else { return nil }
+    let generation: Int64 = row[0]
+    return try row.withUnsafeData(atIndex: 1) { data in
+      try (data ?? Data()).withUnsafeBytes { try body(generation, $0) }
+    }
+  }
+
+  /// The stored archive's stamp and a copy of its bytes (for tests and tools).
   static func storedArchive(_ db: Database) throws -> (generation: Int64, archive: [UInt8])? {
-    guard
-      let row = try Row.fetchOne(
-        db, sql: "SELECT generation, archive FROM search_index WHERE id = 1")
-    else { return nil }
-    let data: Data = row[1]
-    return (row[0], [UInt8](data))
+    try withStoredArchive(db) { generation, bytes in (generation, [UInt8](bytes)) }
+  }
+
+  func hasStoredArchive() throws(StoreError) -> Bool {
+    try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM search_index WHERE id = 1") ?? false
+    }
   }
 
   static func storeArchive(_ archive: [UInt8], generation: Int64, _ db: Database) throws {

@@ -24,16 +24,41 @@ extension CatalogStore {
     var items: [Item] = []
     items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0)
     let rows = try Row.fetchCursor(db, sql: sql)
-    while let row = try rows.next() {
-      let id: String = row[0]
-      var fields: [String: FieldValue] = [:]
-      fields.reserveCapacity(schema.fields.count)
-      for (index, field) in schema.fields.enumerated() {
-        if let value = Self.fieldValue(row[index + 1]) { fields[field.name] = value }
-      }
-      items.append(Item(id: ItemID(id), fields: fields))
-    }
+    while let row = try rows.next() { items.append(Self.item(row, fields: schema.fields)) }
     return CatalogDocument(schema: schema, items: items)
+  }
+
+  /// The item in `row`: its id first, then one column per field of `fields`, in order.
+  static func item(_ row: Row, fields: [FieldDefinition]) -> Item {
+    let id: String = row[0]
+    var values: [String: FieldValue] = [:]
+    values.reserveCapacity(fields.count)
+    for (index, field) in fields.enumerated() {
+      if let value = fieldValue(row[index + 1]) { values[field.name] = value }
+    }
+    return Item(id: ItemID(id), fields: values)
+  }
+
+  /// The items with these ids that exist, in any order, read in the caller's transaction: the
+  /// few rows a screen shows, or many in batches.
+  static func items(
+    withIDs ids: [ItemID], fields: [FieldDefinition], _ db: Database
+  ) throws -> [Item] {
+    let columns = fields.map { ", " + column($0.name) }.joined()
+    var items: [Item] = []
+    items.reserveCapacity(ids.count)
+    // SQLite takes at most 32,766 parameters; a few hundred keep each statement small.
+    let batch = 500
+    for start in stride(from: 0, to: ids.count, by: batch) {
+      let chunk = ids[start..<min(start + batch, ids.count)]
+      let sql =
+        "SELECT id\(columns) FROM items WHERE id IN (?\(String(repeating: ", ?", count: chunk.count - 1)))"
+      let statement = try db.cachedStatement(sql: sql)
+      let rows = try Row.fetchCursor(
+        statement, arguments: StatementArguments(chunk.map(\.rawValue)))
+      while let row = try rows.next() { items.append(item(row, fields: fields)) }
+    }
+    return items
   }
 
   public func loadSchema() throws(StoreError) -> CatalogSchema {
@@ -46,17 +71,7 @@ extension CatalogStore {
 
   public func item(id: ItemID) throws(StoreError) -> Item? {
     try read { db in
-      let schema = try Self.schema(db, path: path)
-      let columns = schema.fields.map { Self.column($0.name) }.joined(separator: ", ")
-      guard
-        let row = try Row.fetchOne(
-          db, sql: "SELECT \(columns) FROM items WHERE id = ?", arguments: [id.rawValue])
-      else { return nil }
-      var fields: [String: FieldValue] = [:]
-      for (index, field) in schema.fields.enumerated() {
-        if let value = Self.fieldValue(row[index]) { fields[field.name] = value }
-      }
-      return Item(id: id, fields: fields)
+      try Self.items(withIDs: [id], fields: Self.schema(db, path: path).fields, db).first
     }
   }
 

@@ -15,6 +15,9 @@ public final class CatalogStore: Sendable {
 
   public let url: URL
   let queue: DatabaseQueue
+  /// Set by `close()`: GRDB must not be asked anything after, and a search that reads its rows
+  /// when shown may outlive the store's owner closing it.
+  private let closed = ClosedFlag()
 
   private init(url: URL, queue: DatabaseQueue) {
     self.url = url
@@ -195,17 +198,20 @@ public final class CatalogStore: Sendable {
     return migrator
   }()
 
-  /// Closes the file; later calls fail.
+  /// Closes the file; later calls fail with `StoreError.database` ("the catalog is closed").
   public func close() throws(StoreError) {
     do {
-      try queue.close()
+      try closed.set(after: { try queue.close() })
     } catch {
       throw .failure(path, error)
     }
   }
 
+  private var closedError: StoreError { .database(path, message: "the catalog is closed") }
+
   /// Runs `body` in one write transaction, mapping failures to `StoreError`.
   func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    guard !closed.isSet else { throw closedError }
     do {
       return try queue.write { db in try body(db) }
     } catch let error as StoreError {
@@ -218,6 +224,7 @@ public final class CatalogStore: Sendable {
   }
 
   func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    guard !closed.isSet else { throw closedError }
     do {
       return try queue.read { db in try body(db) }
     } catch let error as StoreError {
@@ -225,5 +232,19 @@ public final class CatalogStore: Sendable {
     } catch {
       throw .failure(path, error)
     }
+  }
+}
+
+/// Whether a store was closed, read from any thread.
+private final class ClosedFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+
+  var isSet: Bool { lock.withLock { value } }
+
+  /// Runs `close` and sets the flag once it succeeded.
+  func set(after close: () throws -> Void) rethrows {
+    try close()
+    lock.withLock { value = true }
   }
 }

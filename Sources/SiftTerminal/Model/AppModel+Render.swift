@@ -130,10 +130,15 @@ extension AppModel {
       let notice = "No exact matches for “\(typed)” — showing near spellings"
       grid.put(" " + notice, x: 0, y: top - 1, style: .dim, maxWidth: width - 1)
     }
+    // The rows that fit (two lines each), read in one go when the catalog is read when shown.
+    let fitting = scrollTop..<(scrollTop + max(0, (bottom - top) / 2))
+    let shown = Dictionary(
+      controller.collection.elements(atRows: fitting).map { ($0.id, $0) },
+      uniquingKeysWith: { first, _ in first })
     var y = top
     var row = scrollTop
     while row < rows.count, y + 1 < bottom {
-      if let item = controller.collection.item(id: rows[row]) {
+      if let item = shown[rows[row]] {
         drawItem(&grid, item, y: y, selected: row == selectedRow)
       }
       y += 2

@@ -117,14 +117,21 @@ struct SearchCommand: ParsableCommand {
     let controller = session.controller
     let output = StandardStreams.Output()
     let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
-    for row in 0..<shown {
-      guard let item = controller.collection.item(atRow: row) else { continue }
-      let explanation = explain ? controller.collection.explanation(forRow: row) : nil
-      if json {
-        output.write(jsonLine(item, schema, explanation: explanation) + "\n")
-      } else {
-        output.write(textLine(item, schema) + "\n")
-        if let explanation { output.write(Self.describe(explanation).inert + "\n") }
+    // Read from the file a page at a time: a query that matches everything holds one page.
+    for page in stride(from: 0, to: shown, by: Self.pageSize) {
+      let rows = page..<min(page + Self.pageSize, shown)
+      let items = Dictionary(
+        controller.collection.elements(atRows: rows).map { ($0.id, $0) },
+        uniquingKeysWith: { first, _ in first })
+      for row in rows {
+        guard let item = items[controller.rows[row]] else { continue }
+        let explanation = explain ? controller.collection.explanation(forRow: row) : nil
+        if json {
+          output.write(jsonLine(item, schema, explanation: explanation) + "\n")
+        } else {
+          output.write(textLine(item, schema) + "\n")
+          if let explanation { output.write(Self.describe(explanation).inert + "\n") }
+        }
       }
     }
     if facets {
@@ -149,7 +156,7 @@ struct SearchCommand: ParsableCommand {
       session.send(.setText(query))
       let controller = session.controller
       let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
-      let items = (0..<shown).compactMap { controller.collection.item(atRow: $0) }
+      let items = controller.collection.elements(atRows: 0..<shown)
       if json {
         var object = JSONLine()
         object.add("query", .string(query))
@@ -240,6 +247,9 @@ struct SearchCommand: ParsableCommand {
   }
 
   /// `--explain` as JSON: the rule values, the best match, popularity and the ranges.
+  /// How many results are read from the catalog file at a time.
+  static let pageSize = 1_000
+
   static func json(_ explanation: MatchExplanation) -> JSONLine {
     var object = JSONLine()
     let rank = explanation.rank
