@@ -27,6 +27,9 @@ extension CatalogStore {
     public var loadDuration: Duration
     /// Reading the archive back, or building the index (and saving it).
     public var indexDuration: Duration
+    /// How many items changed since the archive was saved and were applied to it on opening
+    /// (`items_changes`), rather than folding every item again.
+    public var replayedChanges = 0
 
     /// What to tell a person when the index was rebuilt; nil when it was read.
     public var notice: String? {
@@ -52,29 +55,39 @@ extension CatalogStore {
     let opened:
       (
         schema: CatalogSchema, generation: Int64,
-        archive: Result<SearchIndex<ItemID>, IndexArchive.Failure>?
+        archive: Result<(index: SearchIndex<ItemID>, replayed: Int), IndexArchive.Failure>?
       ) = try read { db in
         let schema = try Self.schema(db, path: path)
         let generation = try Self.itemsGeneration(db)
-        let archive = try Self.withStoredArchive(db) { stamp, bytes in
+        typealias Opened = Result<(index: SearchIndex<ItemID>, replayed: Int), IndexArchive.Failure>
+        let archive = try Self.withStoredArchive(db) { stamp, bytes -> Opened? in
           decodingStarted = clock.now
-          return stamp == generation
-            ? Result { () throws(IndexArchive.Failure) in
-              try SearchIndex<ItemID>(archive: bytes, schema: schema)
-            } : nil
+          if stamp == generation {
+            return Opened { () throws(IndexArchive.Failure) in
+              (try SearchIndex<ItemID>(archive: bytes, schema: schema), 0)
+            }
+          }
+          return try Self.replayed(
+            archive: bytes, stamp: stamp, generation: generation, schema: schema, db
+          ).map { Opened.success($0) }
         }
         return (schema, generation, archive ?? nil)
       }
     let schema = try searchSchema(opened.schema)
     let reason: String
     switch opened.archive {
-    case .success(let index):
+    case .success(let (index, replayed)):
+      // A long log is folded into a fresh archive, so later opens replay nothing.
+      if replayed > Self.replaySaveThreshold(itemCount: index.count) {
+        _ = try? saveIndex(index, builtAtGeneration: opened.generation)
+      }
       let collection = FilteredCollection(
         index: index, schema: schema, source: CatalogItemSource(store: self, schema: opened.schema),
         typoTolerance: typoTolerance)
-      let report = OpenReport(
+      var report = OpenReport(
         indexSource: .archive, generation: opened.generation,
         loadDuration: decodingStarted - started, indexDuration: clock.now - decodingStarted)
+      report.replayedChanges = replayed
       return (collection, report)
     case .failure(let failure):
       reason = "\(failure)"
@@ -159,6 +172,64 @@ extension CatalogStore {
     try Int64.fetchOne(db, sql: "SELECT value FROM items_generation WHERE id = 1") ?? 0
   }
 
+  /// Above this many replayed items an open saves the archive it brought up to date.
+  static func replaySaveThreshold(itemCount: Int) -> Int { max(256, itemCount / 100) }
+
+  /// The archive's index brought up to date with the items changed since its stamp, read from
+  /// the change log in the caller's transaction; nil when the log cannot explain every
+  /// generation since (a schema change, an older format's edits), holds more changes than a
+  /// fresh build would cost, or does not fit the index — the caller then builds afresh.
+  static func replayed(
+    archive bytes: UnsafeRawBufferPointer, stamp: Int64, generation: Int64,
+    schema: CatalogSchema, _ db: Database
+  ) throws -> (index: SearchIndex<ItemID>, replayed: Int)? {
+    guard stamp < generation,
+      try Int64.fetchOne(
+        db, sql: "SELECT count(DISTINCT generation) FROM items_changes WHERE generation > ?",
+        arguments: [stamp]) == generation - stamp
+    else { return nil }
+    // Per changed id: whether it took a new place (added, or deleted and added again).
+    var changed: [ItemID: Bool] = [:]
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT id, max(inserted) FROM items_changes WHERE generation > ? GROUP BY id",
+      arguments: [stamp])
+    while let row = try rows.next() { changed[ItemID(row[0] as String)] = (row[1] as Int64) == 1 }
+    guard var index = try? SearchIndex<ItemID>(archive: bytes, schema: schema),
+      changed.count <= max(1_000, index.count / 10)
+    else { return nil }
+    let items = Dictionary(
+      try items(withIDs: Array(changed.keys), fields: schema.fields, db).map { ($0.id, $0) },
+      uniquingKeysWith: { first, _ in first })
+    var removed: [ItemID] = []
+    var updated: [Item] = []
+    var placed: [ItemID] = []
+    for (id, tookNewPlace) in changed {
+      let inIndex = index.contains(id: id)
+      if tookNewPlace || items[id] == nil {
+        if inIndex { removed.append(id) }
+        if items[id] != nil { placed.append(id) }
+      } else if inIndex {
+        updated.append(items[id]!)
+      } else {
+        return nil  // changed in place, yet never indexed: the log does not fit the archive
+      }
+    }
+    // Items that took a new place went to the end of catalog order, after every item kept in
+    // place: they must be the last ones by position, and join the index in that order.
+    let last = try String.fetchAll(
+      db, sql: "SELECT id FROM items ORDER BY position DESC LIMIT ?", arguments: [placed.count])
+    guard Set(last) == Set(placed.map(\.rawValue)) else { return nil }
+    let appended = last.reversed().compactMap { items[ItemID($0)] }
+    do {
+      try index.replay(
+        removing: removed, updating: updated, appending: appended,
+        schema: SearchSchema<Item>(schema))
+    } catch {
+      return nil
+    }
+    return (index, changed.count)
+  }
+
   /// What `body` makes of the stored archive's stamp (the generation it answers) and bytes,
   /// read in place from SQLite's buffer; nil when the file has no archive.
   static func withStoredArchive<T>(
@@ -184,6 +255,8 @@ extension CatalogStore {
   }
 
   static func storeArchive(_ archive: [UInt8], generation: Int64, _ db: Database) throws {
+    // The archive answers every change up to its generation: their log entries are done with.
+    try db.execute(sql: "DELETE FROM items_changes WHERE generation <= ?", arguments: [generation])
     try db.execute(
       sql: """
         INSERT INTO search_index (id, generation, archive) VALUES (1, ?, ?)

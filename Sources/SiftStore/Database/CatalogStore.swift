@@ -121,7 +121,7 @@ public final class CatalogStore: Sendable {
   }
 
   /// The migrations this version of Sift knows, oldest first.
-  static let knownMigrations: Set<String> = ["v1", "v2"]
+  static let knownMigrations: Set<String> = ["v1", "v2", "v3"]
 
   private static func firstColumn(_ connection: OpaquePointer?, _ sql: String) -> String? {
     allRows(connection, sql).first
@@ -193,6 +193,38 @@ public final class CatalogStore: Sendable {
             generation INTEGER NOT NULL,
             archive BLOB NOT NULL
           );
+          """)
+    }
+    // v3: the edits since the archive was saved. Each change to an item logs its id under the
+    // generation it moved to, in the change's transaction, so an open replays the few items
+    // changed since the archive instead of folding them all; a generation with no entry (a
+    // schema change) means the log cannot explain the gap, and the index is built afresh.
+    migrator.registerMigration("v3") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE items_changes (
+            generation INTEGER NOT NULL,
+            id TEXT NOT NULL,
+            inserted INTEGER NOT NULL
+          );
+          CREATE INDEX items_changes_by_generation ON items_changes(generation);
+          DROP TRIGGER items_inserted;
+          DROP TRIGGER items_updated;
+          DROP TRIGGER items_deleted;
+          CREATE TRIGGER items_inserted AFTER INSERT ON items BEGIN
+            UPDATE items_generation SET value = value + 1;
+            INSERT INTO items_changes SELECT value, NEW.id, 1 FROM items_generation;
+          END;
+          CREATE TRIGGER items_updated AFTER UPDATE ON items BEGIN
+            UPDATE items_generation SET value = value + 1;
+            INSERT INTO items_changes SELECT value, OLD.id, 0 FROM items_generation;
+            INSERT INTO items_changes SELECT value, NEW.id, 1 FROM items_generation
+              WHERE NEW.id IS NOT OLD.id OR NEW.position IS NOT OLD.position;
+          END;
+          CREATE TRIGGER items_deleted AFTER DELETE ON items BEGIN
+            UPDATE items_generation SET value = value + 1;
+            INSERT INTO items_changes SELECT value, OLD.id, 0 FROM items_generation;
+          END;
           """)
     }
     return migrator
