@@ -18,17 +18,22 @@ enum ElementStorage<Element: Identifiable & Sendable>: Sendable where Element.ID
   case held([Element.ID: Element])
   case fetched(any ElementSource<Element>)
 
-  /// The elements with `ids` that exist, in the order of `ids` (one read from a source).
-  func elements(_ ids: [Element.ID]) -> [Element] {
+  /// The elements with `ids`, by id: the held ones, or one read from the source.
+  func found(_ ids: [Element.ID]) -> [Element.ID: Element] {
     switch self {
     case .held(let elements):
-      return ids.compactMap { elements[$0] }
+      return elements
     case .fetched(let source):
-      guard !ids.isEmpty else { return [] }
-      let found = Dictionary(
+      guard !ids.isEmpty else { return [:] }
+      return Dictionary(
         source.elements(withIDs: ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      return ids.compactMap { found[$0] }
     }
+  }
+
+  /// The elements with `ids`, in their order; nil where none has that id (one read).
+  func elements(_ ids: [Element.ID]) -> [Element?] {
+    let found = found(ids)
+    return ids.map { found[$0] }
   }
 
   func element(_ id: Element.ID) -> Element? {

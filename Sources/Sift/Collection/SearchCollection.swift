@@ -122,14 +122,10 @@ where Element.ID: Sendable {
   /// - Complexity: O(1) for held elements; reading every matching element from an
   ///   `ElementSource` (prefer `elements(atRows:)` for what is on screen).
   public var results: SearchResults<Element> {
-    switch elements {
-    case .held(let held): return SearchResults(ids: matches.ids, elements: held)
-    case .fetched:
-      let found = elements.elements(matches.ids)
-      return SearchResults(
-        ids: found.map(\.id),
-        elements: Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
-    }
+    let found = elements.found(matches.ids)
+    // Held elements are every id's; a source may have lost some, which are left out.
+    let ids = readsElementsWhenShown ? matches.ids.filter { found[$0] != nil } : matches.ids
+    return SearchResults(ids: ids, elements: found)
   }
   /// How many of the rows match every term as written.
   public var exactMatchCount: Int { matches.exactCount }
@@ -146,7 +142,7 @@ where Element.ID: Sendable {
   /// The elements in catalog order, shown or not.
   ///
   /// - Complexity: O(*n*); every element is read when they come from an `ElementSource`.
-  public var allElements: [Element] { elements.elements(index.allIDs) }
+  public var allElements: [Element] { elements.elements(index.allIDs).compactMap { $0 } }
 
   public func element(id: ID) -> Element? { elements.element(id) }
 
@@ -159,8 +155,9 @@ where Element.ID: Sendable {
   }
 
   /// The elements shown at `rows` (clamped to the rows there are), in one read when they come
-  /// from an `ElementSource`: what a screen or a page of output shows.
-  public func elements(atRows rows: Range<Int>) -> [Element] {
+  /// from an `ElementSource`: what a screen or a page of output shows. Position *i* is row
+  /// `rows.lowerBound + i`; nil where a source no longer has the element.
+  public func elements(atRows rows: Range<Int>) -> [Element?] {
     let shown = rows.clamped(to: self.rows.indices)
     return elements.elements(Array(matches.ids[shown]))
   }

@@ -26,18 +26,28 @@ enum ByteSearch {
     if needle.count >= 2, commonness[Int(anchorByte)] >= 150, range.count >= 64 {
       return firstOffsetByPairs(of: needle, in: base, range: range)
     }
-    // Candidate starts are range.lowerBound ... range.upperBound - needle.count.
+    return firstOffset(
+      of: needleBase, count: needle.count, anchor: anchor, in: base, range: range)
+  }
+
+  /// `firstOffset` with the needle's rarest byte (`rarestByteOffset`) worked out once by the
+  /// caller, for a caller that looks for the same needle in many short haystacks.
+  @inline(__always)
+  static func firstOffset(
+    of needle: UnsafePointer<UInt8>, count: Int, anchor: Int, in base: UnsafePointer<UInt8>,
+    range: Range<Int>
+  ) -> Int? {
+    let anchorByte = Int32(needle[anchor])
+    // Candidate starts are range.lowerBound ... range.upperBound - count.
     var start = range.lowerBound
-    let lastStart = range.upperBound - needle.count
+    let lastStart = range.upperBound - count
     while start <= lastStart {
       let from = base + start + anchor
       let length = lastStart - start + 1
       guard let hit = memchr(from, anchorByte, length) else { return nil }
       let candidate = start + UnsafeRawPointer(from).distance(to: UnsafeRawPointer(hit))
       // A one-byte needle is its anchor: memchr already matched it.
-      if needle.count == 1 || memcmp(base + candidate, needleBase, needle.count) == 0 {
-        return candidate
-      }
+      if count == 1 || memcmp(base + candidate, needle, count) == 0 { return candidate }
       start = candidate + 1
     }
     return nil

@@ -104,7 +104,7 @@ extension SearchIndex where ID == ItemID {
     writer.appendArray(itemCategories)
     writer.appendArray(
       popularityOrder.compactMap { newSlot[Int($0)] >= 0 ? newSlot[Int($0)] : nil })
-    writer.append(writer.bytes.withUnsafeBytes { Checksum.of($0) })
+    writer.append(Checksum.of(writer.bytes))
     return writer.bytes
   }
 

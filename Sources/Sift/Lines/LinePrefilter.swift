@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// What a folded line must hold to have any chance of matching a query, checked as each line is
 /// folded so that `sift filter` keeps (and indexes) only the lines that can match: most lines of
 /// a selective query are dropped while their folded bytes are still in cache, and the index
@@ -24,7 +16,6 @@ final class LinePrefilter: @unchecked Sendable {
     var count: Int
     /// The needle's rarest byte, and where it is in the needle: what `memchr` looks for.
     var anchor: Int
-    var anchorByte: Int32
     /// A fuzzy term: a subsequence, not a substring.
     var isSubsequence: Bool
   }
@@ -47,11 +38,11 @@ final class LinePrefilter: @unchecked Sendable {
       needles.append(
         Needle(
           start: flat.count, count: needle.count, anchor: anchor,
-          anchorByte: Int32(needle[anchor]), isSubsequence: mode == .fuzzy && !text.isPhrase))
+          isSubsequence: mode == .fuzzy && !text.isPhrase))
       flat += needle
     }
     guard !needles.isEmpty else { return nil }
-    // Rarer needles first: most lines fail on the first.
+    // Longer needles first: they are rarer, so most lines fail on the first.
     self.needles = needles.sorted { $0.count > $1.count }
     bytes = .allocate(capacity: flat.count)
     _ = bytes.initialize(from: flat)
@@ -66,39 +57,13 @@ final class LinePrefilter: @unchecked Sendable {
     for needle in needles {
       let found =
         needle.isSubsequence
-        ? Self.holds(subsequence: base + needle.start, count: needle.count, in: line, count: count)
-        : Self.contains(needle, base: base, in: line, count: count)
+        ? FuzzyMatch.endOfFirstMatch(
+          UnsafeBufferPointer(start: base + needle.start, count: needle.count),
+          in: UnsafeBufferPointer(start: line, count: count)) != nil
+        : ByteSearch.firstOffset(
+          of: base + needle.start, count: needle.count, anchor: needle.anchor, in: line,
+          range: 0..<count) != nil
       guard found else { return false }
-    }
-    return true
-  }
-
-  @inline(__always)
-  private static func contains(
-    _ needle: Needle, base: UnsafePointer<UInt8>, in line: UnsafePointer<UInt8>, count: Int
-  ) -> Bool {
-    let lastStart = count - needle.count
-    var start = 0
-    while start <= lastStart {
-      guard let hit = memchr(line + start + needle.anchor, needle.anchorByte, lastStart - start + 1)
-      else { return false }
-      let candidate = UnsafeRawPointer(line + needle.anchor).distance(to: UnsafeRawPointer(hit))
-      if memcmp(line + candidate, base + needle.start, needle.count) == 0 { return true }
-      start = candidate + 1
-    }
-    return false
-  }
-
-  @inline(__always)
-  private static func holds(
-    subsequence term: UnsafePointer<UInt8>, count termCount: Int, in line: UnsafePointer<UInt8>,
-    count: Int
-  ) -> Bool {
-    var position = 0
-    for offset in 0..<termCount {
-      while position < count && line[position] != term[offset] { position += 1 }
-      guard position < count else { return false }
-      position += 1
     }
     return true
   }

@@ -51,32 +51,29 @@ extension CatalogStore {
     let started = clock.now
     var decodingStarted = started
     // One read transaction: the schema, the items' generation, and the archive — read in
-    // place (not copied) when it is stamped with that generation.
-    let opened:
-      (
-        schema: CatalogSchema, generation: Int64,
-        archive: Result<(index: SearchIndex<ItemID>, replayed: Int), IndexArchive.Failure>?
-      ) = try read { db in
-        let schema = try Self.schema(db, path: path)
-        let generation = try Self.itemsGeneration(db)
-        typealias Opened = Result<(index: SearchIndex<ItemID>, replayed: Int), IndexArchive.Failure>
-        let archive = try Self.withStoredArchive(db) { stamp, bytes -> Opened? in
-          decodingStarted = clock.now
-          if stamp == generation {
-            return Opened { () throws(IndexArchive.Failure) in
-              (try SearchIndex<ItemID>(archive: bytes, schema: schema), 0)
-            }
+    // place (not copied) when it is stamped with that generation. `archive` is nil when the
+    // file has none, `.some(nil)` when it is stale and the change log cannot bring it up to date.
+    typealias Opened = Result<(index: SearchIndex<ItemID>, replayed: Int), IndexArchive.Failure>
+    let opened: (schema: CatalogSchema, generation: Int64, archive: Opened??) = try read { db in
+      let schema = try Self.schema(db, path: path)
+      let generation = try Self.itemsGeneration(db)
+      let archive = try Self.withStoredArchive(db) { stamp, bytes -> Opened? in
+        decodingStarted = clock.now
+        if stamp == generation {
+          return Opened { () throws(IndexArchive.Failure) in
+            (try SearchIndex<ItemID>(archive: bytes, schema: schema), 0)
           }
-          return try Self.replayed(
-            archive: bytes, stamp: stamp, generation: generation, schema: schema, db
-          ).map { Opened.success($0) }
         }
-        return (schema, generation, archive ?? nil)
+        return try Self.replayed(
+          archive: bytes, stamp: stamp, generation: generation, schema: schema, db
+        ).map { Opened.success($0) }
       }
+      return (schema, generation, archive)
+    }
     let schema = try searchSchema(opened.schema)
     let reason: String
     switch opened.archive {
-    case .success(let (index, replayed)):
+    case .success(let (index, replayed))??:
       // A long log is folded into a fresh archive, so later opens replay nothing.
       if replayed > Self.replaySaveThreshold(itemCount: index.count) {
         _ = try? saveIndex(index, builtAtGeneration: opened.generation)
@@ -89,11 +86,12 @@ extension CatalogStore {
         loadDuration: decodingStarted - started, indexDuration: clock.now - decodingStarted)
       report.replayedChanges = replayed
       return (collection, report)
-    case .failure(let failure):
+    case .failure(let failure)??:
       reason = "\(failure)"
+    case .some(nil):
+      reason = "the items changed since it was saved"
     case nil:
-      reason =
-        try hasStoredArchive() ? "the items changed since it was saved" : "the file had none yet"
+      reason = "the file had none yet"
     }
     let loaded = clock.now
     // Repair: every item and the generation they are at, in one read transaction.
@@ -247,11 +245,6 @@ extension CatalogStore {
   /// The stored archive's stamp and a copy of its bytes (for tests and tools).
   static func storedArchive(_ db: Database) throws -> (generation: Int64, archive: [UInt8])? {
     try withStoredArchive(db) { generation, bytes in (generation, [UInt8](bytes)) }
-  }
-
-  func hasStoredArchive() throws(StoreError) -> Bool {
-    try read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM search_index WHERE id = 1") ?? false
-    }
   }
 
   static func storeArchive(_ archive: [UInt8], generation: Int64, _ db: Database) throws {

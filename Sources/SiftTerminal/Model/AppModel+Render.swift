@@ -131,14 +131,12 @@ extension AppModel {
       grid.put(" " + notice, x: 0, y: top - 1, style: .dim, maxWidth: width - 1)
     }
     // The rows that fit (two lines each), read in one go when the catalog is read when shown.
-    let fitting = scrollTop..<(scrollTop + max(0, (bottom - top) / 2))
-    let shown = Dictionary(
-      controller.collection.elements(atRows: fitting).map { ($0.id, $0) },
-      uniquingKeysWith: { first, _ in first })
+    let shown = controller.collection.elements(
+      atRows: scrollTop..<(scrollTop + max(0, (bottom - top) / 2)))
     var y = top
     var row = scrollTop
     while row < rows.count, y + 1 < bottom {
-      if let item = shown[rows[row]] {
+      if row - scrollTop < shown.count, let item = shown[row - scrollTop] {
         drawItem(&grid, item, y: y, selected: row == selectedRow)
       }
       y += 2

@@ -120,11 +120,8 @@ struct SearchCommand: ParsableCommand {
     // Read from the file a page at a time: a query that matches everything holds one page.
     for page in stride(from: 0, to: shown, by: Self.pageSize) {
       let rows = page..<min(page + Self.pageSize, shown)
-      let items = Dictionary(
-        controller.collection.elements(atRows: rows).map { ($0.id, $0) },
-        uniquingKeysWith: { first, _ in first })
-      for row in rows {
-        guard let item = items[controller.rows[row]] else { continue }
+      for (row, item) in zip(rows, controller.collection.elements(atRows: rows)) {
+        guard let item else { continue }
         let explanation = explain ? controller.collection.explanation(forRow: row) : nil
         if json {
           output.write(jsonLine(item, schema, explanation: explanation) + "\n")
@@ -156,7 +153,7 @@ struct SearchCommand: ParsableCommand {
       session.send(.setText(query))
       let controller = session.controller
       let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
-      let items = controller.collection.elements(atRows: 0..<shown)
+      let items = controller.collection.elements(atRows: 0..<shown).compactMap { $0 }
       if json {
         var object = JSONLine()
         object.add("query", .string(query))
@@ -246,10 +243,10 @@ struct SearchCommand: ParsableCommand {
     return object.line
   }
 
-  /// `--explain` as JSON: the rule values, the best match, popularity and the ranges.
   /// How many results are read from the catalog file at a time.
   static let pageSize = 1_000
 
+  /// `--explain` as JSON: the rule values, the best match, popularity and the ranges.
   static func json(_ explanation: MatchExplanation) -> JSONLine {
     var object = JSONLine()
     let rank = explanation.rank
