@@ -28,7 +28,7 @@ struct CatalogSessionTests {
     #expect(throws: StoreError.self) { try session.update(Item(id: "nope", fields: [:])) }
     #expect(throws: StoreError.self) { try session.add(Item(id: soupID, fields: [:])) }
     // A NUL would come back from SQLite cut short: refused, and the view is unchanged.
-    let rowsBefore = session.controller.rows
+    let rowsBefore = Array(session.controller.rows)
     #expect {
       try session.add(Item(id: "nul", fields: ["name": .text("Chicken\u{0} Pie")]))
     } throws: { "\($0)".contains("field \"name\" contains a NUL character") }

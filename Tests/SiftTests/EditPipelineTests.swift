@@ -30,7 +30,7 @@ struct EditPipelineTests {
   func refusedBeforeWriting() throws {
     var controller = try Fixtures.activeController(.candies)
     _ = controller.type("choc")
-    let rows = controller.rows
+    let rows = Array(controller.rows)
     let catalog = RecordingCatalog()
     let existing = controller.rows[0]
     let attempts: [(CatalogEdit, CatalogEditError)] = [

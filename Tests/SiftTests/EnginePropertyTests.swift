@@ -136,7 +136,7 @@ struct EnginePropertyTests {
       var nextID = items.count
       for _ in 0..<40 {
         rounds += 1
-        let before = collection.rows
+        let before = Array(collection.rows)
         var changed: ItemID?
         let changes: RowChanges
         switch Int.random(in: 0..<5, using: &random) {

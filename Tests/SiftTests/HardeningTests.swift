@@ -19,7 +19,7 @@ struct HardeningTests {
       var (items, collection, criteria) = try Engine.randomFilteredCatalog(upTo: 6, using: &random)
       var nextID = items.count
       for _ in 0..<Int.random(in: 1...4, using: &random) {
-        let before = collection.rows
+        let before = Array(collection.rows)
         let changes: RowChanges
         switch Int.random(in: 0..<4, using: &random) {
         case 0:

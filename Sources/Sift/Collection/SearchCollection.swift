@@ -111,8 +111,8 @@ where Element.ID: Sendable {
   public var criteria: SearchCriteria { resolved.criteria }
   /// The criteria in force as the index takes them.
   public var request: MatchRequest { resolved.request(typos: typoTolerance) }
-  /// The ids of the matching elements, best first.
-  public var rows: [ID] { matches.ids }
+  /// The ids of the matching elements, best first: a view, each id read when asked for.
+  public var rows: MatchedIDs<ID> { matches.ids }
   /// Whether the elements are read from an `ElementSource` when shown rather than held.
   public var readsElementsWhenShown: Bool {
     if case .fetched = elements { true } else { false }
@@ -122,9 +122,10 @@ where Element.ID: Sendable {
   /// - Complexity: O(1) for held elements; reading every matching element from an
   ///   `ElementSource` (prefer `elements(atRows:)` for what is on screen).
   public var results: SearchResults<Element> {
-    let found = elements.found(matches.ids)
+    let all = Array(matches.ids)
+    let found = elements.found(all)
     // Held elements are every id's; a source may have lost some, which are left out.
-    let ids = readsElementsWhenShown ? matches.ids.filter { found[$0] != nil } : matches.ids
+    let ids = readsElementsWhenShown ? all.filter { found[$0] != nil } : all
     return SearchResults(ids: ids, elements: found)
   }
   /// How many of the rows match every term as written.
@@ -335,9 +336,9 @@ extension SearchCollection {
   /// row changes.
   private mutating func placeAfterEdit(_ id: ID, changed: Bool) -> RowChanges {
     revision += 1
-    let oldRows = rows
+    let oldRows = Array(rows)
     matches = index.replacing(id, in: matches, request: request)
-    return RowChanges(from: oldRows, to: rows, changed: changed ? [id] : [])
+    return RowChanges(from: oldRows, to: Array(rows), changed: changed ? [id] : [])
   }
 
   /// What the collection holds, per item: the index's buffers and the elements' own text.

@@ -123,7 +123,7 @@ public struct SearchController: Sendable {
   }
 
   /// The ids of the items shown, best first: every item when not filtering.
-  public var rows: [ItemID] { collection.rows }
+  public var rows: MatchedIDs<ItemID> { collection.rows }
 
   public var indicator: ResultsIndicator {
     ResultsIndicator(

@@ -44,14 +44,18 @@ private final class PartResults<Value>: @unchecked Sendable {
   }
 }
 
-/// Bytes that parts of a parallel job only read.
-struct SharedBytes: @unchecked Sendable {
+/// Memory that parts of a parallel job only read.
+struct SharedReadBuffer<Element>: @unchecked Sendable {
   // `@unchecked`: the buffer outlives the job and nobody writes to it while parts run.
-  let buffer: UnsafeBufferPointer<UInt8>
+  let buffer: UnsafeBufferPointer<Element>
 }
 
-/// A buffer that parts of a parallel job write to, each only its own region.
-struct SharedOutput: @unchecked Sendable {
-  // `@unchecked`: the regions parts write are disjoint, and nobody reads them until the job ends.
-  let buffer: UnsafeMutableBufferPointer<UInt8>
+/// Memory that parts of a parallel job write to, each only its own elements.
+struct SharedWriteBuffer<Element>: @unchecked Sendable {
+  // `@unchecked`: the elements parts write are disjoint, and nobody reads them until the job
+  // ends.
+  let buffer: UnsafeMutableBufferPointer<Element>
 }
+
+typealias SharedBytes = SharedReadBuffer<UInt8>
+typealias SharedOutput = SharedWriteBuffer<UInt8>

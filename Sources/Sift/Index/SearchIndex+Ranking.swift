@@ -137,24 +137,68 @@ extension SearchIndex {
           slot: identity ? Int32(position) : popularityOrder[position], rank: UInt16($0 >> 32))
       }
     }
+    return countingSort(ranked)
+  }
+
+  /// `order` for many matches: a counting sort by rank of the slots kept in popularity order,
+  /// on every core — each part of that order counts its ranks, then writes its matches from
+  /// where the same ranks of the parts before it end.
+  private func countingSort(_ ranked: [RankedSlot]) -> [RankedSlot] {
     let unmatched = UInt16.max
     var rankOf = [UInt16](repeating: unmatched, count: slotCount)
-    for match in ranked { rankOf[Int(match.slot)] = match.rank }
-    var starts = [Int](repeating: 0, count: MatchRank.packedCount + 1)
     let order = popularityOrder.isEmpty ? Array(0..<Int32(slotCount)) : popularityOrder
-    for slot in order where rankOf[Int(slot)] != unmatched {
-      starts[Int(rankOf[Int(slot)]) + 1] += 1
-    }
-    for rank in 0..<MatchRank.packedCount { starts[rank + 1] += starts[rank] }
-    return [RankedSlot](unsafeUninitializedCapacity: ranked.count) { buffer, count in
-      for slot in order {
-        let rank = rankOf[Int(slot)]
-        guard rank != unmatched else { continue }
-        buffer.initializeElement(
-          at: starts[Int(rank)], to: RankedSlot(slot: slot, rank: rank))
-        starts[Int(rank)] += 1
+    let rankCount = MatchRank.packedCount
+    return rankOf.withUnsafeMutableBufferPointer { rankOf in
+      // Each match is its own slot: the parts write disjoint elements.
+      let rankOfShared = SharedWriteBuffer(buffer: rankOf)
+      ranked.withUnsafeBufferPointer { ranked in
+        let shared = SharedReadBuffer(buffer: ranked)
+        let ranges = Parallel.ranges(
+          count: ranked.count, parts: Parallel.parts(for: ranked.count, minimumPerPart: 100_000))
+        _ = Parallel.map(parts: ranges.count) { part in
+          for match in shared.buffer[ranges[part]] {
+            rankOfShared.buffer[Int(match.slot)] = match.rank
+          }
+        }
       }
-      count = ranked.count
+      return order.withUnsafeBufferPointer { order in
+        let orderShared = SharedReadBuffer(buffer: order)
+        let ranks = SharedReadBuffer(buffer: UnsafeBufferPointer(rankOf))
+        let ranges = Parallel.ranges(
+          count: order.count, parts: Parallel.parts(for: order.count, minimumPerPart: 100_000))
+        let counts = Parallel.map(parts: ranges.count) { part in
+          var counts = [Int](repeating: 0, count: rankCount)
+          for slot in orderShared.buffer[ranges[part]] {
+            let rank = ranks.buffer[Int(slot)]
+            if rank != unmatched { counts[Int(rank)] += 1 }
+          }
+          return counts
+        }
+        // Where each part's matches of each rank go.
+        var starts = counts
+        var next = 0
+        for rank in 0..<rankCount {
+          for part in counts.indices {
+            starts[part][rank] = next
+            next += counts[part][rank]
+          }
+        }
+        return [RankedSlot](unsafeUninitializedCapacity: ranked.count) { buffer, count in
+          let output = SharedWriteBuffer(buffer: buffer)
+          let partStarts = starts
+          _ = Parallel.map(parts: ranges.count) { part in
+            var positions = partStarts[part]
+            for slot in orderShared.buffer[ranges[part]] {
+              let rank = ranks.buffer[Int(slot)]
+              guard rank != unmatched else { continue }
+              output.buffer.initializeElement(
+                at: positions[Int(rank)], to: RankedSlot(slot: slot, rank: rank))
+              positions[Int(rank)] += 1
+            }
+          }
+          count = ranked.count
+        }
+      }
     }
   }
 

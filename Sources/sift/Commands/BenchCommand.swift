@@ -40,6 +40,12 @@ struct BenchCommand: ParsableCommand {
 
   @Flag(
     help:
+      "Also print every keystroke to standard error: its time, the text typed and the rows found — to see which keystrokes are slow."
+  )
+  var each = false
+
+  @Flag(
+    help:
       "Print one JSON object: keystrokes, p50_ms, p90_ms, p99_ms, max_ms, peak_rss_mb, and the index's memory."
   )
   var json = false
@@ -95,6 +101,10 @@ struct BenchCommand: ParsableCommand {
           elapsed += counted
         }
         latencies.append(elapsed)
+        if each {
+          StandardStreams.error(
+            "\(Self.format(elapsed)) ms\t\(typed)\t\(controller.collection.rows.count) rows")
+        }
         if controller.collection.includesNearSpellings { nearKeystrokes += 1 }
         if character.isWhitespace { continue }
         if startsTerm { firstOfTerm.append(elapsed) } else { refining.append(elapsed) }
