@@ -93,4 +93,28 @@ struct IndexArchiveTests {
       _ = try SearchIndex<ItemID>(archive: Array("SQLite format 3".utf8), schema: document.schema)
     }
   }
+
+  /// An index read from an archive finds its ids' slots on first use (not on open): copies made
+  /// before that must still look up on their own, edits to one unseen by the others, and
+  /// threads looking up at once must agree.
+  @Test("copies of an index read from an archive keep their own ids, looked up from many threads")
+  func idsLookedUpWhenFirstAsked() async throws {
+    let document = try SeedCatalog.products.load()
+    let built = try document.makeCollection()
+    let read = try SearchIndex<ItemID>(archive: built.index.archived(), schema: document.schema)
+    let ids = document.items.map(\.id)
+    let untouched = try FilteredCollection(document.items, schema: built.searchSchema, index: read)
+    var edited = untouched
+    _ = try edited.delete(id: ids[0])
+    _ = try edited.add(Item(id: "new-one", fields: ["title": .text("Rose")]))
+    #expect(!edited.contains(id: ids[0]) && edited.contains(id: "new-one"))
+    #expect(untouched.contains(id: ids[0]) && !untouched.contains(id: "new-one"))
+    let fresh = try SearchIndex<ItemID>(archive: built.index.archived(), schema: document.schema)
+    let found = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<8 { group.addTask { ids.count { fresh.contains(id: $0) } } }
+      return await group.reduce(into: [Int]()) { $0.append($1) }
+    }
+    #expect(found == Array(repeating: ids.count, count: 8))
+    #expect(!fresh.contains(id: "new-one"))
+  }
 }

@@ -153,10 +153,7 @@ extension SearchIndex where ID == ItemID {
     orderKeys = (0..<Int64(count)).map { $0 }
     nextOrderKey = Int64(count)
     self.count = count
-    slotByID.reserveCapacity(count)
-    for (slot, id) in ids.enumerated() {
-      guard slotByID.updateValue(slot, forKey: id) == nil else { throw .damaged("duplicate id") }
-    }
+    slotByID = SlotMap(lazilyFrom: ids)
     for field in textFields.indices {
       columns[field] = try reader.readColumn(slots: count)
       if try reader.read() as UInt8 == 1 {
@@ -182,12 +179,24 @@ extension SearchIndex where ID == ItemID {
       categories.allSatisfy({ $0 >= -1 && $0 < Int32(categoryNames.count) })
     else { throw .damaged("categories") }
     let order: [Int32] = try reader.readArray()
-    guard order.count == count, Set(order).count == count,
-      order.allSatisfy({ $0 >= 0 && $0 < Int32(count) })
-    else { throw .damaged("popularity order") }
+    guard order.count == count, Self.isPermutation(order) else {
+      throw .damaged("popularity order")
+    }
     guard reader.offset == body else { throw .damaged("trailing bytes") }
     if rankingColumn != nil { popularityKeys = (0..<count).map(popularityKey(of:)) }
     setPopularityOrder(order)
+  }
+}
+
+extension SearchIndex {
+  /// Whether `order` holds each of `0..<order.count` once.
+  static func isPermutation(_ order: [Int32]) -> Bool {
+    var seen = [Bool](repeating: false, count: order.count)
+    for slot in order {
+      guard slot >= 0, Int(slot) < seen.count, !seen[Int(slot)] else { return false }
+      seen[Int(slot)] = true
+    }
+    return true
   }
 }
 

@@ -17,7 +17,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   var isLive: [Bool] = []
   /// Catalog order: ties in relevance are broken by it.
   var orderKeys: [Int64] = []
-  var slotByID: [ID: Int] = [:]
+  var slotByID = SlotMap<ID>()
   var nextOrderKey: Int64 = 0
   private var deadCount = 0
   /// Counts compactions: `RankedMatches` made before one name slots that no longer exist.
@@ -263,7 +263,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     numbers = numbers.map { column in keep.map { column[$0] } }
     categories = keep.map { categories[$0] }
     if !popularityKeys.isEmpty { popularityKeys = keep.map { popularityKeys[$0] } }
-    slotByID = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+    slotByID = SlotMap(building: ids)
     deadCount = 0
     layout += 1
     setPopularityOrder(sortedByPopularity(Array(0..<Int32(keep.count))))

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Each live id's slot. An index read from an archive fills it on the first lookup rather than
+/// on open: hashing every id was a sixth of a one-shot `sift search`, which never looks one up.
+///
+/// A value type like the index holding it: copies share the table until one of them is edited.
+struct SlotMap<ID: Hashable & Sendable>: Sendable {
+  /// The table, or the ids (by slot, all live) to build it from; behind a lock because copies
+  /// of an index are searched from several threads and any of them may build it.
+  private final class Storage: @unchecked Sendable {
+    let lock = NSLock()
+    var table: [ID: Int]?
+    var pendingIDs: [ID]
+
+    init(table: [ID: Int]?, pendingIDs: [ID]) {
+      self.table = table
+      self.pendingIDs = pendingIDs
+    }
+
+    var built: [ID: Int] {
+      lock.lock()
+      defer { lock.unlock() }
+      if let table { return table }
+      var made: [ID: Int] = [:]
+      made.reserveCapacity(pendingIDs.count)
+      // An archive passed its checksum, so its ids are those of an index: distinct.
+      for (slot, id) in pendingIDs.enumerated() where made[id] == nil { made[id] = slot }
+      table = made
+      pendingIDs = []
+      return made
+    }
+  }
+
+  private var storage: Storage
+
+  init() { storage = Storage(table: [:], pendingIDs: []) }
+
+  /// A map of `ids` (slot *i* holds `ids[i]`, all live, all distinct), built when first used.
+  init(lazilyFrom ids: [ID]) { storage = Storage(table: nil, pendingIDs: ids) }
+
+  /// A map of `ids`, slot *i* holding `ids[i]`.
+  init(building ids: [ID]) {
+    storage = Storage(
+      table: Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) }), pendingIDs: [])
+  }
+
+  subscript(id: ID) -> Int? {
+    get { storage.built[id] }
+    set {
+      var table = storage.built
+      if !isKnownUniquelyReferenced(&storage) {
+        storage = Storage(table: nil, pendingIDs: [])
+      }
+      // Released first so that the dictionary below is uniquely held and changes in place.
+      storage.table = nil
+      table[id] = newValue
+      storage.table = table
+    }
+  }
+
+  /// The ids mapped (building the table if it was not yet).
+  var keys: Dictionary<ID, Int>.Keys { storage.built.keys }
+}
