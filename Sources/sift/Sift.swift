@@ -51,10 +51,13 @@ struct AppCommand: ParsableCommand {
     let (collection, report) = try Failure.catching { () throws(StoreError) in
       try store.openCollection()
     }
-    // The near-spelling dictionaries are built in the background (copies of an index share
-    // them), so the first misspelling typed does not wait for them.
+    // The near-spelling dictionaries are read or built, and the trigram index built, in the
+    // background (copies of an index share them): searches scan until then, typing never waits.
     let index = collection.index
-    DispatchQueue.global(qos: .utility).async { index.prepareNearSpellings() }
+    DispatchQueue.global(qos: .utility).async {
+      index.prepareNearSpellings()
+      index.prepareSubstringSearch()
+    }
     // Searches run off the input loop, so typing stays instant on large catalogs.
     var model = AppModel(
       controller: SearchController(collection: collection, searchesImmediately: false))

@@ -260,7 +260,7 @@ struct IndexInFileTests {
           DROP TABLE search_index; DROP TABLE items_generation;
           DROP TRIGGER items_inserted; DROP TRIGGER items_updated; DROP TRIGGER items_deleted;
           DROP TRIGGER schema_changed; DROP TABLE items_changes;
-          DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v3');
+          DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v3', 'v4');
           """)
     }
     try store.close()
@@ -269,5 +269,73 @@ struct IndexInFileTests {
     #expect(opened.report.indexSource == .rebuilt(reason: "the file had none yet"))
     try Self.expectSameRows(opened.collection, as: upgraded)
     #expect(try upgraded.openCollection().report.indexSource == .archive)
+  }
+
+  /// The rows of a misspelt search, and whether its dictionaries were read from the file.
+  static func misspeltSearch(_ collection: FilteredCollection) -> (rows: [ItemID], read: Bool) {
+    var collection = collection
+    collection.filter(by: SearchCriteria(text: "rosse", tokens: [], scopeIndex: 0))
+    return (Array(collection.rows), collection.index.nearSpellingMemory.wereStored)
+  }
+
+  @Test(
+    "near-spelling dictionaries are saved with the index and read on the first misspelling; damaged or another archive's are built instead"
+  )
+  func nearSpellingsInFile() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let store = try CatalogStore.create(
+      at: folder.file("products.sqlite"), document: try BuiltInCatalog.products.load())
+    var expected = try store.loadDocument().makeCollection()
+    expected.filter(by: SearchCriteria(text: "rosse", tokens: [], scopeIndex: 0))
+    #expect(expected.includesNearSpellings && !expected.rows.isEmpty)
+
+    let stored = try Self.misspeltSearch(try store.openCollection().collection)
+    #expect(stored.rows == Array(expected.rows) && stored.read)
+
+    // Altered bytes: built, not read, and the same rows.
+    try store.queue.write { db in
+      var bytes = try [UInt8](
+        Data.fetchOne(db, sql: "SELECT near_spellings FROM search_index WHERE id = 1")!)
+      bytes[bytes.count / 2] ^= 0x10
+      try db.execute(
+        sql: "UPDATE search_index SET near_spellings = ? WHERE id = 1", arguments: [Data(bytes)])
+    }
+    let damaged = try Self.misspeltSearch(try store.openCollection().collection)
+    #expect(damaged.rows == Array(expected.rows) && !damaged.read)
+
+    // Opened, then another archive saved before the first misspelling: not read either.
+    let early = try store.openCollection().collection
+    var session = try CatalogSession(store: store)
+    _ = try session.add(fields: ["title": .text("Violet")])
+    #expect(try session.saveIndex())
+    let late = Self.misspeltSearch(early)
+    #expect(late.rows == Array(expected.rows) && !late.read)
+    // The new archive came with its own dictionaries.
+    #expect(try Self.misspeltSearch(try store.openCollection().collection).read)
+  }
+
+  @Test(
+    "a catalog of the third format is upgraded: its first open builds the index and dictionaries")
+  func upgradeFromThirdFormat() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("products.sqlite")
+    let store = try CatalogStore.create(at: url, document: try BuiltInCatalog.products.load())
+    try store.queue.write { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE search_index DROP COLUMN near_spellings;
+          DELETE FROM grdb_migrations WHERE identifier = 'v4';
+          """)
+    }
+    try store.close()
+    let upgraded = try CatalogStore.open(at: url)
+    let opened = try upgraded.openCollection()
+    #expect(opened.report.indexSource == .rebuilt(reason: "the file had none yet"))
+    try Self.expectSameRows(opened.collection, as: upgraded)
+    let reopened = try upgraded.openCollection()
+    #expect(reopened.report.indexSource == .archive)
+    #expect(Self.misspeltSearch(reopened.collection).read)
   }
 }

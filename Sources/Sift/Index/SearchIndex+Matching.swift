@@ -182,10 +182,22 @@ extension SearchIndex {
   private func matchingSlots(_ plan: MatchPlan, within candidates: [Int32]?) -> [Int32] {
     var slots: [Int32]
     var remaining = plan.terms[...]
-    if let candidates {
-      slots = candidates.filter { isLive[Int($0)] }
-    } else if let first = remaining.first, !first.isNegated, case .text(let probe) = first.condition
+    var firstProbe: MatchPlan.TextProbe?
+    if let first = remaining.first, !first.isNegated, case .text(let probe) = first.condition {
+      firstProbe = probe
+    }
+    let trigrams = trigrams.current
+    if let probe = firstProbe, let trigrams,
+      candidates.map({ trigrams.candidateCount(for: probe.needle) ?? .max < $0.count }) ?? true,
+      let found = trigramMatches(probe, trigrams)
     {
+      // Fewer slots hold the term's rarest trigram than matched before (or than the scan
+      // would read): check those.
+      slots = found
+      remaining = remaining.dropFirst()
+    } else if let candidates {
+      slots = candidates.filter { isLive[Int($0)] }
+    } else if let probe = firstProbe {
       slots = scan(probe)
       remaining = remaining.dropFirst()
     } else {
@@ -234,6 +246,26 @@ extension SearchIndex {
     return plan.terms.allSatisfy {
       matches($0.condition, slot: slot, nearSpellings: nearSpellings) != $0.isNegated
     }
+  }
+
+  /// Live slots, in slot order, that match a text probe exactly, among those holding its
+  /// rarest trigram (and those added since the trigram index was built); nil when the probe
+  /// cannot use it (under three bytes, a number, initial consonants).
+  private func trigramMatches(
+    _ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex
+  ) -> [Int32]? {
+    guard probe.number == nil, !probe.initials,
+      let listed = trigrams.candidates(for: probe.needle)
+    else { return nil }
+    // A copy of the index older than the one that built it has fewer slots.
+    var slots = listed.filter {
+      Int($0) < slotCount && isLive[Int($0)] && matchesExactly(probe, slot: Int($0))
+    }
+    for slot in min(trigrams.slotCount, slotCount)..<slotCount
+    where isLive[slot] && matchesExactly(probe, slot: slot) {
+      slots.append(Int32(slot))
+    }
+    return slots
   }
 
   /// Live slots, in slot order, whose text matches a text probe exactly: one scan per column.

@@ -52,6 +52,8 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   var popularityRanks: [UInt32] = []
   /// The word dictionaries for near spellings, built when first needed and shared by copies.
   var typoDictionaries = TypoDictionaries()
+  /// Which slots hold each trigram, once `prepareSubstringSearch()` built it; shared by copies.
+  var trigrams = TrigramBox()
 
   /// The number of items.
   public internal(set) var count = 0
@@ -267,8 +269,9 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     deadCount = 0
     layout += 1
     setPopularityOrder(sortedByPopularity(Array(0..<Int32(keep.count))))
-    // Slots were renumbered: the dictionaries' postings no longer apply.
+    // Slots were renumbered: the dictionaries' and trigrams' postings no longer apply.
     typoDictionaries = TypoDictionaries()
+    trigrams = TrigramBox()
   }
 }
 

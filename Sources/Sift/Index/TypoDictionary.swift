@@ -24,8 +24,10 @@ final class TypoDictionary: Sendable {
   let postings: [Int32]
   /// The slots this dictionary covers: `0..<slotCount`.
   let slotCount: Int
-  /// How long building took, for `sift bench`.
+  /// How long building (or reading it from a catalog file) took, for `sift bench`.
   let buildSeconds: Double
+  /// Whether it was read from a catalog file rather than built.
+  let wasStored: Bool
 
   var wordCount: Int { wordStarts.count - 1 }
 
@@ -113,6 +115,59 @@ final class TypoDictionary: Sendable {
     postingStarts = counts
     self.postings = postings
     buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+    wasStored = false
+  }
+
+  /// A dictionary read back from `NearSpellingArchive` bytes.
+  private init(
+    words: [UInt8], wordStarts: [UInt32], postingStarts: [UInt32], postings: [Int32],
+    slotCount: Int, readSeconds: Double
+  ) {
+    self.words = words
+    self.wordStarts = wordStarts
+    self.postingStarts = postingStarts
+    self.postings = postings
+    self.slotCount = slotCount
+    buildSeconds = readSeconds
+    wasStored = true
+  }
+
+  func write(to writer: inout ArchiveWriter) {
+    writer.append(UInt64(slotCount))
+    writer.appendArray(words)
+    writer.appendArray(wordStarts)
+    writer.appendArray(postingStarts)
+    writer.appendArray(postings)
+  }
+
+  /// The dictionary at the reader's offset, its offsets checked so that no lookup can fall
+  /// outside its buffers (a checksum has vouched for the rest, such as the words' order).
+  static func read(
+    from reader: inout ArchiveReader, slotLimit: Int, started: DispatchTime
+  ) throws(IndexArchive.Failure) -> TypoDictionary {
+    let slotCount = Int(clamping: try reader.read() as UInt64)
+    let words: [UInt8] = try reader.readArray()
+    let wordStarts: [UInt32] = try reader.readArray()
+    let postingStarts: [UInt32] = try reader.readArray()
+    let postings: [Int32] = try reader.readArray()
+    guard slotCount <= slotLimit,
+      isOffsets(wordStarts, of: words.count),
+      isOffsets(postingStarts, of: postings.count),
+      wordStarts.count == postingStarts.count,
+      postings.allSatisfy({ $0 >= 0 && Int($0) < slotCount })
+    else { throw .damaged("near-spelling dictionary") }
+    return TypoDictionary(
+      words: words, wordStarts: wordStarts, postingStarts: postingStarts, postings: postings,
+      slotCount: slotCount,
+      readSeconds: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
+  }
+
+  /// Whether `starts` runs from 0 to `count` without going back.
+  private static func isOffsets(_ starts: [UInt32], of count: Int) -> Bool {
+    guard starts.first == 0, starts.last == UInt32(truncatingIfNeeded: count),
+      UInt64(count) <= UInt64(UInt32.max)
+    else { return false }
+    return zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
   }
 
   /// Calls `body` with each run of words (sorted positions) whose beginning is within the
@@ -327,18 +382,35 @@ private struct WordTable {
 /// The word dictionaries of an index's text columns, each built the first time a search needs
 /// it. Copies of an index (a search on a worker thread) share them, so one build serves all;
 /// compaction, which renumbers slots, starts a new set.
-final class TypoDictionaries: @unchecked Sendable {  // `built` is only touched under `lock`.
+final class TypoDictionaries: @unchecked Sendable {  // State is only touched under `lock`.
   private let lock = NSLock()
   private var built: [Int: TypoDictionary] = [:]
+  /// Reads the dictionaries a catalog file keeps, tried once on the first need.
+  private var stored: (@Sendable () -> [Int: TypoDictionary]?)?
 
-  /// The dictionary of `column`, built by `make` if it is not yet.
+  init(stored: (@Sendable () -> [Int: TypoDictionary]?)? = nil) {
+    self.stored = stored
+  }
+
+  /// The dictionary of `column`: read from the file, else built by `make` if it is not yet.
   func dictionary(column: Int, make: () -> TypoDictionary) -> TypoDictionary {
     lock.lock()
     defer { lock.unlock() }
+    if let read = stored {
+      stored = nil
+      if let dictionaries = read() { built.merge(dictionaries) { kept, _ in kept } }
+    }
     if let dictionary = built[column] { return dictionary }
     let dictionary = make()
     built[column] = dictionary
     return dictionary
+  }
+
+  /// The dictionary of `column` if it was built or read already (the file is not read).
+  func existing(column: Int) -> TypoDictionary? {
+    lock.lock()
+    defer { lock.unlock() }
+    return built[column]
   }
 
   /// The dictionaries built so far.
@@ -364,10 +436,26 @@ extension SearchIndex {
     }
   }
 
-  /// What the near-spelling dictionaries built so far hold and cost.
-  public var nearSpellingMemory: (words: Int, bytes: Int, buildSeconds: Double) {
-    typoDictionaries.all.reduce((0, 0, 0)) {
-      ($0.0 + $1.wordCount, $0.1 + $1.memoryBytes, $0.2 + $1.buildSeconds)
+  /// Builds the trigram index now (unless it is built or being built), so that terms of three
+  /// bytes or more check only the items holding their rarest trigram instead of scanning all the
+  /// text. Searches never wait for it: an app calls it off the main thread after opening a large
+  /// catalog; until it is done, terms are found by scanning, with the same results.
+  public func prepareSubstringSearch() {
+    guard !summaries.contains(where: { $0 == nil }) else { return }  // a line index scans
+    trigrams.prepare { TrigramIndex(columns: columns, slotCount: slotCount) }
+  }
+
+  /// What the trigram index holds and cost to build; nil until it is built.
+  public var substringSearchMemory: (bytes: Int, buildSeconds: Double)? {
+    trigrams.current.map { ($0.memoryBytes, $0.buildSeconds) }
+  }
+
+  /// What the near-spelling dictionaries built (or read) so far hold and cost, and whether
+  /// they were all read from a catalog file.
+  public var nearSpellingMemory: (words: Int, bytes: Int, buildSeconds: Double, wereStored: Bool) {
+    let all = typoDictionaries.all
+    return all.reduce((0, 0, 0, !all.isEmpty)) {
+      ($0.0 + $1.wordCount, $0.1 + $1.memoryBytes, $0.2 + $1.buildSeconds, $0.3 && $1.wasStored)
     }
   }
 }

@@ -53,7 +53,9 @@ extension CatalogStore {
     // One read transaction: the schema, the items' generation, and the archive — read in
     // place (not copied) when it is stamped with that generation. `archive` is nil when the
     // file has none, `.some(nil)` when it is stale and the change log cannot bring it up to date.
-    typealias Opened = Result<(index: SearchIndex<ItemID>, replayed: Int), IndexArchive.Failure>
+    typealias Opened = Result<
+      (index: SearchIndex<ItemID>, replayed: Int, stamp: Int64), IndexArchive.Failure
+    >
     let opened: (schema: CatalogSchema, generation: Int64, archive: Opened??) = try read { db in
       let schema = try Self.schema(db, path: path)
       let generation = try Self.itemsGeneration(db)
@@ -61,22 +63,27 @@ extension CatalogStore {
         decodingStarted = clock.now
         if stamp == generation {
           return Opened { () throws(IndexArchive.Failure) in
-            (try SearchIndex<ItemID>(archive: bytes, schema: schema), 0)
+            (try SearchIndex<ItemID>(archive: bytes, schema: schema), 0, stamp)
           }
         }
         return try Self.replayed(
           archive: bytes, stamp: stamp, generation: generation, schema: schema, db
-        ).map { Opened.success($0) }
+        ).map { Opened.success(($0.index, $0.replayed, stamp)) }
       }
       return (schema, generation, archive)
     }
     let schema = try searchSchema(opened.schema)
     let reason: String
     switch opened.archive {
-    case .success(let (index, replayed))??:
+    case .success(let read)??:
+      var index = read.index
+      let (replayed, stamp) = (read.replayed, read.stamp)
       // A long log is folded into a fresh archive, so later opens replay nothing.
       if replayed > Self.replaySaveThreshold(itemCount: index.count) {
         _ = try? saveIndex(index, builtAtGeneration: opened.generation)
+      } else {
+        // Read when first needed, if the file still holds those of this archive then.
+        index.readNearSpellings { [self] read in try? withStoredNearSpellings(stamp: stamp, read) }
       }
       let collection = FilteredCollection(
         index: index, schema: schema, source: CatalogItemSource(store: self, schema: opened.schema),
@@ -134,10 +141,24 @@ extension CatalogStore {
     _ index: SearchIndex<ItemID>, builtAtGeneration generation: Int64
   ) throws(StoreError) -> Bool {
     let archive = index.archived()
+    let nearSpellings = index.archivedNearSpellings()
     return try write { db in
       guard try Self.itemsGeneration(db) == generation else { return false }
-      try Self.storeArchive(archive, generation: generation, db)
+      try Self.storeArchive(archive, nearSpellings: nearSpellings, generation: generation, db)
       return true
+    }
+  }
+
+  /// Calls `body` with the near-spelling dictionaries saved with the archive stamped `stamp`,
+  /// read in place; not at all when the file has none, or holds another archive by now.
+  func withStoredNearSpellings(
+    stamp: Int64, _ body: (UnsafeRawBufferPointer) -> Void
+  ) throws(StoreError) {
+    try read { db in
+      let rows = try Row.fetchCursor(
+        db, sql: "SELECT generation, near_spellings FROM search_index WHERE id = 1")
+      guard let row = try rows.next(), row[0] as Int64 == stamp else { return }
+      try row.withUnsafeData(atIndex: 1) { data in data?.withUnsafeBytes(body) }
     }
   }
 
@@ -147,7 +168,9 @@ extension CatalogStore {
     // The index alone: no map of the items, no first search.
     let index = try SearchIndex(
       schema: SearchSchema<Item>(document.schema), elements: document.items)
-    try Self.storeArchive(index.archived(), generation: try Self.itemsGeneration(db), db)
+    try Self.storeArchive(
+      index.archived(), nearSpellings: index.archivedNearSpellings(),
+      generation: try Self.itemsGeneration(db), db)
   }
 
   /// Writes one edit (`persist(_:)`) and follows which generation of the items an index kept
@@ -247,14 +270,18 @@ extension CatalogStore {
     try withStoredArchive(db) { generation, bytes in (generation, [UInt8](bytes)) }
   }
 
-  static func storeArchive(_ archive: [UInt8], generation: Int64, _ db: Database) throws {
+  /// Saves the archive and the near-spelling dictionaries that go with it, stamped together.
+  static func storeArchive(
+    _ archive: [UInt8], nearSpellings: [UInt8]?, generation: Int64, _ db: Database
+  ) throws {
     // The archive answers every change up to its generation: their log entries are done with.
     try db.execute(sql: "DELETE FROM items_changes WHERE generation <= ?", arguments: [generation])
     try db.execute(
       sql: """
-        INSERT INTO search_index (id, generation, archive) VALUES (1, ?, ?)
-        ON CONFLICT(id) DO UPDATE SET generation = excluded.generation, archive = excluded.archive
+        INSERT INTO search_index (id, generation, archive, near_spellings) VALUES (1, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET generation = excluded.generation,
+          archive = excluded.archive, near_spellings = excluded.near_spellings
         """,
-      arguments: [generation, Data(archive)])
+      arguments: [generation, Data(archive), nearSpellings.map { Data($0) }])
   }
 }

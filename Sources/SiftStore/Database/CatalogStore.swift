@@ -121,7 +121,7 @@ public final class CatalogStore: Sendable {
   }
 
   /// The migrations this version of Sift knows, oldest first.
-  static let knownMigrations: Set<String> = ["v1", "v2", "v3"]
+  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4"]
 
   private static func firstColumn(_ connection: OpaquePointer?, _ sql: String) -> String? {
     allRows(connection, sql).first
@@ -225,6 +225,16 @@ public final class CatalogStore: Sendable {
             UPDATE items_generation SET value = value + 1;
             INSERT INTO items_changes SELECT value, OLD.id, 0 FROM items_generation;
           END;
+          """)
+    }
+    // v4: the near-spelling dictionaries beside the index archive (`NearSpellingArchive`), so
+    // the first misspelt search reads them instead of reading every word. The archive of an
+    // older file goes, so that the first open builds and saves both together.
+    migrator.registerMigration("v4") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE search_index ADD COLUMN near_spellings BLOB;
+          DELETE FROM search_index;
           """)
     }
     return migrator

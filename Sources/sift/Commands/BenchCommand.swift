@@ -78,6 +78,11 @@ struct BenchCommand: ParsableCommand {
     controller.collection.index.prepareNearSpellings()
     let dictionaryMilliseconds = Self.milliseconds(since: dictionaryStarted)
     let dictionary = controller.collection.index.nearSpellingMemory
+    // So is the trigram index, which the app also builds in the background.
+    let trigramsStarted = DispatchTime.now()
+    controller.collection.index.prepareSubstringSearch()
+    let trigramMilliseconds = Self.milliseconds(since: trigramsStarted)
+    let trigramBytes = controller.collection.index.substringSearchMemory?.bytes ?? 0
 
     var latencies: [Double] = []
     // DESIGN §5 sets targets for the first keystroke of a term and for the refining ones.
@@ -161,10 +166,13 @@ struct BenchCommand: ParsableCommand {
         object.add("heap_elements_bytes_per_item", .number(Double(heap.elements)))
       }
       object.add("typo_dictionary_build_ms", .number(Self.round(dictionaryMilliseconds)))
+      object.add("typo_dictionary_from_file", .bool(dictionary.wereStored))
       object.add("typo_dictionary_words", .number(Double(dictionary.words)))
       object.add(
         "typo_dictionary_mb", .number(Self.round(Double(dictionary.bytes) / 1_048_576)))
       object.add("near_spelling_keystrokes", .number(Double(nearKeystrokes)))
+      object.add("trigram_build_ms", .number(Self.round(trigramMilliseconds)))
+      object.add("trigram_mb", .number(Self.round(Double(trigramBytes) / 1_048_576)))
       print(object.line)
     } else {
       print(
@@ -190,7 +198,10 @@ struct BenchCommand: ParsableCommand {
       }
       print("peak RSS    \(Self.format(peak)) MB")
       print(
-        "typos       word dictionaries of \(dictionary.words) words, \(Self.format(Double(dictionary.bytes) / 1_048_576)) MB, built in \(Self.format(dictionaryMilliseconds)) ms · \(nearKeystrokes) keystrokes showed near spellings"
+        "typos       word dictionaries of \(dictionary.words) words, \(Self.format(Double(dictionary.bytes) / 1_048_576)) MB, \(dictionary.wereStored ? "read from the file" : "built") in \(Self.format(dictionaryMilliseconds)) ms · \(nearKeystrokes) keystrokes showed near spellings"
+      )
+      print(
+        "trigrams    \(Self.format(Double(trigramBytes) / 1_048_576)) MB, built in \(Self.format(trigramMilliseconds)) ms"
       )
       print(
         "index       folded text \(Self.format(Double(memory.foldedTextBytes) / 1_048_576)) MB for \(Self.format(Double(memory.rawTextBytes) / 1_048_576)) MB of raw text (\(Self.format(foldedRatio))×) + \(memory.textOffsetBytesPerSlot) bytes an item of offsets · \(memory.bytesPerSlot) bytes an item in all besides the text, + \(memory.idMapBytesPerItem) for the id map"

@@ -45,11 +45,13 @@ enum JSONValue {
   case numbers([Int])
   case array([JSONValue])
   case object(JSONLine)
+  case bool(Bool)
   case null
 
   func append(to text: inout String) {
     switch self {
     case .string(let value): JSONLine.appendString(value, to: &text)
+    case .bool(let value): text += value ? "true" : "false"
     case .strings(let values):
       text += "["
       for (index, value) in values.enumerated() {

@@ -1,0 +1,251 @@
+import Dispatch
+import Foundation
+
+/// Which slots hold each run of three folded bytes, in any text column: a term of three bytes
+/// or more is looked for only in the slots of its rarest trigram, not in all the text.
+///
+/// On the cities, the rarest trigram of a prefix typed names at most 5% of the items and
+/// mostly under 1% (`Benchmarks/trigram-census.py`), so a first search for "mos" checks 722
+/// items instead of scanning 18 MB, and typing "sa" → "san" checks 12,263 instead of the
+/// 30,000 that matched "sa". Postings are delta-coded (8.7 MB for the cities' 5.8 million).
+///
+/// Built once, off the typing path (`SearchIndex.prepareSubstringSearch()`), over the slots
+/// that existed then; slots added later are checked one by one, dead ones are skipped by the
+/// caller, and a compaction (which renumbers slots) drops it. A search never waits for it: until
+/// it is built, the scan answers.
+final class TrigramIndex: Sendable {
+  /// Open addressing from a trigram (three bytes, packed) to its id, -1 for an empty place.
+  private let table: [Int32]
+  private let keys: [UInt32]
+  /// Per id: how many slots hold it, and where its postings start in `postings`.
+  private let counts: [UInt32]
+  private let postingStarts: [UInt32]
+  /// Per id, its slots ascending, each as the gap from the one before (the first from -1),
+  /// seven bits a byte, the high bit set on all but a gap's last byte.
+  private let postings: [UInt8]
+  /// The slots covered: `0..<slotCount`.
+  let slotCount: Int
+  let buildSeconds: Double
+
+  var memoryBytes: Int {
+    table.count * 4 + keys.count * 4 + counts.count * 4 + postingStarts.count * 4 + postings.count
+  }
+
+  /// The trigrams of the first `slotCount` slots of `columns`.
+  ///
+  /// - Complexity: two passes over the columns' bytes (one to count and size each trigram's
+  ///   postings, one to write them), a hash lookup per trigram occurrence.
+  init(columns: [FoldedColumn], slotCount: Int) {
+    let started = DispatchTime.now()
+    self.slotCount = slotCount
+    var table = [Int32](repeating: -1, count: 1 << 16)
+    var keys: [UInt32] = []
+    var counts: [UInt32] = []
+    var sizes: [UInt32] = []
+    var lastSlot: [Int32] = []
+    // Pass 1: each trigram's id, how many slots hold it, and its postings' size.
+    Self.forEachTrigram(columns, slotCount: slotCount) { key, slot in
+      let id = Self.id(of: key, table: &table, keys: &keys) {
+        counts.append(0)
+        sizes.append(0)
+        lastSlot.append(-1)
+      }
+      guard lastSlot[id] != Int32(slot) else { return }
+      counts[id] += 1
+      sizes[id] += UInt32(Self.gapSize(UInt32(Int32(slot) - lastSlot[id])))
+      lastSlot[id] = Int32(slot)
+    }
+    var postingStarts = [UInt32](repeating: 0, count: keys.count + 1)
+    for id in keys.indices { postingStarts[id + 1] = postingStarts[id] + sizes[id] }
+    // Pass 2: the gaps, written where each trigram's postings go.
+    var postings = [UInt8](repeating: 0, count: Int(postingStarts.last ?? 0))
+    var cursor = Array(postingStarts.dropLast())
+    for id in lastSlot.indices { lastSlot[id] = -1 }
+    postings.withUnsafeMutableBufferPointer { postings in
+      Self.forEachTrigram(columns, slotCount: slotCount) { key, slot in
+        let id = Self.lookUp(key, table: table, keys: keys)!
+        guard lastSlot[id] != Int32(slot) else { return }
+        var gap = UInt32(Int32(slot) - lastSlot[id])
+        var at = Int(cursor[id])
+        while gap >= 0x80 {
+          postings[at] = UInt8(truncatingIfNeeded: gap) | 0x80
+          gap >>= 7
+          at += 1
+        }
+        postings[at] = UInt8(gap)
+        cursor[id] = UInt32(at + 1)
+        lastSlot[id] = Int32(slot)
+      }
+    }
+    self.table = table
+    self.keys = keys
+    self.counts = counts
+    self.postingStarts = postingStarts
+    self.postings = postings
+    buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+  }
+
+  /// The slots (below `slotCount`, ascending) that may hold `needle`: those holding its rarest
+  /// trigram. Nil for a needle shorter than three bytes, which has no trigram.
+  func candidates(for needle: [UInt8]) -> [Int32]? {
+    guard needle.count >= 3 else { return nil }
+    var rarest: (id: Int, count: UInt32)?
+    for start in 0...(needle.count - 3) {
+      let key = Self.key(needle[start], needle[start + 1], needle[start + 2])
+      guard let id = Self.lookUp(key, table: table, keys: keys) else { return [] }
+      if counts[id] < rarest?.count ?? .max { rarest = (id, counts[id]) }
+    }
+    guard let rarest else { return [] }
+    return slots(of: rarest.id)
+  }
+
+  /// How many slots the rarest trigram of `needle` names (nil: it has none), to choose between
+  /// it and another set of candidates without decoding.
+  func candidateCount(for needle: [UInt8]) -> Int? {
+    guard needle.count >= 3 else { return nil }
+    var fewest = Int.max
+    for start in 0...(needle.count - 3) {
+      let key = Self.key(needle[start], needle[start + 1], needle[start + 2])
+      guard let id = Self.lookUp(key, table: table, keys: keys) else { return 0 }
+      fewest = min(fewest, Int(counts[id]))
+    }
+    return fewest
+  }
+
+  private func slots(of id: Int) -> [Int32] {
+    var slots: [Int32] = []
+    slots.reserveCapacity(Int(counts[id]))
+    postings.withUnsafeBufferPointer { postings in
+      var at = Int(postingStarts[id])
+      let end = Int(postingStarts[id + 1])
+      var slot: Int32 = -1
+      while at < end {
+        var gap: UInt32 = 0
+        var shift: UInt32 = 0
+        while true {
+          let byte = postings[at]
+          at += 1
+          gap |= UInt32(byte & 0x7F) << shift
+          if byte < 0x80 { break }
+          shift += 7
+        }
+        slot += Int32(bitPattern: gap)
+        slots.append(slot)
+      }
+    }
+    return slots
+  }
+
+  // MARK: - Building blocks
+
+  @inline(__always)
+  private static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
+    UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
+  }
+
+  @inline(__always)
+  private static func place(of key: UInt32, mask: Int) -> Int {
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 8) & mask
+  }
+
+  private static func gapSize(_ gap: UInt32) -> Int {
+    gap < 1 << 7 ? 1 : gap < 1 << 14 ? 2 : gap < 1 << 21 ? 3 : gap < 1 << 28 ? 4 : 5
+  }
+
+  private static func lookUp(_ key: UInt32, table: [Int32], keys: [UInt32]) -> Int? {
+    let mask = table.count - 1
+    var place = place(of: key, mask: mask)
+    while true {
+      let id = table[place]
+      if id < 0 { return nil }
+      if keys[Int(id)] == key { return Int(id) }
+      place = (place + 1) & mask
+    }
+  }
+
+  /// The id of `key`, given the next one (after `added`) when it is new; the table doubles
+  /// when half full.
+  private static func id(
+    of key: UInt32, table: inout [Int32], keys: inout [UInt32], added: () -> Void
+  ) -> Int {
+    var mask = table.count - 1
+    var place = place(of: key, mask: mask)
+    while true {
+      let id = table[place]
+      if id < 0 { break }
+      if keys[Int(id)] == key { return Int(id) }
+      place = (place + 1) & mask
+    }
+    let id = keys.count
+    keys.append(key)
+    added()
+    table[place] = Int32(id)
+    if keys.count * 2 > table.count {
+      table = [Int32](repeating: -1, count: table.count * 2)
+      mask = table.count - 1
+      for (id, key) in keys.enumerated() {
+        var place = Self.place(of: key, mask: mask)
+        while table[place] >= 0 { place = (place + 1) & mask }
+        table[place] = Int32(id)
+      }
+    }
+    return id
+  }
+
+  /// Calls `body` with every trigram of every value of the first `slotCount` slots, in slot
+  /// order (a trigram may come several times for one slot). None spans two values.
+  private static func forEachTrigram(
+    _ columns: [FoldedColumn], slotCount: Int, _ body: (UInt32, Int) -> Void
+  ) {
+    var readers: [(bytes: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>)] = []
+    func withAll(_ index: Int, _ work: () -> Void) {
+      guard index < columns.count else { return work() }
+      columns[index].withUnsafeBytes { bytes, starts in
+        readers.append((bytes, starts))
+        withAll(index + 1, work)
+      }
+    }
+    withAll(0) {
+      for slot in 0..<slotCount {
+        for reader in readers {
+          let start = Int(reader.starts[slot])
+          let end = Int(reader.starts[slot + 1])
+          guard end - start >= 3 else { continue }
+          var key = UInt32(reader.bytes[start]) << 8 | UInt32(reader.bytes[start + 1])
+          for offset in (start + 2)..<end {
+            key = (key << 8 | UInt32(reader.bytes[offset])) & 0xFF_FFFF
+            // A 0 ends a value: a trigram holding one spans two values (or none).
+            if key & 0xFF == 0 || key & 0xFF00 == 0 || key & 0xFF_0000 == 0 { continue }
+            body(key, slot)
+          }
+        }
+      }
+    }
+  }
+}
+
+/// An index's trigram index once built, shared by its copies (searches on other threads) like
+/// the near-spelling dictionaries; a compaction starts a new, empty one.
+final class TrigramBox: @unchecked Sendable {  // `built` and `building` only under `lock`.
+  private let lock = NSLock()
+  private var built: TrigramIndex?
+  private var building = false
+
+  /// The trigram index if it is built; never waits for one being built.
+  var current: TrigramIndex? { lock.withLock { built } }
+
+  /// Builds it with `make` unless it is built or being built elsewhere.
+  func prepare(_ make: () -> TrigramIndex) {
+    let claimed = lock.withLock {
+      guard built == nil, !building else { return false }
+      building = true
+      return true
+    }
+    guard claimed else { return }
+    let made = make()
+    lock.withLock {
+      built = made
+      building = false
+    }
+  }
+}
