@@ -4,7 +4,8 @@
 //
 // Each scalar (outside ASCII and the Hangul syllables, which the runtime handles arithmetically)
 // is mapped by: NFKD, drop nonspacing and enclosing marks, lowercase, then the table of letters
-// without decompositions. The step is repeated until nothing changes, so folding is idempotent.
+// without decompositions and the letters other scripts write two ways (katakana to hiragana,
+// Arabic-script variants, Arabic-Indic and Persian digits). The step is repeated until nothing changes, so folding is idempotent.
 // Only scalars whose folding differs from themselves are written.
 import Foundation
 
@@ -24,6 +25,27 @@ let extraLetters: [UInt32: String] = [
   0x03C2: "\u{03C3}",  // final sigma folds to sigma (full case folding)
 ]
 
+/// Letters of other scripts that readers (and keyboards) treat as one (DESIGN §3, "More
+/// scripts"): what Lucene's CJK-width, Arabic and Persian normalizers fold.
+func scriptLetter(_ v: UInt32) -> String? {
+  switch v {
+  // Katakana ァ…ヶ to hiragana ぁ…ゖ: the same syllables, 0x60 apart.
+  case 0x30A1...0x30F6: return String(Unicode.Scalar(v - 0x60)!)
+  // Arabic yeh and alef maksura to Farsi yeh, Arabic kaf to keheh: what each keyboard types.
+  case 0x064A, 0x0649: return "\u{06CC}"
+  case 0x0643: return "\u{06A9}"
+  // Teh marbuta, commonly typed as heh; alef wasla as alef.
+  case 0x0629: return "\u{0647}"
+  case 0x0671: return "\u{0627}"
+  // Tatweel only stretches a word.
+  case 0x0640: return ""
+  // Arabic-Indic and Persian (extended Arabic-Indic) digits.
+  case 0x0660...0x0669: return String(v - 0x0660)
+  case 0x06F0...0x06F9: return String(v - 0x06F0)
+  default: return nil
+  }
+}
+
 func isControl(_ v: UInt32) -> Bool { v < 0x20 || (v >= 0x7F && v < 0xA0) }
 func isHangulSyllable(_ v: UInt32) -> Bool { v >= 0xAC00 && v <= 0xD7A3 }
 
@@ -42,7 +64,7 @@ func foldOnce(_ s: String) -> String {
     // selectors) would otherwise split a word the reader sees as whole.
     if scalar.properties.isDefaultIgnorableCodePoint { continue }
     for lower in scalar.properties.lowercaseMapping.unicodeScalars {
-      out += extraLetters[lower.value] ?? String(lower)
+      out += extraLetters[lower.value] ?? scriptLetter(lower.value) ?? String(lower)
     }
   }
   return out

@@ -35,6 +35,17 @@ struct FilterCommandTests {
     #expect(try filter(["zzzq"]) == [])
   }
 
+  @Test("kana, Arabic-script letters and digits find their other spelling")
+  func scripts() throws {
+    let lines = "ヨコハマ\nたかおし\nکهریز\nمدرسة\nRoute 2010\nTokyo"
+    #expect(try filter(["よこはま"], lines) == ["ヨコハマ"])
+    #expect(try filter(["タカオ"], lines) == ["たかおし"])
+    #expect(try filter(["كهريز"], lines) == ["کهریز"])
+    #expect(try filter(["مدرسه"], lines) == ["مدرسة"])
+    #expect(try filter(["٢٠١٠"], lines) == ["Route 2010"])
+    #expect(try filter(["--fuzzy", "۲۱"], lines) == ["Route 2010"])
+  }
+
   @Test("--no-sort keeps input order")
   func noSort() throws {
     #expect(

@@ -136,21 +136,22 @@ struct CitiesCorpusTests {
     var description: String { message }
   }
 
-  @Test("new york, münchen, berl, melb, and misspellings, as a new user types them")
-  func issueCases() throws {
-    let cities = try Self.corpus()
-    let sift = try SiftProcess()
-    defer { sift.cleanup() }
+  /// The corpus imported into `cities.sqlite` in the process's folder, with `--rank-by
+  /// population`, then `queries` run against it: per query, its titles and indicator.
+  static func answers(
+    _ queries: [String], limit: Int, _ sift: SiftProcess
+  ) throws -> [String: (titles: [String], indicator: String)] {
+    let cities = try corpus()
     let imported = try sift.run([
       "import", cities.path, "--catalog", "cities.sqlite", "--title", "name", "--text",
       "alternates", "--number", "population", "--category", "country", "--id", "id",
       "--rank-by", "population",
     ])
     #expect(imported.status == 0, "\(imported.stderr)")
-    let queries = ["new york", "münchen", "berl", "melb", "zuirch", "lisbn", "new yrok", "amstred"]
     let file = try sift.write("queries.txt", queries.joined(separator: "\n") + "\n")
     let run = try sift.run([
-      "search", "--catalog", "cities.sqlite", "--queries", file, "--json", "--limit", "3",
+      "search", "--catalog", "cities.sqlite", "--queries", file, "--json", "--limit",
+      String(limit),
     ])
     #expect(run.status == 0, "\(run.stderr)")
     var answers: [String: (titles: [String], indicator: String)] = [:]
@@ -160,6 +161,15 @@ struct CitiesCorpusTests {
         results.compactMap { $0["title"] as? String }, object["indicator"] as? String ?? ""
       )
     }
+    return answers
+  }
+
+  @Test("new york, münchen, berl, melb, and misspellings, as a new user types them")
+  func issueCases() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let queries = ["new york", "münchen", "berl", "melb", "zuirch", "lisbn", "new yrok", "amstred"]
+    let answers = try Self.answers(queries, limit: 3, sift)
     #expect(answers["new york"]?.titles.first == "New York City")
     #expect(answers["münchen"]?.titles.contains("Munich") == true)
     #expect(answers["berl"]?.titles.first == "Berlin")
@@ -173,6 +183,25 @@ struct CitiesCorpusTests {
       #expect(
         answers[query]?.indicator.hasPrefix("No exact matches — showing") == true,
         "\(query): \(String(describing: answers[query]?.indicator))")
+    }
+  }
+
+  /// Spellings that found nothing before katakana, Arabic-script letters and digits were folded
+  /// (DESIGN §3, "More scripts"): each names a city that has only the other spelling.
+  @Test("katakana finds hiragana and back, Arabic keyboards find Persian names, ه finds ة")
+  func scripts() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let cases = [
+      ("タカオシ", "Kaohsiung"),  // たかおし only
+      ("じゃでぃーだ", "El Jadida"),  // アル・ジャディーダ only
+      ("كهريز", "Kahrīz"),  // کهریز: Persian yeh and keheh
+      ("الكرامه", "Al Karāmah"),  // الكرامة: teh marbuta
+    ]
+    let answers = try Self.answers(cases.map(\.0), limit: 5, sift)
+    for (query, city) in cases {
+      #expect(
+        answers[query]?.titles.first == city, "\(query): \(String(describing: answers[query]))")
     }
   }
 }

@@ -56,6 +56,23 @@ struct SearchCommandTests {
     #expect(object["year"] is NSNumber && object["price"] is NSNumber && object["type"] is String)
   }
 
+  @Test(
+    "Arabic-Indic and Persian digits find the products of 2010, in plain terms and year: filters",
+    arguments: [
+      (["٢٠١٠"], ["Poinsettia Red", "Red Rose"]),
+      (["۲۰۱۰"], ["Poinsettia Red", "Red Rose"]),
+      (["rose", "٢٠١٠"], ["Red Rose"]),
+      (["year:>=٢٠١٠"], ["Poinsettia Red", "Poinsettia Pink", "Red Rose", "White Rose"]),
+      (["year:۲۰۰۶..۲۰۰۷", "white"], ["Carnation White"]),
+    ])
+  func nonLatinDigits(_ query: [String], _ expected: [String]) throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let run = try sift.run(["search", "--catalog", "products", "--json"] + query)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.titles == expected, "\(query)")
+  }
+
   @Test("text output, --limit, and no default limit")
   func textAndLimit() throws {
     let sift = try SiftProcess()

@@ -92,6 +92,37 @@ struct IndexArchiveTests {
     #expect(throws: IndexArchive.Failure.notAnArchive) {
       _ = try SearchIndex<ItemID>(archive: Array("SQLite format 3".utf8), schema: document.schema)
     }
+    // Whole and unaltered, but folded by another table (an older Sift's) or of format 1: the
+    // checksum agrees, the header does not.
+    func resealed(_ change: (inout [UInt8]) -> Void) -> [UInt8] {
+      var bytes = Array(bytes.dropLast(8))
+      change(&bytes)
+      let checksum = bytes.withUnsafeBytes { raw in
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for index in 0..<(raw.count / 8) {
+          hash =
+            (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+            &* 0x100_0000_01b3
+        }
+        for index in (raw.count / 8 * 8)..<raw.count {
+          hash = (hash ^ UInt64(raw[index])) &* 0x100_0000_01b3
+        }
+        return hash
+      }
+      return bytes + withUnsafeBytes(of: checksum.littleEndian, Array.init)
+    }
+    // Magic (6 bytes), version (2), the schema's fingerprint (8), the folding table's (8).
+    #expect(throws: IndexArchive.Failure.otherFolding) {
+      _ = try SearchIndex<ItemID>(
+        archive: resealed { $0[16] ^= 1 }, schema: document.schema)
+    }
+    #expect(throws: IndexArchive.Failure.otherVersion(1)) {
+      _ = try SearchIndex<ItemID>(
+        archive: resealed {
+          $0[6] = 1; $0[7] = 0
+        }, schema: document.schema)
+    }
+    #expect(try SearchIndex<ItemID>(archive: resealed { _ in }, schema: document.schema).count > 0)
   }
 
   /// An index read from an archive finds its ids' slots on first use (not on open): copies made

@@ -13,6 +13,7 @@ struct LineFilterTests {
       Array("SAN".utf8), [0xFF], [0xC3], Array("Straße".utf8), Array("a".utf8), [0x09],
       [0x0D, 0x61],
       Array("ﷺ".utf8), [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+      Array("ヨコハマ".utf8), Array("ｶﾞ".utf8), Array("كهريزـة".utf8), Array("٢٠۱۰".utf8),
     ]
     // Up to 300,000 lines (over 2 MB), so the buffer is split across cores.
     for lineCount in [0, 1, 2, 7, 3_000, 300_000] {

@@ -4,7 +4,10 @@
 /// Folding is a per-scalar map (DESIGN §3): Unicode NFKD, nonspacing and enclosing marks and
 /// invisible format characters dropped, lowercase, then letters without decompositions
 /// (đ→d, ł→l, ø→o, æ→ae, œ→oe, ħ→h, ı→i, þ→th, ß→ss and their capitals). Full-width forms become
-/// ASCII, Hangul syllables become their jamo, and control characters become spaces.
+/// ASCII, Hangul syllables become their jamo, and control characters become spaces. Scripts
+/// written two ways fold together: katakana to hiragana ("ヨコハマ" → "よこはま"), the Arabic and
+/// Persian keyboards' letters (ي ى → ی, ك → ک), teh marbuta to heh, alef wasla to alef, tatweel
+/// dropped, and Arabic-Indic and Persian digits to ASCII digits ("٢٠١٠" → "2010").
 /// ASCII takes a byte fast path; everything else is one table lookup.
 public enum TextFolding {
   /// The folded form of `text`.

@@ -6,11 +6,12 @@ import Dispatch
 /// are only valid with the archive they were written with.
 ///
 /// Layout (little-endian): magic "SIFTNS", format version (u16), the schema's fingerprint
-/// (u64), the slot count, the number of dictionaries, then per dictionary its text column
+/// (u64), the folding table's fingerprint (u64), the slot count, the number of dictionaries, then per dictionary its text column
 /// (u32), the slots it covers, its words, word offsets, posting offsets and postings; last a
 /// 64-bit checksum of everything before it.
 public enum NearSpellingArchive {
-  public static let formatVersion: UInt16 = 1
+  /// Version 2 added the folding table's fingerprint.
+  public static let formatVersion: UInt16 = 2
   static let magic: [UInt8] = Array("SIFTNS".utf8)
 
   /// The dictionaries in `bytes`, by text column; throws for bytes that are not a whole,
@@ -19,7 +20,7 @@ public enum NearSpellingArchive {
     from bytes: UnsafeRawBufferPointer, fingerprint: UInt64, columnCount: Int, slotLimit: Int
   ) throws(IndexArchive.Failure) -> [Int: TypoDictionary] {
     let started = DispatchTime.now()
-    guard bytes.count >= magic.count + 2 + 8 + 8 + 8 + 8, bytes.starts(with: magic) else {
+    guard bytes.count >= magic.count + 2 + 8 + 8 + 8 + 8 + 8, bytes.starts(with: magic) else {
       throw .notAnArchive
     }
     let body = bytes.count - 8
@@ -32,6 +33,9 @@ public enum NearSpellingArchive {
       throw .damaged("checksum")
     }
     guard try reader.read() as UInt64 == fingerprint else { throw .otherSchema }
+    guard try reader.read() as UInt64 == IndexArchive.foldingFingerprint else {
+      throw .otherFolding
+    }
     let slotCount = Int(clamping: try reader.read() as UInt64)
     guard slotCount <= slotLimit else { throw .damaged("slot count") }
     let count = Int(clamping: try reader.read() as UInt64)
@@ -75,6 +79,7 @@ extension SearchIndex where ID == ItemID {
     writer.bytes += NearSpellingArchive.magic
     writer.append(NearSpellingArchive.formatVersion)
     writer.append(IndexArchive.fingerprint(of: schema))
+    writer.append(IndexArchive.foldingFingerprint)
     writer.append(UInt64(keep.count))
     writer.append(UInt64(searchable.count))
     for (column, dictionary) in zip(searchable, dictionaries) {

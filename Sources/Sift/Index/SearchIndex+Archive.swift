@@ -8,12 +8,14 @@
 /// truncated or altered bytes are refused, never searched.
 ///
 /// Layout (little-endian): magic "SIFTIX", format version (u16), the schema's fingerprint
-/// (u64), the item count, then the ids, per text field the folded bytes, slot starts, initial-
+/// (u64), the folding table's fingerprint (u64: text folded by another table must be folded
+/// again), the item count, then the ids, per text field the folded bytes, slot starts, initial-
 /// consonant keys and summaries, per number field the values, the category names and each
 /// item's category, the popularity order, and a 64-bit checksum of everything before it.
 public enum IndexArchive {
   /// Raised when the format changes; an archive of another version is refused (and rebuilt).
-  public static let formatVersion: UInt16 = 1
+  /// Version 2 added the folding table's fingerprint.
+  public static let formatVersion: UInt16 = 2
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.
@@ -22,6 +24,8 @@ public enum IndexArchive {
     case otherVersion(UInt16)
     /// The archive was made for another schema (fields added or changed since).
     case otherSchema
+    /// The archive's text was folded by another folding table (a Sift that folds more scripts).
+    case otherFolding
     /// Cut short, or bytes changed since it was written (the checksum disagrees).
     case damaged(String)
 
@@ -31,6 +35,7 @@ public enum IndexArchive {
       case .otherVersion(let version):
         "an index archive of format \(version) (this Sift reads \(IndexArchive.formatVersion))"
       case .otherSchema: "an index archive made for another schema"
+      case .otherFolding: "an index archive folded by another version of Sift's folding"
       case .damaged(let reason): "a damaged index archive (\(reason))"
       }
     }
@@ -43,6 +48,10 @@ public enum IndexArchive {
     for field in schema.fields { text += "|\(field.name):\(field.kind)" }
     return Checksum.of(Array(text.utf8))
   }
+
+  /// A fingerprint of the folding table (the mappings outside ASCII and Hangul, which are
+  /// computed): an archive folded with another table must not be searched with this one.
+  static let foldingFingerprint: UInt64 = Checksum.of(Array(FoldingTable.source.utf8))
 }
 
 extension SearchIndex where ID == ItemID {
@@ -57,6 +66,7 @@ extension SearchIndex where ID == ItemID {
     writer.bytes += IndexArchive.magic
     writer.append(IndexArchive.formatVersion)
     writer.append(IndexArchive.fingerprint(of: schema))
+    writer.append(IndexArchive.foldingFingerprint)
     writer.append(UInt64(keep.count))
     writer.appendStrings(keep.map { ids[$0].rawValue })
     for field in textFields.indices {
@@ -127,7 +137,7 @@ extension SearchIndex where ID == ItemID {
   public init(
     archive bytes: UnsafeRawBufferPointer, schema: CatalogSchema
   ) throws(IndexArchive.Failure) {
-    guard bytes.count >= IndexArchive.magic.count + 2 + 8 + 8 + 8,
+    guard bytes.count >= IndexArchive.magic.count + 2 + 8 + 8 + 8 + 8,
       bytes.starts(with: IndexArchive.magic)
     else { throw .notAnArchive }
     let body = bytes.count - 8
@@ -143,6 +153,9 @@ extension SearchIndex where ID == ItemID {
     }
     guard try reader.read() as UInt64 == IndexArchive.fingerprint(of: schema) else {
       throw .otherSchema
+    }
+    guard try reader.read() as UInt64 == IndexArchive.foldingFingerprint else {
+      throw .otherFolding
     }
     self.init(empty: schema)
     let count = Int(try reader.read() as UInt64)
