@@ -27,6 +27,12 @@ public struct CatalogSession: Sendable {
 
   public var schema: CatalogSchema { controller.schema }
 
+  /// Activates the search and applies a scope by title, tokens by identifier and the text, as
+  /// `sift search` and `sift serve` receive them (`SearchController.apply(_:)`).
+  public mutating func apply(_ input: SearchRequestInput) throws(SearchRequestError) {
+    try controller.apply(input)
+  }
+
   /// Forwards a search event to the controller.
   @discardableResult
   public mutating func send(_ event: SearchController.Event) -> [SearchController.Action] {

@@ -84,35 +84,22 @@ struct SearchCommand: ParsableCommand {
     }
     if let notice = session.openReport.notice { StandardStreams.error("sift: \(notice)") }
     let schema = session.schema
-    session.send(.activate)
-    if let scope {
-      guard
-        let index = schema.scopeTitles.firstIndex(where: { $0.lowercased() == scope.lowercased() })
-      else {
-        let titles = schema.scopeTitles
-        let known =
-          titles.isEmpty
-          ? "it has no scope bar" : "its scopes are \(titles.joined(separator: ", "))"
-        throw Failure.exit(
-          "unknown scope \"\(scope)\" for catalog \(schema.name): \(known)", status: 2)
-      }
-      session.send(.selectScope(index))
-    }
-    for (position, identifier) in tokens.enumerated() {
-      if case .failure = Query.term(forToken: identifier, schema: schema) {
-        throw Failure.exit(
-          "invalid --token \"\(identifier)\": not one filter of catalog \(schema.name) (e.g. category:VALUE, FIELD:<NUMBER)",
-          status: 2)
-      }
-      let known = schema.suggestedTokens.first { $0.identifier == identifier }
-      session.send(
-        .insertToken(known ?? SearchToken(text: identifier, identifier: identifier), at: position))
+    // The same reading of scope, tokens and text as `sift serve`'s search.
+    let input = SearchRequestInput(
+      text: queriesFile == nil ? query.joined(separator: " ") : "", scope: scope, tokens: tokens)
+    do throws(SearchRequestError) {
+      try session.apply(input)
+    } catch .invalidToken(let identifier, _) {
+      throw Failure.exit(
+        "invalid --token \"\(identifier)\": not one filter of catalog \(schema.name) (e.g. category:VALUE, FIELD:<NUMBER)",
+        status: 2)
+    } catch {
+      throw Failure.exit(error.description, status: 2)
     }
     if let queriesFile {
       try runQueries(from: queriesFile, session: &session)
       return
     }
-    session.send(.setText(query.joined(separator: " ")))
 
     let controller = session.controller
     let output = StandardStreams.Output()
