@@ -8,12 +8,14 @@ let package = Package(
     .library(name: "Sift", targets: ["Sift"]),
     .library(name: "SiftStore", targets: ["SiftStore"]),
     .library(name: "SiftTerminal", targets: ["SiftTerminal"]),
+    .library(name: "SiftServer", targets: ["SiftServer"]),
     .executable(name: "sift", targets: ["sift"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
   ],
   targets: [
     // The engine: folding, query language, index and matcher, SearchController, FilteredCollection.
@@ -32,13 +34,18 @@ let package = Package(
     ),
     // The terminal front end: a pure screen model plus thin terminal I/O.
     .target(name: "SiftTerminal", dependencies: ["Sift"]),
+    // The HTTP front end (`sift serve`): the same searches as JSON, edits, and a search page.
+    .target(
+      name: "SiftServer",
+      dependencies: ["Sift", "SiftStore", .product(name: "Hummingbird", package: "hummingbird")]
+    ),
     // What `sift bench` reads of the C allocator (glibc's mallinfo2, not exposed to Swift).
     .target(name: "CHeapUsage"),
     // The command-line tool: a thin shell over the libraries.
     .executableTarget(
       name: "sift",
       dependencies: [
-        "Sift", "SiftStore", "SiftTerminal", "CHeapUsage",
+        "Sift", "SiftStore", "SiftTerminal", "SiftServer", "CHeapUsage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -51,6 +58,13 @@ let package = Package(
     ),
     .testTarget(
       name: "SiftTerminalTests", dependencies: ["SiftTerminal", "Sift", "SiftTestSupport"]),
+    .testTarget(
+      name: "SiftServerTests",
+      dependencies: [
+        "SiftServer", "SiftStore", "Sift",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ]
+    ),
     .testTarget(name: "SiftEndToEndTests", dependencies: ["sift", "SiftTestSupport"]),
   ],
   swiftLanguageModes: [.v6]

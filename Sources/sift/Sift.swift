@@ -7,7 +7,7 @@ import SiftTerminal
 
 /// The `sift` command: a thin shell over the Sift libraries.
 @main
-struct SiftCommand: ParsableCommand {
+struct SiftCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sift",
     abstract: "Searchable content: search a catalog as you type.",
@@ -25,7 +25,7 @@ struct SiftCommand: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self,
-      BenchCommand.self,
+      BenchCommand.self, ServeCommand.self,
     ],
     defaultSubcommand: AppCommand.self
   )

@@ -1,0 +1,55 @@
+import Sift
+
+/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&limit=…&offset=…&facets=1`, checked: every
+/// value has a bound, and one out of it is a 400 that names the parameter.
+struct SearchParameters: Sendable, Equatable {
+  var input: SearchRequestInput
+  var limit: Int
+  var offset: Int
+  var facets: Bool
+
+  /// Longest query text, in characters: far past what anyone types, short of what hurts.
+  static let maximumQueryLength = 1_000
+  static let maximumTokens = 32
+  static let defaultLimit = 20
+  static let maximumLimit = 1_000
+
+  init(_ query: QueryString) throws(ServerError) {
+    let text = query["q"] ?? ""
+    guard text.count <= Self.maximumQueryLength else {
+      throw .badRequest(
+        "q: \(text.count) characters, more than the \(Self.maximumQueryLength) a query may have")
+    }
+    let tokens = query.all("token")
+    guard tokens.count <= Self.maximumTokens else {
+      throw .badRequest("token: \(tokens.count) tokens, more than \(Self.maximumTokens)")
+    }
+    guard tokens.allSatisfy({ $0.count <= Self.maximumQueryLength }) else {
+      throw .badRequest("token: longer than \(Self.maximumQueryLength) characters")
+    }
+    let scope = query["scope"].flatMap { $0.isEmpty ? nil : $0 }
+    if let scope, scope.count > Self.maximumQueryLength {
+      throw .badRequest("scope: longer than \(Self.maximumQueryLength) characters")
+    }
+    input = SearchRequestInput(text: text, scope: scope, tokens: tokens)
+    limit = try Self.number(query, "limit", default: Self.defaultLimit, in: 0...Self.maximumLimit)
+    offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
+    switch query["facets"] {
+    case nil, "0", "false": facets = false
+    case "1", "true": facets = true
+    case let other?: throw .badRequest("facets: \"\(other)\" is not 1 or 0")
+    }
+  }
+
+  private static func number(
+    _ query: QueryString, _ name: String, default value: Int, in range: ClosedRange<Int>
+  ) throws(ServerError) -> Int {
+    guard let text = query[name] else { return value }
+    guard let number = Int(text), range.contains(number) else {
+      throw .badRequest(
+        "\(name): \"\(text.prefix(40))\" is not a whole number from \(range.lowerBound) to \(range.upperBound)"
+      )
+    }
+    return number
+  }
+}

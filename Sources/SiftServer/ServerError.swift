@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+
+/// What a request got wrong (or what went wrong answering it), sent as `{"error": "…"}` with
+/// its status: the message names the part at fault — the parameter, the catalog, the field.
+public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConvertible {
+  public var status: HTTPResponse.Status
+  public var message: String
+
+  public init(_ status: HTTPResponse.Status, _ message: String) {
+    self.status = status
+    self.message = message
+  }
+
+  static func badRequest(_ message: String) -> ServerError { ServerError(.badRequest, message) }
+  static func notFound(_ message: String) -> ServerError { ServerError(.notFound, message) }
+
+  public var description: String { "\(status.code) \(message)" }
+
+  public func response(from request: Request, context: some RequestContext) throws -> Response {
+    Self.jsonResponse(status: status, message: message)
+  }
+
+  /// `{"error": message}` as a response with `status`.
+  static func jsonResponse(status: HTTPResponse.Status, message: String) -> Response {
+    let body = (try? SiftServer.encoder.encode(["error": message])) ?? Data("{}".utf8)
+    return Response(
+      status: status, headers: [.contentType: "application/json; charset=utf-8"],
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+  }
+}
+
+/// Turns every error a handler throws into `{"error": …}`: the server's own with their status,
+/// the router's (an unknown path, a method not allowed) with theirs, anything else as a 500
+/// that says no more than that — one bad request never takes the server down.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context,
+    next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    do {
+      return try await next(request, context)
+    } catch let error as ServerError {
+      return ServerError.jsonResponse(status: error.status, message: error.message)
+    } catch let error as HTTPError {
+      let message =
+        error.status == .notFound
+        ? "no such path: \(request.uri.path)" : error.body ?? "\(error.status)"
+      return ServerError.jsonResponse(status: error.status, message: message)
+    } catch {
+      context.logger.error("request failed: \(error)")
+      return ServerError.jsonResponse(
+        status: .internalServerError, message: "the server could not answer this request")
+    }
+  }
+}

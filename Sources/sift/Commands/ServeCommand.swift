@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import SiftServer
+import SiftStore
+
+/// `sift serve`: the catalogs over HTTP, searched with the same semantics as the app.
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve catalogs over HTTP: JSON search with the app's semantics.",
+    discussion: """
+      Each --catalog is served under its name: a built-in name as it is, a file by its name
+      without .sqlite. Only those catalogs are reachable. Binds 127.0.0.1 unless --host says
+      otherwise; SIGTERM or SIGINT finishes the requests in flight, then exits.
+
+        GET /catalogs                        the catalogs, their fields, scopes and tokens
+        GET /catalogs/NAME/search?q=TEXT     &scope=TITLE &token=ID (repeatable) &limit=N
+                                             &offset=N &facets=1
+
+      Examples:
+        sift serve --catalog products --catalog candies
+        sift serve --catalog cities.sqlite --port 9000
+        curl 'http://127.0.0.1:8080/catalogs/products/search?q=rose&limit=3'
+      """
+  )
+
+  @Option(
+    name: .customLong("catalog"),
+    help: "A built-in catalog or a .sqlite file to serve. Repeatable; products by default.")
+  var catalogs: [String] = []
+
+  @Option(help: "The address to listen on.")
+  var host = "127.0.0.1"
+
+  @Option(help: "The port to listen on (0: any free port, printed on start).")
+  var port = 8080
+
+  func validate() throws {
+    guard (0...65_535).contains(port) else {
+      throw ValidationError("--port must be from 0 to 65535, not \(port)")
+    }
+  }
+
+  func run() async throws {
+    var served: [ServedCatalog] = []
+    for argument in catalogs.isEmpty ? [BuiltInCatalog.default.rawValue] : catalogs {
+      let name = Self.servedName(argument)
+      if served.contains(where: { $0.name == name }) {
+        throw Failure.exit(
+          "two catalogs would be served as \"\(name)\": rename one of the files", status: 2)
+      }
+      let store = try Failure.openCatalog(argument)
+      served.append(
+        try Failure.catching { () throws(StoreError) in
+          try ServedCatalog(name: name, store: store)
+        })
+    }
+    let names = served.map(\.name).joined(separator: ", ")
+    let host = self.host
+    try await SiftServer(catalogs: served).run(host: host, port: port) { port in
+      StandardStreams.error("sift: serving \(names) at http://\(host):\(port)/")
+    }
+  }
+
+  /// A built-in catalog's name, or a file's name without its folder and `.sqlite`.
+  static func servedName(_ argument: String) -> String {
+    let file = URL(fileURLWithPath: argument).lastPathComponent
+    return file.hasSuffix(".sqlite") ? String(file.dropLast(".sqlite".count)) : file
+  }
+}

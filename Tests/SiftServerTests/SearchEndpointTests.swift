@@ -1,0 +1,165 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Sift
+import SiftServer
+import SiftStore
+import Testing
+
+/// `sift serve`'s JSON endpoints, driven through the router (no socket): answers equal what a
+/// `CatalogSession` — the path `sift search` takes — shows for the same input, and every bad
+/// request gets its status and an `{"error": …}` that names the part at fault.
+@Suite("sift serve: search endpoints")
+struct SearchEndpointTests {
+  /// Fresh copies of the built-in catalogs in a temporary folder, served under their names.
+  static func server() throws -> (SiftServer, [String: CatalogStore], URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-serve-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var stores: [String: CatalogStore] = [:]
+    var served: [ServedCatalog] = []
+    for catalog in [BuiltInCatalog.products, .candies, .media] {
+      let store = try CatalogStore.create(
+        at: folder.appendingPathComponent("\(catalog.rawValue).sqlite"), document: catalog.load())
+      stores[catalog.rawValue] = store
+      served.append(try ServedCatalog(name: catalog.rawValue, store: store))
+    }
+    return (SiftServer(catalogs: served), stores, folder)
+  }
+
+  static func get(
+    _ server: SiftServer, _ uri: String
+  ) async throws -> (status: HTTPResponse.Status, json: [String: Any]) {
+    let app = Application(router: server.router())
+    return try await app.test(.router) { client in
+      try await client.execute(uri: uri, method: .get) { response in
+        let bytes = Data(response.body.readableBytesView)
+        #expect(response.headers[.contentType] == "application/json; charset=utf-8", "\(uri)")
+        let object = try JSONSerialization.jsonObject(with: bytes) as? [String: Any]
+        return (response.status, object ?? [:])
+      }
+    }
+  }
+
+  /// The ids, indicator and match count a session shows for the same input.
+  static func expected(
+    _ store: CatalogStore, _ input: SearchRequestInput
+  ) throws -> (ids: [String], indicator: String, matched: Int) {
+    var session = try CatalogSession(store: store)
+    try session.apply(input)
+    let rows = session.controller.rows
+    return (rows.map(\.rawValue), session.controller.indicator.text, rows.count)
+  }
+
+  @Test(
+    "search equals the session sift search uses, for the seed scenarios",
+    arguments: [
+      ("products", "q=rose+2010", SearchRequestInput(text: "rose 2010")),
+      ("products", "q=2007", SearchRequestInput(text: "2007")),
+      ("products", "q=-rose+price:%3C30", SearchRequestInput(text: "-rose price:<30")),
+      ("products", "q=rosse", SearchRequestInput(text: "rosse")),
+      ("products", "token=year:%3E%3D2010", SearchRequestInput(text: "", tokens: ["year:>=2010"])),
+      ("candies", "scope=chocolate", SearchRequestInput(text: "", scope: "chocolate")),
+      ("candies", "q=c&scope=Other", SearchRequestInput(text: "c", scope: "Other")),
+      (
+        "media", "q=the&token=category:Movies",
+        SearchRequestInput(text: "the", tokens: ["category:Movies"])
+      ),
+      ("products", "q=%D9%A2%D9%A0%D9%A1%D9%A0", SearchRequestInput(text: "٢٠١٠")),
+      ("products", "", SearchRequestInput(text: "")),
+    ])
+  func sameAsSession(_ catalog: String, _ query: String, _ input: SearchRequestInput) async throws {
+    let (server, stores, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let expected = try Self.expected(stores[catalog]!, input)
+    let (status, json) = try await Self.get(
+      server, "/catalogs/\(catalog)/search?\(query)&limit=1000")
+    #expect(status == .ok)
+    let results = json["results"] as? [[String: Any]] ?? []
+    #expect(results.compactMap { $0["id"] as? String } == expected.ids, "\(query)")
+    #expect(json["indicator"] as? String == expected.indicator)
+    #expect(json["matched"] as? Int == expected.matched)
+    #expect(json["total"] as? Int == 15 || catalog == "media")
+  }
+
+  @Test("a page: limit and offset cut the same order; each result has its fields and highlights")
+  func paging() async throws {
+    let (server, _, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let all = try await Self.get(server, "/catalogs/products/search?q=r&limit=1000").json
+    let page = try await Self.get(server, "/catalogs/products/search?q=r&limit=2&offset=1").json
+    let ids = (all["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    let paged = (page["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    #expect(ids.count > 3 && paged == Array(ids[1..<3]))
+    #expect(page["offset"] as? Int == 1 && page["matched"] as? Int == ids.count)
+    let rose = try await Self.get(server, "/catalogs/products/search?q=red+rose").json
+    let first = (rose["results"] as? [[String: Any]])?.first ?? [:]
+    #expect(first["title"] as? String == "Red Rose")
+    #expect(first["year"] as? Double == 2010 && first["type"] as? String == "Funerals")
+    let highlights = first["highlights"] as? [[String: Any]] ?? []
+    #expect(highlights.first?["field"] as? String == "title")
+    #expect(highlights.first?["ranges"] as? [[Int]] == [[0, 3], [4, 8]])
+    let beyond = try await Self.get(server, "/catalogs/products/search?q=r&offset=500").json
+    #expect((beyond["results"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test("facets=1 adds the scope bar's and the categories' counts")
+  func facets() async throws {
+    let (server, _, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let json = try await Self.get(server, "/catalogs/candies/search?q=c&facets=1&limit=0").json
+    let facets = json["facets"] as? [String: Any] ?? [:]
+    let scopes = (facets["scopes"] as? [[String: Any]] ?? []).map {
+      "\($0["title"] as? String ?? "") \($0["count"] as? Int ?? -1)"
+    }
+    #expect(scopes.first?.hasPrefix("All ") == true && scopes.count == 4)
+    #expect((json["results"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test("GET /catalogs lists each catalog with its schema")
+  func catalogList() async throws {
+    let (server, _, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (status, json) = try await Self.get(server, "/catalogs")
+    #expect(status == .ok)
+    let catalogs = json["catalogs"] as? [[String: Any]] ?? []
+    #expect(catalogs.compactMap { $0["name"] as? String } == ["candies", "media", "products"])
+    let candies = catalogs.first ?? [:]
+    #expect(candies["scopes"] as? [String] == ["All", "Chocolate", "Hard", "Other"])
+    #expect(candies["titleField"] as? String == "name")
+    #expect((candies["fields"] as? [[String: Any]])?.first?["kind"] as? String == "text")
+  }
+
+  @Test(
+    "bad requests get their status and a message naming the part at fault",
+    arguments: [
+      ("/catalogs/nope/search?q=a", 404, "no catalog named \"nope\""),
+      ("/catalogs/..%2F..%2Fetc%2Fpasswd/search", 404, "no catalog named"),
+      ("/catalogs/products/search?q=%FF%FE", 400, "q: not valid UTF-8"),
+      ("/catalogs/products/search?q=%E2%82", 400, "q: not valid UTF-8"),
+      ("/catalogs/products/search?q=%G1", 400, "q: a malformed % escape"),
+      ("/catalogs/products/search?q=abc%", 400, "q: a malformed % escape"),
+      ("/catalogs/products/search?limit=abc", 400, "limit: \"abc\" is not a whole number"),
+      ("/catalogs/products/search?limit=5000", 400, "limit:"),
+      ("/catalogs/products/search?offset=-1", 400, "offset:"),
+      ("/catalogs/products/search?facets=maybe", 400, "facets:"),
+      ("/catalogs/candies/search?scope=Nope", 400, "scope: no scope \"Nope\" in catalog candies"),
+      ("/catalogs/products/search?token=nope:3", 400, "token: invalid token \"nope:3\""),
+      ("/catalogs/products/search?token=price:%3C", 400, "token: invalid token \"price:<\""),
+      (
+        "/catalogs/products/search?q=" + String(repeating: "a", count: 1_001), 400,
+        "q: 1001 characters"
+      ),
+      ("/nowhere", 404, "no such path"),
+    ])
+  func badRequests(_ uri: String, _ status: Int, _ message: String) async throws {
+    let (server, _, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (answered, json) = try await Self.get(server, uri)
+    #expect(answered.code == status, "\(uri)")
+    let error = json["error"] as? String ?? ""
+    #expect(error.contains(message), "\(uri): \(error)")
+    // And the server answers the next request as before.
+    #expect(try await Self.get(server, "/catalogs/products/search?q=rose").status == .ok)
+  }
+}
