@@ -13,6 +13,8 @@ public final class ServedCatalog: Sendable {
   public let name: String
   let store: CatalogStore
   private let current: Mutex<FilteredCollection>
+  /// Held while an edit is written and applied: edits go one at a time, in arrival order.
+  private let editing = NSLock()
 
   /// Opens `store`'s collection (its index read from the file, or rebuilt and saved).
   public init(name: String, store: CatalogStore) throws(StoreError) {
@@ -32,6 +34,45 @@ public final class ServedCatalog: Sendable {
 
   /// The collection as it is now, to search without holding anything.
   var collection: FilteredCollection { current.withLock { $0 } }
+
+  /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
+  /// (for an add without one, the id the catalog gave it).
+  func commit(_ edit: CatalogEdit) throws(ServerError) -> ItemID {
+    editing.lock()
+    defer { editing.unlock() }
+    var controller = SearchController(collection: collection)
+    do throws(CatalogEditFailure<StoreError>) {
+      let committed = try controller.commit(edit, to: store)
+      let edited = controller.collection
+      current.withLock { $0 = edited }
+      return committed.id
+    } catch .refused(.unknownID(let id)) {
+      throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
+    } catch .refused(.duplicateID(let id)) {
+      throw ServerError(
+        .conflict, "id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
+    } catch {
+      switch error {
+      case .refused(let refusal): throw .badRequest("\(refusal)")
+      case .notSaved(let failure):
+        throw ServerError(.serviceUnavailable, "the edit was not saved: \(failure)")
+      }
+    }
+  }
+
+  /// The item with `id` as the file holds it now.
+  func item(_ id: ItemID) throws(ServerError) -> Item {
+    let found: Item?
+    do {
+      found = try store.item(id: id)
+    } catch {
+      throw ServerError(.serviceUnavailable, "the catalog could not be read: \(error)")
+    }
+    guard let found else {
+      throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
+    }
+    return found
+  }
 
   /// The answer to `parameters`, with the items of the requested page read from the file.
   func search(_ parameters: SearchParameters) throws(ServerError) -> SearchResponse {

@@ -13,10 +13,13 @@ import SiftStore
 /// error is `{"error": "…"}` with its status, and none stops the server.
 public struct SiftServer: Sendable {
   public let catalogs: [String: ServedCatalog]
+  /// What `Authorization: Bearer …` must carry for an edit; nil: the server is read-only.
+  let writeToken: String?
 
-  public init(catalogs: [ServedCatalog]) {
+  public init(catalogs: [ServedCatalog], writeToken: String? = nil) {
     self.catalogs = Dictionary(
       catalogs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    self.writeToken = writeToken
   }
 
   /// The routes, for `Application` or for tests (`HummingbirdTesting`).
@@ -31,7 +34,79 @@ public struct SiftServer: Sendable {
       let parameters = try SearchParameters(QueryString(request.uri.query))
       return try Self.json(try catalog.search(parameters))
     }
+    router.post("catalogs/:name/items") { request, context in
+      try self.authorize(request)
+      let catalog = try self.catalog(context)
+      let body = try ItemBody(
+        try await Self.body(request), schema: catalog.schema, requiresTitle: true)
+      let id = try catalog.commit(.add(body.id, fields: body.fields))
+      return try Self.item(try catalog.item(id), catalog: catalog, status: .created)
+    }
+    router.put("catalogs/:name/items/:id") { request, context in
+      try self.authorize(request)
+      let catalog = try self.catalog(context)
+      let id = ItemID(context.parameters.get("id") ?? "")
+      let body = try ItemBody(
+        try await Self.body(request), schema: catalog.schema, requiresTitle: true)
+      if let named = body.id, named != id {
+        throw ServerError.badRequest(
+          "id: the body names \"\(named.rawValue.prefix(100))\", the path \"\(id.rawValue.prefix(100))\""
+        )
+      }
+      _ = try catalog.commit(.update(Item(id: id, fields: body.fields)))
+      return try Self.item(try catalog.item(id), catalog: catalog, status: .ok)
+    }
+    router.delete("catalogs/:name/items/:id") { request, context in
+      try self.authorize(request)
+      let catalog = try self.catalog(context)
+      _ = try catalog.commit(.delete(ItemID(context.parameters.get("id") ?? "")))
+      return Response(status: .noContent)
+    }
     return router
+  }
+
+  /// Edits need the token the server was started with, as `Authorization: Bearer TOKEN`.
+  private func authorize(_ request: Request) throws(ServerError) {
+    guard let writeToken else {
+      throw ServerError(
+        .forbidden, "this server is read-only: start it with --token-file to allow edits")
+    }
+    let given = request.headers[.authorization] ?? ""
+    guard given.hasPrefix("Bearer "),
+      Self.constantTimeEqual(String(given.dropFirst(7)), writeToken)
+    else {
+      throw ServerError(
+        .unauthorized, "Authorization: a Bearer token that this server accepts is required")
+    }
+  }
+
+  /// Compares without stopping at the first difference, so timing tells nothing of the token.
+  static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    let (x, y) = (Array(a.utf8), Array(b.utf8))
+    var difference = x.count ^ y.count
+    for index in 0..<max(x.count, y.count) {
+      difference |= Int((index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0))
+    }
+    return difference == 0
+  }
+
+  /// The request's body, refused with 413 past `ItemBody.maximumBytes`.
+  static func body(_ request: Request) async throws(ServerError) -> Data {
+    do {
+      let buffer = try await request.body.collect(upTo: ItemBody.maximumBytes)
+      return Data(buffer.readableBytesView)
+    } catch {
+      throw ServerError(.contentTooLarge, "body: more than \(ItemBody.maximumBytes) bytes")
+    }
+  }
+
+  static func item(
+    _ item: Item, catalog: ServedCatalog, status: HTTPResponse.Status
+  ) throws -> Response {
+    let collection = catalog.collection
+    var response = try json(ResultItem(item, schema: collection.schema, collection: collection))
+    response.status = status
+    return response
   }
 
   /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.

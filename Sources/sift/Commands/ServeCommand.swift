@@ -16,6 +16,10 @@ struct ServeCommand: AsyncParsableCommand {
         GET /catalogs                        the catalogs, their fields, scopes and tokens
         GET /catalogs/NAME/search?q=TEXT     &scope=TITLE &token=ID (repeatable) &limit=N
                                              &offset=N &facets=1
+        POST /catalogs/NAME/items            a JSON object of fields (and "id"): 201
+        PUT /catalogs/NAME/items/ID          the item's new fields: 200
+        DELETE /catalogs/NAME/items/ID       204
+      Edits need --token-file and are saved before the reply.
 
       Examples:
         sift serve --catalog products --catalog candies
@@ -34,6 +38,12 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(help: "The port to listen on (0: any free port, printed on start).")
   var port = 8080
+
+  @Option(
+    help: ArgumentHelp(
+      "A file holding the token that edits must carry (Authorization: Bearer TOKEN). Without it the server is read-only.",
+      valueName: "FILE"))
+  var tokenFile: String?
 
   func validate() throws {
     guard (0...65_535).contains(port) else {
@@ -55,10 +65,22 @@ struct ServeCommand: AsyncParsableCommand {
           try ServedCatalog(name: name, store: store)
         })
     }
+    var token: String?
+    if let tokenFile {
+      guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+        throw Failure.exit("cannot read the token file \(tokenFile)", status: 2)
+      }
+      let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !trimmed.isEmpty else {
+        throw Failure.exit("the token file \(tokenFile) is empty", status: 2)
+      }
+      token = trimmed
+    }
     let names = served.map(\.name).joined(separator: ", ")
     let host = self.host
-    try await SiftServer(catalogs: served).run(host: host, port: port) { port in
-      StandardStreams.error("sift: serving \(names) at http://\(host):\(port)/")
+    let access = token == nil ? "read-only" : "edits need the token"
+    try await SiftServer(catalogs: served, writeToken: token).run(host: host, port: port) { port in
+      StandardStreams.error("sift: serving \(names) at http://\(host):\(port)/ (\(access))")
     }
   }
 

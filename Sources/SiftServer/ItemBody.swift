@@ -1,0 +1,108 @@
+import Foundation
+import Sift
+
+/// The JSON body of `POST …/items` and `PUT …/items/ID`: an object of the catalog's fields by
+/// name (`{"title": "Tulip", "year": 2011, "type": "Weddings"}`), and on POST an optional
+/// `"id"`. Checked against the schema: a field the catalog does not have, or a value of the
+/// wrong kind, is a 400 that names the field.
+struct ItemBody: Sendable {
+  var id: ItemID?
+  var fields: [String: FieldValue]
+
+  /// Bodies past this size are refused (413) before they are read whole.
+  static let maximumBytes = 64 * 1024
+
+  init(_ data: Data, schema: CatalogSchema, requiresTitle: Bool) throws(ServerError) {
+    let object: [String: JSONField]
+    do {
+      object = try JSONDecoder().decode([String: JSONField].self, from: data)
+    } catch {
+      throw .badRequest("body: not a JSON object of fields (\(Self.reason(error)))")
+    }
+    var fields: [String: FieldValue] = [:]
+    for (name, value) in object {
+      if name == "id" {
+        guard case .string(let text) = value, !text.isEmpty, text.count <= 200 else {
+          throw .badRequest("id: a string of 1 to 200 characters")
+        }
+        id = ItemID(text)
+        continue
+      }
+      guard let field = schema.fields.first(where: { $0.name == name }) else {
+        let known = schema.fields.map(\.name).joined(separator: ", ")
+        throw .badRequest("\(name.prefix(100)): no such field in catalog \(schema.name) (\(known))")
+      }
+      if case .null = value { continue }
+      fields[name] = try Self.value(value, of: field)
+    }
+    if requiresTitle {
+      guard case .text(let title)? = fields[schema.titleField],
+        !title.allSatisfy(\.isWhitespace)
+      else {
+        throw .badRequest("\(schema.titleField): required, a string that is not blank")
+      }
+    }
+    self.fields = fields
+  }
+
+  private static func value(
+    _ value: JSONField, of field: FieldDefinition
+  ) throws(ServerError) -> FieldValue {
+    switch (field.kind, value) {
+    case (.number, .number(let number)) where number.isFinite:
+      return .number(number)
+    case (.number, _):
+      throw .badRequest("\(field.name): expected a number")
+    case (.text, .string(let text)), (.category, .string(let text)):
+      return .text(text)
+    case (.text, .array(let values)):
+      var strings: [String] = []
+      for value in values {
+        guard case .string(let text) = value else {
+          throw .badRequest("\(field.name): expected a string or a list of strings")
+        }
+        strings.append(text)
+      }
+      return .texts(strings)
+    case (.text, _):
+      throw .badRequest("\(field.name): expected a string or a list of strings")
+    case (.category, _):
+      throw .badRequest("\(field.name): expected a string")
+    }
+  }
+
+  private static func reason(_ error: any Error) -> String {
+    switch error {
+    case DecodingError.dataCorrupted: "it does not parse"
+    case DecodingError.typeMismatch: "the body is not an object"
+    default: "it does not parse"
+    }
+  }
+}
+
+/// A JSON value as a body holds it, booleans told apart from numbers.
+enum JSONField: Decodable, Sendable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONField])
+  case object([String: JSONField])
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONField].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONField].self))
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Sift
+import SiftServer
+import SiftStore
+import Testing
+
+/// `POST`, `PUT` and `DELETE` on `/catalogs/NAME/items`: saved before the reply, seen by the
+/// next search, refused without the token, and every bad body named.
+@Suite("sift serve: edits")
+struct EditEndpointTests {
+  static let token = "s3cret-token"
+
+  struct Answer {
+    var status: Int
+    var json: [String: Any]
+  }
+
+  /// A products catalog in a temporary folder, served with (or without) the token.
+  static func served(token: String? = token) throws -> (SiftServer, CatalogStore, URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-edits-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let url = folder.appendingPathComponent("products.sqlite")
+    let store = try CatalogStore.create(at: url, document: BuiltInCatalog.products.load())
+    let server = SiftServer(
+      catalogs: [try ServedCatalog(name: "products", store: store)], writeToken: token)
+    return (server, store, folder)
+  }
+
+  /// Runs `requests` in order against one application; each as (method, uri, body, token).
+  static func run(
+    _ server: SiftServer,
+    _ requests: [(HTTPRequest.Method, String, String?, String?)]
+  ) async throws -> [Answer] {
+    let app = Application(router: server.router())
+    return try await app.test(.router) { client in
+      var answers: [Answer] = []
+      for (method, uri, body, token) in requests {
+        var headers: HTTPFields = [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if body != nil { headers[.contentType] = "application/json" }
+        let answer = try await client.execute(
+          uri: uri, method: method, headers: headers,
+          body: body.map { ByteBuffer(string: $0) }
+        ) { response in
+          let bytes = Data(response.body.readableBytesView)
+          let json = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any] ?? [:]
+          return Answer(status: Int(response.status.code), json: json)
+        }
+        answers.append(answer)
+      }
+      return answers
+    }
+  }
+
+  static func titles(_ answer: Answer) -> [String] {
+    (answer.json["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+  }
+
+  @Test("add, change and delete, each seen by the next search and saved in the file")
+  func editsAreSeenAndSaved() async throws {
+    let (server, store, folder) = try Self.served()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let answers = try await Self.run(
+      server,
+      [
+        (
+          .post, "/catalogs/products/items",
+          #"{"title": "Blue Tulip", "year": 2024, "price": 9.5, "type": "Gifts"}"#, Self.token
+        ),
+        (.get, "/catalogs/products/search?q=blue+tulip", nil, nil),
+        (
+          .put, "/catalogs/products/items/14",
+          #"{"title": "Crimson Rose", "year": 2010, "price": 24.99, "type": "Funerals"}"#,
+          Self.token
+        ),
+        (.get, "/catalogs/products/search?q=rose", nil, nil),
+        (.delete, "/catalogs/products/items/15", nil, Self.token),
+        (.get, "/catalogs/products/search?q=rose", nil, nil),
+        (
+          .post, "/catalogs/products/items", #"{"id": "tulip-2", "title": "Tulip Two"}"#, Self.token
+        ),
+        (.post, "/catalogs/products/items", #"{"id": "tulip-2", "title": "Again"}"#, Self.token),
+        (.put, "/catalogs/products/items/nope", #"{"title": "X"}"#, Self.token),
+        (.delete, "/catalogs/products/items/nope", nil, Self.token),
+      ])
+    #expect(answers.map(\.status) == [201, 200, 200, 200, 204, 200, 201, 409, 404, 404])
+    #expect(answers[0].json["title"] as? String == "Blue Tulip")
+    #expect(answers[0].json["year"] as? Double == 2024)
+    #expect(Self.titles(answers[1]) == ["Blue Tulip"])
+    #expect(Self.titles(answers[3]) == ["Crimson Rose", "White Rose"])
+    #expect(Self.titles(answers[5]) == ["Crimson Rose"])
+    #expect(answers[6].json["id"] as? String == "tulip-2")
+    #expect((answers[7].json["error"] as? String)?.contains("tulip-2") == true)
+    #expect((answers[8].json["error"] as? String)?.contains("no item \"nope\"") == true)
+    // The file holds every acknowledged edit.
+    let saved = try store.loadDocument().items
+    #expect(saved.contains { $0["title"]?.displayText == "Blue Tulip" })
+    #expect(saved.first { $0.id == "14" }?["title"]?.displayText == "Crimson Rose")
+    #expect(!saved.contains { $0.id == "15" })
+    #expect(saved.contains { $0.id == "tulip-2" })
+  }
+
+  @Test("no token file: read-only; a missing or wrong token: 401; searches answer either way")
+  func access() async throws {
+    let (readOnly, _, folder) = try Self.served(token: nil)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let body = #"{"title": "Tulip"}"#
+    let closed = try await Self.run(
+      readOnly,
+      [
+        (.post, "/catalogs/products/items", body, Self.token),
+        (.delete, "/catalogs/products/items/1", nil, nil),
+        (.get, "/catalogs/products/search?q=tulip", nil, nil),
+      ])
+    #expect(closed.map(\.status) == [403, 403, 200])
+    #expect((closed[0].json["error"] as? String)?.contains("read-only") == true)
+    let (guarded, _, other) = try Self.served()
+    defer { try? FileManager.default.removeItem(at: other) }
+    let answers = try await Self.run(
+      guarded,
+      [
+        (.post, "/catalogs/products/items", body, nil),
+        (.post, "/catalogs/products/items", body, "wrong"),
+        (.post, "/catalogs/products/items", body, Self.token + "x"),
+        (.delete, "/catalogs/products/items/1", nil, "s3cret-toke"),
+        (.get, "/catalogs/products/search?q=tulip", nil, nil),
+      ])
+    #expect(answers.map(\.status) == [401, 401, 401, 401, 200])
+    #expect(Self.titles(answers[4]) == ["Tulip"])  // nothing was added
+  }
+
+  @Test(
+    "bad bodies are refused with the field at fault, and nothing changes",
+    arguments: [
+      ("{", 400, "body: not a JSON object"),
+      ("[1, 2]", 400, "body: not a JSON object"),
+      (#"{"title": 3}"#, 400, "title: expected a string"),
+      (#"{"year": 2020}"#, 400, "title: required"),
+      (#"{"title": "   "}"#, 400, "title: required"),
+      (#"{"title": "X", "year": "2020"}"#, 400, "year: expected a number"),
+      (#"{"title": "X", "year": true}"#, 400, "year: expected a number"),
+      (#"{"title": "X", "colour": "red"}"#, 400, "colour: no such field in catalog products"),
+      (#"{"title": "X", "type": ["a", "b"]}"#, 400, "type: expected a string"),
+      (#"{"title": "X", "id": 7}"#, 400, "id: a string"),
+      (
+        #"{"title": "\#(String(repeating: "x", count: 70_000))"}"#, 413,
+        "body: more than 65536 bytes"
+      ),
+    ])
+  func badBodies(_ body: String, _ status: Int, _ message: String) async throws {
+    let (server, store, folder) = try Self.served()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let answers = try await Self.run(
+      server,
+      [
+        (.post, "/catalogs/products/items", body, Self.token),
+        (.get, "/catalogs/products/search", nil, nil),
+      ])
+    #expect(answers[0].status == status)
+    let error = answers[0].json["error"] as? String ?? ""
+    #expect(error.contains(message), "\(error)")
+    #expect(answers[1].json["matched"] as? Int == 15)
+    #expect(try store.loadDocument().items.count == 15)
+  }
+}
