@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The built `sift serve`, started on a free loopback port: what it answers equals what
+/// `sift search` prints for the same input, edits need the token and survive the server, and
+/// SIGTERM ends it cleanly.
+@Suite("sift serve, the binary", .serialized)
+struct ServeCommandTests {
+  /// A running `sift serve`; `stop()` sends SIGTERM and returns its exit status.
+  final class Server: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    private let errors: ErrorCollector
+
+    init(_ sift: SiftProcess, _ arguments: [String]) throws {
+      process.executableURL = SiftProcess.binary
+      process.arguments = ["serve", "--port", "0"] + arguments
+      process.currentDirectoryURL = sift.folder
+      var environment = ProcessInfo.processInfo.environment
+      environment["SIFT_DATA_DIR"] = sift.folder.appendingPathComponent("data").path
+      process.environment = environment
+      let err = Pipe()
+      process.standardError = err
+      process.standardOutput = FileHandle.nullDevice
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      // The first line on stderr that names the address says which port it took.
+      var seen = Data()
+      var found: Int?
+      let handle = err.fileHandleForReading
+      while found == nil {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }  // it exited before listening
+        seen.append(chunk)
+        let text = String(decoding: seen, as: UTF8.self)
+        if let range = text.range(of: #"http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+          let address = text[range]
+          found = Int(address.dropFirst("http://127.0.0.1:".count).dropLast())
+        }
+      }
+      guard let found else {
+        process.terminate()
+        throw ServerFailure(
+          message:
+            "sift serve did not say where it listens: \(String(decoding: seen, as: UTF8.self))")
+      }
+      port = found
+      errors = ErrorCollector(handle)
+    }
+
+    func stop() -> (status: Int32, stderr: String) {
+      process.terminate()  // SIGTERM
+      process.waitUntilExit()
+      return (process.terminationStatus, String(decoding: errors.finish(), as: UTF8.self))
+    }
+
+    /// One request: the status and the JSON object answered.
+    func request(
+      _ method: String, _ path: String, body: String? = nil, token: String? = nil
+    ) throws -> (status: Int, json: [String: Any]) {
+      var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+      request.httpMethod = method
+      if let body {
+        request.httpBody = Data(body.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      }
+      if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+      let done = DispatchSemaphore(value: 0)
+      nonisolated(unsafe) var answer: (Int, Data)?
+      nonisolated(unsafe) var failure: (any Error)?
+      URLSession.shared.dataTask(with: request) { data, response, error in
+        if let error { failure = error }
+        answer = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())
+        done.signal()
+      }.resume()
+      done.wait()
+      if let failure { throw failure }
+      let (status, data) = answer ?? (0, Data())
+      let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+      return (status, json)
+    }
+  }
+
+  struct ServerFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+  }
+
+  static func ids(_ json: [String: Any]) -> [String] {
+    (json["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+  }
+
+  @Test("search answers the items sift search prints, in its order, for the seed scenarios")
+  func sameAsSearchCommand() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let server = try Server(
+      sift, ["--catalog", "products", "--catalog", "candies", "--catalog", "media"])
+    defer { _ = server.stop() }
+    let cases: [(catalog: String, query: String, arguments: [String])] = [
+      ("products", "q=rose+2010", ["rose", "2010"]),
+      ("products", "q=2007", ["2007"]),
+      ("products", "q=rosse", ["rosse"]),
+      ("products", "q=price:%3C30+-rose", ["--", "price:<30", "-rose"]),
+      ("products", "q=%D9%A2%D9%A0%D9%A1%D9%A0", ["٢٠١٠"]),
+      ("candies", "scope=Chocolate", ["--scope", "Chocolate"]),
+      (
+        "media", "token=category:Movies&token=year:%3E%3D2010",
+        [
+          "--token", "category:Movies", "--token", "year:>=2010",
+        ]
+      ),
+    ]
+    for (catalog, query, arguments) in cases {
+      let cli = try sift.run(["search", "--catalog", catalog, "--json"] + arguments)
+      #expect(cli.status == 0, "\(cli.stderr)")
+      let expected = cli.objects.compactMap { $0["id"] as? String }
+      let (status, json) = try server.request(
+        "GET", "/catalogs/\(catalog)/search?\(query)&limit=1000")
+      #expect(status == 200)
+      #expect(Self.ids(json) == expected, "\(catalog) \(query)")
+      #expect(json["indicator"] as? String == cli.stderr.trimmingCharacters(in: .newlines))
+    }
+  }
+
+  @Test("edits need the token file's token, are saved before the reply, and SIGTERM exits 0")
+  func editsAndShutdown() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let tokenFile = try sift.write("token", "  abc123\n")
+    let server = try Server(sift, ["--catalog", "products", "--token-file", tokenFile])
+    let body = #"{"title": "Orange Lily", "year": 2025, "price": 12, "type": "Gifts"}"#
+    #expect(try server.request("POST", "/catalogs/products/items", body: body).status == 401)
+    let added = try server.request("POST", "/catalogs/products/items", body: body, token: "abc123")
+    #expect(added.status == 201)
+    let found = try server.request("GET", "/catalogs/products/search?q=orange")
+    #expect(
+      (found.json["results"] as? [[String: Any]])?.first?["title"] as? String == "Orange Lily")
+    // Hostile input leaves it answering.
+    #expect(try server.request("GET", "/catalogs/products/search?q=%FF").status == 400)
+    #expect(
+      try server.request(
+        "GET", "/catalogs/products/search?q=" + String(repeating: "x", count: 5_000)
+      )
+      .status == 400)
+    #expect(try server.request("GET", "/catalogs/..%2Fetc/search").status == 404)
+    #expect(
+      try server.request("POST", "/catalogs/products/items", body: "{", token: "abc123").status
+        == 400)
+    #expect(try server.request("GET", "/catalogs/products/search?q=lily").status == 200)
+    let (status, stderr) = server.stop()
+    #expect(status == 0, "\(stderr)")
+    // Acknowledged, so in the file: the command line sees it after the server is gone.
+    let after = try sift.run(["search", "--catalog", "products", "--json", "orange"])
+    #expect(after.titles == ["Orange Lily"])
+  }
+
+  @Test("a read-only server refuses edits; an empty token file or a bad port is a usage error")
+  func readOnlyAndUsage() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let server = try Server(sift, ["--catalog", "candies"])
+    let refused = try server.request("DELETE", "/catalogs/candies/items/1", token: "x")
+    #expect(refused.status == 403)
+    #expect((refused.json["error"] as? String)?.contains("read-only") == true)
+    #expect(server.stop().status == 0)
+    let empty = try sift.write("empty", "\n")
+    let noToken = try sift.run(["serve", "--catalog", "candies", "--token-file", empty])
+    #expect(noToken.status == 2 && noToken.stderr.contains("is empty"))
+    let badPort = try sift.run(["serve", "--port", "70000"])
+    #expect(badPort.status != 0 && badPort.stderr.contains("--port"))
+  }
+}
