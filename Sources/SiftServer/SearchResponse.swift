@@ -23,7 +23,7 @@ struct SearchResponse: Encodable, Sendable {
     offset = page.lowerBound
     let rows = min(page.lowerBound, matched)..<min(page.upperBound, matched)
     let schema = collection.schema
-    results = zip(rows, collection.elements(atRows: rows)).compactMap { _, item in
+    results = collection.elements(atRows: rows).compactMap { item in
       item.map { ResultItem($0, schema: schema, collection: collection) }
     }
     self.facets = facets ? FacetCounts(controller.facets, schema: schema) : nil

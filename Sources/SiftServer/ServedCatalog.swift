@@ -21,12 +21,8 @@ public final class ServedCatalog: Sendable {
     self.name = name
     self.store = store
     let (collection, _) = try store.openCollection()
-    // The near-spelling dictionaries and trigrams are made ready off the request path.
-    let index = collection.index
-    DispatchQueue.global(qos: .utility).async {
-      index.prepareNearSpellings()
-      index.prepareSubstringSearch()
-    }
+    // Near-spelling dictionaries and trigrams, off the request path.
+    collection.index.prepareForSearchingInBackground()
     current = Mutex(collection)
   }
 

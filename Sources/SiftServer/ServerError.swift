@@ -23,10 +23,8 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
 
   /// `{"error": message}` as a response with `status`.
   static func jsonResponse(status: HTTPResponse.Status, message: String) -> Response {
-    let body = (try? SiftServer.encoder.encode(["error": message])) ?? Data("{}".utf8)
-    return Response(
-      status: status, headers: [.contentType: "application/json; charset=utf-8"],
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    // Encoding a dictionary of two strings does not fail; an empty answer keeps the status.
+    (try? SiftServer.json(["error": message], status: status)) ?? Response(status: status)
   }
 }
 

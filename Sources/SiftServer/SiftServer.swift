@@ -104,9 +104,8 @@ public struct SiftServer: Sendable {
     _ item: Item, catalog: ServedCatalog, status: HTTPResponse.Status
   ) throws -> Response {
     let collection = catalog.collection
-    var response = try json(ResultItem(item, schema: collection.schema, collection: collection))
-    response.status = status
-    return response
+    return try json(
+      ResultItem(item, schema: collection.schema, collection: collection), status: status)
   }
 
   /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.
@@ -129,10 +128,11 @@ public struct SiftServer: Sendable {
     return catalog
   }
 
-  static func json(_ value: some Encodable) throws -> Response {
+  /// `value` as a JSON response: every answer of the server, errors included, goes through it.
+  static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
     let body = try encoder.encode(value)
     return Response(
-      status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+      status: status, headers: [.contentType: "application/json; charset=utf-8"],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
   }
 }

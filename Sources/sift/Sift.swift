@@ -51,13 +51,8 @@ struct AppCommand: ParsableCommand {
     let (collection, report) = try Failure.catching { () throws(StoreError) in
       try store.openCollection()
     }
-    // The near-spelling dictionaries are read or built, and the trigram index built, in the
-    // background (copies of an index share them): searches scan until then, typing never waits.
-    let index = collection.index
-    DispatchQueue.global(qos: .utility).async {
-      index.prepareNearSpellings()
-      index.prepareSubstringSearch()
-    }
+    // Near-spelling dictionaries and trigrams, off the input loop: typing never waits.
+    collection.index.prepareForSearchingInBackground()
     // Searches run off the input loop, so typing stays instant on large catalogs.
     var model = AppModel(
       controller: SearchController(collection: collection, searchesImmediately: false))

@@ -5,10 +5,10 @@ import Dispatch
 /// times), reading them back is a copy. They number slots as the index archive does, so they
 /// are only valid with the archive they were written with.
 ///
-/// Layout (little-endian): magic "SIFTNS", format version (u16), the schema's fingerprint
-/// (u64), the folding table's fingerprint (u64), the slot count, the number of dictionaries, then per dictionary its text column
-/// (u32), the slots it covers, its words, word offsets, posting offsets and postings; last a
-/// 64-bit checksum of everything before it.
+/// Layout (little-endian): `ArchiveWriter`'s header (magic "SIFTNS", format version, the
+/// schema's and the folding table's fingerprints), the slot count, the number of dictionaries,
+/// then per dictionary its text column (u32), the slots it covers, its words, word offsets,
+/// posting offsets and postings; last a 64-bit checksum of everything before it.
 public enum NearSpellingArchive {
   /// Version 2 added the folding table's fingerprint.
   public static let formatVersion: UInt16 = 2
@@ -17,25 +17,11 @@ public enum NearSpellingArchive {
   /// The dictionaries in `bytes`, by text column; throws for bytes that are not a whole,
   /// unaltered archive of this version and schema, or whose offsets do not fit.
   static func dictionaries(
-    from bytes: UnsafeRawBufferPointer, fingerprint: UInt64, columnCount: Int, slotLimit: Int
+    from bytes: UnsafeRawBufferPointer, schema: CatalogSchema, columnCount: Int, slotLimit: Int
   ) throws(IndexArchive.Failure) -> [Int: TypoDictionary] {
     let started = DispatchTime.now()
-    guard bytes.count >= magic.count + 2 + 8 + 8 + 8 + 8 + 8, bytes.starts(with: magic) else {
-      throw .notAnArchive
-    }
-    let body = bytes.count - 8
-    var reader = ArchiveReader(bytes: bytes, end: body)
-    reader.offset = magic.count
-    let version: UInt16 = try reader.read()
-    guard version == formatVersion else { throw .otherVersion(version) }
-    let stored = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: body, as: UInt64.self))
-    guard stored == Checksum.of(UnsafeRawBufferPointer(rebasing: bytes[..<body])) else {
-      throw .damaged("checksum")
-    }
-    guard try reader.read() as UInt64 == fingerprint else { throw .otherSchema }
-    guard try reader.read() as UInt64 == IndexArchive.foldingFingerprint else {
-      throw .otherFolding
-    }
+    var reader = try ArchiveReader(
+      opening: bytes, magic: magic, version: formatVersion, schema: schema)
     let slotCount = Int(clamping: try reader.read() as UInt64)
     guard slotCount <= slotLimit else { throw .damaged("slot count") }
     let count = Int(clamping: try reader.read() as UInt64)
@@ -49,7 +35,7 @@ public enum NearSpellingArchive {
       dictionaries[column] = try TypoDictionary.read(
         from: &reader, slotLimit: slotCount, started: started)
     }
-    guard reader.offset == body else { throw .damaged("trailing bytes") }
+    guard reader.offset == reader.end else { throw .damaged("trailing bytes") }
     return dictionaries
   }
 }
@@ -75,19 +61,15 @@ extension SearchIndex where ID == ItemID {
       }
       return TypoDictionary(column: columns[column].compacted(keeping: keep))
     }
-    var writer = ArchiveWriter()
-    writer.bytes += NearSpellingArchive.magic
-    writer.append(NearSpellingArchive.formatVersion)
-    writer.append(IndexArchive.fingerprint(of: schema))
-    writer.append(IndexArchive.foldingFingerprint)
+    var writer = ArchiveWriter(
+      magic: NearSpellingArchive.magic, version: NearSpellingArchive.formatVersion, schema: schema)
     writer.append(UInt64(keep.count))
     writer.append(UInt64(searchable.count))
     for (column, dictionary) in zip(searchable, dictionaries) {
       writer.append(UInt32(column))
       dictionary.write(to: &writer)
     }
-    writer.append(Checksum.of(writer.bytes))
-    return writer.bytes
+    return writer.sealed()
   }
 
   /// Reads the near-spelling dictionaries through `load` — which hands its `read` the bytes
@@ -103,14 +85,14 @@ extension SearchIndex where ID == ItemID {
     whenNeeded load: @escaping @Sendable (_ read: (UnsafeRawBufferPointer) -> Void) -> Void
   ) -> Bool {
     guard layout == 0 else { return false }
-    let fingerprint = IndexArchive.fingerprint(of: schema)
+    let schema = self.schema
     let columnCount = textFields.count
     let slotLimit = slotCount
     typoDictionaries = TypoDictionaries {
       var dictionaries: [Int: TypoDictionary]?
       load { bytes in
         dictionaries = try? NearSpellingArchive.dictionaries(
-          from: bytes, fingerprint: fingerprint, columnCount: columnCount, slotLimit: slotLimit)
+          from: bytes, schema: schema, columnCount: columnCount, slotLimit: slotLimit)
       }
       return dictionaries
     }

@@ -62,11 +62,8 @@ extension SearchIndex where ID == ItemID {
     let keep = orderedLiveSlots()
     var newSlot = [Int32](repeating: -1, count: slotCount)
     for (position, slot) in keep.enumerated() { newSlot[slot] = Int32(position) }
-    var writer = ArchiveWriter()
-    writer.bytes += IndexArchive.magic
-    writer.append(IndexArchive.formatVersion)
-    writer.append(IndexArchive.fingerprint(of: schema))
-    writer.append(IndexArchive.foldingFingerprint)
+    var writer = ArchiveWriter(
+      magic: IndexArchive.magic, version: IndexArchive.formatVersion, schema: schema)
     writer.append(UInt64(keep.count))
     writer.appendStrings(keep.map { ids[$0].rawValue })
     for field in textFields.indices {
@@ -114,8 +111,7 @@ extension SearchIndex where ID == ItemID {
     writer.appendArray(itemCategories)
     writer.appendArray(
       popularityOrder.compactMap { newSlot[Int($0)] >= 0 ? newSlot[Int($0)] : nil })
-    writer.append(Checksum.of(writer.bytes))
-    return writer.bytes
+    return writer.sealed()
   }
 
   /// The index an archive holds, for `schema` (which must be the one it was made for).
@@ -137,26 +133,9 @@ extension SearchIndex where ID == ItemID {
   public init(
     archive bytes: UnsafeRawBufferPointer, schema: CatalogSchema
   ) throws(IndexArchive.Failure) {
-    guard bytes.count >= IndexArchive.magic.count + 2 + 8 + 8 + 8 + 8,
-      bytes.starts(with: IndexArchive.magic)
-    else { throw .notAnArchive }
-    let body = bytes.count - 8
-    let stored = bytes.loadUnaligned(fromByteOffset: body, as: UInt64.self)
-    var reader = ArchiveReader(bytes: bytes, end: body)
-    reader.offset = IndexArchive.magic.count
-    let version: UInt16 = try reader.read()
-    guard version == IndexArchive.formatVersion else { throw .otherVersion(version) }
-    guard
-      UInt64(littleEndian: stored) == Checksum.of(UnsafeRawBufferPointer(rebasing: bytes[..<body]))
-    else {
-      throw .damaged("checksum")
-    }
-    guard try reader.read() as UInt64 == IndexArchive.fingerprint(of: schema) else {
-      throw .otherSchema
-    }
-    guard try reader.read() as UInt64 == IndexArchive.foldingFingerprint else {
-      throw .otherFolding
-    }
+    var reader = try ArchiveReader(
+      opening: bytes, magic: IndexArchive.magic, version: IndexArchive.formatVersion,
+      schema: schema)
     self.init(empty: schema)
     let count = Int(try reader.read() as UInt64)
     let idStrings = try reader.readStrings()
@@ -195,7 +174,7 @@ extension SearchIndex where ID == ItemID {
     guard order.count == count, Self.isPermutation(order) else {
       throw .damaged("popularity order")
     }
-    guard reader.offset == body else { throw .damaged("trailing bytes") }
+    guard reader.offset == reader.end else { throw .damaged("trailing bytes") }
     if rankingColumn != nil { popularityKeys = (0..<count).map(popularityKey(of:)) }
     setPopularityOrder(order)
   }
@@ -234,6 +213,22 @@ enum Checksum {
 struct ArchiveWriter {
   var bytes: [UInt8] = []
 
+  /// A writer that has written the header every archive starts with: its magic and format
+  /// version, then what its contents depend on — the schema's fingerprint and the folding
+  /// table's.
+  init(magic: [UInt8], version: UInt16, schema: CatalogSchema) {
+    bytes = magic
+    append(version)
+    append(IndexArchive.fingerprint(of: schema))
+    append(IndexArchive.foldingFingerprint)
+  }
+
+  /// The bytes followed by their checksum (appended in place: an archive is tens of MB).
+  mutating func sealed() -> [UInt8] {
+    append(Checksum.of(bytes))
+    return bytes
+  }
+
   mutating func append<T: FixedWidthInteger>(_ value: T) {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
   }
@@ -263,6 +258,35 @@ struct ArchiveReader {
   let bytes: UnsafeRawBufferPointer
   let end: Int
   var offset = 0
+
+  init(bytes: UnsafeRawBufferPointer, end: Int) {
+    self.bytes = bytes
+    self.end = end
+  }
+
+  /// A reader of the contents after `ArchiveWriter`'s header, the checksum kept out of reach:
+  /// nothing is trusted before the checksum agrees, and the header must name this magic,
+  /// version, schema and folding table.
+  init(
+    opening bytes: UnsafeRawBufferPointer, magic: [UInt8], version: UInt16, schema: CatalogSchema
+  ) throws(IndexArchive.Failure) {
+    guard bytes.count >= magic.count + 2 + 8 + 8 + 8, bytes.starts(with: magic) else {
+      throw .notAnArchive
+    }
+    let body = bytes.count - 8
+    self.init(bytes: bytes, end: body)
+    offset = magic.count
+    let found: UInt16 = try read()
+    guard found == version else { throw .otherVersion(found) }
+    let stored = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: body, as: UInt64.self))
+    guard stored == Checksum.of(UnsafeRawBufferPointer(rebasing: bytes[..<body])) else {
+      throw .damaged("checksum")
+    }
+    guard try read() as UInt64 == IndexArchive.fingerprint(of: schema) else {
+      throw .otherSchema
+    }
+    guard try read() as UInt64 == IndexArchive.foldingFingerprint else { throw .otherFolding }
+  }
 
   private mutating func take(_ count: Int) throws(IndexArchive.Failure) -> Range<Int> {
     guard count >= 0, count <= end - offset else { throw .damaged("cut short") }

@@ -88,28 +88,26 @@ final class TrigramIndex: Sendable {
   /// The slots (below `slotCount`, ascending) that may hold `needle`: those holding its rarest
   /// trigram. Nil for a needle shorter than three bytes, which has no trigram.
   func candidates(for needle: [UInt8]) -> [Int32]? {
-    guard needle.count >= 3 else { return nil }
-    var rarest: (id: Int, count: UInt32)?
-    for start in 0...(needle.count - 3) {
-      let key = Self.key(needle[start], needle[start + 1], needle[start + 2])
-      guard let id = Self.lookUp(key, table: table, keys: keys) else { return [] }
-      if counts[id] < rarest?.count ?? .max { rarest = (id, counts[id]) }
-    }
-    guard let rarest else { return [] }
-    return slots(of: rarest.id)
+    rarest(in: needle).map { rarest in rarest.map { slots(of: $0.id) } ?? [] }
   }
 
   /// How many slots the rarest trigram of `needle` names (nil: it has none), to choose between
   /// it and another set of candidates without decoding.
   func candidateCount(for needle: [UInt8]) -> Int? {
+    rarest(in: needle).map { $0.map { Int($0.count) } ?? 0 }
+  }
+
+  /// The id and slot count of the rarest trigram of `needle`; `.some(nil)` when one of its
+  /// trigrams is in no slot (nothing can match), nil when it has no trigram.
+  private func rarest(in needle: [UInt8]) -> (id: Int, count: UInt32)?? {
     guard needle.count >= 3 else { return nil }
-    var fewest = Int.max
+    var rarest: (id: Int, count: UInt32)?
     for start in 0...(needle.count - 3) {
       let key = Self.key(needle[start], needle[start + 1], needle[start + 2])
-      guard let id = Self.lookUp(key, table: table, keys: keys) else { return 0 }
-      fewest = min(fewest, Int(counts[id]))
+      guard let id = Self.lookUp(key, table: table, keys: keys) else { return .some(nil) }
+      if counts[id] < rarest?.count ?? .max { rarest = (id, counts[id]) }
     }
-    return fewest
+    return .some(rarest)
   }
 
   private func slots(of id: Int) -> [Int32] {
@@ -220,6 +218,33 @@ final class TrigramIndex: Sendable {
           }
         }
       }
+    }
+  }
+}
+
+extension SearchIndex {
+  /// Builds the trigram index now (unless it is built or being built), so that terms of three
+  /// bytes or more check only the items holding their rarest trigram instead of scanning all the
+  /// text. Searches never wait for it: until it is done, terms are found by scanning, with the
+  /// same results.
+  public func prepareSubstringSearch() {
+    guard !summaries.contains(where: { $0 == nil }) else { return }  // a line index scans
+    trigrams.prepare { TrigramIndex(columns: columns, slotCount: slotCount) }
+  }
+
+  /// What the trigram index holds and cost to build; nil until it is built.
+  public var substringSearchMemory: (bytes: Int, buildSeconds: Double)? {
+    trigrams.current.map { ($0.memoryBytes, $0.buildSeconds) }
+  }
+
+  /// Makes ready what speeds up searches on a large catalog — the near-spelling dictionaries
+  /// (read from the file or built) and the trigram index — on a background queue, right after
+  /// opening: typing never waits for them, and copies of the index share them.
+  public func prepareForSearchingInBackground() {
+    let index = self
+    DispatchQueue.global(qos: .utility).async {
+      index.prepareNearSpellings()
+      index.prepareSubstringSearch()
     }
   }
 }

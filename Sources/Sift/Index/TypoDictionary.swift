@@ -436,20 +436,6 @@ extension SearchIndex {
     }
   }
 
-  /// Builds the trigram index now (unless it is built or being built), so that terms of three
-  /// bytes or more check only the items holding their rarest trigram instead of scanning all the
-  /// text. Searches never wait for it: an app calls it off the main thread after opening a large
-  /// catalog; until it is done, terms are found by scanning, with the same results.
-  public func prepareSubstringSearch() {
-    guard !summaries.contains(where: { $0 == nil }) else { return }  // a line index scans
-    trigrams.prepare { TrigramIndex(columns: columns, slotCount: slotCount) }
-  }
-
-  /// What the trigram index holds and cost to build; nil until it is built.
-  public var substringSearchMemory: (bytes: Int, buildSeconds: Double)? {
-    trigrams.current.map { ($0.memoryBytes, $0.buildSeconds) }
-  }
-
   /// What the near-spelling dictionaries built (or read) so far hold and cost, and whether
   /// they were all read from a catalog file.
   public var nearSpellingMemory: (words: Int, bytes: Int, buildSeconds: Double, wereStored: Bool) {
