@@ -16,6 +16,8 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
   ],
   targets: [
     // The engine: folding, query language, index and matcher, SearchController, FilteredCollection.
@@ -37,7 +39,15 @@ let package = Package(
     // The HTTP front end (`sift serve`): the same searches as JSON, edits, and a search page.
     .target(
       name: "SiftServer",
-      dependencies: ["Sift", "SiftStore", .product(name: "Hummingbird", package: "hummingbird")]
+      dependencies: [
+        "Sift", "SiftStore", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      resources: [
+        .embedInCode("Page/index.html"), .embedInCode("Page/page.js"),
+        .embedInCode("Page/page.css"),
+      ]
     ),
     // What `sift bench` reads of the C allocator (glibc's mallinfo2, not exposed to Swift).
     .target(name: "CHeapUsage"),
@@ -63,6 +73,7 @@ let package = Package(
       dependencies: [
         "SiftServer", "SiftStore", "Sift",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
     .testTarget(name: "SiftEndToEndTests", dependencies: ["sift", "SiftTestSupport"]),

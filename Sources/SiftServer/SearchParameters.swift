@@ -1,12 +1,14 @@
 import Sift
 
-/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&limit=…&offset=…&facets=1`, checked: every
-/// value has a bound, and one out of it is a 400 that names the parameter.
+/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&limit=…&offset=…&facets=1&explain=1`,
+/// checked: every value has a bound, and one out of it is a 400 that names the parameter.
 struct SearchParameters: Sendable, Equatable {
   var input: SearchRequestInput
   var limit: Int
   var offset: Int
   var facets: Bool
+  /// Each result says why it is where it is, as `sift search --explain` does.
+  var explain: Bool
 
   /// Longest query text, in characters: far past what anyone types, short of what hurts.
   static let maximumQueryLength = 1_000
@@ -34,10 +36,15 @@ struct SearchParameters: Sendable, Equatable {
     input = SearchRequestInput(text: text, scope: scope, tokens: tokens)
     limit = try Self.number(query, "limit", default: Self.defaultLimit, in: 0...Self.maximumLimit)
     offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
-    switch query["facets"] {
-    case nil, "0", "false": facets = false
-    case "1", "true": facets = true
-    case let other?: throw .badRequest("facets: \"\(other)\" is not 1 or 0")
+    facets = try Self.flag(query, "facets")
+    explain = try Self.flag(query, "explain")
+  }
+
+  private static func flag(_ query: QueryString, _ name: String) throws(ServerError) -> Bool {
+    switch query[name] {
+    case nil, "0", "false": return false
+    case "1", "true": return true
+    case let other?: throw .badRequest("\(name): \"\(other.prefix(40))\" is not 1 or 0")
     }
   }
 

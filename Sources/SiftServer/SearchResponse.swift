@@ -2,7 +2,10 @@ import Sift
 
 /// The JSON answer to a search: the results indicator and counts as the app shows them, the
 /// requested page of results in the engine's order — each with its id, title, every field under
-/// its own name and where the query matched — and, when asked, the facet counts.
+/// its own name and where the query matched — and, when asked, the facet counts and why each
+/// result stands where it does. `suggestions` are the tokens offered for the word being typed
+/// (`#` alone offers them all) and `didYouMean` the catalog word nearest a query that found
+/// nothing, as the app offers them.
 struct SearchResponse: Encodable, Sendable {
   var catalog: String
   var indicator: String
@@ -12,9 +15,14 @@ struct SearchResponse: Encodable, Sendable {
   var offset: Int
   var results: [ResultItem]
   var facets: FacetCounts?
+  var suggestions: [SearchToken]
+  var didYouMean: String?
   var diagnostics: [String]
 
-  init(catalog: String, controller: SearchController, page: Range<Int>, facets: Bool) {
+  init(
+    catalog: String, controller: SearchController, page: Range<Int>, facets: Bool,
+    explain: Bool = false
+  ) {
     self.catalog = catalog
     let collection = controller.collection
     indicator = controller.indicator.text
@@ -23,10 +31,15 @@ struct SearchResponse: Encodable, Sendable {
     offset = page.lowerBound
     let rows = min(page.lowerBound, matched)..<min(page.upperBound, matched)
     let schema = collection.schema
-    results = collection.elements(atRows: rows).compactMap { item in
-      item.map { ResultItem($0, schema: schema, collection: collection) }
+    results = zip(rows, collection.elements(atRows: rows)).compactMap { row, item in
+      guard let item else { return nil }
+      var result = ResultItem(item, schema: schema, collection: collection)
+      if explain { result.explain = collection.explanation(forRow: row).map(Explanation.init) }
+      return result
     }
     self.facets = facets ? FacetCounts(controller.facets, schema: schema) : nil
+    suggestions = controller.suggestions
+    didYouMean = controller.spellingSuggestion
     diagnostics = controller.diagnostics.map(\.description)
   }
 }
@@ -37,6 +50,8 @@ struct ResultItem: Encodable, Sendable {
   var title: String
   var fields: [(name: String, value: FieldValue)]
   var highlights: [Highlight]
+  /// With `explain=1`: why the result is where it is.
+  var explain: Explanation?
 
   /// Where the query matched one value, in UTF-16 offsets (what JavaScript indexes strings by).
   struct Highlight: Encodable, Sendable {
@@ -88,6 +103,67 @@ struct ResultItem: Encodable, Sendable {
       }
     }
     try container.encode(highlights, forKey: Key("highlights"))
+    try container.encodeIfPresent(explain, forKey: Key("explain"))
+  }
+}
+
+/// `explain=1`: the ranking rules' values for one result, under the names and with the values
+/// `sift search --json --explain` gives (the highlights are the result's own).
+struct Explanation: Encodable, Sendable {
+  var typos: Int
+  var exactness: String
+  var exactField: String?
+  var exactValue: String?
+  var attribute: Int
+  var field: String?
+  var value: String?
+  var position: Int
+  var rankingField: String?
+  var popularity: Double?
+  var catalogOrder: Int64
+
+  init(_ explanation: MatchExplanation) {
+    let rank = explanation.rank
+    typos = rank.typos
+    exactness = rank.exactness.name
+    exactField = explanation.exactField
+    exactValue = explanation.exactValue
+    attribute = rank.attribute
+    field = explanation.field
+    value = explanation.value
+    position = rank.position
+    rankingField = explanation.rankingField
+    popularity = explanation.popularity
+    catalogOrder = explanation.catalogOrder
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case typos, exactness, attribute, field, value, position, popularity
+    case exactField = "exact_field"
+    case exactValue = "exact_value"
+    case rankingField = "ranking_field"
+    case catalogOrder = "catalog_order"
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(typos, forKey: .typos)
+    try container.encode(exactness, forKey: .exactness)
+    // As the command line: the exact value (or null) only beside an exact field; the field and
+    // value of the best match always, null when no text term ranks it.
+    if let exactField {
+      try container.encode(exactField, forKey: .exactField)
+      try container.encode(exactValue, forKey: .exactValue)
+    }
+    try container.encode(attribute, forKey: .attribute)
+    try container.encode(field, forKey: .field)
+    try container.encode(value, forKey: .value)
+    try container.encode(position, forKey: .position)
+    if let rankingField {
+      try container.encode(rankingField, forKey: .rankingField)
+      try container.encode(popularity, forKey: .popularity)
+    }
+    try container.encode(catalogOrder, forKey: .catalogOrder)
   }
 }
 

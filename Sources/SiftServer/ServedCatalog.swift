@@ -86,6 +86,6 @@ public final class ServedCatalog: Sendable {
     return SearchResponse(
       catalog: name, controller: controller,
       page: parameters.offset..<parameters.offset + parameters.limit,
-      facets: parameters.facets)
+      facets: parameters.facets, explain: parameters.explain)
   }
 }

@@ -1,13 +1,17 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import Logging
 import Sift
 import SiftStore
 
 /// `sift serve`: the catalogs named at start, searched over HTTP with the engine's semantics.
 ///
 /// - `GET /catalogs`: each catalog's name, title, fields, scopes, token kinds, ranking field;
-/// - `GET /catalogs/NAME/search?q=…&scope=…&token=…&limit=…&offset=…&facets=1`: the indicator,
-///   counts and a page of results, the same items in the same order as `sift search`.
+/// - `GET /catalogs/NAME/search?q=…&scope=…&token=…&limit=…&offset=…&facets=1&explain=1`: the
+///   indicator, counts and a page of results, the same items in the same order as `sift search`;
+/// - `GET /catalogs/NAME/items/ID`, and `POST`, `PUT`, `DELETE` to edit (with the token);
+/// - `GET /`: the search page, which uses nothing but the above.
 ///
 /// Only the catalogs given here are reachable, by name: nothing in a URL is ever a path. Every
 /// error is `{"error": "…"}` with its status, and none stops the server.
@@ -15,17 +19,33 @@ public struct SiftServer: Sendable {
   public let catalogs: [String: ServedCatalog]
   /// What `Authorization: Bearer …` must carry for an edit; nil: the server is read-only.
   let writeToken: String?
+  /// The one origin whose pages may call this server from a browser (`*`: any); nil: none but
+  /// the server's own page.
+  let corsOrigin: String?
 
-  public init(catalogs: [ServedCatalog], writeToken: String? = nil) {
+  public init(catalogs: [ServedCatalog], writeToken: String? = nil, corsOrigin: String? = nil) {
     self.catalogs = Dictionary(
       catalogs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.writeToken = writeToken
+    self.corsOrigin = corsOrigin
   }
 
   /// The routes, for `Application` or for tests (`HummingbirdTesting`).
   public func router() -> Router<BasicRequestContext> {
     let router = Router()
+    if let corsOrigin {
+      // Outside the error middleware, so that errors carry the headers too and a page on the
+      // other origin can read what went wrong.
+      router.add(
+        middleware: CORSMiddleware(
+          allowOrigin: corsOrigin == "*" ? .all : .custom(corsOrigin),
+          allowHeaders: [.accept, .authorization, .contentType],
+          allowMethods: [.get, .head, .post, .put, .delete, .options], maxAge: .seconds(600)))
+    }
     router.add(middleware: JSONErrorMiddleware())
+    for asset in SearchPage.Asset.allCases {
+      router.get(RouterPath(asset.path)) { _, _ in SearchPage.response(asset) }
+    }
     router.get("catalogs") { _, _ in
       try Self.json(CatalogList(self.catalogs.values.sorted { $0.name < $1.name }))
     }
@@ -33,6 +53,11 @@ public struct SiftServer: Sendable {
       let catalog = try self.catalog(context)
       let parameters = try SearchParameters(QueryString(request.uri.query))
       return try Self.json(try catalog.search(parameters))
+    }
+    router.get("catalogs/:name/items/:id") { _, context in
+      let catalog = try self.catalog(context)
+      let id = ItemID(context.parameters.get("id") ?? "")
+      return try Self.item(try catalog.item(id), catalog: catalog, status: .ok)
     }
     router.post("catalogs/:name/items") { request, context in
       try self.authorize(request)
@@ -112,10 +137,14 @@ public struct SiftServer: Sendable {
   public func run(
     host: String, port: Int, onListening: @escaping @Sendable (Int) -> Void = { _ in }
   ) async throws {
+    // Warnings and errors only: the command says where it listens in its own words.
+    var logger = Logger(label: "sift")
+    logger.logLevel = .warning
     let app = Application(
       router: router(),
       configuration: .init(address: .hostname(host, port: port), serverName: "sift"),
-      onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) })
+      onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
+      logger: logger)
     try await app.runService()
   }
 

@@ -17,11 +17,11 @@ struct CrashTests {
 
   /// sqlite3 is a Debian package; install it when this machine lacks it.
   static func ensureSQLite() throws {
-    try Tmux.ensure(package: "sqlite3", check: "command -v sqlite3")
+    try Host.ensure(package: "sqlite3", check: "command -v sqlite3")
   }
 
   static func sqlite(_ path: String, _ sql: String) -> String {
-    Tmux.shell("sqlite3 '\(path)' \"\(sql)\"").output.trimmingCharacters(
+    Host.shell("sqlite3 '\(path)' \"\(sql)\"").output.trimmingCharacters(
       in: .whitespacesAndNewlines)
   }
 
@@ -146,7 +146,7 @@ struct CrashTests {
       tmux.launch("--catalog meals")
       tmux.wait(for: "Search meals")
       if catalog.isEmpty {
-        let found = Tmux.shell("ls '\(sift.path("data"))'/*meals*.sqlite").output
+        let found = Host.shell("ls '\(sift.path("data"))'/*meals*.sqlite").output
         catalog = found.trimmingCharacters(in: .whitespacesAndNewlines)
         count = Int(Self.sqlite(catalog, "select count(*) from items")) ?? -1
         try #require(count > 0, "no meals catalog in \(sift.path("data")): \(found)")
@@ -156,7 +156,7 @@ struct CrashTests {
       tmux.wait(for: "New Item")
       tmux.keys("S o u p \(round) Tab 3 Enter")
       usleep(UInt32.random(in: 0..<150_000, using: &random))
-      Tmux.shell("kill -KILL \(pid)")
+      Host.shell("kill -KILL \(pid)")
       tmux.wait(for: "EXIT=137")
 
       #expect(Self.sqlite(catalog, "pragma integrity_check") == "ok", "round \(round)")

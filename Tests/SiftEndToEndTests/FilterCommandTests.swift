@@ -81,16 +81,16 @@ struct FilterCommandTests {
     let text = "Đà Nẵng\r\nDa Nang\nHanoi\r\nDanang City"
     let file = try sift.write("names.txt", text)
     for query in ["da nang", "hanoi", "city", "zzzq"] {
-      let mapped = TerminalAppTests.Tmux.shell(
+      let mapped = Host.shell(
         "'\(SiftProcess.binary.path)' filter '\(query)' < '\(file)'")
       let piped = try sift.run(["filter", query], stdin: Data(text.utf8))
       #expect(mapped.status == 0)
       #expect(mapped.output == piped.stdout, "\(query)")
     }
-    let mapped = TerminalAppTests.Tmux.shell("'\(SiftProcess.binary.path)' filter nang < '\(file)'")
+    let mapped = Host.shell("'\(SiftProcess.binary.path)' filter nang < '\(file)'")
     #expect(mapped.output == "Đà Nẵng\nDa Nang\nDanang City\n")
     let empty = try sift.write("empty.txt", "")
     #expect(
-      TerminalAppTests.Tmux.shell("'\(SiftProcess.binary.path)' filter a < '\(empty)'") == (0, ""))
+      Host.shell("'\(SiftProcess.binary.path)' filter a < '\(empty)'") == (0, ""))
   }
 }

@@ -33,11 +33,11 @@ struct LocaleTests {
     let locales = ["vi_VN": "Vietnamese", "tr_TR": "Turkish", "de_DE": "German"]
     for (locale, language) in locales {
       // Compiled into a folder of this test's own (LOCPATH): no system locale is needed.
-      let made = Tmux.shell(
+      let made = Host.shell(
         "localedef -i \(locale) -f UTF-8 '\(folder.path)/\(locale).UTF-8'")
       #expect(made.status == 0, "localedef \(locale): \(made.output)")
       // Proof that the locale is really in force for a process given this environment.
-      let identification = Tmux.shell(
+      let identification = Host.shell(
         "LOCPATH='\(folder.path)' LC_ALL=\(locale).UTF-8 locale -k LC_IDENTIFICATION")
       #expect(identification.output.contains(language), "\(identification.output)")
       #expect(!identification.output.contains("Cannot set"))
@@ -82,7 +82,7 @@ struct LocaleTests {
 
   /// localedef comes with the `locales` Debian package; install it when this machine lacks it.
   static func ensureLocaledef() throws {
-    try Tmux.ensure(
+    try Host.ensure(
       package: "locales", check: "command -v localedef && test -d /usr/share/i18n/locales")
   }
 }

@@ -26,47 +26,12 @@ struct TerminalAppTests {
 
     /// tmux is a Debian package; install it when this machine lacks it.
     static func ensureInstalled() throws {
-      try ensure(package: "tmux", check: "command -v tmux")
-    }
-
-    /// Installs a Debian package with apt-get when the shell command `check` fails; throws,
-    /// naming the package, when it still fails.
-    static func ensure(package: String, check: String) throws {
-      if shell(check).status == 0 { return }
-      shell(
-        "(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \(package)) >/dev/null 2>&1"
-      )
-      if shell(check).status != 0 {
-        throw TmuxError(message: "\(package) is missing and apt-get could not install it")
-      }
-    }
-
-    @discardableResult
-    static func shell(_ command: String) -> (status: Int32, output: String) {
-      // posix_spawn and waitpid rather than Foundation's Process: a tmux server started here
-      // keeps inherited descriptors open, and Process would wait for it to exit. Output goes
-      // through a file for the same reason.
-      let output = FileManager.default.temporaryDirectory
-        .appendingPathComponent("sift-sh-\(UUID().uuidString)")
-      defer { try? FileManager.default.removeItem(at: output) }
-      let script = "(\(command)) >'\(output.path)' 2>&1 </dev/null"
-      var pid: pid_t = 0
-      let words: [String] = ["/bin/sh", "-c", script]
-      let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-      defer { arguments.forEach { free($0) } }
-      guard posix_spawn(&pid, "/bin/sh", nil, nil, arguments, environ) == 0 else {
-        return (127, "cannot run /bin/sh")
-      }
-      var status: Int32 = 0
-      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-      let data = (try? Data(contentsOf: output)) ?? Data()
-      let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-      return (exitStatus, String(decoding: data, as: UTF8.self))
+      try Host.ensure(package: "tmux", check: "command -v tmux")
     }
 
     @discardableResult
     func tmux(_ arguments: String) -> String {
-      Self.shell("tmux -L \(socket) \(arguments)").output
+      Host.shell("tmux -L \(socket) \(arguments)").output
     }
 
     /// Starts `sift ARGUMENTS` in a fresh window; the shell reports its exit status after.
@@ -99,11 +64,11 @@ struct TerminalAppTests {
     var appPID: String {
       let shellPID = tmux("display -p -t app '#{pane_pid}'").trimmingCharacters(
         in: .whitespacesAndNewlines)
-      return Self.shell("pgrep -P \(shellPID)").output.split(separator: "\n").first.map(String.init)
+      return Host.shell("pgrep -P \(shellPID)").output.split(separator: "\n").first.map(String.init)
         ?? ""
     }
 
-    deinit { _ = Self.shell("tmux -L \(socket) kill-server 2>/dev/null") }
+    deinit { _ = Host.shell("tmux -L \(socket) kill-server 2>/dev/null") }
   }
 
   struct TmuxError: Error, CustomStringConvertible {
@@ -175,7 +140,7 @@ struct TerminalAppTests {
     tmux.wait(for: "New Item")
     tmux.keys("T e a Tab 2 Enter")
     tmux.wait(for: "Added “Tea”")
-    Tmux.shell("kill -TERM \(tmux.appPID)")
+    Host.shell("kill -TERM \(tmux.appPID)")
     let screen = tmux.wait(for: "EXIT=0")
     #expect(!screen.contains("Search meals"))
     // The app saved its index on the way out: the next open reads it, with no notice.

@@ -130,6 +130,65 @@ struct SearchEndpointTests {
     #expect((candies["fields"] as? [[String: Any]])?.first?["kind"] as? String == "text")
   }
 
+  @Test("explain=1 gives each result the ranking rules' values, in the results' order")
+  func explain() async throws {
+    let (server, stores, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let json = try await Self.get(server, "/catalogs/media/search?q=the&explain=1&limit=5").json
+    let results = json["results"] as? [[String: Any]] ?? []
+    #expect(!results.isEmpty)
+    // The same values the engine gives for those rows.
+    var session = try CatalogSession(store: stores["media"]!)
+    try session.apply(SearchRequestInput(text: "the"))
+    for (row, result) in results.enumerated() {
+      let explain = result["explain"] as? [String: Any] ?? [:]
+      let expected = session.controller.collection.explanation(forRow: row)
+      #expect(explain["typos"] as? Int == expected?.rank.typos)
+      #expect(explain["exactness"] as? String == expected?.rank.exactness.name)
+      #expect(explain["field"] as? String == expected?.field)
+      #expect(explain["catalog_order"] as? Int64 == expected?.catalogOrder)
+    }
+    let plain = try await Self.get(server, "/catalogs/media/search?q=the&limit=5").json
+    #expect((plain["results"] as? [[String: Any]])?.allSatisfy { $0["explain"] == nil } == true)
+  }
+
+  @Test("suggestions offer tokens for the word typed; didYouMean the word nearest a miss")
+  func suggestionsAndDidYouMean() async throws {
+    let (server, _, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func offered(_ query: String) async throws -> [String] {
+      let json = try await Self.get(server, "/catalogs/products/search?\(query)&limit=0").json
+      return (json["suggestions"] as? [[String: Any]] ?? []).compactMap {
+        $0["identifier"] as? String
+      }
+    }
+    #expect(
+      try await offered("q=%23") == [
+        "category:Birthdays", "category:Weddings", "category:Funerals", "price:<20", "year:>=2010",
+      ])
+    #expect(try await offered("q=wed") == ["category:Weddings"])
+    #expect(try await offered("q=wed&token=category:Weddings") == [])
+    #expect(try await offered("q=w") == [])
+    // "#bir" asks for a token: the rows stay those of the rest of the text.
+    let asking = try await Self.get(server, "/catalogs/products/search?q=rose+%23bir").json
+    #expect(asking["matched"] as? Int == 2)
+    let missed = try await Self.get(server, "/catalogs/candies/search?q=carmel&scope=Chocolate")
+    #expect(missed.json["didYouMean"] as? String == "caramel")
+    let found = try await Self.get(server, "/catalogs/candies/search?q=caramel")
+    #expect(found.json["didYouMean"] == nil)
+  }
+
+  @Test("GET /catalogs/NAME/items/ID answers the item as the file holds it")
+  func oneItem() async throws {
+    let (server, stores, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (status, json) = try await Self.get(server, "/catalogs/products/items/14")
+    #expect(status == .ok)
+    let item = try stores["products"]!.item(id: ItemID("14"))
+    #expect(json["title"] as? String == item?[("title")]?.displayText)
+    #expect(json["year"] as? Int == 2010 && json["type"] as? String == "Funerals")
+  }
+
   @Test(
     "bad requests get their status and a message naming the part at fault",
     arguments: [
@@ -143,6 +202,8 @@ struct SearchEndpointTests {
       ("/catalogs/products/search?limit=5000", 400, "limit:"),
       ("/catalogs/products/search?offset=-1", 400, "offset:"),
       ("/catalogs/products/search?facets=maybe", 400, "facets:"),
+      ("/catalogs/products/search?explain=2", 400, "explain: \"2\" is not 1 or 0"),
+      ("/catalogs/products/items/999", 404, "no item \"999\" in catalog products"),
       ("/catalogs/candies/search?scope=Nope", 400, "scope: no scope \"Nope\" in catalog candies"),
       ("/catalogs/products/search?token=nope:3", 400, "token: invalid token \"nope:3\""),
       ("/catalogs/products/search?token=price:%3C", 400, "token: invalid token \"price:<\""),

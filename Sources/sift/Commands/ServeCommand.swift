@@ -13,9 +13,11 @@ struct ServeCommand: AsyncParsableCommand {
       without .sqlite. Only those catalogs are reachable. Binds 127.0.0.1 unless --host says
       otherwise; SIGTERM or SIGINT finishes the requests in flight, then exits.
 
+        GET /                                the search page
         GET /catalogs                        the catalogs, their fields, scopes and tokens
         GET /catalogs/NAME/search?q=TEXT     &scope=TITLE &token=ID (repeatable) &limit=N
-                                             &offset=N &facets=1
+                                             &offset=N &facets=1 &explain=1
+        GET /catalogs/NAME/items/ID          one item
         POST /catalogs/NAME/items            a JSON object of fields (and "id"): 201
         PUT /catalogs/NAME/items/ID          the item's new fields: 200
         DELETE /catalogs/NAME/items/ID       204
@@ -45,9 +47,26 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "FILE"))
   var tokenFile: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Let pages from this origin (https://example.com, or * for any) call the API from a browser. Off by default.",
+      valueName: "ORIGIN"))
+  var cors: String?
+
   func validate() throws {
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535, not \(port)")
+    }
+    if let cors, cors != "*" {
+      // An origin is a scheme, a host and maybe a port: nothing after it, not even a slash.
+      guard let url = URL(string: cors), let scheme = url.scheme,
+        ["http", "https"].contains(scheme),
+        url.host != nil, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+      else {
+        throw ValidationError(
+          "--cors must be an origin such as https://example.com (scheme and host, no path) or *, not \(cors)"
+        )
+      }
     }
   }
 
@@ -79,7 +98,8 @@ struct ServeCommand: AsyncParsableCommand {
     let names = served.map(\.name).joined(separator: ", ")
     let host = self.host
     let access = token == nil ? "read-only" : "edits need the token"
-    try await SiftServer(catalogs: served, writeToken: token).run(host: host, port: port) { port in
+    let server = SiftServer(catalogs: served, writeToken: token, corsOrigin: cors)
+    try await server.run(host: host, port: port) { port in
       StandardStreams.error("sift: serving \(names) at http://\(host):\(port)/ (\(access))")
     }
   }

@@ -1,0 +1,493 @@
+// Sift's search page: the catalog's search as you type, through the server's JSON API.
+// Plain DOM, no framework and no build step. Every request supersedes the one before it: the
+// earlier one is aborted, and an answer that arrives late anyway is dropped by its number, so
+// the rows shown always belong to what the field holds now. Catalog text only ever becomes
+// text nodes, never markup.
+"use strict";
+
+const pageSize = 50;
+
+const state = {
+  catalogs: [],
+  catalog: null, // the entry of GET /catalogs being searched
+  tokens: [], // {identifier, text, icon}
+  scope: 0, // index into catalog.scopes
+  results: [],
+  matched: 0,
+  suggestions: [],
+  activeSuggestion: -1,
+  active: -1, // the result row the keyboard is on
+  detail: -1, // the result row shown in the detail view
+  request: 0, // number of the latest request: answers to earlier ones are stale
+  inFlight: null, // AbortController of the latest request
+};
+
+const $ = (id) => document.getElementById(id);
+const field = () => $("q");
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+// `value` with the UTF-16 `ranges` the server marked, as text nodes and <mark>s.
+function highlighted(value, ranges) {
+  const fragment = document.createDocumentFragment();
+  let last = 0;
+  for (const [start, end] of ranges || []) {
+    if (start > last) fragment.append(value.slice(last, start));
+    fragment.append(element("mark", { text: value.slice(start, end) }));
+    last = end;
+  }
+  if (last < value.length) fragment.append(value.slice(last));
+  return fragment;
+}
+
+function highlightsOf(result, fieldName) {
+  return new Map(
+    result.highlights.filter((h) => h.field === fieldName).map((h) => [h.value, h.ranges]));
+}
+
+function formatNumber(value) {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)));
+}
+
+// One field's value for a row or the detail view: marked where it matched. Many values (a
+// city's other names) show the matched ones first, the rest counted when `limit` is given.
+function fieldValue(result, schemaField, limit) {
+  const value = result[schemaField.name];
+  if (value === undefined || value === null) return null;
+  if (typeof value === "number") return document.createTextNode(formatNumber(value));
+  const marks = highlightsOf(result, schemaField.name);
+  const values = Array.isArray(value) ? value : [value];
+  const matched = values.filter((v) => marks.has(v));
+  const ordered = limit ? matched.concat(values.filter((v) => !marks.has(v))) : values;
+  const shown = limit ? ordered.slice(0, Math.max(limit, matched.length)) : ordered;
+  const fragment = document.createDocumentFragment();
+  shown.forEach((v, index) => {
+    if (index > 0) fragment.append(", ");
+    fragment.append(highlighted(v, marks.get(v)));
+  });
+  if (shown.length < values.length) {
+    fragment.append(element("span", { class: "more-count", text: ` (+${values.length - shown.length} more)` }));
+  }
+  return fragment;
+}
+
+// ---------------------------------------------------------------------------- requests
+
+function searchURL(offset) {
+  const parameters = new URLSearchParams();
+  parameters.set("q", field().value);
+  if (state.scope > 0) parameters.set("scope", state.catalog.scopes[state.scope]);
+  for (const token of state.tokens) parameters.append("token", token.identifier);
+  parameters.set("limit", String(pageSize));
+  if (offset > 0) parameters.set("offset", String(offset));
+  parameters.set("facets", "1");
+  return `/catalogs/${encodeURIComponent(state.catalog.name)}/search?${parameters}`;
+}
+
+async function getJSON(url, signal) {
+  const response = await fetch(url, { signal, headers: { Accept: "application/json" } });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+  return body;
+}
+
+// Searches for what the field, tokens and scope say now; `more` appends the next page.
+async function search({ more = false } = {}) {
+  if (!state.catalog) return;
+  if (state.inFlight) state.inFlight.abort();
+  const number = ++state.request;
+  const controller = new AbortController();
+  state.inFlight = controller;
+  rememberInURL();
+  const offset = more ? state.results.length : 0;
+  document.body.setAttribute("aria-busy", "true");
+  try {
+    const answer = await getJSON(searchURL(offset), controller.signal);
+    if (number !== state.request) return; // a later keystroke owns the page now
+    showAnswer(answer, more);
+  } catch (error) {
+    if (error.name === "AbortError" || number !== state.request) return;
+    showError(error.message);
+  } finally {
+    if (number === state.request) {
+      document.body.removeAttribute("aria-busy");
+      state.inFlight = null;
+    }
+  }
+}
+
+function rememberInURL() {
+  const parameters = new URLSearchParams();
+  if (state.catalogs.length > 1 || state.catalog.name !== state.catalogs[0].name) {
+    parameters.set("catalog", state.catalog.name);
+  }
+  if (field().value) parameters.set("q", field().value);
+  if (state.scope > 0) parameters.set("scope", state.catalog.scopes[state.scope]);
+  for (const token of state.tokens) parameters.append("token", token.identifier);
+  const query = parameters.toString();
+  history.replaceState(null, "", query ? `/?${query}` : "/");
+}
+
+// ---------------------------------------------------------------------------- showing
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = false;
+}
+
+function showAnswer(answer, more) {
+  $("error").hidden = true;
+  state.results = more ? state.results.concat(answer.results) : answer.results;
+  state.matched = answer.matched;
+  if (!more) {
+    // While searching, the first row is the one Enter opens; the whole catalog has none.
+    const searching = field().value.trim() !== "" || state.tokens.length > 0 || state.scope > 0;
+    state.active = state.results.length > 0 && searching ? 0 : -1;
+    state.detail = -1;
+  }
+  $("indicator").textContent = answer.indicator;
+  showScopes(answer.facets);
+  showSuggestions(answer.suggestions || []);
+  showDidYouMean(answer.didYouMean);
+  showResults();
+  showDetail();
+}
+
+// The scope bar's buttons are made once per catalog and then updated in place, so the one
+// with the keyboard focus keeps it while the counts change under it.
+function showScopes(facets) {
+  const bar = $("scopes");
+  const scopes = state.catalog.scopes;
+  bar.hidden = scopes.length === 0;
+  if (bar.children.length !== scopes.length) {
+    bar.replaceChildren(
+      ...scopes.map((title, index) => {
+        const button = element(
+          "button", { type: "button", role: "tab", id: `scope-${index}`, "aria-controls": "results" },
+          element("span", { class: "scope-title", text: title }),
+          element("span", { class: "count" }));
+        button.addEventListener("click", () => selectScope(index, false));
+        return button;
+      }));
+  }
+  const counts = new Map((facets ? facets.scopes : []).map((s) => [s.title, s.count]));
+  [...bar.children].forEach((button, index) => {
+    const selected = index === state.scope;
+    button.setAttribute("aria-selected", String(selected));
+    button.setAttribute("tabindex", selected ? "0" : "-1");
+    if (facets) button.querySelector(".count").textContent = String(counts.get(scopes[index]) ?? "");
+  });
+}
+
+function selectScope(index, focus) {
+  if (index < 0 || index >= state.catalog.scopes.length) return;
+  state.scope = index;
+  showScopes(null);
+  if (focus) $(`scope-${index}`).focus();
+  search();
+}
+
+function showSuggestions(suggestions) {
+  state.suggestions = document.activeElement === field() ? suggestions : [];
+  state.activeSuggestion = -1;
+  const list = $("suggestions");
+  list.replaceChildren(
+    ...state.suggestions.map((token, index) => {
+      const option = element(
+        "li", { role: "option", id: `suggestion-${index}`, "aria-selected": "false" },
+        element("span", { class: "token-kind", text: "#" }),
+        (token.icon ? token.icon + " " : "") + token.text);
+      option.addEventListener("mousedown", (event) => {
+        event.preventDefault(); // keep the focus in the field
+        takeSuggestion(index);
+      });
+      return option;
+    }));
+  list.hidden = state.suggestions.length === 0;
+  field().setAttribute("aria-expanded", String(!list.hidden));
+  updateActiveDescendant();
+}
+
+function moveSuggestion(step) {
+  // Through the suggestions and back to the field's own text (-1), round and round.
+  const count = state.suggestions.length;
+  let next = state.activeSuggestion + step;
+  if (next >= count) next = -1;
+  if (next < -1) next = count - 1;
+  state.activeSuggestion = next;
+  [...$("suggestions").children].forEach((option, index) =>
+    option.setAttribute("aria-selected", String(index === state.activeSuggestion)));
+  updateActiveDescendant();
+}
+
+// Takes a suggested token: it goes before the text, and the word typed for it goes away.
+function takeSuggestion(index) {
+  const token = state.suggestions[index];
+  if (!token) return;
+  state.tokens.push(token);
+  field().value = field().value.replace(/\S*$/, "").trimEnd();
+  if (field().value) field().value += " ";
+  showTokens();
+  field().focus();
+  search();
+}
+
+function removeToken(index) {
+  state.tokens.splice(index, 1);
+  showTokens();
+  field().focus();
+  search();
+}
+
+function showTokens() {
+  $("tokens").replaceChildren(
+    ...state.tokens.map((token, index) => {
+      const remove = element("button", {
+        type: "button", class: "token-remove", "aria-label": `Remove token ${token.text}`, text: "×",
+      });
+      remove.addEventListener("click", () => removeToken(index));
+      return element(
+        "li", { class: "token" },
+        element("span", { text: (token.icon ? token.icon + " " : "") + token.text }), remove);
+    }));
+}
+
+function showDidYouMean(word) {
+  const line = $("did-you-mean");
+  line.hidden = !word;
+  if (!word) return;
+  const button = element("button", { type: "button", class: "link", text: word });
+  button.addEventListener("click", () => {
+    field().value = field().value.replace(/\S+\s*$/, word);
+    field().focus();
+    search();
+  });
+  line.replaceChildren("Did you mean ", button, "?");
+}
+
+function secondaryLine(result) {
+  const parts = [];
+  for (const schemaField of state.catalog.fields) {
+    if (schemaField.name === state.catalog.titleField) continue;
+    const value = fieldValue(result, schemaField, 2);
+    if (!value) continue;
+    const part = element("span", { class: "part" });
+    if (schemaField.kind === "number") {
+      part.append(element("span", { class: "label", text: schemaField.label + " " }));
+    }
+    part.append(value);
+    parts.push(part);
+  }
+  return parts;
+}
+
+function showResults() {
+  const list = $("results");
+  const titleField = state.catalog.titleField;
+  list.replaceChildren(
+    ...state.results.map((result, index) => {
+      const marks = highlightsOf(result, titleField);
+      const row = element(
+        "li",
+        {
+          role: "option", id: `result-${index}`, class: "result",
+          "aria-selected": String(index === state.active), "data-id": result.id,
+        },
+        element("span", { class: "title" }, highlighted(result.title, marks.get(result.title))),
+        element("span", { class: "secondary" }, ...secondaryLine(result)));
+      row.addEventListener("click", () => {
+        state.active = index;
+        openDetail(index);
+      });
+      return row;
+    }));
+  $("more").hidden = state.results.length >= state.matched;
+  updateActiveDescendant();
+}
+
+function updateActiveDescendant() {
+  const input = field();
+  let id = "";
+  if (state.activeSuggestion >= 0) id = `suggestion-${state.activeSuggestion}`;
+  else if (state.active >= 0 && state.active < state.results.length) id = `result-${state.active}`;
+  if (id) input.setAttribute("aria-activedescendant", id);
+  else input.removeAttribute("aria-activedescendant");
+  input.setAttribute("aria-controls", state.activeSuggestion >= 0 ? "suggestions" : "results");
+}
+
+function moveActive(step) {
+  if (state.results.length === 0) return;
+  const next = Math.min(Math.max(state.active + step, 0), state.results.length - 1);
+  const rows = $("results").children;
+  if (rows[state.active]) rows[state.active].setAttribute("aria-selected", "false");
+  state.active = next;
+  rows[next].setAttribute("aria-selected", "true");
+  rows[next].scrollIntoView({ block: "nearest" });
+  if (state.detail >= 0) openDetail(next, false);
+  updateActiveDescendant();
+  if (next === state.results.length - 1 && state.results.length < state.matched) {
+    search({ more: true });
+  }
+}
+
+function openDetail(index, focus = true) {
+  state.detail = index;
+  showDetail();
+  if (focus) $("detail-title").focus();
+}
+
+function closeDetail() {
+  state.detail = -1;
+  showDetail();
+  field().focus();
+}
+
+function showDetail() {
+  const panel = $("detail");
+  const result = state.results[state.detail];
+  panel.hidden = !result;
+  document.body.classList.toggle("showing-detail", Boolean(result));
+  if (!result) return;
+  const titleMarks = highlightsOf(result, state.catalog.titleField);
+  $("detail-title").replaceChildren(highlighted(result.title, titleMarks.get(result.title)));
+  const list = $("detail-fields");
+  list.replaceChildren();
+  for (const schemaField of state.catalog.fields) {
+    if (schemaField.name === state.catalog.titleField) continue;
+    const value = fieldValue(result, schemaField, 0);
+    if (!value) continue;
+    list.append(element("dt", { text: schemaField.label }), element("dd", {}, value));
+  }
+  list.append(element("dt", { text: "Id" }), element("dd", { class: "id", text: result.id }));
+}
+
+// ---------------------------------------------------------------------------- keyboard
+
+function onFieldKey(event) {
+  const suggesting = state.suggestions.length > 0;
+  switch (event.key) {
+    case "ArrowDown":
+    case "ArrowUp": {
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      if (suggesting) moveSuggestion(step);
+      else moveActive(step);
+      break;
+    }
+    case "Enter":
+      event.preventDefault();
+      if (suggesting && state.activeSuggestion >= 0) takeSuggestion(state.activeSuggestion);
+      else if (state.results.length > 0) openDetail(Math.max(state.active, 0));
+      break;
+    case "Escape":
+      event.preventDefault();
+      if (suggesting) showSuggestions([]);
+      else if (state.detail >= 0) closeDetail();
+      else if (field().value) {
+        field().value = "";
+        search();
+      } else if (state.tokens.length > 0) {
+        state.tokens = [];
+        showTokens();
+        search();
+      }
+      break;
+    case "Backspace":
+      if (field().selectionStart === 0 && field().selectionEnd === 0 && state.tokens.length > 0) {
+        event.preventDefault();
+        removeToken(state.tokens.length - 1);
+      }
+      break;
+  }
+}
+
+function onScopeKey(event) {
+  const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  const last = state.catalog.scopes.length - 1;
+  const step = moves[event.key];
+  const next = Number.isFinite(step) ? (state.scope + step + last + 1) % (last + 1) : step < 0 ? 0 : last;
+  selectScope(next, true);
+}
+
+function onDocumentKey(event) {
+  if (event.key === "/" && document.activeElement !== field()) {
+    event.preventDefault();
+    field().focus();
+  } else if (event.key === "Escape" && state.detail >= 0 && document.activeElement !== field()) {
+    closeDetail();
+  }
+}
+
+// ---------------------------------------------------------------------------- start
+
+function useCatalog(catalog) {
+  state.catalog = catalog;
+  state.tokens = [];
+  state.scope = 0;
+  state.results = [];
+  $("q-label").textContent = `Search ${catalog.title}`;
+  field().placeholder = `Search ${catalog.items.toLocaleString()} ${catalog.title.toLowerCase()}`;
+  document.title = `${catalog.title} · Sift`;
+  $("catalog").value = catalog.name;
+  $("scopes").replaceChildren();
+  showTokens();
+}
+
+async function start() {
+  const { catalogs } = await getJSON("/catalogs");
+  state.catalogs = catalogs;
+  if (catalogs.length === 0) return showError("This server has no catalogs.");
+  const picker = $("catalog");
+  picker.replaceChildren(
+    ...catalogs.map((c) => element("option", {
+      value: c.name, text: c.title.toLowerCase() === c.name ? c.title : `${c.title} (${c.name})`,
+    })));
+  $("catalog-picker").hidden = catalogs.length < 2;
+
+  const asked = new URLSearchParams(location.search);
+  const named = asked.get("catalog");
+  const catalog = catalogs.find((c) => c.name === named) || catalogs[0];
+  useCatalog(catalog);
+  if (named && catalog.name !== named) showError(`No catalog named “${named}”; showing ${catalog.title}.`);
+  field().value = asked.get("q") || "";
+  const scope = (asked.get("scope") || "").toLowerCase();
+  state.scope = Math.max(0, catalog.scopes.findIndex((s) => s.toLowerCase() === scope));
+  state.tokens = asked.getAll("token").map((identifier) => ({
+    identifier, text: identifier.replace(/^category:/, ""),
+  }));
+  showTokens();
+
+  field().addEventListener("input", () => search());
+  field().addEventListener("keydown", onFieldKey);
+  field().addEventListener("blur", () => setTimeout(() => {
+    if (document.activeElement !== field()) showSuggestions([]);
+  }, 0));
+  $("search-form").addEventListener("submit", (event) => event.preventDefault());
+  $("scopes").addEventListener("keydown", onScopeKey);
+  $("detail-close").addEventListener("click", closeDetail);
+  $("more").addEventListener("click", () => search({ more: true }));
+  picker.addEventListener("change", () => {
+    useCatalog(catalogs.find((c) => c.name === picker.value));
+    field().value = "";
+    field().focus();
+    search();
+  });
+  document.addEventListener("keydown", onDocumentKey);
+  $("detail-title").setAttribute("tabindex", "-1");
+  field().focus();
+  await search();
+}
+
+start().catch((error) => showError(`The catalogs could not be read: ${error.message}`));

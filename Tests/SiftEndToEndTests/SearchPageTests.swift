@@ -1,0 +1,254 @@
+import Foundation
+import Testing
+
+/// The search page of `sift serve` in a real browser: headless Chromium, driven through
+/// chromedriver, types, moves with the keyboard, switches scope, takes a token and opens a
+/// detail; at each step the page must show what the JSON API answers for the same input.
+/// Screenshots go to `.build/test-artifacts/search-page/` (or `$SIFT_TEST_ARTIFACTS`).
+@Suite("sift serve: the search page in Chromium", .serialized)
+struct SearchPageTests {
+  /// What the page shows, read from its DOM.
+  struct Shown: Equatable, CustomStringConvertible {
+    var indicator: String
+    var titles: [String]
+    var marks: [String]
+    var selected: String?
+    var scopes: [String]
+    var suggestions: [String]
+    var tokens: [String]
+    var detail: String?
+    var focus: String
+    var query: String
+
+    var description: String {
+      "indicator \"\(indicator)\", titles \(titles), selected \(selected ?? "-"), scopes \(scopes), "
+        + "suggestions \(suggestions), tokens \(tokens), detail \(detail ?? "-"), focus \(focus)"
+    }
+  }
+
+  static let readPage = """
+    const all = (selector) => [...document.querySelectorAll(selector)];
+    const selected = document.querySelector('#results [aria-selected="true"] .title');
+    const detail = document.getElementById('detail');
+    return {
+      indicator: document.getElementById('indicator').textContent,
+      titles: all('#results .title').map((e) => e.textContent),
+      marks: all('#results .title mark').map((e) => e.textContent),
+      selected: selected ? selected.textContent : null,
+      scopes: all('#scopes [role=tab]').map((e) =>
+        (e.getAttribute('aria-selected') === 'true' ? '*' : '') +
+        e.querySelector('.scope-title').textContent + ' ' + e.querySelector('.count').textContent),
+      suggestions: all('#suggestions [role=option]').map((e) => e.textContent),
+      tokens: all('#tokens .token > span').map((e) => e.textContent),
+      detail: detail.hidden ? null : document.getElementById('detail-title').textContent,
+      focus: document.activeElement ? document.activeElement.id : '',
+      query: location.search,
+    };
+    """
+
+  /// Everything a screen reader needs and the page might forget: a label for every control,
+  /// a name for every button, roles on the lists the keyboard moves through.
+  static let accessibilityProblems = """
+    const problems = [];
+    for (const control of document.querySelectorAll('input, select')) {
+      if (control.labels.length === 0 && !control.getAttribute('aria-label')) problems.push('unlabelled ' + control.id);
+    }
+    for (const button of document.querySelectorAll('button')) {
+      if (!button.textContent.trim() && !button.getAttribute('aria-label')) problems.push('nameless button');
+    }
+    const roles = { results: 'listbox', suggestions: 'listbox', scopes: 'tablist', indicator: 'status' };
+    for (const [id, role] of Object.entries(roles)) {
+      if (document.getElementById(id).getAttribute('role') !== role) problems.push(id + ' is not a ' + role);
+    }
+    for (const row of document.querySelectorAll('#results > li')) {
+      if (row.getAttribute('role') !== 'option') problems.push('a result is not an option');
+    }
+    if (document.documentElement.lang !== 'en') problems.push('no lang');
+    return problems;
+    """
+
+  let browser: WebDriver
+  let server: ServeCommandTests.Server
+  let sift: SiftProcess
+  let artifacts: URL
+
+  init() throws {
+    sift = try SiftProcess()
+    server = try ServeCommandTests.Server(sift, ["--catalog", "products", "--catalog", "candies"])
+    browser = try WebDriver(width: 1200, height: 900)
+    let environment = ProcessInfo.processInfo.environment["SIFT_TEST_ARTIFACTS"] ?? ""
+    artifacts =
+      environment.isEmpty
+      ? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/test-artifacts/search-page")
+      : URL(fileURLWithPath: environment).appendingPathComponent("search-page")
+  }
+
+  func shown() throws -> Shown {
+    let page = try browser.run(Self.readPage) as? [String: Any] ?? [:]
+    return Shown(
+      indicator: page["indicator"] as? String ?? "", titles: page["titles"] as? [String] ?? [],
+      marks: page["marks"] as? [String] ?? [], selected: page["selected"] as? String,
+      scopes: page["scopes"] as? [String] ?? [],
+      suggestions: page["suggestions"] as? [String] ?? [],
+      tokens: page["tokens"] as? [String] ?? [], detail: page["detail"] as? String,
+      focus: page["focus"] as? String ?? "", query: page["query"] as? String ?? "")
+  }
+
+  /// What the API answers for `query` (the first page of 50, as the page asks).
+  func api(_ catalog: String, _ query: String) throws -> [String: Any] {
+    let (status, json) = try server.request(
+      "GET", "/catalogs/\(catalog)/search?\(query)&limit=50&facets=1")
+    #expect(status == 200, "\(query)")
+    return json
+  }
+
+  /// Waits until the page shows the API's indicator and titles for `query`, and returns it.
+  @discardableResult
+  func waitForAnswer(
+    _ catalog: String, _ query: String, _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> Shown {
+    let answer = try api(catalog, query)
+    let titles = (answer["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    let indicator = answer["indicator"] as? String ?? "?"
+    let deadline = Date().addingTimeInterval(10)
+    var page = try shown()
+    while Date() < deadline && (page.indicator != indicator || page.titles != titles) {
+      Thread.sleep(forTimeInterval: 0.05)
+      page = try shown()
+    }
+    #expect(page.indicator == indicator, "\(what)", sourceLocation: sourceLocation)
+    #expect(page.titles == titles, "\(what)", sourceLocation: sourceLocation)
+    return page
+  }
+
+  func screenshot(_ name: String) throws {
+    let file = artifacts.appendingPathComponent("\(name).png")
+    try browser.screenshot(to: file)
+    print("screenshot: \(file.path)")
+  }
+
+  @Test("type, stale answers dropped, scope, token, keyboard, detail, phone width")
+  func searchPage() throws {
+    defer {
+      _ = server.stop()
+      sift.cleanup()
+    }
+    let home = "http://127.0.0.1:\(server.port)"
+    try browser.open("\(home)/?catalog=products")
+    var page = try waitForAnswer("products", "q=", "the whole catalog at first")
+    #expect(page.focus == "q")
+    #expect(page.scopes == ["*All 15", "Birthdays 5", "Weddings 6", "Funerals 4"])
+    #expect(try browser.run(Self.accessibilityProblems) as? [String] == [])
+
+    // An answer for an earlier keystroke that arrives last is never shown, and each keystroke
+    // aborts the request before it: the first one's answer is held back 1.5 s, deaf to aborts.
+    try browser.run(
+      """
+      window.lateAnswers = 0; window.aborted = 0;
+      const fetchNow = window.fetch;
+      window.fetch = (url, options) => {
+        options.signal.addEventListener('abort', () => { window.aborted += 1; });
+        const answer = fetchNow(url, {...options, signal: undefined});
+        if (!url.includes('q=r&')) return answer;
+        return new Promise((resolve) => setTimeout(() => { window.lateAnswers += 1; resolve(answer); }, 1500));
+      };
+      """)
+    let field = try browser.find("#q")
+    try browser.type("rose", into: field)
+    page = try waitForAnswer("products", "q=rose", "rose typed")
+    #expect(page.titles == ["Red Rose", "White Rose"])
+    #expect(page.marks == ["Rose", "Rose"])
+    #expect(page.selected == "Red Rose")
+    Thread.sleep(forTimeInterval: 2)
+    try waitForAnswer("products", "q=rose", "still rose after the late answer")
+    #expect(try browser.run("return window.lateAnswers") as? Int == 1)
+    #expect((try browser.run("return window.aborted") as? Int ?? 0) >= 1)
+    #expect(try shown().query == "?catalog=products&q=rose")
+    try screenshot("1-typed")
+
+    // The scope bar: a click, then the arrow keys on the tabs.
+    try browser.click(try browser.find("#scope-3"))
+    page = try waitForAnswer("products", "q=rose&scope=Funerals", "Funerals scope")
+    #expect(page.scopes == ["All 2", "Birthdays 0", "Weddings 0", "*Funerals 2"])
+    try browser.type(WebDriver.Key.arrowLeft, into: try browser.find("#scope-3"))
+    page = try waitForAnswer("products", "q=rose&scope=Weddings", "Weddings by arrow key")
+    #expect(page.focus == "scope-2" && page.scopes.contains("*Weddings 0"))
+    try browser.type(
+      WebDriver.Key.arrowLeft + WebDriver.Key.arrowLeft, into: try browser.find("#scope-2"))
+    try waitForAnswer("products", "q=rose", "back to All")
+
+    // A token from the # suggestions, with the keyboard.
+    try browser.type(WebDriver.Key.escape + "#", into: field)
+    let offered = try api("products", "q=%23")["suggestions"] as? [[String: Any]] ?? []
+    let expectedSuggestions = offered.map {
+      "#" + ($0["icon"] as? String).map { "\($0) " }! + ($0["text"] as? String ?? "")
+    }
+    try browser.wait(
+      "the # suggestions",
+      until:
+        "return document.querySelectorAll('#suggestions [role=option]').length === \(offered.count)"
+    )
+    #expect(try shown().suggestions == expectedSuggestions)
+    try browser.type(WebDriver.Key.arrowDown + WebDriver.Key.enter, into: field)
+    page = try waitForAnswer("products", "token=category:Birthdays", "the Birthdays token")
+    #expect(page.tokens == ["🎂 Birthdays"])
+    #expect(page.suggestions == [])
+    #expect(page.query == "?catalog=products&token=category%3ABirthdays")
+
+    // Down to the second row, Enter for its detail, Escape back to the field.
+    try browser.type(WebDriver.Key.arrowDown, into: field)
+    page = try shown()
+    #expect(page.selected == page.titles.dropFirst().first)
+    try browser.type(WebDriver.Key.enter, into: field)
+    try browser.wait("the detail", until: "return !document.getElementById('detail').hidden")
+    page = try shown()
+    #expect(page.detail == page.selected && page.detail != nil)
+    #expect(page.focus == "detail-title")
+    let labels =
+      try browser.run(
+        "return [...document.querySelectorAll('#detail dt')].map((e) => e.textContent)")
+      as? [String]
+    #expect(labels == ["Year introduced", "Intro price", "Type", "Id"])
+    try screenshot("2-token-and-detail")
+    try browser.type(WebDriver.Key.escape, into: try browser.find("#detail-title"))
+    page = try shown()
+    #expect(page.detail == nil && page.focus == "q")
+    // Backspace in the empty field takes the token back.
+    try browser.type(WebDriver.Key.backspace, into: field)
+    page = try waitForAnswer("products", "q=", "the token removed")
+    #expect(page.tokens == [])
+
+    // A phone's width: "did you mean" for a word the scope hides, then a detail that covers
+    // the screen.
+    try browser.resize(width: 390, height: 844)
+    try browser.open("\(home)/?catalog=candies&q=carmel&scope=chocolate")
+    page = try waitForAnswer("candies", "q=carmel&scope=Chocolate", "carmel in Chocolate")
+    #expect(page.scopes.first { $0.hasPrefix("*") } == "*Chocolate 0")
+    #expect(
+      try browser.run("return document.getElementById('did-you-mean').textContent") as? String
+        == "Did you mean caramel?")
+    try screenshot("3-phone-did-you-mean")
+    try browser.click(try browser.find("#did-you-mean button"))
+    page = try waitForAnswer("candies", "q=caramel&scope=Chocolate", "caramel taken")
+    #expect(page.query == "?catalog=candies&q=caramel&scope=Chocolate")
+    try browser.click(try browser.find("#scope-0"))
+    page = try waitForAnswer("candies", "q=caramel", "caramel in every scope")
+    #expect(page.titles == ["Caramel"])
+    try browser.click(try browser.find("#result-0"))
+    try browser.wait("the detail", until: "return !document.getElementById('detail').hidden")
+    let covered =
+      try browser.run(
+        """
+        const box = document.getElementById('detail').getBoundingClientRect();
+        return [box.left, box.top, box.width === window.innerWidth, document.documentElement.scrollWidth <= window.innerWidth];
+        """) as? [Any]
+    #expect(
+      covered?.count == 4 && covered?[2] as? Bool == true && covered?[3] as? Bool == true,
+      "\(covered ?? [])")
+    try screenshot("4-phone-detail")
+    try browser.click(try browser.find("#detail-close"))
+    #expect(try shown().detail == nil)
+  }
+}
