@@ -71,7 +71,7 @@ let package = Package(
     .testTarget(
       name: "SiftServerTests",
       dependencies: [
-        "SiftServer", "SiftStore", "Sift",
+        "SiftServer", "SiftStore", "Sift", "SiftTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ]

@@ -6,7 +6,7 @@ import Sift
 /// result stands where it does. `suggestions` are the tokens offered for the word being typed
 /// (`#` alone offers them all) and `didYouMean` the catalog word nearest a query that found
 /// nothing, as the app offers them.
-struct SearchResponse: Encodable, Sendable {
+struct SearchResponse: Sendable {
   var catalog: String
   var indicator: String
   /// Items in the catalog, and how many match.
@@ -42,10 +42,31 @@ struct SearchResponse: Encodable, Sendable {
     didYouMean = controller.spellingSuggestion
     diagnostics = controller.diagnostics.map(\.description)
   }
+
+  var json: JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("catalog", .string(catalog)), ("indicator", .string(indicator)),
+      ("total", .number(Double(total))), ("matched", .number(Double(matched))),
+      ("offset", .number(Double(offset))), ("results", .array(results.map(\.json))),
+      (
+        "suggestions",
+        .array(
+          suggestions.map { token in
+            .object(
+              sorting: [("identifier", .string(token.identifier)), ("text", .string(token.text))]
+                + (token.icon.map { [("icon", JSONValue.string($0))] } ?? []))
+          })
+      ),
+      ("diagnostics", .strings(diagnostics)),
+    ]
+    if let facets { members.append(("facets", facets.json)) }
+    if let didYouMean { members.append(("didYouMean", .string(didYouMean))) }
+    return .object(sorting: members)
+  }
 }
 
 /// One result: `id`, `title`, each field under its own name, and `highlights`.
-struct ResultItem: Encodable, Sendable {
+struct ResultItem: Sendable {
   var id: String
   var title: String
   var fields: [(name: String, value: FieldValue)]
@@ -54,7 +75,7 @@ struct ResultItem: Encodable, Sendable {
   var explain: Explanation?
 
   /// Where the query matched one value, in UTF-16 offsets (what JavaScript indexes strings by).
-  struct Highlight: Encodable, Sendable {
+  struct Highlight: Sendable {
     var field: String
     var value: String
     var ranges: [[Int]]
@@ -83,33 +104,38 @@ struct ResultItem: Encodable, Sendable {
     }
   }
 
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Key.self)
-    try container.encode(id, forKey: Key("id"))
-    try container.encode(title, forKey: Key("title"))
+  /// `id`, `title`, each field under its name (but those three), `highlights`, `explain`.
+  var json: JSONValue {
+    var members: [(String, JSONValue)] = [("id", .string(id)), ("title", .string(title))]
     for (name, value) in fields where name != "id" && name != "title" && name != "highlights" {
       switch value {
-      case .text(let text): try container.encode(text, forKey: Key(name))
-      case .texts(let texts): try container.encode(texts, forKey: Key(name))
-      case .number(let number): try container.encode(number, forKey: Key(name))
+      case .text(let text): members.append((name, .string(text)))
+      case .texts(let texts): members.append((name, .strings(texts)))
+      case .number(let number): members.append((name, .number(number)))
       }
     }
-    try container.encode(highlights, forKey: Key("highlights"))
-    try container.encodeIfPresent(explain, forKey: Key("explain"))
+    members.append(
+      (
+        "highlights",
+        .array(
+          highlights.map { highlight in
+            .object(sorting: [
+              ("field", .string(highlight.field)), ("value", .string(highlight.value)),
+              (
+                "ranges",
+                .array(highlight.ranges.map { .array($0.map { .number(Double($0)) }) })
+              ),
+            ])
+          })
+      ))
+    if let explain { members.append(("explain", explain.json)) }
+    return .object(sorting: members)
   }
 }
 
 /// `explain=1`: the ranking rules' values for one result, under the names and with the values
 /// `sift search --json --explain` gives (the highlights are the result's own).
-struct Explanation: Encodable, Sendable {
+struct Explanation: Sendable {
   var typos: Int
   var exactness: String
   var exactField: String?
@@ -137,43 +163,36 @@ struct Explanation: Encodable, Sendable {
     catalogOrder = explanation.catalogOrder
   }
 
-  enum CodingKeys: String, CodingKey {
-    case typos, exactness, attribute, field, value, position, popularity
-    case exactField = "exact_field"
-    case exactValue = "exact_value"
-    case rankingField = "ranking_field"
-    case catalogOrder = "catalog_order"
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(typos, forKey: .typos)
-    try container.encode(exactness, forKey: .exactness)
-    // As the command line: the exact value (or null) only beside an exact field; the field and
-    // value of the best match always, null when no text term ranks it.
+  var json: JSONValue {
+    // As the command line: the exact value (or null) only beside an exact field, the ranking
+    // field's value only beside it; the best match's field and value always, null when no text
+    // term ranks it.
+    var members: [(String, JSONValue)] = [
+      ("typos", .number(Double(typos))), ("exactness", .string(exactness)),
+      ("attribute", .number(Double(attribute))), ("field", .optional(field)),
+      ("value", .optional(value)), ("position", .number(Double(position))),
+      ("catalog_order", .number(Double(catalogOrder))),
+    ]
     if let exactField {
-      try container.encode(exactField, forKey: .exactField)
-      try container.encode(exactValue, forKey: .exactValue)
+      members += [("exact_field", .string(exactField)), ("exact_value", .optional(exactValue))]
     }
-    try container.encode(attribute, forKey: .attribute)
-    try container.encode(field, forKey: .field)
-    try container.encode(value, forKey: .value)
-    try container.encode(position, forKey: .position)
     if let rankingField {
-      try container.encode(rankingField, forKey: .rankingField)
-      try container.encode(popularity, forKey: .popularity)
+      members += [
+        ("ranking_field", .string(rankingField)),
+        ("popularity", popularity.map(JSONValue.number) ?? .null),
+      ]
     }
-    try container.encode(catalogOrder, forKey: .catalogOrder)
+    return .object(sorting: members)
   }
 }
 
 /// How many items each scope-bar button and each category would show for the query.
-struct FacetCounts: Encodable, Sendable {
-  struct Scope: Encodable, Sendable {
+struct FacetCounts: Sendable {
+  struct Scope: Sendable {
     var title: String
     var count: Int
   }
-  struct Category: Encodable, Sendable {
+  struct Category: Sendable {
     var value: String
     var count: Int
   }
@@ -187,5 +206,24 @@ struct FacetCounts: Encodable, Sendable {
       uniquingKeysWith: { first, _ in first })
     categories = facets.categories.map { Category(value: names[$0.key] ?? $0.key, count: $0.value) }
       .sorted { ($1.count, $0.value) < ($0.count, $1.value) }
+  }
+
+  var json: JSONValue {
+    .object(sorting: [
+      (
+        "scopes",
+        .array(
+          scopes.map {
+            .object(sorting: [("title", .string($0.title)), ("count", .number(Double($0.count)))])
+          })
+      ),
+      (
+        "categories",
+        .array(
+          categories.map {
+            .object(sorting: [("value", .string($0.value)), ("count", .number(Double($0.count)))])
+          })
+      ),
+    ])
   }
 }

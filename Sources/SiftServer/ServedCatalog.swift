@@ -8,50 +8,66 @@ import Synchronization
 /// Searches take the current collection (a value: copying it shares the index) and run on it
 /// with no lock held, on as many cores as there are requests; an edit replaces it whole once it
 /// is written, so a search sees the catalog before an edit or after it, never half of one.
+/// The last searches on the current collection are kept (`RecentSearches`): a keystroke refines
+/// the one before it, and a repeated search is not searched again.
 public final class ServedCatalog: Sendable {
   /// The name it is served under (`/catalogs/NAME/…`): the built-in name or the file's name.
   public let name: String
   let store: CatalogStore
-  private let current: Mutex<FilteredCollection>
-  /// Held while an edit is written and applied: edits go one at a time, in arrival order.
-  private let editing = NSLock()
+  private let current: Mutex<State>
+  /// Written while an edit is saved and applied (edits go one at a time); read while a search
+  /// reads its page from the file, so the file holds the state the rows were searched in.
+  private let fileState = ReadWriteLock()
 
   /// Opens `store`'s collection (its index read from the file, or rebuilt and saved).
-  public init(name: String, store: CatalogStore) throws(StoreError) {
+  /// The collection searches start from, its edit count, and the searches answered on it.
+  private struct State: Sendable {
+    var collection: FilteredCollection
+    var edits = 0
+    var recent: RecentSearches
+  }
+
+  /// Opens `store`'s collection (its index read from the file, or rebuilt and saved);
+  /// `recentSearches` is how many answered searches are kept to refine (0: none).
+  public init(name: String, store: CatalogStore, recentSearches: Int = 64) throws(StoreError) {
     self.name = name
     self.store = store
     let (collection, _) = try store.openCollection()
     // Near-spelling dictionaries and trigrams, off the request path.
     collection.index.prepareForSearchingInBackground()
-    current = Mutex(collection)
+    current = Mutex(State(collection: collection, recent: RecentSearches(capacity: recentSearches)))
   }
 
-  public var schema: CatalogSchema { current.withLock { $0.schema } }
+  public var schema: CatalogSchema { collection.schema }
 
   /// The collection as it is now, to search without holding anything.
-  var collection: FilteredCollection { current.withLock { $0 } }
+  var collection: FilteredCollection { current.withLock { $0.collection } }
 
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
   /// (for an add without one, the id the catalog gave it).
   func commit(_ edit: CatalogEdit) throws(ServerError) -> ItemID {
-    editing.lock()
-    defer { editing.unlock() }
-    var controller = SearchController(collection: collection)
-    do throws(CatalogEditFailure<StoreError>) {
-      let committed = try controller.commit(edit, to: store)
-      let edited = controller.collection
-      current.withLock { $0 = edited }
-      return committed.id
-    } catch .refused(.unknownID(let id)) {
-      throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
-    } catch .refused(.duplicateID(let id)) {
-      throw ServerError(
-        .conflict, "id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
-    } catch {
-      switch error {
-      case .refused(let refusal): throw .badRequest("\(refusal)")
-      case .notSaved(let failure):
-        throw ServerError(.serviceUnavailable, "the edit was not saved: \(failure)")
+    try fileState.writing { () throws(ServerError) -> ItemID in
+      var controller = SearchController(collection: collection)
+      do throws(CatalogEditFailure<StoreError>) {
+        let committed = try controller.commit(edit, to: store)
+        let edited = controller.collection
+        current.withLock { state in
+          state.collection = edited
+          state.edits += 1
+          state.recent.removeAll()
+        }
+        return committed.id
+      } catch .refused(.unknownID(let id)) {
+        throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
+      } catch .refused(.duplicateID(let id)) {
+        throw ServerError(
+          .conflict, "id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
+      } catch {
+        switch error {
+        case .refused(let refusal): throw .badRequest("\(refusal)")
+        case .notSaved(let failure):
+          throw ServerError(.serviceUnavailable, "the edit was not saved: \(failure)")
+        }
       }
     }
   }
@@ -72,20 +88,55 @@ public final class ServedCatalog: Sendable {
 
   /// The answer to `parameters`, with the items of the requested page read from the file.
   func search(_ parameters: SearchParameters) throws(ServerError) -> SearchResponse {
-    var controller = SearchController(collection: collection)
-    do throws(SearchRequestError) {
-      try controller.apply(parameters.input)
-    } catch .unknownScope(let scope, _, let scopes) {
-      let known =
-        scopes.isEmpty ? "it has no scope bar" : "its scopes are \(scopes.joined(separator: ", "))"
-      throw .badRequest("scope: no scope \"\(scope)\" in catalog \(name); \(known)")
-    } catch {
-      // An invalid token: the engine's message, under the parameter's name.
-      throw .badRequest("token: \(error)")
+    while true {
+      let (controller, edits) = try searched(parameters.input)
+      // The page's items are read from the file as it was when the rows were found; when an
+      // edit came in between, the search is made again on the edited catalog.
+      let response = fileState.reading { () -> SearchResponse? in
+        guard current.withLock({ $0.edits }) == edits else { return nil }
+        return SearchResponse(
+          catalog: name, controller: controller,
+          page: parameters.offset..<parameters.offset + parameters.limit,
+          facets: parameters.facets, explain: parameters.explain)
+      }
+      if let response { return response }
     }
-    return SearchResponse(
-      catalog: name, controller: controller,
-      page: parameters.offset..<parameters.offset + parameters.limit,
-      facets: parameters.facets, explain: parameters.explain)
+  }
+
+  /// The controller that answers `input` on the current collection — refined from a recent
+  /// search, or remembered, or searched afresh — and the edit count it belongs to.
+  private func searched(
+    _ input: SearchRequestInput
+  ) throws(ServerError) -> (SearchController, edits: Int) {
+    let (start, collection, edits) = current.withLock { state in
+      (state.recent.start(for: input), state.collection, state.edits)
+    }
+    var controller: SearchController
+    switch start {
+    case (let found, exact: true)?:
+      return (found, edits)
+    case (let base, exact: false)?:
+      // Only the text differs, and it extends the base's: the engine narrows the base's rows.
+      controller = base
+      controller.send(.setText(input.text))
+    case nil:
+      controller = SearchController(collection: collection)
+      do throws(SearchRequestError) {
+        try controller.apply(input)
+      } catch .unknownScope(let scope, _, let scopes) {
+        let known =
+          scopes.isEmpty
+          ? "it has no scope bar" : "its scopes are \(scopes.joined(separator: ", "))"
+        throw .badRequest("scope: no scope \"\(scope)\" in catalog \(name); \(known)")
+      } catch {
+        // An invalid token: the engine's message, under the parameter's name.
+        throw .badRequest("token: \(error)")
+      }
+    }
+    let answered = controller
+    current.withLock { state in
+      if state.edits == edits { state.recent.remember(answered, for: input) }
+    }
+    return (controller, edits)
   }
 }

@@ -52,12 +52,12 @@ public struct SiftServer: Sendable {
     router.get("catalogs/:name/search") { request, context in
       let catalog = try self.catalog(context)
       let parameters = try SearchParameters(QueryString(request.uri.query))
-      return try Self.json(try catalog.search(parameters))
+      return Self.json(try catalog.search(parameters).json)
     }
     router.get("catalogs/:name/items/:id") { _, context in
       let catalog = try self.catalog(context)
       let id = ItemID(context.parameters.get("id") ?? "")
-      return try Self.item(try catalog.item(id), catalog: catalog, status: .ok)
+      return Self.item(try catalog.item(id), catalog: catalog, status: .ok)
     }
     router.post("catalogs/:name/items") { request, context in
       try self.authorize(request)
@@ -65,7 +65,7 @@ public struct SiftServer: Sendable {
       let body = try ItemBody(
         try await Self.body(request), schema: catalog.schema, requiresTitle: true)
       let id = try catalog.commit(.add(body.id, fields: body.fields))
-      return try Self.item(try catalog.item(id), catalog: catalog, status: .created)
+      return Self.item(try catalog.item(id), catalog: catalog, status: .created)
     }
     router.put("catalogs/:name/items/:id") { request, context in
       try self.authorize(request)
@@ -79,7 +79,7 @@ public struct SiftServer: Sendable {
         )
       }
       _ = try catalog.commit(.update(Item(id: id, fields: body.fields)))
-      return try Self.item(try catalog.item(id), catalog: catalog, status: .ok)
+      return Self.item(try catalog.item(id), catalog: catalog, status: .ok)
     }
     router.delete("catalogs/:name/items/:id") { request, context in
       try self.authorize(request)
@@ -127,10 +127,10 @@ public struct SiftServer: Sendable {
 
   static func item(
     _ item: Item, catalog: ServedCatalog, status: HTTPResponse.Status
-  ) throws -> Response {
+  ) -> Response {
     let collection = catalog.collection
-    return try json(
-      ResultItem(item, schema: collection.schema, collection: collection), status: status)
+    return json(
+      ResultItem(item, schema: collection.schema, collection: collection).json, status: status)
   }
 
   /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.
@@ -159,8 +159,18 @@ public struct SiftServer: Sendable {
 
   /// `value` as a JSON response: every answer of the server, errors included, goes through it.
   static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-    let body = try encoder.encode(value)
-    return Response(
+    response(try encoder.encode(value), status: status)
+  }
+
+  /// The same for a search's answer or an item, written without `JSONEncoder`.
+  static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+    response(value.bytes, status: status)
+  }
+
+  private static func response(_ body: some Sequence<UInt8>, status: HTTPResponse.Status)
+    -> Response
+  {
+    Response(
       status: status, headers: [.contentType: "application/json; charset=utf-8"],
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
   }

@@ -53,9 +53,18 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "ORIGIN"))
   var cors: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "How many answered searches each catalog keeps, to refine the next keystroke from and to answer repeats (0: none).",
+      valueName: "N"))
+  var recentSearches = 64
+
   func validate() throws {
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535, not \(port)")
+    }
+    guard recentSearches >= 0 else {
+      throw ValidationError("--recent-searches must be 0 or more, not \(recentSearches)")
     }
     if let cors, cors != "*" {
       // An origin is a scheme, a host and maybe a port: nothing after it, not even a slash.
@@ -81,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
       let store = try Failure.openCatalog(argument)
       served.append(
         try Failure.catching { () throws(StoreError) in
-          try ServedCatalog(name: name, store: store)
+          try ServedCatalog(name: name, store: store, recentSearches: recentSearches)
         })
     }
     var token: String?

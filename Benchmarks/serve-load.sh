@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# `sift serve` under load, on loopback: wrk with CONNECTIONS connections for SECONDS seconds
+# searching the cities catalog (every keystroke of the benchmark's queries, as the search page
+# sends them), once alone and once while a second client edits (add, change, delete, one after
+# another, with the token). Prints requests/s, latency percentiles, errors and the editor's
+# figures; the server must answer every request with 200 and every edit with 201/200/204.
+#
+#   Benchmarks/serve-load.sh [cities.sqlite | cities.jsonl] [seconds] [connections]
+#
+# The server keeps each catalog's last searches to refine the next keystroke from (and to
+# answer a repeated one); the last run turns that off (--recent-searches 0), so every search
+# scans from scratch.
+#
+# A .jsonl is imported first (into a temporary catalog); a .sqlite is copied, so the edits
+# never touch it. Needs a release build of sift (built when missing), wrk, curl and jq
+# (installed with apt-get when missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source=${1:-cities.sqlite}
+seconds=${2:-30}
+connections=${3:-16}
+[ -f "$source" ] || { echo "no $source: build the corpus with ../shared/data/make-cities" >&2; exit 2; }
+for tool in wrk curl jq; do
+  command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$tool" >/dev/null; }
+done
+sift=.build/release/sift
+[ -x "$sift" ] || swift build -c release --product sift >/dev/null
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+catalog="$work/cities.sqlite"
+case "$source" in
+  *.jsonl)
+    "$sift" import "$source" --catalog "$catalog" --title name --text alternates \
+      --number population --category country --id id >/dev/null 2>&1 ;;
+  *) cp "$source" "$catalog" ;;
+esac
+token=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+echo "$token" >"$work/token"
+
+# Each keystroke of every benchmark query, URL-encoded, as the page would send it.
+python3 - "$work/paths.lua" Benchmarks/queries/cities.txt Benchmarks/queries/cities-misspelt.txt <<'PYTHON'
+import sys, urllib.parse
+paths = []
+for name in sys.argv[2:]:
+    for query in open(name, encoding="utf-8").read().split("\n"):
+        for end in range(1, len(query) + 1):
+            typed = query[:end]
+            if typed.endswith(" "):
+                continue
+            paths.append("/catalogs/cities/search?limit=50&facets=1&q=" + urllib.parse.quote(typed))
+with open(sys.argv[1], "w") as out:
+    out.write("paths = {\n" + "".join(f'  "{p}",\n' for p in paths) + "}\n")
+print(f"{len(paths)} keystrokes", file=sys.stderr)
+PYTHON
+
+cat >"$work/load.lua" <<'LUA'
+dofile(os.getenv("PATHS"))
+local counter = 0
+-- Each connection starts at another place in the list.
+function setup(thread) thread:set("offset", math.random(#paths)) end
+function request()
+  counter = counter + 1
+  return wrk.format("GET", paths[(counter + offset) % #paths + 1])
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    "RESULT requests=%d seconds=%.1f rps=%.0f p50=%.2f p90=%.2f p99=%.2f max=%.2f errors=%d non2xx=%d\n",
+    summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
+    latency.max / 1000, e.connect + e.read + e.write + e.timeout, e.status))
+end
+LUA
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base="http://127.0.0.1:$port"
+# Starts the server with extra options, waits until it answers, and warms it: the near-spelling
+# dictionaries and trigrams are built after the start, then 5 s of the same load.
+start_server() {
+  "$sift" serve --catalog "$catalog" --port "$port" --token-file "$work/token" "$@" 2>"$work/serve.log" &
+  server_pid=$!
+  for _ in $(seq 1 600); do curl -sf "$base/catalogs" >/dev/null && break; sleep 0.1; done
+  curl -sf "$base/catalogs" >/dev/null || { cat "$work/serve.log" >&2; exit 1; }
+  sleep 5
+  PATHS="$work/paths.lua" wrk -t 2 -c "$connections" -d 5s -s "$work/load.lua" "$base" >/dev/null
+}
+stop_server() {
+  kill "$server_pid" && wait "$server_pid" && echo "SIGTERM: exit 0"
+  server_pid=
+}
+start_server
+items=$(curl -s "$base/catalogs" | jq '.catalogs[0].items')
+keystrokes=$(grep -c '"/catalogs' "$work/paths.lua")
+echo "sift serve on $items cities, $keystrokes keystrokes in rotation, $connections connections, ${seconds}s; $(nproc) cores"
+
+# The editor: add an item, change it, delete it, again and again, until told to stop; one line
+# per edit: status and seconds taken.
+editor() {
+  local n=0
+  while [ ! -f "$work/stop" ]; do
+    n=$((n + 1))
+    local body="{\"name\": \"Loadtown $n\", \"alternates\": [\"Edit $n\"], \"population\": $n, \"country\": \"ZZ\"}"
+    local answer
+    answer=$(curl -s -o "$work/item.json" -w '%{http_code} %{time_total}' -X POST "$base/catalogs/cities/items" \
+      -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d "$body")
+    echo "$answer" >>"$work/edits"
+    local id
+    id=$(jq -r '.id // empty' "$work/item.json")
+    [ -n "$id" ] || continue
+    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -X PUT "$base/catalogs/cities/items/$id" \
+      -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+      -d "{\"name\": \"Loadtown $n changed\", \"population\": $((n + 1)), \"country\": \"ZZ\"}" >>"$work/edits"
+    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -X DELETE "$base/catalogs/cities/items/$id" \
+      -H "Authorization: Bearer $token" >>"$work/edits"
+  done
+}
+
+run() {
+  PATHS="$work/paths.lua" wrk -t 2 -c "$connections" -d "${seconds}s" --timeout 10s -s "$work/load.lua" "$base" \
+    | grep '^RESULT' | sed "s/^RESULT/$1/"
+}
+
+run "searches only:        "
+: >"$work/edits"
+editor &
+editor_pid=$!
+run "searches while editing:"
+touch "$work/stop"
+wait "$editor_pid"
+sort -n -k2 "$work/edits" | awk '
+  { n++; if ($1 !~ /^(200|201|204)$/) bad++; t[n] = $2 * 1000 }
+  END {
+    printf "editor: %d edits (%.1f/s), %d not 2xx, p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
+      n, n / '"$seconds"', bad, t[int(n * 0.5) + 1], t[int(n * 0.99) + 1], t[n]
+  }'
+# Nothing of the edits is left, and the server still answers.
+left=$(curl -s "$base/catalogs/cities/search?q=%22loadtown%22&limit=0&typos=off" | jq .matched)
+echo "items named Loadtown left after the editor: $left"
+stop_server
+
+# Every search from scratch: nothing remembered to refine from or to repeat.
+rm -f "$work/stop"
+start_server --recent-searches 0
+run "searches only, nothing remembered:"
+stop_server

@@ -1,0 +1,48 @@
+import Sift
+
+/// The last searches answered on one state of a catalog, so that a keystroke refines the search
+/// of the keystroke before it — as the app does — instead of scanning every item again, and a
+/// search asked again (the same prefix typed by many people) is answered from memory.
+///
+/// Entries hold a `SearchController`: a value that shares the catalog's index and holds the
+/// matches. Least recently used entries go first; an edit empties it (`ServedCatalog`).
+struct RecentSearches: Sendable {
+  private var entries: [SearchRequestInput: (controller: SearchController, used: Int)] = [:]
+  private var clock = 0
+  let capacity: Int
+
+  init(capacity: Int) { self.capacity = max(capacity, 0) }
+
+  /// The controller that answered `input`, or the nearest one to refine: same scope and
+  /// tokens, text that the input's text extends ("san" for "san f"); nil when none.
+  mutating func start(for input: SearchRequestInput) -> (SearchController, exact: Bool)? {
+    clock += 1
+    if let found = entries[input] {
+      entries[input]?.used = clock
+      return (found.controller, true)
+    }
+    var best: (key: SearchRequestInput, length: Int)?
+    for key in entries.keys
+    where key.scope == input.scope && key.tokens == input.tokens && !key.text.isEmpty
+      && input.text.hasPrefix(key.text) && key.text.count > best?.length ?? 0
+    {
+      best = (key, key.text.count)
+    }
+    guard let best, let entry = entries[best.key] else { return nil }
+    entries[best.key]?.used = clock
+    return (entry.controller, false)
+  }
+
+  mutating func remember(_ controller: SearchController, for input: SearchRequestInput) {
+    guard capacity > 0 else { return }
+    clock += 1
+    entries[input] = (controller, clock)
+    while entries.count > capacity,
+      let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key
+    {
+      entries[oldest] = nil
+    }
+  }
+
+  mutating func removeAll() { entries.removeAll() }
+}
