@@ -54,8 +54,13 @@ function highlightsOf(result, fieldName) {
     result.highlights.filter((h) => h.field === fieldName).map((h) => [h.value, h.ranges]));
 }
 
+// As the app and `sift search` show numbers: grouped by thousands from 10,000 up (so a year
+// stays 2010), fractions as stored.
 function formatNumber(value) {
-  return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)));
+  const plain = Number.isInteger(value) ? String(value) : String(Number(value.toFixed(6)));
+  if (Math.abs(value) < 10000) return plain;
+  const [whole, fraction] = plain.split(".");
+  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (fraction ? "." + fraction : "");
 }
 
 // One field's value for a row or the detail view: marked where it matched. Many values (a
@@ -66,6 +71,7 @@ function fieldValue(result, schemaField, limit) {
   if (typeof value === "number") return document.createTextNode(formatNumber(value));
   const marks = highlightsOf(result, schemaField.name);
   const values = Array.isArray(value) ? value : [value];
+  if (values.length === 0) return null;
   const matched = values.filter((v) => marks.has(v));
   const ordered = limit ? matched.concat(values.filter((v) => !marks.has(v))) : values;
   const shown = limit ? ordered.slice(0, Math.max(limit, matched.length)) : ordered;
