@@ -19,7 +19,6 @@ public final class ServedCatalog: Sendable {
   /// reads its page from the file, so the file holds the state the rows were searched in.
   private let fileState = ReadWriteLock()
 
-  /// Opens `store`'s collection (its index read from the file, or rebuilt and saved).
   /// The collection searches start from, its edit count, and the searches answered on it.
   private struct State: Sendable {
     var collection: FilteredCollection
@@ -87,14 +86,14 @@ public final class ServedCatalog: Sendable {
   }
 
   /// The answer to `parameters`, with the items of the requested page read from the file.
-  func search(_ parameters: SearchParameters) throws(ServerError) -> SearchResponse {
+  func search(_ parameters: SearchParameters) throws(ServerError) -> JSONValue {
     while true {
       let (controller, edits) = try searched(parameters.input)
       // The page's items are read from the file as it was when the rows were found; when an
       // edit came in between, the search is made again on the edited catalog.
-      let response = fileState.reading { () -> SearchResponse? in
+      let response = fileState.reading { () -> JSONValue? in
         guard current.withLock({ $0.edits }) == edits else { return nil }
-        return SearchResponse(
+        return SearchResponse.json(
           catalog: name, controller: controller,
           page: parameters.offset..<parameters.offset + parameters.limit,
           facets: parameters.facets, explain: parameters.explain)

@@ -47,12 +47,12 @@ public struct SiftServer: Sendable {
       router.get(RouterPath(asset.path)) { _, _ in SearchPage.response(asset) }
     }
     router.get("catalogs") { _, _ in
-      try Self.json(CatalogList(self.catalogs.values.sorted { $0.name < $1.name }))
+      Self.json(Self.catalogList(self.catalogs.values.sorted { $0.name < $1.name }))
     }
     router.get("catalogs/:name/search") { request, context in
       let catalog = try self.catalog(context)
       let parameters = try SearchParameters(QueryString(request.uri.query))
-      return Self.json(try catalog.search(parameters).json)
+      return Self.json(try catalog.search(parameters))
     }
     router.get("catalogs/:name/items/:id") { _, context in
       let catalog = try self.catalog(context)
@@ -128,9 +128,7 @@ public struct SiftServer: Sendable {
   static func item(
     _ item: Item, catalog: ServedCatalog, status: HTTPResponse.Status
   ) -> Response {
-    let collection = catalog.collection
-    return json(
-      ResultItem(item, schema: collection.schema, collection: collection).json, status: status)
+    json(ResultItem.json(item, collection: catalog.collection), status: status)
   }
 
   /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.
@@ -158,71 +156,39 @@ public struct SiftServer: Sendable {
   }
 
   /// `value` as a JSON response: every answer of the server, errors included, goes through it.
-  static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-    response(try encoder.encode(value), status: status)
-  }
-
-  /// The same for a search's answer or an item, written without `JSONEncoder`.
   static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-    response(value.bytes, status: status)
-  }
-
-  private static func response(_ body: some Sequence<UInt8>, status: HTTPResponse.Status)
-    -> Response
-  {
     Response(
       status: status, headers: [.contentType: "application/json; charset=utf-8"],
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.bytes)))
   }
-}
 
-extension SiftServer {
-  /// Keys sorted, so that the same answer is the same bytes; slashes left alone.
-  static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-    return encoder
-  }()
-}
-
-/// `GET /catalogs`.
-struct CatalogList: Encodable {
-  struct Entry: Encodable {
-    struct Field: Encodable {
-      var name: String
-      var label: String
-      var kind: String
-      var searchable: Bool
-    }
-    var name: String
-    var title: String
-    var titleField: String
-    var fields: [Field]
-    var scopes: [String]
-    var tokenKinds: [String]
-    var rankingField: String?
-    var items: Int
-  }
-  var catalogs: [Entry]
-
-  init(_ served: [ServedCatalog]) {
-    catalogs = served.map { catalog in
+  /// `GET /catalogs`: each catalog's name, title, title field, fields, scopes, token kinds,
+  /// ranking field and item count.
+  static func catalogList(_ served: [ServedCatalog]) -> JSONValue {
+    let entries = served.map { catalog -> JSONValue in
       let collection = catalog.collection
       let schema = collection.schema
-      return Entry(
-        name: catalog.name, title: schema.title, titleField: schema.titleField,
-        fields: schema.fields.map {
-          Entry.Field(
-            name: $0.name, label: $0.label, kind: "\($0.kind)", searchable: $0.isSearchable)
-        },
-        scopes: schema.scopeTitles,
-        tokenKinds: Array(
-          Set(
-            schema.suggestedTokens.map {
-              $0.identifier.split(separator: ":").first.map(String.init) ?? ""
-            })
-        ).sorted(),
-        rankingField: schema.rankingField?.field, items: collection.totalCount)
+      let fields = schema.fields.map { field -> JSONValue in
+        .object(sorting: [
+          ("name", .string(field.name)), ("label", .string(field.label)),
+          ("kind", .string("\(field.kind)")), ("searchable", .bool(field.isSearchable)),
+        ])
+      }
+      let tokenKinds = Set(
+        schema.suggestedTokens.map {
+          $0.identifier.split(separator: ":").first.map(String.init) ?? ""
+        })
+      var members: [(String, JSONValue)] = [
+        ("name", .string(catalog.name)), ("title", .string(schema.title)),
+        ("titleField", .string(schema.titleField)), ("fields", .array(fields)),
+        ("scopes", .strings(schema.scopeTitles)), ("tokenKinds", .strings(tokenKinds.sorted())),
+        ("items", .number(Double(collection.totalCount))),
+      ]
+      if let ranking = schema.rankingField {
+        members.append(("rankingField", .string(ranking.field)))
+      }
+      return .object(sorting: members)
     }
+    return .object([("catalogs", .array(entries))])
   }
 }

@@ -425,6 +425,16 @@ public struct Facets: Hashable, Sendable {
     return count(ofCategory: String(token.identifier.dropFirst(prefix.count)))
   }
 
+  /// Each category with a match under its name as the catalog spells it, most items first
+  /// (ties by name): what a list of categories shows.
+  public func namedCategories(schema: CatalogSchema) -> [(value: String, count: Int)] {
+    let names = Dictionary(
+      (schema.categories + schema.scopeCategories).map { (TextFolding.fold($0), $0) },
+      uniquingKeysWith: { first, _ in first })
+    return categories.map { (names[$0.key] ?? $0.key, $0.value) }
+      .sorted { ($1.1, $0.0) < ($0.1, $1.0) }
+  }
+
   /// "All 15 · Chocolate 5 · Hard 4 · Other 6".
   public func summary(scopeTitles: [String]) -> String {
     zip(scopeTitles, scopes).map { "\($0) \(FieldValue.grouped(Double($1)))" }.joined(

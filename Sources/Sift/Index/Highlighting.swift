@@ -123,7 +123,7 @@ extension SearchIndex {
   /// Where `resolved` matched in `text`, a displayed value of `field`: substrings for a text
   /// field, the whole value for a number field whose value a term matched.
   func highlightRanges(
-    in text: String, field: String, value: FieldValue?, request: MatchRequest,
+    in text: String, field: String, value: @autoclosure () -> FieldValue?, request: MatchRequest,
     nearSpellings: Bool
   ) -> [Range<String.Index>] {
     guard let definition = schema.fields.first(where: { $0.name == field }) else { return [] }
@@ -140,7 +140,9 @@ extension SearchIndex {
         nearTerms: nearSpellings && request.typos.isEnabled
           ? conditions.compactMap(Self.typoProbe) : [])
     case .number:
-      guard let number = value.indexedNumber else { return [] }
+      // Only a number field needs the element's value: reading it for every value of a text
+      // field (a city's alternate names) was a quarter of a page of highlights.
+      guard let number = value().indexedNumber else { return [] }
       let hit = positive.contains { term in
         switch term.condition {
         case .text(let condition):

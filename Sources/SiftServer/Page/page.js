@@ -88,11 +88,17 @@ function fieldValue(result, schemaField, limit) {
 
 // ---------------------------------------------------------------------------- requests
 
-function searchURL(offset) {
-  const parameters = new URLSearchParams();
-  parameters.set("q", field().value);
+// What is searched for — the text, the scope (unless the first) and the tokens — added to
+// `parameters`: the request and the page's address say it the same way.
+function searchedFor(parameters) {
+  if (field().value) parameters.set("q", field().value);
   if (state.scope > 0) parameters.set("scope", state.catalog.scopes[state.scope]);
   for (const token of state.tokens) parameters.append("token", token.identifier);
+  return parameters;
+}
+
+function searchURL(offset) {
+  const parameters = searchedFor(new URLSearchParams());
   parameters.set("limit", String(pageSize));
   if (offset > 0) parameters.set("offset", String(offset));
   parameters.set("facets", "1");
@@ -136,10 +142,7 @@ function rememberInURL() {
   if (state.catalogs.length > 1 || state.catalog.name !== state.catalogs[0].name) {
     parameters.set("catalog", state.catalog.name);
   }
-  if (field().value) parameters.set("q", field().value);
-  if (state.scope > 0) parameters.set("scope", state.catalog.scopes[state.scope]);
-  for (const token of state.tokens) parameters.append("token", token.identifier);
-  const query = parameters.toString();
+  const query = searchedFor(parameters).toString();
   history.replaceState(null, "", query ? `/?${query}` : "/");
 }
 

@@ -152,7 +152,7 @@ struct SearchCommand: ParsableCommand {
               var entry = JSONLine()
               entry.add("id", .string(item.id.rawValue))
               entry.add("title", .string(item[titleField]?.displayText ?? ""))
-              return .object(entry)
+              return entry.value
             }))
         output.write(object.line + "\n")
       } else {
@@ -170,33 +170,9 @@ struct SearchCommand: ParsableCommand {
   private func facetLines(_ collection: FilteredCollection) -> [String] {
     let facets = collection.facets
     let schema = collection.schema
-    let names = Dictionary(
-      (schema.categories + schema.scopeCategories).map { (TextFolding.fold($0), $0) },
-      uniquingKeysWith: { first, _ in first })
-    let categories = facets.categories.map { (names[$0.key] ?? $0.key, $0.value) }
-      .sorted { ($1.1, $0.0) < ($0.1, $1.0) }
     if json {
-      var object = JSONLine()
-      object.add(
-        "scopes",
-        .array(
-          zip(schema.scopeTitles, facets.scopes).map { title, count in
-            var entry = JSONLine()
-            entry.add("title", .string(title))
-            entry.add("count", .number(Double(count)))
-            return .object(entry)
-          }))
-      object.add(
-        "categories",
-        .array(
-          categories.map { value, count in
-            var entry = JSONLine()
-            entry.add("value", .string(value))
-            entry.add("count", .number(Double(count)))
-            return .object(entry)
-          }))
       var line = JSONLine()
-      line.add("facets", .object(object))
+      line.add("facets", facets.json(schema: schema))
       return [line.line]
     }
     var lines: [String] = []
@@ -204,7 +180,9 @@ struct SearchCommand: ParsableCommand {
       lines.append("Scopes: " + facets.summary(scopeTitles: schema.scopeTitles))
     }
     if schema.categoryField != nil {
-      let shown = categories.map { "\($0) \(FieldValue.grouped(Double($1)))" }
+      let shown = facets.namedCategories(schema: schema).map {
+        "\($0) \(FieldValue.grouped(Double($1)))"
+      }
       lines.append("Categories: " + (shown.isEmpty ? "none" : shown.joined(separator: " · ")))
     }
     return lines.map(\.inert)
@@ -226,7 +204,7 @@ struct SearchCommand: ParsableCommand {
       case .number(let number): object.add(field.name, .number(number))
       }
     }
-    if let explanation { object.add("explain", .object(Self.json(explanation))) }
+    if let explanation { object.add("explain", Self.json(explanation)) }
     return object.line
   }
 
@@ -234,37 +212,20 @@ struct SearchCommand: ParsableCommand {
   static let pageSize = 1_000
 
   /// `--explain` as JSON: the rule values, the best match, popularity and the ranges.
-  static func json(_ explanation: MatchExplanation) -> JSONLine {
-    var object = JSONLine()
-    let rank = explanation.rank
-    object.add("typos", .number(Double(rank.typos)))
-    object.add("exactness", .string(rank.exactness.name))
-    if let field = explanation.exactField {
-      object.add("exact_field", .string(field))
-      object.add("exact_value", explanation.exactValue.map(JSONValue.string) ?? .null)
+  static func json(_ explanation: MatchExplanation) -> JSONValue {
+    let highlights = explanation.highlights.map { highlight -> JSONValue in
+      .object([
+        ("field", .string(highlight.field)), ("value", .string(highlight.value)),
+        (
+          "ranges",
+          .array(
+            highlight.characterRanges.map {
+              .array([.number(Double($0.lowerBound)), .number(Double($0.upperBound))])
+            })
+        ),
+      ])
     }
-    object.add("attribute", .number(Double(rank.attribute)))
-    object.add("field", explanation.field.map(JSONValue.string) ?? .null)
-    object.add("value", explanation.value.map(JSONValue.string) ?? .null)
-    object.add("position", .number(Double(rank.position)))
-    if let field = explanation.rankingField {
-      object.add("ranking_field", .string(field))
-      object.add("popularity", explanation.popularity.map(JSONValue.number) ?? .null)
-    }
-    object.add("catalog_order", .number(Double(explanation.catalogOrder)))
-    object.add(
-      "highlights",
-      .array(
-        explanation.highlights.map { highlight in
-          var entry = JSONLine()
-          entry.add("field", .string(highlight.field))
-          entry.add("value", .string(highlight.value))
-          entry.add(
-            "ranges",
-            .array(highlight.characterRanges.map { .numbers([$0.lowerBound, $0.upperBound]) }))
-          return .object(entry)
-        }))
-    return object
+    return .object(explanation.jsonMembers + [("highlights", .array(highlights))])
   }
 
   /// `--explain` as text, one indented line under the result.
