@@ -18,6 +18,7 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     // The engine: folding, query language, index and matcher, SearchController, FilteredCollection.
@@ -33,6 +34,15 @@ let package = Package(
         .product(name: "CSV", package: "CSV.swift"),
       ],
       resources: [.copy("BuiltIn/Catalogs")]
+    ),
+    // Catalogs in PostgreSQL: Sift's folded text in columns beside the items, queries compiled
+    // to SQL with the embedded engine's results.
+    .target(
+      name: "SiftPostgres",
+      dependencies: [
+        "Sift", "SiftStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     // The terminal front end: a pure screen model plus thin terminal I/O.
     .target(name: "SiftTerminal", dependencies: ["Sift"]),
@@ -55,7 +65,7 @@ let package = Package(
     .executableTarget(
       name: "sift",
       dependencies: [
-        "Sift", "SiftStore", "SiftTerminal", "SiftServer", "CHeapUsage",
+        "Sift", "SiftStore", "SiftPostgres", "SiftTerminal", "SiftServer", "CHeapUsage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -75,6 +85,10 @@ let package = Package(
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
+    ),
+    .testTarget(
+      name: "SiftPostgresTests",
+      dependencies: ["SiftPostgres", "SiftStore", "Sift", "SiftTestSupport"]
     ),
     .testTarget(name: "SiftEndToEndTests", dependencies: ["sift", "SiftTestSupport"]),
   ],

@@ -63,7 +63,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   /// The number of distinct packed values.
   static let packedCount = 1 << 12
 
-  init(packed: UInt16) {
+  package init(packed: UInt16) {
     typos = Int(packed >> 9)
     exactness = Exactness(rawValue: UInt8(packed >> 7 & 3)) ?? .substring
     attribute = Int(packed >> 3 & 15)

@@ -7,14 +7,14 @@
 /// against one prefix of the word. Adding the word's letters one at a time lets a sorted word
 /// list share the rows of common prefixes (`TypoDictionary`), and a slot's words be checked one
 /// by one (`SearchIndex.nearestWord`).
-enum NearSpelling {
+package enum NearSpelling {
   /// Costs stop growing here; no budget comes close.
   static let infinite: UInt8 = 100
 
   /// Whether a folded byte separates words: ASCII that is neither a letter nor a digit (space,
   /// punctuation, the 0 between values). Every other byte is part of a word.
   @inline(__always)
-  static func isWordBoundary(_ byte: UInt8) -> Bool {
+  package static func isWordBoundary(_ byte: UInt8) -> Bool {
     byte < 0x80 && !(byte >= 0x30 && byte <= 0x39) && !(byte >= 0x61 && byte <= 0x7A)
       && !(byte >= 0x41 && byte <= 0x5A)
   }
@@ -36,7 +36,7 @@ enum NearSpelling {
   }
 
   /// The scalars of valid folded UTF-8.
-  static func scalars(_ bytes: some Collection<UInt8>) -> [UInt32] {
+  package static func scalars(_ bytes: some Collection<UInt8>) -> [UInt32] {
     var result: [UInt32] = []
     var iterator = bytes.makeIterator()
     var decoder = UTF8()
@@ -62,7 +62,7 @@ enum NearSpelling {
   }
 
   /// The rows of the programme for one term, back to back in one buffer.
-  struct Rows {
+  package struct Rows {
     let term: [UInt32]
     let budget: Int
     /// Row `j` (after `j` letters of the word; row 0 is the empty word) is
@@ -72,7 +72,7 @@ enum NearSpelling {
     private(set) var letters: [UInt32] = []
     private let width: Int
 
-    init(term: [UInt32], budget: Int) {
+    package init(term: [UInt32], budget: Int) {
       self.term = term
       self.budget = budget
       width = term.count + 1
@@ -135,7 +135,7 @@ enum NearSpelling {
 
   /// The cheapest beginning of one word within `budget`: its cost and its length in bytes (the
   /// longest beginning of that cost, so "lisbn" highlights all of "lisbon").
-  static func bestPrefix(
+  package static func bestPrefix(
     of word: UnsafeBufferPointer<UInt8>, rows: inout Rows
   ) -> (cost: Int, length: Int)? {
     rows.truncate(to: 0)

@@ -125,22 +125,22 @@ public struct SearchSchema<Element: Sendable>: Sendable {
   }
 
   /// What the index reads from one element; `texts: false` leaves the text out (folded already).
-  func indexedValues(of element: Element, texts: Bool = true) -> IndexedValues {
+  package func indexedValues(of element: Element, texts: Bool = true) -> IndexedValues {
     IndexedValues(
       texts: texts ? indexedTexts(of: element) : [], numbers: numberReaders.map { $0(element) },
       category: categoryReader?(element))
   }
 
   /// The element's text values, per text field.
-  func indexedTexts(of element: Element) -> [[String]] { textReaders.map { $0(element) } }
+  package func indexedTexts(of element: Element) -> [[String]] { textReaders.map { $0(element) } }
 }
 
 /// What the index keeps of one element: its text values per text field, its numbers per number
 /// field (nil where missing) and its category — in schema order, read once when it is indexed.
-struct IndexedValues: Sendable {
-  var texts: [[String]]
-  var numbers: [Double?]
-  var category: String?
+package struct IndexedValues: Sendable {
+  package var texts: [[String]]
+  package var numbers: [Double?]
+  package var category: String?
 }
 
 extension SearchSchema where Element == Item {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Sift
+import SiftPostgres
 import SiftStore
 
 /// `sift import`: a JSON Lines or CSV file into a catalog, in one transaction.
@@ -24,7 +25,10 @@ struct ImportCommand: ParsableCommand {
   @Argument(help: "A .jsonl (JSON Lines) or .csv file (with a header row).")
   var file: String
 
-  @Option(help: "The catalog: a .sqlite file (or a built-in catalog's name).")
+  @Option(
+    help:
+      "The catalog: a .sqlite file, a built-in catalog's name, or postgresql://[USER@]HOST[:PORT]/DB?catalog=NAME."
+  )
   var catalog: String
 
   @Option(help: "The field shown as each item's title.")
@@ -56,16 +60,23 @@ struct ImportCommand: ParsableCommand {
     }
   }
 
+  var spec: ImportSpec {
+    ImportSpec(
+      titleField: title, textFields: text, numberFields: number, categoryField: category,
+      idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)))
+  }
+
   func run() throws {
+    if PostgresAddress.isPostgres(catalog) {
+      try importIntoPostgres()
+      return
+    }
     let location: CatalogLocation
     do {
       location = try CatalogLocation(catalog)
     } catch {
       throw Failure.exit(error.description, status: 2)
     }
-    let spec = ImportSpec(
-      titleField: title, textFields: text, numberFields: number, categoryField: category,
-      idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)))
     let url = location.url(dataDirectory: DataDirectory.resolve())
     if case .builtIn = location {
       _ = try Failure.openCatalog(catalog)  // copies the built-in catalog on first use

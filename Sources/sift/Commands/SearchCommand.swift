@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Sift
+import SiftPostgres
 import SiftStore
 
 /// `sift search`: one search through the same SearchController the app uses.
@@ -24,7 +25,10 @@ struct SearchCommand: ParsableCommand {
       """
   )
 
-  @Option(help: "A built-in catalog (products, candies, media, meals) or a .sqlite file.")
+  @Option(
+    help:
+      "A built-in catalog (products, candies, media, meals), a .sqlite file or postgresql://[USER@]HOST[:PORT]/DB?catalog=NAME."
+  )
   var catalog: String
 
   @Option(help: "The scope bar button to select, by title (e.g. Chocolate).")
@@ -77,6 +81,10 @@ struct SearchCommand: ParsableCommand {
   }
 
   func run() throws {
+    if PostgresAddress.isPostgres(catalog) {
+      try runOnPostgres()
+      return
+    }
     let store = try Failure.openCatalog(catalog)
     defer { try? store.close() }
     var session = try Failure.catching { () throws(StoreError) in
@@ -190,7 +198,7 @@ struct SearchCommand: ParsableCommand {
 
   /// `{"id":…,"title":…,` then every field under its own name, in schema order, and with
   /// `--explain` an `"explain"` object.
-  private func jsonLine(
+  func jsonLine(
     _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?
   ) -> String {
     var object = JSONLine()
@@ -261,7 +269,7 @@ struct SearchCommand: ParsableCommand {
   }
 
   /// The title, then the other fields as "Label: value", made inert for the terminal.
-  private func textLine(_ item: Item, _ schema: CatalogSchema) -> String {
+  func textLine(_ item: Item, _ schema: CatalogSchema) -> String {
     let title = item[schema.titleField]?.displayText ?? ""
     let details = schema.fields.filter { $0.name != schema.titleField }.compactMap { field in
       field.summary(item[field.name], maximumValues: 5).map { "\(field.label): \($0)" }

@@ -1,0 +1,135 @@
+import Foundation
+import PostgresNIO
+import Sift
+
+extension PostgresCatalog {
+  /// Writes `document` as the catalog at `address`, replacing what was there, in one
+  /// transaction: the items stream in through COPY, then the dictionary and the indexes are
+  /// built; until it commits, every reader sees the old catalog, and a crash leaves it intact.
+  ///
+  /// - Parameter progress: the fraction done, from 0 to 1.
+  public static func replace(
+    _ address: PostgresAddress, with document: CatalogDocument,
+    progress: @escaping @Sendable (Double) -> Void = { _ in }
+  ) async throws(PostgresError) {
+    let layout = CatalogLayout(document.schema)
+    let schema: SearchSchema<Item>
+    do {
+      schema = try SearchSchema<Item>(document.schema)
+    } catch {
+      throw .unsuitable(address.description, reason: "its schema is not valid: \(error)")
+    }
+    let schemaJSON: String
+    do {
+      schemaJSON = String(decoding: try JSONEncoder().encode(document.schema), as: UTF8.self)
+    } catch {
+      throw .unsupported("the catalog's schema cannot be written: \(error)")
+    }
+    let link = PostgresLink(address: address)
+    defer { Task { await link.close() } }
+    let name = "\"\(address.schemaName)\""
+    try await checkDatabase(link)
+    try await link.with { connection in
+      let logger = PostgresLink.logger
+      func run(_ sql: String, _ binds: [SQLValue] = []) async throws {
+        try await connection.query(
+          PostgresQuery(unsafeSQL: sql, binds: SQLValue.bindings(binds)), logger: logger)
+      }
+      try await run("BEGIN")
+      do {
+        // One import at a time per catalog.
+        try await run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text(address.schemaName)])
+        let existing = try await connection.query(
+          PostgresQuery(
+            unsafeSQL: "SELECT to_regclass($1) IS NOT NULL",
+            binds: SQLValue.bindings([.text("\(name).catalog")])), logger: logger)
+        var exists = false
+        for try await flag in existing.decode(Bool.self) { exists = flag }
+        if exists {
+          let formats = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT format FROM \(name).catalog"), logger: logger)
+          for try await format in formats.decode(Int.self) where format > Self.format {
+            throw PostgresError.newerFormat(
+              address.description, found: format, supported: Self.format)
+          }
+        }
+        try await run("DROP SCHEMA IF EXISTS \(name) CASCADE")
+        for statement in layout.creation(address.schemaName) { try await run(statement) }
+        let total = max(1, document.items.count)
+        // COPY takes one plain table name: reach the catalog's through the search path.
+        try await run("SET LOCAL search_path TO \(name), public")
+        try await connection.copyFrom(
+          table: "items", columns: layout.copiedColumns, logger: logger
+        ) { writer in
+          var buffer = ByteBuffer()
+          for (order, item) in document.items.enumerated() {
+            let row = try FoldedRow(item, schema: schema, layout: layout)
+            buffer.writeString(row.copyLine(order: Int64(order)))
+            if buffer.readableBytes > 1 << 20 {
+              try await writer.write(buffer)
+              buffer.clear()
+              progress(0.7 * Double(order) / Double(total))
+            }
+          }
+          if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        }
+        progress(0.7)
+        let wordColumns = layout.textFields.indices.map {
+          "SELECT unnest(w\($0)) FROM \(name).items"
+        }
+        if !wordColumns.isEmpty {
+          try await run(
+            "INSERT INTO \(name).words SELECT DISTINCT w FROM (\(wordColumns.joined(separator: " UNION ALL "))) AS all_words(w) WHERE w IS NOT NULL"
+          )
+        }
+        progress(0.8)
+        for statement in layout.indexes(address.schemaName) { try await run(statement) }
+        try await run(
+          "INSERT INTO \(name).catalog VALUES ($1, $2::jsonb, 0, $3, $4)",
+          [
+            .integer(Self.format), .text(schemaJSON), .integer(document.items.count),
+            .text("sift"),
+          ])
+        try await run("ANALYZE \(name).items")
+        try await run("COMMIT")
+        progress(1)
+      } catch {
+        _ = try? await connection.query("ROLLBACK", logger: logger)
+        throw error
+      }
+    }
+  }
+
+  /// `replace` for synchronous callers.
+  public static func replaceWaiting(
+    _ address: PostgresAddress, with document: CatalogDocument,
+    progress: @escaping @Sendable (Double) -> Void = { _ in }
+  ) throws(PostgresError) {
+    try waitFor { () async throws(PostgresError) in
+      try await replace(address, with: document, progress: progress)
+    }
+  }
+
+  /// The database must hold UTF-8 and have pg_trgm (created here when allowed).
+  private static func checkDatabase(_ link: PostgresLink) async throws(PostgresError) {
+    let encoding = try await link.rows("SHOW server_encoding", as: String.self).first
+    guard encoding == "UTF8" else {
+      throw .unsuitable(
+        link.address.description,
+        reason:
+          "the database's encoding is \(encoding ?? "unknown"); Sift needs UTF8 (createdb -E UTF8)")
+    }
+    let installed = try await link.rows(
+      "SELECT count(*)::bigint FROM pg_extension WHERE extname = 'pg_trgm'", as: Int.self)
+    guard installed.first == 0 else { return }
+    do {
+      try await link.run("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    } catch {
+      throw .unsuitable(
+        link.address.description,
+        reason:
+          "Sift needs the pg_trgm extension and could not create it (\(error)); ask the database's owner to run CREATE EXTENSION pg_trgm in \(link.address.database)"
+      )
+    }
+  }
+}

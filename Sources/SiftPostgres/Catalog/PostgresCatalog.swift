@@ -1,0 +1,248 @@
+import Foundation
+import PostgresNIO
+import Sift
+
+/// A catalog kept in PostgreSQL: the schema `sift_NAME` holds the items with their fields (JSON)
+/// and Sift's folded text beside them, the word dictionary for near spellings, and the catalog's
+/// schema and format. Searches are compiled to SQL (`search(_:)`), so every server in front of
+/// the database sees every edit on its next search.
+public final class PostgresCatalog: Sendable {
+  /// The format this Sift writes; a catalog with a higher one is refused.
+  public static let format = 1
+  /// Upgrades from each older format to the next, in order (none yet: 1 is the first).
+  static let migrations: [Int: @Sendable (String) -> [String]] = [:]
+
+  public let address: PostgresAddress
+  public let schema: CatalogSchema
+  let layout: CatalogLayout
+  let searchSchema: SearchSchema<Item>
+  let link: PostgresLink
+
+  private init(
+    address: PostgresAddress, schema: CatalogSchema, link: PostgresLink
+  ) throws(PostgresError) {
+    self.address = address
+    self.schema = schema
+    layout = CatalogLayout(schema)
+    do {
+      searchSchema = try SearchSchema<Item>(schema)
+    } catch {
+      throw .unsuitable(address.description, reason: "its schema is not valid: \(error)")
+    }
+    self.link = link
+  }
+
+  var table: String { "\"\(address.schemaName)\".items" }
+  var words: String { "\"\(address.schemaName)\".words" }
+
+  /// Opens the catalog at `address`: reads its schema, refusing a newer format and upgrading an
+  /// older one.
+  public static func open(_ address: PostgresAddress) async throws(PostgresError) -> PostgresCatalog
+  {
+    let link = PostgresLink(address: address)
+    do {
+      let schema = try await readSchema(link)
+      return try PostgresCatalog(address: address, schema: schema, link: link)
+    } catch {
+      await link.close()
+      throw error
+    }
+  }
+
+  /// `open` for synchronous callers (the command line).
+  public static func openWaiting(_ address: PostgresAddress) throws(PostgresError)
+    -> PostgresCatalog
+  {
+    try waitFor { () async throws(PostgresError) in try await open(address) }
+  }
+
+  public func close() async { await link.close() }
+
+  public func closeWaiting() {
+    try? waitFor { () async throws(PostgresError) in await self.close() }
+  }
+
+  private static func readSchema(_ link: PostgresLink) async throws(PostgresError) -> CatalogSchema
+  {
+    let address = link.address
+    let exists = try await link.rows(
+      "SELECT to_regclass($1) IS NOT NULL", [.text("\"\(address.schemaName)\".catalog")],
+      as: Bool.self)
+    guard exists.first == true else { throw .notFound(address.description) }
+    let rows = try await link.rows(
+      "SELECT format, schema::text FROM \"\(address.schemaName)\".catalog", as: (Int, String).self)
+    guard let (format, json) = rows.first else { throw .notFound(address.description) }
+    if format > Self.format {
+      throw .newerFormat(address.description, found: format, supported: Self.format)
+    }
+    if format < Self.format { try await migrate(link, from: format) }
+    do {
+      return try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
+    } catch {
+      throw .unsuitable(address.description, reason: "its schema cannot be read: \(error)")
+    }
+  }
+
+  /// Applies the migrations from `format` up to `Self.format` in one transaction.
+  private static func migrate(_ link: PostgresLink, from format: Int) async throws(PostgresError) {
+    let schemaName = link.address.schemaName
+    var statements = ["BEGIN"]
+    for version in format..<Self.format {
+      guard let step = migrations[version] else {
+        throw .unsuitable(
+          link.address.description, reason: "no upgrade from format \(version) to \(version + 1)")
+      }
+      statements += step(schemaName)
+    }
+    statements.append("UPDATE \"\(schemaName)\".catalog SET format = \(Self.format)")
+    statements.append("COMMIT")
+    do {
+      for statement in statements { try await link.run(statement) }
+    } catch {
+      try? await link.run("ROLLBACK")
+      throw error
+    }
+  }
+
+  // MARK: - Reading items
+
+  /// How many items the catalog holds.
+  public func count() async throws(PostgresError) -> Int {
+    try await link.rows("SELECT count(*)::bigint FROM \(table)", as: Int.self).first ?? 0
+  }
+
+  /// The items with these ids, in the order given (ids not found are left out).
+  public func items(_ ids: [ItemID]) async throws(PostgresError) -> [Item] {
+    guard !ids.isEmpty else { return [] }
+    let rows = try await link.rows(
+      "SELECT id, fields::text FROM \(table) WHERE id = ANY($1)", [.texts(ids.map(\.rawValue))],
+      as: (String, String).self)
+    var byID: [String: Item] = [:]
+    for (id, fields) in rows { byID[id] = try FoldedRow.item(id: id, fields: fields) }
+    return ids.compactMap { byID[$0.rawValue] }
+  }
+
+  /// Every item, in catalog order.
+  public func document() async throws(PostgresError) -> CatalogDocument {
+    let rows = try await link.rows(
+      "SELECT id, fields::text FROM \(table) ORDER BY ord", as: (String, String).self)
+    var items: [Item] = []
+    items.reserveCapacity(rows.count)
+    for (id, fields) in rows { items.append(try FoldedRow.item(id: id, fields: fields)) }
+    return CatalogDocument(schema: schema, items: items)
+  }
+
+  // MARK: - Edits
+
+  /// Adds an item at the end of catalog order; its words join the dictionary in the same
+  /// transaction.
+  public func add(_ item: Item) async throws(PostgresError) {
+    try await write(item, isNew: true)
+  }
+
+  /// Replaces the item with the same id; it keeps its place.
+  public func update(_ item: Item) async throws(PostgresError) {
+    try await write(item, isNew: false)
+  }
+
+  /// Deletes the item; false when there was none with that id.
+  @discardableResult
+  public func delete(id: ItemID) async throws(PostgresError) -> Bool {
+    let deleted = try await link.rows(
+      "DELETE FROM \(table) WHERE id = $1 RETURNING id", [.text(id.rawValue)], as: String.self)
+    try await link.run("UPDATE \"\(address.schemaName)\".catalog SET generation = generation + 1")
+    return !deleted.isEmpty
+  }
+
+  private func write(_ item: Item, isNew: Bool) async throws(PostgresError) {
+    let row = try FoldedRow(item, schema: searchSchema, layout: layout)
+    var columns = ["fields", "category"]
+    var binds: [SQLValue] = [.text(row.fields)]
+    var values = ["$1::jsonb"]
+    func bind(_ value: SQLValue?, cast: String) {
+      if let value {
+        binds.append(value)
+        values.append("$\(binds.count)::\(cast)")
+      } else {
+        values.append("NULL")
+      }
+    }
+    bind(row.category.map(SQLValue.text), cast: "text")
+    for (index, text) in row.texts.enumerated() {
+      columns += ["t\(index)", "k\(index)"]
+      bind(.text(text.folded), cast: "text")
+      bind(text.initials.map(SQLValue.text), cast: "text")
+    }
+    for (index, number) in row.numbers.enumerated() {
+      columns.append("n\(index)")
+      bind(number.map(SQLValue.number), cast: "double precision")
+    }
+    binds.append(.text(row.id))
+    let id = "$\(binds.count)"
+    let catalog = "\"\(address.schemaName)\".catalog"
+    let statement: String
+    if isNew {
+      statement = """
+        WITH next AS (UPDATE \(catalog) SET next_ord = next_ord + 1, generation = generation + 1
+          RETURNING next_ord - 1 AS ord)
+        INSERT INTO \(table) (id, ord, \(columns.joined(separator: ", ")))
+        SELECT \(id), next.ord, \(values.joined(separator: ", ")) FROM next RETURNING w0
+        """
+    } else {
+      let assignments = zip(columns, values).map { "\($0) = \($1)" }.joined(separator: ", ")
+      statement = """
+        WITH bump AS (UPDATE \(catalog) SET generation = generation + 1 RETURNING 1)
+        UPDATE \(table) SET \(assignments) FROM bump WHERE id = \(id) RETURNING w0
+        """
+    }
+    let wordColumns = layout.textFields.indices.map { "w\($0)" }
+    let returning = wordColumns.isEmpty ? "1" : wordColumns.joined(separator: " || ")
+    let sql = statement.replacingOccurrences(of: "RETURNING w0", with: "RETURNING \(returning)")
+    try await link.with { connection in
+      try await connection.query("BEGIN", logger: PostgresLink.logger)
+      do {
+        let rows = try await connection.query(
+          PostgresQuery(unsafeSQL: sql, binds: SQLValue.bindings(binds)),
+          logger: PostgresLink.logger)
+        var found = false
+        var words: [String] = []
+        if wordColumns.isEmpty {
+          for try await _ in rows { found = true }
+        } else {
+          for try await list in rows.decode([String].self) {
+            found = true
+            words = list
+          }
+        }
+        guard found else {
+          throw PostgresError.query(
+            address.description,
+            message: isNew ? "item \"\(row.id)\" was not added" : "no item \"\(row.id)\"")
+        }
+        if !words.isEmpty {
+          try await connection.query(
+            PostgresQuery(
+              unsafeSQL:
+                "INSERT INTO \(self.words) SELECT DISTINCT unnest($1::text[]) ON CONFLICT DO NOTHING",
+              binds: SQLValue.bindings([.texts(words)])), logger: PostgresLink.logger)
+        }
+        try await connection.query("COMMIT", logger: PostgresLink.logger)
+      } catch {
+        _ = try? await connection.query("ROLLBACK", logger: PostgresLink.logger)
+        throw error
+      }
+    }
+  }
+}
+
+extension PostgresCatalog {
+  /// `items(_:)` for synchronous callers.
+  public func itemsWaiting(_ ids: [ItemID]) throws(PostgresError) -> [Item] {
+    try waitFor { () async throws(PostgresError) in try await self.items(ids) }
+  }
+
+  /// `document()` for synchronous callers.
+  public func documentWaiting() throws(PostgresError) -> CatalogDocument {
+    try waitFor { () async throws(PostgresError) in try await self.document() }
+  }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Sift
+
+/// One page of a search on PostgreSQL, with what the app's footer says about all of it.
+public struct PostgresSearchResult: Sendable {
+  /// The page's items, best first.
+  public var ids: [ItemID]
+  /// Their ranks (typos, exactness, attribute, position), as the engine's `--explain` gives.
+  public var ranks: [MatchRank]
+  public var indicator: ResultsIndicator
+  /// What the parser noticed in the text and tokens.
+  public var diagnostics: [QueryDiagnostic]
+}
+
+/// A search read the way the app reads it: the criteria a `SearchController` would search for
+/// after `apply(_:)`, and whether it filters at all.
+public struct PostgresSearchInput: Sendable {
+  public var criteria: SearchCriteria
+  public var isFiltering: Bool
+
+  /// Reads `input` against `schema` through a `SearchController` over no items, so scope
+  /// titles, token identifiers, a `#word` being typed and the filtering rule mean exactly what
+  /// they mean in the app.
+  public init(_ input: SearchRequestInput, schema: CatalogSchema) throws(SearchRequestError) {
+    let collection: FilteredCollection
+    do {
+      collection = try FilteredCollection([], schema: try SearchSchema<Item>(schema))
+    } catch {
+      throw .unknownScope(input.scope ?? "", catalog: schema.name, scopes: schema.scopeTitles)
+    }
+    var controller = SearchController(collection: collection)
+    try controller.apply(input)
+    criteria = controller.criteria
+    isFiltering = controller.isFiltering
+  }
+}
+
+extension PostgresCatalog {
+  /// Searches the catalog with the embedded engine's rules — the same items in the same order —
+  /// compiled to SQL: exact matches first; when fewer than the tolerance's threshold count,
+  /// near spellings from the word dictionary too.
+  public func search(
+    _ input: PostgresSearchInput, typos: TypoTolerance = .automatic, limit: Int? = nil,
+    offset: Int = 0
+  ) async throws(PostgresError) -> PostgresSearchResult {
+    let total = try await count()
+    let resolved = ResolvedCriteria(input.criteria, schema: schema)
+    guard input.isFiltering else {
+      let rows = try await link.rows(
+        "SELECT id FROM \(table) ORDER BY ord LIMIT $1 OFFSET $2",
+        [.integer(limit ?? Int(Int32.max)), .integer(offset)], as: String.self)
+      return PostgresSearchResult(
+        ids: rows.map { ItemID($0) }, ranks: rows.map { _ in .unranked },
+        indicator: ResultsIndicator(isFiltering: false, matchCount: total, totalCount: total),
+        diagnostics: resolved.diagnostics)
+    }
+    let request = resolved.request(typos: typos)
+    var sql = SearchSQL(request, layout: layout, schemaName: address.schemaName)
+    var page = try await run(&sql, nearWords: nil, limit: limit, offset: offset)
+    let counted = typos.countsInfixMatches ? page.matches : page.counted
+    if typos.isEnabled, sql.hasTypoTerms, counted < typos.threshold {
+      var nearWords: [[(word: String, cost: Int)]] = []
+      for probe in sql.rankProbes {
+        nearWords.append(try await nearSpellings(probe))
+      }
+      page = try await run(&sql, nearWords: nearWords, limit: limit, offset: offset)
+    }
+    return PostgresSearchResult(
+      ids: page.ids, ranks: page.ranks,
+      indicator: ResultsIndicator(
+        isFiltering: true, matchCount: page.matches, totalCount: total,
+        exactMatchCount: page.exact),
+      diagnostics: resolved.diagnostics)
+  }
+
+  /// `search` for synchronous callers.
+  public func searchWaiting(
+    _ input: PostgresSearchInput, typos: TypoTolerance = .automatic, limit: Int? = nil,
+    offset: Int = 0
+  ) throws(PostgresError) -> PostgresSearchResult {
+    try waitFor { () async throws(PostgresError) in
+      try await self.search(input, typos: typos, limit: limit, offset: offset)
+    }
+  }
+
+  private struct Page {
+    var ids: [ItemID] = []
+    var ranks: [MatchRank] = []
+    var matches = 0
+    var counted = 0
+    var exact = 0
+  }
+
+  private func run(
+    _ sql: inout SearchSQL, nearWords: [[(word: String, cost: Int)]]?, limit: Int?, offset: Int
+  ) async throws(PostgresError) -> Page {
+    var page = Page()
+    let statement = sql.statement(nearWords: nearWords, limit: limit, offset: offset)
+    for (id, rank, matches, counted, exact) in try await link.rows(
+      statement, sql.binds, as: (String, Int, Int, Int, Int).self)
+    {
+      page.ids.append(ItemID(id))
+      page.ranks.append(MatchRank(packed: UInt16(clamping: rank)))
+      (page.matches, page.counted, page.exact) = (matches, counted, exact)
+    }
+    if page.ids.isEmpty, offset > 0 || limit == 0 {
+      // Past the last match: count them with a page of one.
+      let counts = sql.statement(nearWords: nearWords, limit: 1, offset: 0)
+      for (_, _, matches, counted, exact) in try await link.rows(
+        counts, sql.binds, as: (String, Int, Int, Int, Int).self)
+      {
+        (page.matches, page.counted, page.exact) = (matches, counted, exact)
+      }
+    }
+    return page
+  }
+
+  /// The dictionary's words that some beginning of is within the probe's budget, with that
+  /// cost (`NearSpelling.bestPrefix`, the engine's own rule). An edit of the first letter costs
+  /// two, so within one edit the first letters agree; within two, either they agree or the
+  /// first-letter edit (substitution, deletion, insertion, swap) is the only one — the five
+  /// patterns asked for below.
+  private func nearSpellings(
+    _ probe: SearchSQL.Probe
+  ) async throws(PostgresError) -> [(word: String, cost: Int)] {
+    guard let typo = probe.typo else { return [] }
+    let letters = typo.letters.compactMap(Unicode.Scalar.init).map(String.init)
+    let like = { (parts: [String]) in parts.map(SearchSQL.likeEscaped).joined() + "%" }
+    var patterns = [like([letters[0]])]
+    if typo.budget >= 2 {
+      let rest = Array(letters.dropFirst())
+      patterns += [
+        "_" + like(rest), like(rest), "_" + like(letters),
+        like([letters[1], letters[0]] + letters.dropFirst(2)),
+      ]
+    }
+    let words = try await link.rows(
+      "SELECT word FROM \(self.words) WHERE word LIKE ANY($1)", [.texts(patterns)],
+      as: String.self)
+    var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
+    var near: [(word: String, cost: Int)] = []
+    for word in words {
+      var bytes = Array(word.utf8)
+      let found = bytes.withUnsafeMutableBufferPointer {
+        NearSpelling.bestPrefix(of: UnsafeBufferPointer($0), rows: &rows)
+      }
+      if let found { near.append((word, found.cost)) }
+    }
+    return near
+  }
+}

@@ -1,0 +1,317 @@
+import Sift
+
+/// A `MatchRequest` compiled to one SQL statement over a catalog's folded columns, with the
+/// embedded engine's semantics (`SearchIndex.plan`, `matches`, `analyse`): the same terms on the
+/// same columns, and the rank packed as `MatchRank` packs it — typos, exactness, attribute,
+/// position — then popularity and catalog order in `ORDER BY`.
+///
+/// Each row of the statement is `id, rank, matches, counted, exact`: the item, its packed rank,
+/// and over all matches their number, how many count toward the typo threshold (exactness
+/// better than a substring) and how many have no typos.
+struct SearchSQL {
+  /// A text term as the engine plans it.
+  struct Probe {
+    var needle: String
+    var columns: [Int]
+    var initials: Bool
+    var number: Double?
+    var numberColumns: [Int]
+    /// The term's letters and edit budget, when it may match near spellings.
+    var typo: (letters: [UInt32], budget: Int)?
+  }
+
+  enum Condition {
+    case text(Probe)
+    case number(column: Int, NumberPredicate)
+    case category(String)
+    case never
+  }
+
+  let layout: CatalogLayout
+  let table: String
+  let schemaName: String
+  var terms: [(isNegated: Bool, condition: Condition)] = []
+  /// The positive text terms in query order: what ranking looks at.
+  var rankProbes: [Probe] = []
+  var requiredCategory: String?
+  private(set) var binds: [SQLValue] = []
+
+  init(_ request: MatchRequest, layout: CatalogLayout, schemaName: String) {
+    self.layout = layout
+    self.schemaName = schemaName
+    table = "\"\(schemaName)\".items"
+    let schema = layout.schema
+    let unfieldedText = layout.textFields.indices.filter {
+      schema.searchesUnfielded(layout.textFields[$0], in: request)
+    }
+    let unfieldedNumbers = layout.numberFields.indices.filter {
+      schema.searchesUnfielded(layout.numberFields[$0], in: request)
+    }
+    requiredCategory = request.requiredCategory
+    for term in request.terms {
+      switch term.condition {
+      case .text(let text):
+        let columns: [Int]
+        if let field = text.field {
+          guard let column = layout.textFields.firstIndex(where: { $0.name == field }) else {
+            terms.append((term.isNegated, .never))
+            continue
+          }
+          columns = [column]
+        } else {
+          columns = unfieldedText
+        }
+        let probe = Probe(
+          needle: text.needle, columns: columns, initials: text.matchesInitials,
+          number: text.field == nil ? text.number : nil,
+          numberColumns: text.field == nil ? unfieldedNumbers : [],
+          typo: term.isNegated || !request.typos.isEnabled ? nil : Self.typo(text))
+        terms.append((term.isNegated, .text(probe)))
+        if !term.isNegated { rankProbes.append(probe) }
+      case .number(let field, let predicate):
+        if let column = layout.numberFields.firstIndex(where: { $0.name == field }) {
+          terms.append((term.isNegated, .number(column: column, predicate)))
+        } else {
+          terms.append((term.isNegated, .never))
+        }
+      case .category(_, let value):
+        terms.append((term.isNegated, .category(value)))
+      }
+    }
+  }
+
+  /// The engine's rule for a term that may have typos: plain text of one word, 4+ letters.
+  static func typo(_ text: TextCondition) -> (letters: [UInt32], budget: Int)? {
+    guard text.field == nil, !text.isPhrase, text.number == nil, !text.matchesInitials,
+      !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
+    else { return nil }
+    let letters = NearSpelling.scalars(text.needle.utf8)
+    let budget = TypoTolerance.budget(letters: letters.count)
+    guard budget > 0, letters.count <= 64 else { return nil }
+    return (letters, budget)
+  }
+
+  var hasTypoTerms: Bool { rankProbes.contains { $0.typo != nil } }
+
+  // MARK: - The statement
+
+  /// The statement for one page. `nearWords[i]`: the near spellings of rank probe `i` with
+  /// their costs, when near spellings are searched (nil: exact matching only).
+  mutating func statement(
+    nearWords: [[(word: String, cost: Int)]]?, limit: Int?, offset: Int
+  ) -> String {
+    binds = []
+    let near = nearWords != nil
+    var filters: [String] = []
+    if let requiredCategory { filters.append("category = \(bind(.text(requiredCategory)))") }
+    var nearArrays: [Int: (words: String, costs: String)] = [:]
+    if let nearWords {
+      for (index, probe) in rankProbes.enumerated() where probe.typo != nil {
+        let list = nearWords[index]
+        nearArrays[index] = (
+          bind(.texts(list.map(\.word))) + "::text[]",
+          bind(.integers(list.map(\.cost))) + "::integer[]"
+        )
+      }
+    }
+    var rankIndex = 0
+    for (isNegated, condition) in terms {
+      var sql: String
+      switch condition {
+      case .text(let probe):
+        sql = exactMatch(probe)
+        if !isNegated, near, probe.typo != nil, let arrays = nearArrays[rankIndex] {
+          let words = probe.columns.map { "w\($0) && \(arrays.words)" }
+          if !words.isEmpty { sql = "(\(sql) OR \(words.joined(separator: " OR ")))" }
+        }
+        if !isNegated { rankIndex += 1 }
+      case .number(let column, let predicate):
+        sql = "coalesce(\(numberTest("n\(column)", predicate)), false)"
+      case .category(let value):
+        sql = "coalesce(category = \(bind(.text(value))), false)"
+      case .never:
+        sql = "false"
+      }
+      filters.append(isNegated ? "NOT \(sql)" : sql)
+    }
+    let ranking = rankingColumns(nearArrays: nearArrays)
+    let popularity =
+      layout.rankingColumn.map { "n\($0)" } ?? "NULL::double precision"
+    let popularityOrder =
+      layout.schema.rankingField?.isAscending == true ? "ASC NULLS LAST" : "DESC NULLS LAST"
+    let page =
+      (limit.map { " LIMIT \(bind(.integer($0)))" } ?? "") + " OFFSET \(bind(.integer(offset)))"
+    let inner = """
+      SELECT id, ord, \(popularity) AS pop\(ranking.inner.map { ", " + $0 }.joined())
+      FROM \(table)\(filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND "))
+      """
+    return """
+      WITH matched AS (SELECT id, ord, pop, \(ranking.rank) AS rank FROM (\(inner)) AS probes)
+      SELECT id, rank, count(*) OVER () AS matches,
+        count(*) FILTER (WHERE rank & 384 <> 384) OVER () AS counted,
+        count(*) FILTER (WHERE rank < 512) OVER () AS exact
+      FROM matched ORDER BY rank, pop \(popularityOrder), ord\(page)
+      """
+  }
+
+  /// Whether the probe matches as written: its needle in a column (or the columns' initials),
+  /// or its number in a number column.
+  private mutating func exactMatch(_ probe: Probe) -> String {
+    let pattern = bind(.text("%" + Self.likeEscaped(probe.needle) + "%"))
+    var parts = probe.columns.map { "t\($0) LIKE \(pattern)" }
+    if probe.initials { parts += probe.columns.map { "coalesce(k\($0) LIKE \(pattern), false)" } }
+    if let number = probe.number {
+      let value = bind(.number(number))
+      parts += probe.numberColumns.map { "coalesce(n\($0) = \(value), false)" }
+    }
+    return parts.isEmpty ? "false" : "(" + parts.joined(separator: " OR ") + ")"
+  }
+
+  private mutating func numberTest(_ column: String, _ predicate: NumberPredicate) -> String {
+    switch predicate {
+    case .equal(let value): "\(column) = \(bind(.number(value)))"
+    case .less(let value): "\(column) < \(bind(.number(value)))"
+    case .lessOrEqual(let value): "\(column) <= \(bind(.number(value)))"
+    case .greater(let value): "\(column) > \(bind(.number(value)))"
+    case .greaterOrEqual(let value): "\(column) >= \(bind(.number(value)))"
+    case .between(let low, let high):
+      "\(column) BETWEEN \(bind(.number(low))) AND \(bind(.number(high)))"
+    }
+  }
+
+  /// The per-row values ranking needs (`inner`, computed where the columns are) and the packed
+  /// rank made of them (`rank`, one level up).
+  private mutating func rankingColumns(
+    nearArrays: [Int: (words: String, costs: String)]
+  ) -> (inner: [String], rank: String) {
+    guard !rankProbes.isEmpty else { return ([], "0") }
+    var inner: [String] = []
+    let separator = "E'\\x1f'"
+    // The whole query against whole values: equal, or starting one.
+    let query = rankProbes.map(\.needle).joined(separator: " ")
+    let queryColumns = Array(Set(rankProbes.flatMap(\.columns))).sorted()
+    let whole = bind(.text(Self.separator + query + Self.separator))
+    let start = bind(.text(Self.separator + query))
+    var equals = queryColumns.map { "strpos(\(separator) || t\($0) || \(separator), \(whole)) > 0" }
+    let starts = queryColumns.map { "strpos(\(separator) || t\($0), \(start)) > 0" }
+    var queryKeys = queryColumns.map {
+      "CASE WHEN strpos(\(separator) || t\($0), \(start)) > 0 THEN \(layout.attribute(ofText: $0) * 8) END"
+    }
+    if rankProbes.count == 1, let number = rankProbes[0].number {
+      let value = bind(.number(number))
+      for column in rankProbes[0].numberColumns {
+        equals.append("coalesce(n\(column) = \(value), false)")
+        queryKeys.append(
+          "CASE WHEN n\(column) = \(value) THEN \(layout.attribute(ofNumber: column) * 8) END")
+      }
+    }
+    inner.append("(\(Self.any(equals))) AS query_equals")
+    inner.append("(\(Self.any(starts))) AS query_starts")
+    inner.append("\(Self.least(queryKeys)) AS query_key")
+    for (index, probe) in rankProbes.enumerated() {
+      let needle = bind(.text(probe.needle))
+      var keys = probe.columns.map {
+        "\(layout.attribute(ofText: $0) * 8) + \"\(schemaName)\".word_position(t\($0), \(needle))"
+      }
+      if probe.initials {
+        keys += probe.columns.map {
+          "CASE WHEN strpos(k\($0), \(needle)) > 0 THEN \(layout.attribute(ofText: $0) * 8 + 7) END"
+        }
+      }
+      var wordStarts: [String] = []
+      if !probe.columns.isEmpty {
+        let pattern = bind(
+          .text("(^|\(CatalogLayout.boundaryClass))" + Self.regexEscaped(probe.needle)))
+        wordStarts = probe.columns.map { "t\($0) ~ \(pattern)" }
+      }
+      if let number = probe.number {
+        let value = bind(.number(number))
+        for column in probe.numberColumns {
+          keys.append(
+            "CASE WHEN n\(column) = \(value) THEN \(layout.attribute(ofNumber: column) * 8) END")
+          wordStarts.append("coalesce(n\(column) = \(value), false)")
+        }
+      }
+      inner.append("\(Self.least(keys)) AS exact_\(index)")
+      inner.append("(\(Self.any(wordStarts))) AS starts_\(index)")
+      if let arrays = nearArrays[index], !probe.columns.isEmpty {
+        let near = probe.columns.enumerated().map { position, column in
+          "\"\(schemaName)\".near(t\(column), \(arrays.words), \(arrays.costs), \(position * 8))"
+        }
+        inner.append(
+          "CASE WHEN \(Self.least(keys)) IS NULL THEN \(Self.least(near)) END AS near_\(index)")
+      } else {
+        inner.append("NULL::integer AS near_\(index)")
+      }
+    }
+    // One level up: typos, exactness, then the best (attribute, position) of all.
+    var best = ["query_key"]
+    var typos: [String] = []
+    var allStart: [String] = []
+    for (index, probe) in rankProbes.enumerated() {
+      best.append("exact_\(index)")
+      let attributes = probe.columns.enumerated().map { position, column in
+        "WHEN \(position) THEN \(layout.attribute(ofText: column))"
+      }
+      if !attributes.isEmpty {
+        best.append(
+          "(CASE (near_\(index) % 1024) / 8 \(attributes.joined(separator: " ")) END) * 8 + near_\(index) % 8"
+        )
+      }
+      typos.append("coalesce(near_\(index) / 1024, 0)")
+      allStart.append("(starts_\(index) OR near_\(index) IS NOT NULL)")
+    }
+    let exactness = """
+      CASE WHEN query_equals THEN 0 WHEN query_starts THEN 1 \
+      WHEN \(allStart.joined(separator: " AND ")) THEN 2 ELSE 3 END
+      """
+    let bestKey = "coalesce(\(Self.least(best)), 127)"
+    let rank = """
+      (least(\(typos.joined(separator: " + ")), 7) * 512 + (\(exactness)) * 128 \
+      + least(\(bestKey) / 8, 15) * 8 + \(bestKey) % 8)
+      """
+    return (inner, rank)
+  }
+
+  static let separator = "\u{1F}"
+
+  private static func any(_ parts: [String]) -> String {
+    parts.isEmpty ? "false" : "coalesce(" + parts.joined(separator: " OR ") + ", false)"
+  }
+
+  private static func least(_ parts: [String]) -> String {
+    parts.isEmpty
+      ? "NULL::integer"
+      : parts.count == 1 ? "(\(parts[0]))" : "least(\(parts.joined(separator: ", ")))"
+  }
+
+  private mutating func bind(_ value: SQLValue) -> String {
+    binds.append(value)
+    return "$\(binds.count)"
+  }
+
+  /// The needle for LIKE: `\`, `%` and `_` escaped.
+  static func likeEscaped(_ text: String) -> String {
+    var escaped = ""
+    for character in text.unicodeScalars {
+      if character == "\\" || character == "%" || character == "_" { escaped += "\\" }
+      escaped.unicodeScalars.append(character)
+    }
+    return escaped
+  }
+
+  /// The needle as a regular expression matching itself: ASCII other than letters and digits
+  /// escaped.
+  static func regexEscaped(_ text: String) -> String {
+    var escaped = ""
+    for character in text.unicodeScalars {
+      if character.isASCII, !character.properties.isAlphabetic,
+        !("0"..."9").contains(character)
+      {
+        escaped += "\\"
+      }
+      escaped.unicodeScalars.append(character)
+    }
+    return escaped
+  }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Sift
+import SiftPostgres
+import SiftStore
+import SiftTestSupport
+import Testing
+
+/// The same catalog searched by the embedded engine and compiled to SQL on PostgreSQL must give
+/// the same items in the same order, and the same results indicator.
+@Suite("PostgreSQL gives the embedded engine's results", .serialized)
+struct EquivalenceTests {
+  /// Both doors on one document: the engine's controller and the catalog in PostgreSQL.
+  struct Pair {
+    var controller: SearchController
+    var exactController: SearchController
+    var catalog: PostgresCatalog
+    var document: CatalogDocument
+
+    init(_ document: CatalogDocument, name: String) async throws {
+      let cluster = try PostgresCluster.shared()
+      let address = try PostgresAddress(cluster.address(catalog: name))
+      try await PostgresCatalog.replace(address, with: document)
+      catalog = try await PostgresCatalog.open(address)
+      controller = SearchController(collection: try document.makeCollection())
+      exactController = SearchController(
+        collection: try document.makeCollection(typoTolerance: .off))
+      self.document = document
+    }
+
+    /// Both answers for one input: ids and indicator, engine then PostgreSQL.
+    mutating func compare(
+      _ input: SearchRequestInput, typos: TypoTolerance = .automatic, limit: Int? = nil
+    ) async throws -> (engine: [String], postgres: [String]) {
+      var controller = typos.isEnabled ? self.controller : exactController
+      controller.send(.cancel)
+      try controller.apply(input)
+      let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
+      let engine =
+        (0..<shown).map { controller.rows[$0].rawValue } + [controller.indicator.text]
+      let result = try await catalog.search(
+        PostgresSearchInput(input, schema: document.schema), typos: typos, limit: limit)
+      return (engine, result.ids.map(\.rawValue) + [result.indicator.text])
+    }
+  }
+
+  static func seed(_ catalog: SeedCatalog) throws -> CatalogDocument { try catalog.load() }
+
+  /// The cities sample (2,955 cities, names in many scripts) as `sift import` reads it.
+  static func cities() throws -> CatalogDocument {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-pg-cities-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Fixtures/cities-sample.jsonl")
+    let catalog = folder.appendingPathComponent("cities.sqlite")
+    _ = try CatalogImporter.run(
+      file: file, into: catalog,
+      spec: ImportSpec(
+        titleField: "name", textFields: ["alternates"], numberFields: ["population"],
+        categoryField: "country", idField: "id", rankingField: RankingField(parsing: "population")))
+    let store = try CatalogStore.open(at: catalog)
+    defer { try? store.close() }
+    return try store.loadDocument()
+  }
+
+  /// Random queries made of the catalog's own words: whole words, beginnings, pieces from
+  /// inside, misspellings, two words, phrases, negations, numbers and number filters — with
+  /// random tokens and scopes.
+  static func randomInput(
+    _ document: CatalogDocument, using random: inout SplitMix64
+  ) -> SearchRequestInput {
+    let schema = document.schema
+    let textFields = schema.fields.filter { $0.kind == .text }
+    let numberFields = schema.fields.filter { $0.kind == .number }
+    // Most terms come from one item, so queries of several terms still find something.
+    let target = document.items.randomElement(using: &random)!
+    func word() -> String {
+      let item =
+        Int.random(in: 0..<4, using: &random) == 0
+        ? document.items.randomElement(using: &random)! : target
+      let field = textFields.randomElement(using: &random)!
+      let text = item[field.name]?.displayText ?? "x"
+      let words = text.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+      return words.randomElement(using: &random) ?? "x"
+    }
+    func term() -> String {
+      let whole = word()
+      switch Int.random(in: 0..<12, using: &random) {
+      case 0, 1: return whole
+      case 2, 3: return String(whole.prefix(Int.random(in: 1...4, using: &random)))
+      case 4:
+        let characters = Array(whole)
+        let start = Int.random(in: 0..<characters.count, using: &random)
+        return String(characters[start..<min(characters.count, start + 3)])
+      case 5, 6:
+        // A misspelling: one letter changed, dropped or swapped with the next.
+        var characters = Array(whole.lowercased())
+        guard characters.count >= 4 else { return whole }
+        let at = Int.random(in: 1..<characters.count - 1, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: characters[at] = "xqzk".randomElement(using: &random)!
+        case 1: characters.remove(at: at)
+        default: characters.swapAt(at, at + 1)
+        }
+        return String(characters)
+      case 7: return "\"\(word()) \(String(word().prefix(2)))\""
+      case 8: return "-" + String(whole.prefix(2))
+      case 9:
+        guard let field = numberFields.randomElement(using: &random),
+          let value = document.items.randomElement(using: &random)?[field.name],
+          case .number(let number) = value
+        else { return whole }
+        let shown = FieldValue.format(number)
+        return [
+          "\(field.name):<\(shown)", "\(field.name):>=\(shown)", shown, "-\(field.name):\(shown)",
+        ]
+        .randomElement(using: &random)!
+      case 10: return whole.uppercased()
+      default: return String(whole.dropFirst())
+      }
+    }
+    let text = (0..<Int.random(in: 1...3, using: &random)).map { _ in term() }
+      .joined(separator: " ")
+    // Now and then a token: the target's category or any suggested one.
+    var tokens: [String] = []
+    if Int.random(in: 0..<5, using: &random) == 0, let field = schema.categoryField,
+      let category = target[field]?.displayText
+    {
+      tokens.append("\(field):\(category)")
+    }
+    if Int.random(in: 0..<6, using: &random) == 0,
+      let token = schema.suggestedTokens.randomElement(using: &random)
+    {
+      tokens.append(token.identifier)
+    }
+    let scope =
+      schema.scopeTitles.isEmpty || Bool.random(using: &random)
+      ? nil : schema.scopeTitles.randomElement(using: &random)
+    return SearchRequestInput(text: text, scope: scope, tokens: tokens)
+  }
+
+  @Test(
+    "random queries on the seed catalogs and the cities sample give identical result lists",
+    arguments: ["products", "candies", "media", "meals", "cities"])
+  func randomQueries(catalog name: String) async throws {
+    let document =
+      name == "cities" ? try Self.cities() : try Self.seed(SeedCatalog(rawValue: name)!)
+    var pair = try await Pair(document, name: "equivalence_\(name)")
+    var random = SplitMix64(seed: 15_000 + UInt64(name.count))
+    let count = name == "cities" ? 700 : 400
+    var differences = 0
+    var found = 0
+    var near = 0
+    for index in 0..<count {
+      let input = Self.randomInput(document, using: &random)
+      let typos: TypoTolerance = index % 10 == 9 ? .off : .automatic
+      let (engine, postgres) = try await pair.compare(input, typos: typos)
+      if engine.count > 1 { found += 1 }
+      if engine.last?.contains("near spelling") == true { near += 1 }
+      if engine != postgres {
+        differences += 1
+        if differences <= 5 {
+          Issue.record(
+            "\(name) #\(index) \(input) typos \(typos.isEnabled): engine \(engine.prefix(12)) ≠ postgres \(postgres.prefix(12))"
+          )
+        }
+      }
+    }
+    print("\(name): \(count) queries, \(found) found something, \(near) with near spellings")
+    #expect(differences == 0, "\(differences) of \(count) queries differ")
+    // The queries must exercise both paths, or agreeing proves little.
+    #expect(found > count / 5 && near > 0, "\(found) found, \(near) near")
+    await pair.catalog.close()
+  }
+}
