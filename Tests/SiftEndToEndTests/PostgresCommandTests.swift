@@ -63,7 +63,8 @@ struct PostgresCommandTests {
     #expect(
       try sift.run(["import", more, "--catalog", address, "--title", "name", "--id", "id"]).status
         == 0)
-    #expect(try sift.run(["search", "--catalog", address, "--json"]).titles == ["Lisbon", "Oporto", "Faro"])
+    let updated = try sift.run(["search", "--catalog", address, "--json"])
+    #expect(updated.titles == ["Lisbon", "Oporto", "Faro"])
   }
 
   @Test("a catalog of a newer format, a missing catalog and a bad address are refused by name")
