@@ -37,8 +37,7 @@ struct EquivalenceTests {
       let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
       let engine =
         (0..<shown).map { controller.rows[$0].rawValue } + [controller.indicator.text]
-      let result = try await catalog.search(
-        PostgresSearchInput(input, schema: document.schema), typos: typos, limit: limit)
+      let result = try await catalog.search(catalog.input(input), typos: typos, limit: limit)
       return (engine, result.ids.map(\.rawValue) + [result.indicator.text])
     }
   }
@@ -171,6 +170,59 @@ struct EquivalenceTests {
     #expect(differences == 0, "\(differences) of \(count) queries differ")
     // The queries must exercise both paths, or agreeing proves little.
     #expect(found > count / 5 && near > 0, "\(found) found, \(near) near")
+    await pair.catalog.close()
+  }
+
+  @Test("after adds, updates and deletes through the catalog, searches still equal the engine's")
+  func editsReplayed() async throws {
+    var document = try Self.seed(.products)
+    var pair = try await Pair(document, name: "equivalence_edits")
+    var random = SplitMix64(seed: 15_015)
+    let titleField = document.schema.titleField
+    for step in 0..<60 {
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0:
+        var item = document.items.randomElement(using: &random)!
+        item.id = ItemID("added-\(step)")
+        item.fields[titleField] = .text(
+          (item[titleField]?.displayText ?? "") + " Deluxe \(step)")
+        try await pair.catalog.add(item)
+        document.items.append(item)
+      case 1:
+        let index = Int.random(in: 0..<document.items.count, using: &random)
+        var item = document.items[index]
+        let other = document.items.randomElement(using: &random)!
+        item.fields[titleField] = other[titleField]
+        try await pair.catalog.update(item)
+        document.items[index] = item
+      default:
+        guard document.items.count > 5 else { continue }
+        let index = Int.random(in: 0..<document.items.count, using: &random)
+        #expect(try await pair.catalog.delete(id: document.items[index].id))
+        document.items.remove(at: index)
+      }
+    }
+    #expect(try await pair.catalog.delete(id: ItemID("no-such-item")) == false)
+    #expect(try await pair.catalog.count() == document.items.count)
+    #expect(try await pair.catalog.document() == document)
+    // The engine on the edited items against the edited catalog.
+    pair.controller = SearchController(collection: try document.makeCollection())
+    pair.exactController = SearchController(
+      collection: try document.makeCollection(typoTolerance: .off))
+    pair.document = document
+    var differences = 0
+    for index in 0..<300 {
+      let input = Self.randomInput(document, using: &random)
+      let (engine, postgres) = try await pair.compare(input)
+      if engine != postgres {
+        differences += 1
+        if differences <= 5 {
+          Issue.record(
+            "#\(index) \(input): engine \(engine.prefix(12)) ≠ postgres \(postgres.prefix(12))")
+        }
+      }
+    }
+    #expect(differences == 0, "\(differences) of 300 queries differ after the edits")
     await pair.catalog.close()
   }
 }

@@ -45,6 +45,13 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
     self.position = position
   }
 
+  /// The attribute of text column `column` (fields in schema order): the title first, then
+  /// the other text fields in order; the one rule the index and the PostgreSQL store share.
+  package static func attribute(ofText column: Int, titleColumn: Int?) -> Int {
+    guard let titleColumn else { return column }
+    return column == titleColumn ? 0 : column < titleColumn ? column + 1 : column
+  }
+
   /// No text to rank by: every such item ties, and popularity decides.
   public static let unranked = MatchRank()
 

@@ -78,4 +78,19 @@ public struct TypoTolerance: Hashable, Sendable {
   public static func budget(letters: Int) -> Int {
     letters >= 8 ? 2 : letters >= 4 ? 1 : 0
   }
+
+  /// A term's letters and budget when it may match near spellings — plain text (no field,
+  /// phrase, number or initials), one word of at least four letters — else nil: the one rule
+  /// the index and the PostgreSQL store share.
+  package static func nearSpellingTerm(
+    _ text: TextCondition
+  ) -> (letters: [UInt32], budget: Int)? {
+    guard text.field == nil, !text.isPhrase, text.number == nil, !text.matchesInitials,
+      !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
+    else { return nil }
+    let letters = NearSpelling.scalars(text.needle.utf8)
+    let budget = budget(letters: letters.count)
+    guard budget > 0, letters.count <= 64 else { return nil }
+    return (letters, budget)
+  }
 }

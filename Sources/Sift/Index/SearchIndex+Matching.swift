@@ -131,13 +131,9 @@ extension SearchIndex {
   /// The near-spelling probe of a term that may have typos: plain text (no field, phrase,
   /// number or initials), one word of at least four letters.
   static func typoProbe(_ text: TextCondition) -> MatchPlan.TypoProbe? {
-    guard text.field == nil, !text.isPhrase, text.number == nil, !text.matchesInitials,
-      !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
-    else { return nil }
-    let letters = NearSpelling.scalars(text.needle.utf8)
-    let budget = TypoTolerance.budget(letters: letters.count)
-    guard budget > 0, letters.count <= 64 else { return nil }
-    return MatchPlan.TypoProbe(letters: letters, budget: budget)
+    TypoTolerance.nearSpellingTerm(text).map {
+      MatchPlan.TypoProbe(letters: $0.letters, budget: $0.budget)
+    }
   }
 
   /// The live items that match `request`, best first (DESIGN §3's rules, then popularity, then

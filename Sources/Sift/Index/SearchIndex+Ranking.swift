@@ -341,8 +341,7 @@ extension SearchIndex {
 
   /// The attribute of a text column: the title first, then the other text fields in order.
   func attribute(ofText column: Int) -> Int {
-    guard let titleColumn else { return column }
-    return column == titleColumn ? 0 : column < titleColumn ? column + 1 : column
+    MatchRank.attribute(ofText: column, titleColumn: titleColumn)
   }
 
   /// The attribute of a number column: after every text field.

@@ -33,8 +33,7 @@ struct CatalogLayout: Sendable {
 
   /// The engine's attribute of a text column: the title first, then the others in order.
   func attribute(ofText column: Int) -> Int {
-    guard let titleColumn else { return column }
-    return column == titleColumn ? 0 : column < titleColumn ? column + 1 : column
+    MatchRank.attribute(ofText: column, titleColumn: titleColumn)
   }
 
   /// Number columns come after every text field.
@@ -65,7 +64,7 @@ struct CatalogLayout: Sendable {
       """
       CREATE TABLE \(s).catalog (
         format integer NOT NULL, schema jsonb NOT NULL, generation bigint NOT NULL,
-        next_ord bigint NOT NULL, written_by text NOT NULL)
+        next_ord bigint NOT NULL, item_count bigint NOT NULL, written_by text NOT NULL)
       """,
       // The distinct words of a folded column (the engine's runs of non-boundary bytes).
       """

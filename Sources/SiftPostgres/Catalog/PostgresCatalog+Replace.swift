@@ -85,7 +85,7 @@ extension PostgresCatalog {
         progress(0.8)
         for statement in layout.indexes(address.schemaName) { try await run(statement) }
         try await run(
-          "INSERT INTO \(name).catalog VALUES ($1, $2::jsonb, 0, $3, $4)",
+          "INSERT INTO \(name).catalog VALUES ($1, $2::jsonb, 0, $3, $3, $4)",
           [
             .integer(Self.format), .text(schemaJSON), .integer(document.items.count),
             .text("sift"),

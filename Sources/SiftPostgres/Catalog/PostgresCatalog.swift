@@ -16,6 +16,8 @@ public final class PostgresCatalog: Sendable {
   public let schema: CatalogSchema
   let layout: CatalogLayout
   let searchSchema: SearchSchema<Item>
+  /// A controller over no items that reads each search's input as the app would.
+  let reader: SearchController
   let link: PostgresLink
 
   private init(
@@ -26,6 +28,7 @@ public final class PostgresCatalog: Sendable {
     layout = CatalogLayout(schema)
     do {
       searchSchema = try SearchSchema<Item>(schema)
+      reader = SearchController(collection: try FilteredCollection([], schema: searchSchema))
     } catch {
       throw .unsuitable(address.description, reason: "its schema is not valid: \(error)")
     }
@@ -34,6 +37,7 @@ public final class PostgresCatalog: Sendable {
 
   var table: String { "\"\(address.schemaName)\".items" }
   var words: String { "\"\(address.schemaName)\".words" }
+  var catalogTable: String { "\"\(address.schemaName)\".catalog" }
 
   /// Opens the catalog at `address`: reads its schema, refusing a newer format and upgrading an
   /// older one.
@@ -106,9 +110,10 @@ public final class PostgresCatalog: Sendable {
 
   // MARK: - Reading items
 
-  /// How many items the catalog holds.
+  /// How many items the catalog holds: kept in the catalog row by every edit, so the results
+  /// indicator costs one row rather than a count of the items on every search.
   public func count() async throws(PostgresError) -> Int {
-    try await link.rows("SELECT count(*)::bigint FROM \(table)", as: Int.self).first ?? 0
+    try await link.rows("SELECT item_count FROM \(catalogTable)", as: Int.self).first ?? 0
   }
 
   /// The items with these ids, in the order given (ids not found are left out).
@@ -148,10 +153,15 @@ public final class PostgresCatalog: Sendable {
   /// Deletes the item; false when there was none with that id.
   @discardableResult
   public func delete(id: ItemID) async throws(PostgresError) -> Bool {
+    // One statement: the item and the catalog's count change together.
     let deleted = try await link.rows(
-      "DELETE FROM \(table) WHERE id = $1 RETURNING id", [.text(id.rawValue)], as: String.self)
-    try await link.run("UPDATE \"\(address.schemaName)\".catalog SET generation = generation + 1")
-    return !deleted.isEmpty
+      """
+      WITH gone AS (DELETE FROM \(table) WHERE id = $1 RETURNING id)
+      UPDATE \(catalogTable) SET generation = generation + 1,
+        item_count = item_count - (SELECT count(*) FROM gone)
+      RETURNING (SELECT count(*) FROM gone)
+      """, [.text(id.rawValue)], as: Int.self)
+    return deleted.first == 1
   }
 
   private func write(_ item: Item, isNew: Bool) async throws(PostgresError) {
@@ -179,25 +189,24 @@ public final class PostgresCatalog: Sendable {
     }
     binds.append(.text(row.id))
     let id = "$\(binds.count)"
-    let catalog = "\"\(address.schemaName)\".catalog"
-    let statement: String
+    // The row's words, for the dictionary.
+    let wordColumns = layout.textFields.indices.map { "w\($0)" }
+    let returning = wordColumns.isEmpty ? "1" : wordColumns.joined(separator: " || ")
+    let sql: String
     if isNew {
-      statement = """
-        WITH next AS (UPDATE \(catalog) SET next_ord = next_ord + 1, generation = generation + 1
-          RETURNING next_ord - 1 AS ord)
+      sql = """
+        WITH next AS (UPDATE \(catalogTable) SET next_ord = next_ord + 1,
+          item_count = item_count + 1, generation = generation + 1 RETURNING next_ord - 1 AS ord)
         INSERT INTO \(table) (id, ord, \(columns.joined(separator: ", ")))
-        SELECT \(id), next.ord, \(values.joined(separator: ", ")) FROM next RETURNING w0
+        SELECT \(id), next.ord, \(values.joined(separator: ", ")) FROM next RETURNING \(returning)
         """
     } else {
       let assignments = zip(columns, values).map { "\($0) = \($1)" }.joined(separator: ", ")
-      statement = """
-        WITH bump AS (UPDATE \(catalog) SET generation = generation + 1 RETURNING 1)
-        UPDATE \(table) SET \(assignments) FROM bump WHERE id = \(id) RETURNING w0
+      sql = """
+        WITH bump AS (UPDATE \(catalogTable) SET generation = generation + 1 RETURNING 1)
+        UPDATE \(table) SET \(assignments) FROM bump WHERE id = \(id) RETURNING \(returning)
         """
     }
-    let wordColumns = layout.textFields.indices.map { "w\($0)" }
-    let returning = wordColumns.isEmpty ? "1" : wordColumns.joined(separator: " || ")
-    let sql = statement.replacingOccurrences(of: "RETURNING w0", with: "RETURNING \(returning)")
     try await link.with { connection in
       try await connection.query("BEGIN", logger: PostgresLink.logger)
       do {

@@ -18,17 +18,11 @@ public struct PostgresSearchInput: Sendable {
   public var criteria: SearchCriteria
   public var isFiltering: Bool
 
-  /// Reads `input` against `schema` through a `SearchController` over no items, so scope
-  /// titles, token identifiers, a `#word` being typed and the filtering rule mean exactly what
-  /// they mean in the app.
-  public init(_ input: SearchRequestInput, schema: CatalogSchema) throws(SearchRequestError) {
-    let collection: FilteredCollection
-    do {
-      collection = try FilteredCollection([], schema: try SearchSchema<Item>(schema))
-    } catch {
-      throw .unknownScope(input.scope ?? "", catalog: schema.name, scopes: schema.scopeTitles)
-    }
-    var controller = SearchController(collection: collection)
+  /// Reads `input` with `reader`, a `SearchController` over no items, so scope titles, token
+  /// identifiers, a `#word` being typed and the filtering rule mean exactly what they mean in
+  /// the app.
+  init(_ input: SearchRequestInput, reader: SearchController) throws(SearchRequestError) {
+    var controller = reader
     try controller.apply(input)
     criteria = controller.criteria
     isFiltering = controller.isFiltering
@@ -36,6 +30,13 @@ public struct PostgresSearchInput: Sendable {
 }
 
 extension PostgresCatalog {
+  /// A search asked for in words (scope title, token identifiers, text), read as the app reads
+  /// it; an unknown scope or token is an error naming it.
+  public func input(_ request: SearchRequestInput) throws(SearchRequestError) -> PostgresSearchInput
+  {
+    try PostgresSearchInput(request, reader: reader)
+  }
+
   /// Searches the catalog with the embedded engine's rules — the same items in the same order —
   /// compiled to SQL: exact matches first; when fewer than the tolerance's threshold count,
   /// near spellings from the word dictionary too.

@@ -65,7 +65,8 @@ struct SearchSQL {
           needle: text.needle, columns: columns, initials: text.matchesInitials,
           number: text.field == nil ? text.number : nil,
           numberColumns: text.field == nil ? unfieldedNumbers : [],
-          typo: term.isNegated || !request.typos.isEnabled ? nil : Self.typo(text))
+          typo: term.isNegated || !request.typos.isEnabled
+            ? nil : TypoTolerance.nearSpellingTerm(text))
         terms.append((term.isNegated, .text(probe)))
         if !term.isNegated { rankProbes.append(probe) }
       case .number(let field, let predicate):
@@ -78,17 +79,6 @@ struct SearchSQL {
         terms.append((term.isNegated, .category(value)))
       }
     }
-  }
-
-  /// The engine's rule for a term that may have typos: plain text of one word, 4+ letters.
-  static func typo(_ text: TextCondition) -> (letters: [UInt32], budget: Int)? {
-    guard text.field == nil, !text.isPhrase, text.number == nil, !text.matchesInitials,
-      !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
-    else { return nil }
-    let letters = NearSpelling.scalars(text.needle.utf8)
-    let budget = TypoTolerance.budget(letters: letters.count)
-    guard budget > 0, letters.count <= 64 else { return nil }
-    return (letters, budget)
   }
 
   var hasTypoTerms: Bool { rankProbes.contains { $0.typo != nil } }

@@ -111,15 +111,10 @@ extension SearchCommand {
     let schema = catalog.schema
     let input: PostgresSearchInput
     do {
-      input = try PostgresSearchInput(
-        SearchRequestInput(text: query.joined(separator: " "), scope: scope, tokens: tokens),
-        schema: schema)
-    } catch .invalidToken(let identifier, _) {
-      throw Failure.exit(
-        "invalid --token \"\(identifier)\": not one filter of catalog \(schema.name) (e.g. category:VALUE, FIELD:<NUMBER)",
-        status: 2)
+      input = try catalog.input(
+        SearchRequestInput(text: query.joined(separator: " "), scope: scope, tokens: tokens))
     } catch {
-      throw Failure.exit(error.description, status: 2)
+      throw Failure.usage(error)
     }
     let output = StandardStreams.Output()
     let result: PostgresSearchResult

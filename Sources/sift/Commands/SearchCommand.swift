@@ -97,12 +97,8 @@ struct SearchCommand: ParsableCommand {
       text: queriesFile == nil ? query.joined(separator: " ") : "", scope: scope, tokens: tokens)
     do throws(SearchRequestError) {
       try session.apply(input)
-    } catch .invalidToken(let identifier, _) {
-      throw Failure.exit(
-        "invalid --token \"\(identifier)\": not one filter of catalog \(schema.name) (e.g. category:VALUE, FIELD:<NUMBER)",
-        status: 2)
     } catch {
-      throw Failure.exit(error.description, status: 2)
+      throw Failure.usage(error)
     }
     if let queriesFile {
       try runQueries(from: queriesFile, session: &session)
@@ -278,6 +274,19 @@ struct SearchCommand: ParsableCommand {
     return line.inert
   }
 
+}
+
+extension Failure {
+  /// A scope or token the catalog does not have, as a usage error naming the option.
+  static func usage(_ error: SearchRequestError) -> Error {
+    switch error {
+    case .invalidToken(let identifier, let catalog):
+      exit(
+        "invalid --token \"\(identifier)\": not one filter of catalog \(catalog) (e.g. category:VALUE, FIELD:<NUMBER)",
+        status: 2)
+    case .unknownScope: exit(error.description, status: 2)
+    }
+  }
 }
 
 /// `--typos`.
