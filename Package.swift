@@ -50,7 +50,7 @@ let package = Package(
     .target(
       name: "SiftServer",
       dependencies: [
-        "Sift", "SiftStore", .product(name: "Hummingbird", package: "hummingbird"),
+        "Sift", "SiftStore", "SiftPostgres", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
@@ -88,7 +88,10 @@ let package = Package(
     ),
     .testTarget(
       name: "SiftPostgresTests",
-      dependencies: ["SiftPostgres", "SiftStore", "Sift", "SiftTestSupport"]
+      dependencies: [
+        "SiftPostgres", "SiftStore", "Sift", "SiftServer", "SiftTestSupport",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ]
     ),
     .testTarget(name: "SiftEndToEndTests", dependencies: ["sift", "SiftTestSupport"]),
   ],

@@ -2,7 +2,7 @@ import Sift
 
 /// `GET /catalogs/NAME/search?q=…&scope=…&token=…&limit=…&offset=…&facets=1&explain=1`,
 /// checked: every value has a bound, and one out of it is a 400 that names the parameter.
-struct SearchParameters: Sendable, Equatable {
+package struct SearchParameters: Sendable, Equatable {
   var input: SearchRequestInput
   var limit: Int
   var offset: Int

@@ -12,7 +12,6 @@ enum SearchResponse {
     explain: Bool = false
   ) -> JSONValue {
     let collection = controller.collection
-    let schema = collection.schema
     let matched = controller.rows.count
     let rows = min(page.lowerBound, matched)..<min(page.upperBound, matched)
     let results = zip(rows, collection.elements(atRows: rows)).compactMap {
@@ -22,15 +21,30 @@ enum SearchResponse {
         item, collection: collection,
         explanation: explain ? collection.explanation(forRow: row) : nil)
     }
+    return json(
+      catalog: catalog, indicator: controller.indicator, offset: page.lowerBound,
+      results: results, suggestions: controller.suggestions,
+      diagnostics: controller.diagnostics,
+      facets: facets ? controller.facets.json(schema: collection.schema) : nil,
+      didYouMean: controller.spellingSuggestion)
+  }
+
+  /// The answer from its parts, wherever the search ran (in memory or in PostgreSQL).
+  static func json(
+    catalog: String, indicator: ResultsIndicator, offset: Int, results: [JSONValue],
+    suggestions: [SearchToken], diagnostics: [QueryDiagnostic], facets: JSONValue?,
+    didYouMean: String?
+  ) -> JSONValue {
     var members: [(String, JSONValue)] = [
-      ("catalog", .string(catalog)), ("indicator", .string(controller.indicator.text)),
-      ("total", .number(Double(collection.totalCount))), ("matched", .number(Double(matched))),
-      ("offset", .number(Double(page.lowerBound))), ("results", .array(results)),
-      ("suggestions", .array(controller.suggestions.map(json))),
-      ("diagnostics", .strings(controller.diagnostics.map(\.description))),
+      ("catalog", .string(catalog)), ("indicator", .string(indicator.text)),
+      ("total", .number(Double(indicator.totalCount))),
+      ("matched", .number(Double(indicator.matchCount))),
+      ("offset", .number(Double(offset))), ("results", .array(results)),
+      ("suggestions", .array(suggestions.map(json))),
+      ("diagnostics", .strings(diagnostics.map(\.description))),
     ]
-    if facets { members.append(("facets", controller.facets.json(schema: schema))) }
-    if let word = controller.spellingSuggestion { members.append(("didYouMean", .string(word))) }
+    if let facets { members.append(("facets", facets)) }
+    if let didYouMean { members.append(("didYouMean", .string(didYouMean))) }
     return .object(sorting: members)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Sift
 
 /// What a request got wrong (or what went wrong answering it), sent as `{"error": "…"}` with
 /// its status: the message names the part at fault — the parameter, the catalog, the field.
@@ -16,6 +17,20 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
   static func notFound(_ message: String) -> ServerError { ServerError(.notFound, message) }
 
   public var description: String { "\(status.code) \(message)" }
+
+  /// A search's scope or token that the catalog does not have: a 400 under the parameter's name.
+  static func refused(_ error: SearchRequestError, catalog: String) -> ServerError {
+    switch error {
+    case .unknownScope(let scope, _, let scopes):
+      let known =
+        scopes.isEmpty
+        ? "it has no scope bar" : "its scopes are \(scopes.joined(separator: ", "))"
+      return .badRequest("scope: no scope \"\(scope)\" in catalog \(catalog); \(known)")
+    default:
+      // An invalid token: the engine's message, under the parameter's name.
+      return .badRequest("token: \(error)")
+    }
+  }
 
   public func response(from request: Request, context: some RequestContext) throws -> Response {
     Self.jsonResponse(status: status, message: message)

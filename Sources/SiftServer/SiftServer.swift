@@ -16,14 +16,16 @@ import SiftStore
 /// Only the catalogs given here are reachable, by name: nothing in a URL is ever a path. Every
 /// error is `{"error": "…"}` with its status, and none stops the server.
 public struct SiftServer: Sendable {
-  public let catalogs: [String: ServedCatalog]
+  package let catalogs: [String: any CatalogEndpoint]
   /// What `Authorization: Bearer …` must carry for an edit; nil: the server is read-only.
   let writeToken: String?
   /// The one origin whose pages may call this server from a browser (`*`: any); nil: none but
   /// the server's own page.
   let corsOrigin: String?
 
-  public init(catalogs: [ServedCatalog], writeToken: String? = nil, corsOrigin: String? = nil) {
+  package init(
+    catalogs: [any CatalogEndpoint], writeToken: String? = nil, corsOrigin: String? = nil
+  ) {
     self.catalogs = Dictionary(
       catalogs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.writeToken = writeToken
@@ -47,25 +49,25 @@ public struct SiftServer: Sendable {
       router.get(RouterPath(asset.path)) { _, _ in SearchPage.response(asset) }
     }
     router.get("catalogs") { _, _ in
-      Self.json(Self.catalogList(self.catalogs.values.sorted { $0.name < $1.name }))
+      Self.json(try await Self.catalogList(self.catalogs.values.sorted { $0.name < $1.name }))
     }
     router.get("catalogs/:name/search") { request, context in
       let catalog = try self.catalog(context)
       let parameters = try SearchParameters(QueryString(request.uri.query))
-      return Self.json(try catalog.search(parameters))
+      return Self.json(try await catalog.search(parameters))
     }
     router.get("catalogs/:name/items/:id") { _, context in
       let catalog = try self.catalog(context)
       let id = ItemID(context.parameters.get("id") ?? "")
-      return Self.item(try catalog.item(id), catalog: catalog, status: .ok)
+      return Self.json(try await catalog.itemAnswer(id))
     }
     router.post("catalogs/:name/items") { request, context in
       try self.authorize(request)
       let catalog = try self.catalog(context)
       let body = try ItemBody(
         try await Self.body(request), schema: catalog.schema, requiresTitle: true)
-      let id = try catalog.commit(.add(body.id, fields: body.fields))
-      return Self.item(try catalog.item(id), catalog: catalog, status: .created)
+      let id = try await catalog.commit(.add(body.id, fields: body.fields))
+      return Self.json(try await catalog.itemAnswer(id), status: .created)
     }
     router.put("catalogs/:name/items/:id") { request, context in
       try self.authorize(request)
@@ -78,13 +80,13 @@ public struct SiftServer: Sendable {
           "id: the body names \"\(named.rawValue.prefix(100))\", the path \"\(id.rawValue.prefix(100))\""
         )
       }
-      _ = try catalog.commit(.update(Item(id: id, fields: body.fields)))
-      return Self.item(try catalog.item(id), catalog: catalog, status: .ok)
+      _ = try await catalog.commit(.update(Item(id: id, fields: body.fields)))
+      return Self.json(try await catalog.itemAnswer(id))
     }
     router.delete("catalogs/:name/items/:id") { request, context in
       try self.authorize(request)
       let catalog = try self.catalog(context)
-      _ = try catalog.commit(.delete(ItemID(context.parameters.get("id") ?? "")))
+      _ = try await catalog.commit(.delete(ItemID(context.parameters.get("id") ?? "")))
       return Response(status: .noContent)
     }
     return router
@@ -125,12 +127,6 @@ public struct SiftServer: Sendable {
     }
   }
 
-  static func item(
-    _ item: Item, catalog: ServedCatalog, status: HTTPResponse.Status
-  ) -> Response {
-    json(ResultItem.json(item, collection: catalog.collection), status: status)
-  }
-
   /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.
   public func run(
     host: String, port: Int, onListening: @escaping @Sendable (Int) -> Void = { _ in }
@@ -146,7 +142,9 @@ public struct SiftServer: Sendable {
     try await app.runService()
   }
 
-  private func catalog(_ context: BasicRequestContext) throws(ServerError) -> ServedCatalog {
+  private func catalog(
+    _ context: BasicRequestContext
+  ) throws(ServerError) -> any CatalogEndpoint {
     let name = context.parameters.get("name") ?? ""
     guard let catalog = catalogs[name] else {
       let known = catalogs.keys.sorted().joined(separator: ", ")
@@ -164,10 +162,10 @@ public struct SiftServer: Sendable {
 
   /// `GET /catalogs`: each catalog's name, title, title field, fields, scopes, token kinds,
   /// ranking field and item count.
-  static func catalogList(_ served: [ServedCatalog]) -> JSONValue {
-    let entries = served.map { catalog -> JSONValue in
-      let collection = catalog.collection
-      let schema = collection.schema
+  static func catalogList(_ served: [any CatalogEndpoint]) async throws(ServerError) -> JSONValue {
+    var entries: [JSONValue] = []
+    for catalog in served {
+      let schema = catalog.schema
       let fields = schema.fields.map { field -> JSONValue in
         .object(sorting: [
           ("name", .string(field.name)), ("label", .string(field.label)),
@@ -182,12 +180,12 @@ public struct SiftServer: Sendable {
         ("name", .string(catalog.name)), ("title", .string(schema.title)),
         ("titleField", .string(schema.titleField)), ("fields", .array(fields)),
         ("scopes", .strings(schema.scopeTitles)), ("tokenKinds", .strings(tokenKinds.sorted())),
-        ("items", .number(Double(collection.totalCount))),
+        ("items", .number(Double(try await catalog.itemCount()))),
       ]
       if let ranking = schema.rankingField {
         members.append(("rankingField", .string(ranking.field)))
       }
-      return .object(sorting: members)
+      entries.append(.object(sorting: members))
     }
     return .object([("catalogs", .array(entries))])
   }

@@ -451,10 +451,7 @@ extension SearchIndex {
   /// whatever the scope: fewest edits, then the word most items hold. For a "Did you mean"
   /// offer when a search finds nothing; nil when no word is near or the term may not have typos.
   public func nearestCatalogWord(to term: String) -> String? {
-    let condition = TextCondition(
-      needle: TextFolding.fold(term), number: NumberFilterSyntax.number(term),
-      matchesInitials: TextFolding.isInitialConsonantQuery(term))
-    guard let typo = Self.typoProbe(condition) else { return nil }
+    guard let typo = TypoTolerance.nearSpellingTerm(word: term) else { return nil }
     var best: (cost: Int, items: Int, word: String)?
     var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
     for column in textFields.indices where textFields[column].isSearchable {
@@ -476,5 +473,16 @@ extension SearchIndex {
       }
     }
     return best?.word
+  }
+}
+
+extension TypoTolerance {
+  /// A word typed alone, read as a query term reads it, when it may have typos: what "did you
+  /// mean" looks up for the embedded index and the PostgreSQL store alike.
+  package static func nearSpellingTerm(word term: String) -> (letters: [UInt32], budget: Int)? {
+    nearSpellingTerm(
+      TextCondition(
+        needle: TextFolding.fold(term), number: NumberFilterSyntax.number(term),
+        matchesInitials: TextFolding.isInitialConsonantQuery(term)))
   }
 }

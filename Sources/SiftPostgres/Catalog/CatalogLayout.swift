@@ -31,6 +31,15 @@ struct CatalogLayout: Sendable {
     rankingColumn = numberFields.firstIndex { $0.name == ranking }
   }
 
+  /// The popularity column (`pop`: the ranking field's, or NULL) and its direction, for
+  /// `ORDER BY`: ranked rows go by rank, then this, then catalog order.
+  var popularity: (column: String, order: String) {
+    (
+      rankingColumn.map { "n\($0)" } ?? "NULL::double precision",
+      schema.rankingField?.isAscending == true ? "ASC NULLS LAST" : "DESC NULLS LAST"
+    )
+  }
+
   /// The engine's attribute of a text column: the title first, then the others in order.
   func attribute(ofText column: Int) -> Int {
     MatchRank.attribute(ofText: column, titleColumn: titleColumn)

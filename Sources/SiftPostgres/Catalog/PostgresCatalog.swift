@@ -140,14 +140,26 @@ public final class PostgresCatalog: Sendable {
   // MARK: - Edits
 
   /// Adds an item at the end of catalog order; its words join the dictionary in the same
-  /// transaction.
-  public func add(_ item: Item) async throws(PostgresError) {
-    try await write(item, isNew: true)
+  /// transaction. Without an id it gets the next number after the largest numeric id, as a
+  /// .sqlite catalog gives it. Returns the id, or nil when an item has that id already.
+  public func add(
+    _ fields: [String: FieldValue], id: ItemID? = nil
+  ) async throws(PostgresError) -> ItemID? {
+    try await write(Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil)
   }
 
-  /// Replaces the item with the same id; it keeps its place.
-  public func update(_ item: Item) async throws(PostgresError) {
-    try await write(item, isNew: false)
+  /// Adds `item`; an item with its id already is an error.
+  public func add(_ item: Item) async throws(PostgresError) {
+    guard try await add(item.fields, id: item.id) != nil else {
+      throw .query(
+        address.description, message: "an item with id \"\(item.id.rawValue)\" already exists")
+    }
+  }
+
+  /// Replaces the item with the same id; it keeps its place. False when there is none.
+  @discardableResult
+  public func update(_ item: Item) async throws(PostgresError) -> Bool {
+    try await write(item, isNew: false, allocatesID: false) != nil
   }
 
   /// Deletes the item; false when there was none with that id.
@@ -164,8 +176,13 @@ public final class PostgresCatalog: Sendable {
     return deleted.first == 1
   }
 
-  private func write(_ item: Item, isNew: Bool) async throws(PostgresError) {
-    let row = try FoldedRow(item, schema: searchSchema, layout: layout)
+  /// Writes the item's row and its words in one transaction; nil when an add found its id
+  /// taken or an update found no item. Adds hold the catalog's lock (the one an import holds),
+  /// so two servers never give out the same id.
+  private func write(
+    _ item: Item, isNew: Bool, allocatesID: Bool
+  ) async throws(PostgresError) -> ItemID? {
+    var row = try FoldedRow(item, schema: searchSchema, layout: layout)
     var columns = ["fields", "category"]
     var binds: [SQLValue] = [.text(row.fields)]
     var values = ["$1::jsonb"]
@@ -188,6 +205,7 @@ public final class PostgresCatalog: Sendable {
       bind(number.map(SQLValue.number), cast: "double precision")
     }
     binds.append(.text(row.id))
+    let idIndex = binds.count - 1
     let id = "$\(binds.count)"
     // The row's words, for the dictionary.
     let wordColumns = layout.textFields.indices.map { "w\($0)" }
@@ -207,9 +225,23 @@ public final class PostgresCatalog: Sendable {
         UPDATE \(table) SET \(assignments) FROM bump WHERE id = \(id) RETURNING \(returning)
         """
     }
-    try await link.with { connection in
-      try await connection.query("BEGIN", logger: PostgresLink.logger)
+    return try await link.with { connection -> ItemID? in
+      let logger = PostgresLink.logger
+      try await connection.query("BEGIN", logger: logger)
       do {
+        if isNew {
+          try await connection.query(
+            PostgresQuery(
+              unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))",
+              binds: SQLValue.bindings([.text(address.schemaName)])), logger: logger)
+          if allocatesID {
+            row.id = try await nextID(connection)
+            binds[idIndex] = .text(row.id)
+          } else if try await isTaken(row.id, connection) {
+            try await connection.query("ROLLBACK", logger: logger)
+            return nil
+          }
+        }
         let rows = try await connection.query(
           PostgresQuery(unsafeSQL: sql, binds: SQLValue.bindings(binds)),
           logger: PostgresLink.logger)
@@ -224,9 +256,8 @@ public final class PostgresCatalog: Sendable {
           }
         }
         guard found else {
-          throw PostgresError.query(
-            address.description,
-            message: isNew ? "item \"\(row.id)\" was not added" : "no item \"\(row.id)\"")
+          try await connection.query("ROLLBACK", logger: logger)
+          return nil
         }
         if !words.isEmpty {
           try await connection.query(
@@ -236,11 +267,39 @@ public final class PostgresCatalog: Sendable {
               binds: SQLValue.bindings([.texts(words)])), logger: PostgresLink.logger)
         }
         try await connection.query("COMMIT", logger: PostgresLink.logger)
+        return ItemID(row.id)
       } catch {
         _ = try? await connection.query("ROLLBACK", logger: PostgresLink.logger)
         throw error
       }
     }
+  }
+
+  /// Whether an item has `id`.
+  private func isTaken(_ id: String, _ connection: PostgresConnection) async throws -> Bool {
+    let rows = try await connection.query(
+      PostgresQuery(
+        unsafeSQL: "SELECT count(*) FROM \(table) WHERE id = $1",
+        binds: SQLValue.bindings([.text(id)])), logger: PostgresLink.logger)
+    for try await count in rows.decode(Int.self) { return count > 0 }
+    return false
+  }
+
+  /// The number after the largest numeric id (its leading digits, as SQLite's CAST reads
+  /// them), skipping ids taken.
+  private func nextID(_ connection: PostgresConnection) async throws -> String {
+    let rows = try await connection.query(
+      PostgresQuery(
+        unsafeSQL: """
+          SELECT coalesce(max(substring(id FROM '^[0-9]+')::numeric), 0)::text FROM \(table)
+          """), logger: PostgresLink.logger)
+    var largest = "0"
+    for try await text in rows.decode(String.self) { largest = text }
+    guard var candidate = Int64(largest), candidate < Int64.max else {
+      throw PostgresError.unsupported("catalog \(address): no numeric id is left after \(largest)")
+    }
+    repeat { candidate += 1 } while try await isTaken(String(candidate), connection)
+    return String(candidate)
   }
 }
 

@@ -2,24 +2,29 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// One connection to the server, made when first needed and made again after the server went
-/// away (a restart): a request meanwhile fails with `PostgresError.unavailable`, the next one
-/// reconnects. Queries from several tasks wait their turn on it.
+/// Connections to the server, made when needed and made again after the server went away (a
+/// restart): a request meanwhile fails with `PostgresError.unavailable`, the next one
+/// reconnects. Each `with` has a connection to itself for its whole body — a transaction never
+/// sees another task's statements — and gives it back for the next; a few are kept open.
 final class PostgresLink: @unchecked Sendable {
   let address: PostgresAddress
   private let lock = NSLock()
-  private var current: PostgresConnection?
+  private var idle: [PostgresConnection] = []
   private var nextID = 1
+  /// How many open connections wait for the next request; more are closed when given back.
+  static let idleLimit = 8
   static let logger = Logger(label: "sift.postgres") { _ in SwiftLogNoOpLogHandler() }
 
   init(address: PostgresAddress) {
     self.address = address
   }
 
-  /// The open connection, or a new one.
-  func connection() async throws(PostgresError) -> PostgresConnection {
+  /// An open idle connection, or a new one.
+  private func checkOut() async throws(PostgresError) -> PostgresConnection {
     let (existing, id) = lock.withLock { () -> (PostgresConnection?, Int) in
-      if let current, !current.isClosed { return (current, 0) }
+      while let last = idle.popLast() {
+        if !last.isClosed { return (last, 0) }
+      }
       nextID += 1
       return (nil, nextID)
     }
@@ -35,44 +40,50 @@ final class PostgresLink: @unchecked Sendable {
         password: address.password, database: address.database, tls: .disable)
     }
     configuration.options.connectTimeout = .seconds(5)
-    let made: PostgresConnection
     do {
-      made = try await PostgresConnection.connect(
+      return try await PostgresConnection.connect(
         configuration: configuration, id: id, logger: Self.logger)
     } catch {
       throw .unavailable(address.description, message: Self.message(error))
     }
-    let (kept, extra) = lock.withLock { () -> (PostgresConnection, PostgresConnection?) in
-      if let current, !current.isClosed { return (current, made) }
-      current = made
-      return (made, nil)
+  }
+
+  /// Keeps `connection` for the next request, unless it is closed or enough are kept.
+  private func checkIn(_ connection: PostgresConnection) async {
+    guard !connection.isClosed else { return }
+    let kept = lock.withLock { () -> Bool in
+      guard idle.count < Self.idleLimit else { return false }
+      idle.append(connection)
+      return true
     }
-    if let extra { try? await extra.close() }
-    return kept
+    if !kept { try? await connection.close() }
   }
 
   func close() async {
-    let connection = lock.withLock { () -> PostgresConnection? in
-      defer { current = nil }
-      return current
+    let connections = lock.withLock { () -> [PostgresConnection] in
+      defer { idle = [] }
+      return idle
     }
-    try? await connection?.close()
+    for connection in connections { try? await connection.close() }
   }
 
-  /// Runs `body` on the connection; a failure becomes a `PostgresError` naming the catalog.
+  /// Runs `body` on a connection of its own; a failure becomes a `PostgresError` naming the
+  /// catalog. A connection that failed mid-statement is closed rather than given back.
   func with<Result>(
     _ body: (PostgresConnection) async throws -> Result
   ) async throws(PostgresError) -> Result {
-    let connection = try await connection()
+    let connection = try await checkOut()
     do {
-      return try await body(connection)
-    } catch let error as PostgresError {
-      throw error
+      let result = try await body(connection)
+      await checkIn(connection)
+      return result
     } catch {
-      if connection.isClosed || Self.isConnectionLoss(error) {
-        throw .unavailable(address.description, message: Self.message(error))
-      }
-      throw .query(address.description, message: Self.message(error))
+      let lost = connection.isClosed || Self.isConnectionLoss(error)
+      if lost { try? await connection.close() } else { await checkIn(connection) }
+      if let error = error as? PostgresError { throw error }
+      throw lost
+        ? .unavailable(address.description, message: Self.message(error))
+        : .query(address.description, message: Self.message(error))
     }
   }
 

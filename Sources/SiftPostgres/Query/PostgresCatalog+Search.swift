@@ -7,7 +7,12 @@ public struct PostgresSearchResult: Sendable {
   public var ids: [ItemID]
   /// Their ranks (typos, exactness, attribute, position), as the engine's `--explain` gives.
   public var ranks: [MatchRank]
+  /// Their places in catalog order (the last ranking rule's key).
+  public var catalogOrders: [Int64]
   public var indicator: ResultsIndicator
+  /// Whether near spellings were searched (too few exact matches): highlights and explanations
+  /// of the page then look for them too.
+  public var includesNearSpellings: Bool
   /// What the parser noticed in the text and tokens.
   public var diagnostics: [QueryDiagnostic]
 }
@@ -17,15 +22,29 @@ public struct PostgresSearchResult: Sendable {
 public struct PostgresSearchInput: Sendable {
   public var criteria: SearchCriteria
   public var isFiltering: Bool
+  /// The text as typed, for "did you mean".
+  public var text: String
+  /// The tokens offered for the word being typed, as the app offers them.
+  public var suggestions: [SearchToken]
 
   /// Reads `input` with `reader`, a `SearchController` over no items, so scope titles, token
   /// identifiers, a `#word` being typed and the filtering rule mean exactly what they mean in
   /// the app.
+  /// A search for `criteria` as they are, filtering, with nothing typed to suggest for.
+  init(criteria: SearchCriteria) {
+    self.criteria = criteria
+    isFiltering = true
+    text = criteria.text
+    suggestions = []
+  }
+
   init(_ input: SearchRequestInput, reader: SearchController) throws(SearchRequestError) {
     var controller = reader
     try controller.apply(input)
     criteria = controller.criteria
     isFiltering = controller.isFiltering
+    text = controller.text
+    suggestions = controller.suggestions
   }
 }
 
@@ -47,31 +66,32 @@ extension PostgresCatalog {
     let total = try await count()
     let resolved = ResolvedCriteria(input.criteria, schema: schema)
     guard input.isFiltering else {
+      // Every item, by popularity then catalog order (the engine's order with no search).
+      let (popularity, order) = layout.popularity
       let rows = try await link.rows(
-        "SELECT id FROM \(table) ORDER BY ord LIMIT $1 OFFSET $2",
-        [.integer(limit ?? Int(Int32.max)), .integer(offset)], as: String.self)
+        "SELECT id, ord FROM \(table) ORDER BY \(popularity) \(order), ord LIMIT $1 OFFSET $2",
+        [.integer(limit ?? Int(Int32.max)), .integer(offset)], as: (String, Int).self)
       return PostgresSearchResult(
-        ids: rows.map { ItemID($0) }, ranks: rows.map { _ in .unranked },
+        ids: rows.map { ItemID($0.0) }, ranks: rows.map { _ in .unranked },
+        catalogOrders: rows.map { Int64($0.1) },
         indicator: ResultsIndicator(isFiltering: false, matchCount: total, totalCount: total),
-        diagnostics: resolved.diagnostics)
+        includesNearSpellings: false, diagnostics: resolved.diagnostics)
     }
     let request = resolved.request(typos: typos)
     var sql = SearchSQL(request, layout: layout, schemaName: address.schemaName)
     var page = try await run(&sql, nearWords: nil, limit: limit, offset: offset)
     let counted = typos.countsInfixMatches ? page.matches : page.counted
-    if typos.isEnabled, sql.hasTypoTerms, counted < typos.threshold {
-      var nearWords: [[(word: String, cost: Int)]] = []
-      for probe in sql.rankProbes {
-        nearWords.append(try await nearSpellings(probe))
-      }
-      page = try await run(&sql, nearWords: nearWords, limit: limit, offset: offset)
+    let near = typos.isEnabled && sql.hasTypoTerms && counted < typos.threshold
+    if near {
+      page = try await run(
+        &sql, nearWords: try await nearWords(sql), limit: limit, offset: offset)
     }
     return PostgresSearchResult(
-      ids: page.ids, ranks: page.ranks,
+      ids: page.ids, ranks: page.ranks, catalogOrders: page.orders,
       indicator: ResultsIndicator(
         isFiltering: true, matchCount: page.matches, totalCount: total,
         exactMatchCount: page.exact),
-      diagnostics: resolved.diagnostics)
+      includesNearSpellings: near, diagnostics: resolved.diagnostics)
   }
 
   /// `search` for synchronous callers.
@@ -87,6 +107,7 @@ extension PostgresCatalog {
   private struct Page {
     var ids: [ItemID] = []
     var ranks: [MatchRank] = []
+    var orders: [Int64] = []
     var matches = 0
     var counted = 0
     var exact = 0
@@ -97,18 +118,19 @@ extension PostgresCatalog {
   ) async throws(PostgresError) -> Page {
     var page = Page()
     let statement = sql.statement(nearWords: nearWords, limit: limit, offset: offset)
-    for (id, rank, matches, counted, exact) in try await link.rows(
-      statement, sql.binds, as: (String, Int, Int, Int, Int).self)
+    for (id, rank, order, matches, counted, exact) in try await link.rows(
+      statement, sql.binds, as: (String, Int, Int, Int, Int, Int).self)
     {
       page.ids.append(ItemID(id))
       page.ranks.append(MatchRank(packed: UInt16(clamping: rank)))
+      page.orders.append(Int64(order))
       (page.matches, page.counted, page.exact) = (matches, counted, exact)
     }
     if page.ids.isEmpty, offset > 0 || limit == 0 {
       // Past the last match: count them with a page of one.
       let counts = sql.statement(nearWords: nearWords, limit: 1, offset: 0)
-      for (_, _, matches, counted, exact) in try await link.rows(
-        counts, sql.binds, as: (String, Int, Int, Int, Int).self)
+      for (_, _, _, matches, counted, exact) in try await link.rows(
+        counts, sql.binds, as: (String, Int, Int, Int, Int, Int).self)
       {
         (page.matches, page.counted, page.exact) = (matches, counted, exact)
       }
@@ -116,15 +138,24 @@ extension PostgresCatalog {
     return page
   }
 
+  /// The near spellings of each of the statement's rank probes.
+  func nearWords(_ sql: SearchSQL) async throws(PostgresError) -> [[(word: String, cost: Int)]] {
+    var nearWords: [[(word: String, cost: Int)]] = []
+    for probe in sql.rankProbes {
+      nearWords.append(try await nearSpellings(probe.typo))
+    }
+    return nearWords
+  }
+
   /// The dictionary's words that some beginning of is within the probe's budget, with that
   /// cost (`NearSpelling.bestPrefix`, the engine's own rule). An edit of the first letter costs
   /// two, so within one edit the first letters agree; within two, either they agree or the
   /// first-letter edit (substitution, deletion, insertion, swap) is the only one — the five
   /// patterns asked for below.
-  private func nearSpellings(
-    _ probe: SearchSQL.Probe
+  func nearSpellings(
+    _ typo: (letters: [UInt32], budget: Int)?
   ) async throws(PostgresError) -> [(word: String, cost: Int)] {
-    guard let typo = probe.typo else { return [] }
+    guard let typo else { return [] }
     let letters = typo.letters.compactMap(Unicode.Scalar.init).map(String.init)
     let like = { (parts: [String]) in parts.map(SearchSQL.likeEscaped).joined() + "%" }
     var patterns = [like([letters[0]])]

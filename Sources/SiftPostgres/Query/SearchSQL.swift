@@ -5,8 +5,8 @@ import Sift
 /// same columns, and the rank packed as `MatchRank` packs it — typos, exactness, attribute,
 /// position — then popularity and catalog order in `ORDER BY`.
 ///
-/// Each row of the statement is `id, rank, matches, counted, exact`: the item, its packed rank,
-/// and over all matches their number, how many count toward the typo threshold (exactness
+/// Each row of a page is `id, rank, ord, matches, counted, exact`: the item, its packed rank, its
+/// place in catalog order, and over all matches their number, how many count toward the typo threshold (exactness
 /// better than a substring) and how many have no typos.
 struct SearchSQL {
   /// A text term as the engine plans it.
@@ -90,6 +90,19 @@ struct SearchSQL {
   mutating func statement(
     nearWords: [[(word: String, cost: Int)]]?, limit: Int?, offset: Int
   ) -> String {
+    statement(nearWords: nearWords, output: .page(limit: limit, offset: offset))
+  }
+
+  /// What a statement returns: a page of matches (`id, rank, ord, matches, counted, exact`),
+  /// or per category (NULL: none) how many match and how many count toward the typo threshold.
+  enum Output {
+    case page(limit: Int?, offset: Int)
+    case tally
+  }
+
+  mutating func statement(
+    nearWords: [[(word: String, cost: Int)]]?, output: Output
+  ) -> String {
     binds = []
     let near = nearWords != nil
     var filters: [String] = []
@@ -125,19 +138,27 @@ struct SearchSQL {
       filters.append(isNegated ? "NOT \(sql)" : sql)
     }
     let ranking = rankingColumns(nearArrays: nearArrays)
-    let popularity =
-      layout.rankingColumn.map { "n\($0)" } ?? "NULL::double precision"
-    let popularityOrder =
-      layout.schema.rankingField?.isAscending == true ? "ASC NULLS LAST" : "DESC NULLS LAST"
-    let page =
-      (limit.map { " LIMIT \(bind(.integer($0)))" } ?? "") + " OFFSET \(bind(.integer(offset)))"
+    let (popularity, popularityOrder) = layout.popularity
     let inner = """
-      SELECT id, ord, \(popularity) AS pop\(ranking.inner.map { ", " + $0 }.joined())
+      SELECT id, ord, category, \(popularity) AS pop\(ranking.inner.map { ", " + $0 }.joined())
       FROM \(table)\(filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND "))
       """
+    let matched = """
+      WITH matched AS (
+        SELECT id, ord, category, pop, \(ranking.rank) AS rank FROM (\(inner)) AS probes)
+      """
+    guard case .page(let limit, let offset) = output else {
+      return """
+        \(matched)
+        SELECT category, count(*), count(*) FILTER (WHERE rank & 384 <> 384)
+        FROM matched GROUP BY category
+        """
+    }
+    let page =
+      (limit.map { " LIMIT \(bind(.integer($0)))" } ?? "") + " OFFSET \(bind(.integer(offset)))"
     return """
-      WITH matched AS (SELECT id, ord, pop, \(ranking.rank) AS rank FROM (\(inner)) AS probes)
-      SELECT id, rank, count(*) OVER () AS matches,
+      \(matched)
+      SELECT id, rank, ord, count(*) OVER () AS matches,
         count(*) FILTER (WHERE rank & 384 <> 384) OVER () AS counted,
         count(*) FILTER (WHERE rank < 512) OVER () AS exact
       FROM matched ORDER BY rank, pop \(popularityOrder), ord\(page)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SiftPostgres
 import SiftServer
 import SiftStore
 
@@ -10,7 +11,10 @@ struct ServeCommand: AsyncParsableCommand {
     abstract: "Serve catalogs over HTTP: JSON search with the app's semantics.",
     discussion: """
       Each --catalog is served under its name: a built-in name as it is, a file by its name
-      without .sqlite. Only those catalogs are reachable. Binds 127.0.0.1 unless --host says
+      without .sqlite, a catalog in PostgreSQL by its ?catalog= name. Only those catalogs are
+      reachable. A PostgreSQL catalog is searched in the database on every request, so several
+      servers on one database see each other's edits; while the database is out of reach they
+      answer 503. Binds 127.0.0.1 unless --host says
       otherwise; SIGTERM or SIGINT finishes the requests in flight, then exits.
 
         GET /                                the search page
@@ -26,13 +30,16 @@ struct ServeCommand: AsyncParsableCommand {
       Examples:
         sift serve --catalog products --catalog candies
         sift serve --catalog cities.sqlite --port 9000
+        sift serve --catalog 'postgresql://localhost/shop?catalog=products'
         curl 'http://127.0.0.1:8080/catalogs/products/search?q=rose&limit=3'
       """
   )
 
   @Option(
     name: .customLong("catalog"),
-    help: "A built-in catalog or a .sqlite file to serve. Repeatable; products by default.")
+    help:
+      "A built-in catalog, a .sqlite file or a postgresql://HOST/DB?catalog=NAME address to serve. Repeatable; products by default."
+  )
   var catalogs: [String] = []
 
   @Option(help: "The address to listen on.")
@@ -80,12 +87,22 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    var served: [ServedCatalog] = []
+    var served: [any CatalogEndpoint] = []
     for argument in catalogs.isEmpty ? [BuiltInCatalog.default.rawValue] : catalogs {
-      let name = Self.servedName(argument)
+      let name = try Self.servedName(argument)
       if served.contains(where: { $0.name == name }) {
         throw Failure.exit(
           "two catalogs would be served as \"\(name)\": rename one of the files", status: 2)
+      }
+      if PostgresAddress.isPostgres(argument) {
+        let address = try Failure.postgresAddress(argument)
+        do {
+          let catalog = try await PostgresCatalog.open(address)
+          served.append(try ServedPostgresCatalog(name: name, catalog: catalog))
+        } catch let error as PostgresError {
+          throw Failure.postgres(error)
+        }
+        continue
       }
       let store = try Failure.openCatalog(argument)
       served.append(
@@ -113,8 +130,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
   }
 
-  /// A built-in catalog's name, or a file's name without its folder and `.sqlite`.
-  static func servedName(_ argument: String) -> String {
+  /// A built-in catalog's name, a file's name without its folder and `.sqlite`, or a
+  /// PostgreSQL catalog's name.
+  static func servedName(_ argument: String) throws -> String {
+    if PostgresAddress.isPostgres(argument) {
+      return try Failure.postgresAddress(argument).catalog
+    }
     let file = URL(fileURLWithPath: argument).lastPathComponent
     return file.hasSuffix(".sqlite") ? String(file.dropLast(".sqlite".count)) : file
   }

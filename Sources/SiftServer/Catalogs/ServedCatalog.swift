@@ -10,9 +10,9 @@ import Synchronization
 /// is written, so a search sees the catalog before an edit or after it, never half of one.
 /// The last searches on the current collection are kept (`RecentSearches`): a keystroke refines
 /// the one before it, and a repeated search is not searched again.
-public final class ServedCatalog: Sendable {
+public final class ServedCatalog: CatalogEndpoint {
   /// The name it is served under (`/catalogs/NAME/…`): the built-in name or the file's name.
-  public let name: String
+  package let name: String
   let store: CatalogStore
   private let current: Mutex<State>
   /// Written while an edit is saved and applied (edits go one at a time); read while a search
@@ -37,14 +37,20 @@ public final class ServedCatalog: Sendable {
     current = Mutex(State(collection: collection, recent: RecentSearches(capacity: recentSearches)))
   }
 
-  public var schema: CatalogSchema { collection.schema }
+  package var schema: CatalogSchema { collection.schema }
+
+  package func itemCount() -> Int { collection.totalCount }
+
+  package func itemAnswer(_ id: ItemID) throws(ServerError) -> JSONValue {
+    ResultItem.json(try item(id), collection: collection)
+  }
 
   /// The collection as it is now, to search without holding anything.
   var collection: FilteredCollection { current.withLock { $0.collection } }
 
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
   /// (for an add without one, the id the catalog gave it).
-  func commit(_ edit: CatalogEdit) throws(ServerError) -> ItemID {
+  package func commit(_ edit: CatalogEdit) throws(ServerError) -> ItemID {
     try fileState.writing { () throws(ServerError) -> ItemID in
       var controller = SearchController(collection: collection)
       do throws(CatalogEditFailure<StoreError>) {
@@ -86,7 +92,7 @@ public final class ServedCatalog: Sendable {
   }
 
   /// The answer to `parameters`, with the items of the requested page read from the file.
-  func search(_ parameters: SearchParameters) throws(ServerError) -> JSONValue {
+  package func search(_ parameters: SearchParameters) throws(ServerError) -> JSONValue {
     while true {
       let (controller, edits) = try searched(parameters.input)
       // The page's items are read from the file as it was when the rows were found; when an
@@ -122,14 +128,8 @@ public final class ServedCatalog: Sendable {
       controller = SearchController(collection: collection)
       do throws(SearchRequestError) {
         try controller.apply(input)
-      } catch .unknownScope(let scope, _, let scopes) {
-        let known =
-          scopes.isEmpty
-          ? "it has no scope bar" : "its scopes are \(scopes.joined(separator: ", "))"
-        throw .badRequest("scope: no scope \"\(scope)\" in catalog \(name); \(known)")
       } catch {
-        // An invalid token: the engine's message, under the parameter's name.
-        throw .badRequest("token: \(error)")
+        throw .refused(error, catalog: name)
       }
     }
     let answered = controller

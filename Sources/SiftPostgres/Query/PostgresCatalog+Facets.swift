@@ -1,0 +1,115 @@
+import Sift
+
+extension PostgresCatalog {
+  /// How many items each scope-bar button and category token would show for `input`: the
+  /// engine's `SearchCollection.facets`, counted in SQL with `GROUP BY category`.
+  ///
+  /// - Parameter matchCount: what the search of `input` found (its own scope's count).
+  public func facets(
+    _ input: PostgresSearchInput, typos: TypoTolerance = .automatic, matchCount: Int
+  ) async throws(PostgresError) -> Facets {
+    let criteria = input.criteria
+    let request = ResolvedCriteria(criteria, schema: schema).request(typos: typos)
+    let current = try await categoryTally(request)
+    var unscoped = criteria
+    unscoped.scopeIndex = -1
+    let unscopedRequest = ResolvedCriteria(unscoped, schema: schema).request(typos: typos)
+    let scopeTally =
+      unscopedRequest.searchedFields == request.searchedFields
+      ? current : try await categoryTally(unscopedRequest)
+    var scopes: [Int] = []
+    for (position, scope) in schema.scopes.enumerated() {
+      switch scope.filter {
+      case .all: scopes.append(scopeTally.total)
+      case .category(let value):
+        scopes.append(scopeTally.byCategory[TextFolding.fold(value)] ?? 0)
+      case .fields:
+        if position == criteria.scopeIndex {
+          scopes.append(matchCount)
+        } else {
+          var other = criteria
+          other.scopeIndex = position
+          let scoped = PostgresSearchInput(criteria: other)
+          scopes.append(
+            try await search(scoped, typos: typos, limit: 0).indicator.matchCount)
+        }
+      }
+    }
+    var categories = current.byCategory
+    if let required = request.requiredCategory {
+      categories = categories.filter { $0.key == required }
+    }
+    return Facets(scopes: scopes, categories: categories)
+  }
+
+  /// `facets` for synchronous callers.
+  public func facetsWaiting(
+    _ input: PostgresSearchInput, typos: TypoTolerance = .automatic, matchCount: Int
+  ) throws(PostgresError) -> Facets {
+    try waitFor { () async throws(PostgresError) in
+      try await self.facets(input, typos: typos, matchCount: matchCount)
+    }
+  }
+
+  /// The matches of `request` without its required category, counted by category, each count
+  /// what a search kept to that category would show: the engine's `categoryTally` rule — near
+  /// spellings counted for a category whose exact matches fall below the typo threshold.
+  private func categoryTally(
+    _ request: MatchRequest
+  ) async throws(PostgresError) -> (total: Int, byCategory: [String: Int]) {
+    var lifted = request
+    lifted.requiredCategory = nil
+    var sql = SearchSQL(lifted, layout: layout, schemaName: address.schemaName)
+    let exact = try await tally(&sql, nearWords: nil)
+    let typos = request.typos
+    guard typos.isEnabled, sql.hasTypoTerms else { return exact.shown }
+    let counted = typos.countsInfixMatches ? exact.all : exact.counted
+    let countedTotal = typos.countsInfixMatches ? exact.total : exact.countedTotal
+    let threshold = typos.threshold
+    // Every category the catalog holds may fall short, even one with no exact match at all.
+    let categories = try await link.rows(
+      "SELECT DISTINCT category FROM \(table) WHERE category IS NOT NULL", as: String.self)
+    guard
+      countedTotal < threshold
+        || categories.contains(where: { counted[$0, default: 0] < threshold })
+    else { return exact.shown }
+    let near = try await tally(&sql, nearWords: try await nearWords(sql))
+    var byCategory: [String: Int] = [:]
+    for category in categories {
+      let count =
+        counted[category, default: 0] < threshold
+        ? near.all[category, default: 0] : exact.all[category, default: 0]
+      if count > 0 { byCategory[category] = count }
+    }
+    let total = countedTotal < threshold ? near.total : exact.total
+    return (total, byCategory)
+  }
+
+  /// Per category (the empty key: none), how many rows of the statement match and how many
+  /// count toward the typo threshold.
+  private func tally(
+    _ sql: inout SearchSQL, nearWords: [[(word: String, cost: Int)]]?
+  ) async throws(PostgresError) -> Tally {
+    let statement = sql.statement(nearWords: nearWords, output: .tally)
+    var tally = Tally()
+    for (category, all, counted) in try await link.rows(
+      statement, sql.binds, as: (String?, Int, Int).self)
+    {
+      tally.total += all
+      tally.countedTotal += counted
+      guard let category else { continue }
+      tally.all[category] = all
+      tally.counted[category] = counted
+    }
+    return tally
+  }
+
+  private struct Tally {
+    var total = 0
+    var countedTotal = 0
+    var all: [String: Int] = [:]
+    var counted: [String: Int] = [:]
+    /// The exact counts, categories with none left out.
+    var shown: (total: Int, byCategory: [String: Int]) { (total, all.filter { $0.value > 0 }) }
+  }
+}

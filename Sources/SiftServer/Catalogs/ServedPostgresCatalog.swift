@@ -1,0 +1,129 @@
+import Sift
+import SiftPostgres
+
+/// A catalog kept in PostgreSQL, served: every search is compiled to SQL and every edit is
+/// written in its own transaction, so each server in front of the database answers with the
+/// edits any of them made, on the next search. Nothing is cached between requests.
+///
+/// While the database is out of reach (a restart) requests get 503 with the reason; the next
+/// request after it is back connects again.
+package final class ServedPostgresCatalog: CatalogEndpoint {
+  package let name: String
+  let catalog: PostgresCatalog
+  /// Turns items into answers where no search is in force: fields, no highlights.
+  private let plain: FilteredCollection
+  /// Near spellings always looked for: a page's items searched alone highlight what the whole
+  /// catalog's search matched when that search included near spellings.
+  private static let nearSpellingsIncluded = TypoTolerance(threshold: Int.max)
+
+  package init(name: String, catalog: PostgresCatalog) throws(ServerError) {
+    self.name = name
+    self.catalog = catalog
+    do {
+      plain = try FilteredCollection(schema: catalog.schema)
+    } catch {
+      throw ServerError(.internalServerError, "catalog \(name): \(error)")
+    }
+  }
+
+  package var schema: CatalogSchema { catalog.schema }
+
+  package func itemCount() async throws(ServerError) -> Int {
+    try await answering { () async throws(PostgresError) in try await catalog.count() }
+  }
+
+  package func search(_ parameters: SearchParameters) async throws(ServerError) -> JSONValue {
+    let input: PostgresSearchInput
+    do {
+      input = try catalog.input(parameters.input)
+    } catch {
+      throw .refused(error, catalog: name)
+    }
+    let catalog = self.catalog
+    let (result, items, facets, didYouMean) = try await answering {
+      () async throws(PostgresError) in
+      let result = try await catalog.search(
+        input, limit: parameters.limit, offset: parameters.offset)
+      let items = try await catalog.items(result.ids)
+      let facets =
+        parameters.facets
+        ? try await catalog.facets(input, matchCount: result.indicator.matchCount) : nil
+      let didYouMean = try await catalog.spellingSuggestion(
+        for: input, indicator: result.indicator)
+      return (result, items, facets, didYouMean)
+    }
+    let results = answers(
+      items, of: result, criteria: input.criteria, explain: parameters.explain)
+    return SearchResponse.json(
+      catalog: name, indicator: result.indicator, offset: parameters.offset, results: results,
+      suggestions: input.suggestions, diagnostics: result.diagnostics,
+      facets: facets?.json(schema: schema), didYouMean: didYouMean)
+  }
+
+  /// The page's results: highlights and explanations come from the engine, on the page's items
+  /// searched alone with the same criteria (each item's rank depends on it alone); the catalog
+  /// order is the database's.
+  private func answers(
+    _ items: [Item], of result: PostgresSearchResult, criteria: SearchCriteria, explain: Bool
+  ) -> [JSONValue] {
+    let tolerance: TypoTolerance = result.includesNearSpellings ? Self.nearSpellingsIncluded : .off
+    guard var page = try? FilteredCollection(schema: schema, items: items, typoTolerance: tolerance)
+    else { return items.map { ResultItem.json($0, collection: plain) } }
+    page.filter(by: criteria)
+    let orders = Dictionary(
+      zip(result.ids, result.catalogOrders), uniquingKeysWith: { first, _ in first })
+    return items.map { item in
+      var explanation: MatchExplanation?
+      if explain, let row = page.row(of: item.id) {
+        explanation = page.explanation(forRow: row)
+        explanation?.catalogOrder = orders[item.id] ?? 0
+      }
+      return ResultItem.json(item, collection: page, explanation: explanation)
+    }
+  }
+
+  package func itemAnswer(_ id: ItemID) async throws(ServerError) -> JSONValue {
+    let catalog = self.catalog
+    let found = try await answering { () async throws(PostgresError) in
+      try await catalog.items([id]).first
+    }
+    guard let found else {
+      throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
+    }
+    return ResultItem.json(found, collection: plain)
+  }
+
+  package func commit(_ edit: CatalogEdit) async throws(ServerError) -> ItemID {
+    let catalog = self.catalog
+    let saved = try await answering(unsaved: true) { () async throws(PostgresError) -> ItemID? in
+      switch edit {
+      case .add(let id, let fields):
+        return try await catalog.add(fields, id: id)
+      case .update(let item):
+        return try await catalog.update(item) ? item.id : nil
+      case .delete(let id):
+        return try await catalog.delete(id: id) ? id : nil
+      }
+    }
+    if let saved { return saved }
+    if case .add(let id?, _) = edit {
+      throw ServerError(
+        .conflict, "id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
+    }
+    throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
+  }
+
+  /// Runs `work` against the database: out of reach is a 503 (the request may be retried),
+  /// anything else the database refused a 500 naming the catalog.
+  private func answering<Result: Sendable>(
+    unsaved: Bool = false, _ work: () async throws(PostgresError) -> Result
+  ) async throws(ServerError) -> Result {
+    do {
+      return try await work()
+    } catch {
+      let what = unsaved ? "the edit was not saved: " : ""
+      throw ServerError(
+        error.isUnavailable ? .serviceUnavailable : .internalServerError, what + "\(error)")
+    }
+  }
+}

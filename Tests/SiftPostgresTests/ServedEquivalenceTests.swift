@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Sift
+import SiftPostgres
+import SiftServer
+import SiftStore
+import SiftTestSupport
+import Testing
+
+/// `sift serve` on a PostgreSQL catalog answers with the same bytes as on the .sqlite file of
+/// the same items: results, highlights, explanations, facets, suggestions, "did you mean".
+@Suite("sift serve on PostgreSQL gives the embedded server's answers", .serialized)
+struct ServedEquivalenceTests {
+  @Test(
+    "random searches with facets and explanations, and pages past the first, answer alike",
+    arguments: ["products", "candies", "media", "cities"])
+  func randomSearches(catalog name: String) async throws {
+    let document =
+      name == "cities"
+      ? try EquivalenceTests.cities() : try SeedCatalog(rawValue: name)!.load()
+    let cluster = try PostgresCluster.shared()
+    let address = try PostgresAddress(cluster.address(catalog: "served_\(name)"))
+    try await PostgresCatalog.replace(address, with: document)
+    let postgres = try await PostgresCatalog.open(address)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-served-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try CatalogStore.create(
+      at: folder.appendingPathComponent("\(name).sqlite"), document: document)
+    let embedded = Application(
+      router: SiftServer(catalogs: [try ServedCatalog(name: name, store: store)]).router())
+    let onPostgres = Application(
+      router: SiftServer(catalogs: [try ServedPostgresCatalog(name: name, catalog: postgres)])
+        .router())
+    let seed = 15_100 + UInt64(name.count)
+    print("served \(name): seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    var uris = ["/catalogs", "/catalogs/\(name)/search?q=&facets=1"]
+    for index in 0..<(name == "cities" ? 250 : 150) {
+      let input = EquivalenceTests.randomInput(document, using: &random)
+      var query = [("q", input.text), ("facets", "1"), ("explain", "1")]
+      query += input.tokens.map { ("token", $0) }
+      if let scope = input.scope { query.append(("scope", scope)) }
+      if index % 3 == 0 { query.append(("limit", "5")) }
+      if index % 7 == 0 { query.append(("offset", "3")) }
+      uris.append("/catalogs/\(name)/search?" + Self.encoded(query))
+    }
+    // Ask for one item of each kind too.
+    uris += document.items.prefix(3).map { "/catalogs/\(name)/items/\($0.id.rawValue)" }
+    uris.append("/catalogs/\(name)/items/no-such-item")
+    let expected = try await Self.answers(embedded, uris)
+    let answered = try await Self.answers(onPostgres, uris)
+    var differences = 0
+    var found = 0
+    var didYouMean = 0
+    for (uri, (want, got)) in zip(uris, zip(expected, answered)) {
+      if want.contains("\"results\":[{") { found += 1 }
+      if want.contains("\"didYouMean\"") { didYouMean += 1 }
+      if want != got {
+        differences += 1
+        if differences <= 3 {
+          // From a little before the first difference: answers can be long.
+          let same = zip(want, got).prefix { $0 == $1 }.count
+          let from = max(0, same - 80)
+          Issue.record(
+            "\(uri)\nembedded:   …\(want.dropFirst(from).prefix(300))\npostgresql: …\(got.dropFirst(from).prefix(300))"
+          )
+        }
+      }
+    }
+    print("served \(name): \(uris.count) requests, \(found) found, \(didYouMean) did-you-mean")
+    #expect(differences == 0, "\(differences) of \(uris.count) answers differ")
+    #expect(found > uris.count / 5)
+    await postgres.close()
+    try store.close()
+  }
+
+  /// Each request's status and body, as text.
+  static func answers(_ app: some ApplicationProtocol, _ uris: [String]) async throws -> [String] {
+    try await app.test(.router) { client in
+      var bodies: [String] = []
+      for uri in uris {
+        bodies.append(
+          try await client.execute(uri: uri, method: .get) { response in
+            "\(response.status.code) " + String(buffer: response.body)
+          })
+      }
+      return bodies
+    }
+  }
+
+  static func encoded(_ pairs: [(String, String)]) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return pairs.map {
+      "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+    }.joined(separator: "&")
+  }
+}
