@@ -96,3 +96,117 @@ struct PostgresCommandTests {
     #expect(down.status == 1 && down.stderr.contains("cannot reach PostgreSQL"), "\(down.stderr)")
   }
 }
+
+/// `sift serve` on a catalog in PostgreSQL: several servers on one database, and the database
+/// going away under a running server.
+@Suite("sift serve on PostgreSQL, the binary", .serialized)
+struct PostgresServeTests {
+  static let flowers = """
+    {"id":"1","name":"Red Rose","color":"red"}
+    {"id":"2","name":"White Rose","color":"white"}
+    {"id":"7","name":"Tulip","color":"yellow"}
+
+    """
+
+  static func titles(_ json: [String: Any]) -> [String] {
+    (json["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+  }
+
+  @Test("two servers on one catalog see each other's edits on the next search")
+  func twoServers() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let address = cluster.address(catalog: "e2e_two_servers")
+    let file = try sift.write("flowers.jsonl", Self.flowers)
+    let imported = try sift.run([
+      "import", file, "--catalog", address, "--title", "name", "--text", "color", "--id", "id",
+    ])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let token = try sift.write("token", "secret\n")
+    let first = try ServeCommandTests.Server(
+      sift, ["--catalog", address, "--token-file", token])
+    defer { _ = first.stop() }
+    let second = try ServeCommandTests.Server(
+      sift, ["--catalog", address, "--token-file", token])
+    defer { _ = second.stop() }
+    let search = "/catalogs/e2e_two_servers/search?q="
+    #expect(
+      Self.titles(try second.request("GET", search + "rose").json) == ["Red Rose", "White Rose"])
+    // Added on the first, found by the second; without an id it gets the next number.
+    let added = try first.request(
+      "POST", "/catalogs/e2e_two_servers/items",
+      body: #"{"name": "Orange Rose", "color": "orange"}"#,
+      token: "secret")
+    #expect(added.status == 201, "\(added.json)")
+    #expect(added.json["id"] as? String == "8")
+    #expect(
+      Self.titles(try second.request("GET", search + "rose").json)
+        == ["Red Rose", "White Rose", "Orange Rose"])
+    // Changed on the second, read back from the first.
+    let changed = try second.request(
+      "PUT", "/catalogs/e2e_two_servers/items/8",
+      body: #"{"name": "Peach Rose", "color": "peach"}"#,
+      token: "secret")
+    #expect(changed.status == 200, "\(changed.json)")
+    #expect(Self.titles(try first.request("GET", search + "peach").json) == ["Peach Rose"])
+    #expect(
+      try first.request("GET", "/catalogs/e2e_two_servers/items/8").json["title"] as? String
+        == "Peach Rose")
+    // An id taken on one server is refused by the other; a delete on one empties the other.
+    #expect(
+      try second.request(
+        "POST", "/catalogs/e2e_two_servers/items", body: #"{"id": "8", "name": "Again"}"#,
+        token: "secret"
+      ).status == 409)
+    #expect(
+      try first.request("DELETE", "/catalogs/e2e_two_servers/items/8", token: "secret").status
+        == 204)
+    #expect(Self.titles(try second.request("GET", search + "peach").json) == [])
+    #expect(
+      try second.request("DELETE", "/catalogs/e2e_two_servers/items/8", token: "secret").status
+        == 404)
+    let listed = try second.request("GET", "/catalogs").json["catalogs"] as? [[String: Any]]
+    #expect(listed?.first?["items"] as? Int == 3)
+    // And the command line reads what the servers wrote.
+    let cli = try sift.run(["search", "--catalog", address, "--json", "rose"])
+    #expect(cli.titles == ["Red Rose", "White Rose"])
+  }
+
+  @Test("a database restart: requests fail with 503 while it is down, then it answers again")
+  func databaseRestart() throws {
+    let cluster = try PostgresCluster.own()
+    defer { cluster.remove() }
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let address = cluster.address(catalog: "e2e_restart")
+    let file = try sift.write("flowers.jsonl", Self.flowers)
+    #expect(
+      try sift.run(["import", file, "--catalog", address, "--title", "name", "--id", "id"])
+        .status == 0)
+    let token = try sift.write("token", "secret\n")
+    let server = try ServeCommandTests.Server(sift, ["--catalog", address, "--token-file", token])
+    let search = "/catalogs/e2e_restart/search?q=rose"
+    let before = try server.request("GET", search)
+    #expect(before.status == 200)
+    cluster.stop()
+    let down = try server.request("GET", search)
+    #expect(down.status == 503, "\(down.json)")
+    let message = down.json["error"] as? String ?? ""
+    #expect(message.contains("cannot reach PostgreSQL at"), "\(message)")
+    let edit = try server.request(
+      "POST", "/catalogs/e2e_restart/items", body: #"{"name": "Lost Rose"}"#, token: "secret")
+    #expect(edit.status == 503, "\(edit.json)")
+    #expect((edit.json["error"] as? String ?? "").hasPrefix("the edit was not saved: "))
+    #expect(try server.request("GET", "/catalogs/e2e_restart/items/1").status == 503)
+    try cluster.start()
+    let after = try server.request("GET", search)
+    #expect(after.status == 200, "\(after.json)")
+    #expect(Self.titles(after.json) == ["Red Rose", "White Rose"])
+    let added = try server.request(
+      "POST", "/catalogs/e2e_restart/items", body: #"{"name": "Found Rose"}"#, token: "secret")
+    #expect(added.status == 201, "\(added.json)")
+    let (status, stderr) = server.stop()
+    #expect(status == 0, "\(stderr)")
+  }
+}

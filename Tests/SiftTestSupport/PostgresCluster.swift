@@ -34,6 +34,18 @@ public final class PostgresCluster: Sendable {
     }
   }
 
+  /// A cluster of the caller's own, to stop and start at will (a restart would break the
+  /// tests sharing `shared()`); `remove()` it when done.
+  public static func own() throws -> PostgresCluster {
+    try PostgresCluster()
+  }
+
+  /// Stops the server and deletes its folder.
+  public func remove() {
+    stop()
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+
   /// `postgresql://postgres@127.0.0.1:PORT/postgres?catalog=NAME`.
   public func address(catalog: String, database: String = "postgres") -> String {
     "postgresql://postgres@127.0.0.1:\(port)/\(database)?catalog=\(catalog)"

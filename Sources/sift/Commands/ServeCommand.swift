@@ -88,6 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   func run() async throws {
     var served: [any CatalogEndpoint] = []
+    var databases: [PostgresCatalog] = []
     for argument in catalogs.isEmpty ? [BuiltInCatalog.default.rawValue] : catalogs {
       let name = try Self.servedName(argument)
       if served.contains(where: { $0.name == name }) {
@@ -98,6 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
         let address = try Failure.postgresAddress(argument)
         do {
           let catalog = try await PostgresCatalog.open(address)
+          databases.append(catalog)
           served.append(try ServedPostgresCatalog(name: name, catalog: catalog))
         } catch let error as PostgresError {
           throw Failure.postgres(error)
@@ -125,9 +127,16 @@ struct ServeCommand: AsyncParsableCommand {
     let host = self.host
     let access = token == nil ? "read-only" : "edits need the token"
     let server = SiftServer(catalogs: served, writeToken: token, corsOrigin: cors)
-    try await server.run(host: host, port: port) { port in
-      StandardStreams.error("sift: serving \(names) at http://\(host):\(port)/ (\(access))")
+    do {
+      try await server.run(host: host, port: port) { port in
+        StandardStreams.error("sift: serving \(names) at http://\(host):\(port)/ (\(access))")
+      }
+    } catch {
+      for database in databases { await database.close() }
+      throw error
     }
+    // The requests are finished: the database connections close cleanly.
+    for database in databases { await database.close() }
   }
 
   /// A built-in catalog's name, a file's name without its folder and `.sqlite`, or a
