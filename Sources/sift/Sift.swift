@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Sift
+import SiftPostgres
 import SiftStore
 import SiftTerminal
 
@@ -38,10 +39,14 @@ struct AppCommand: ParsableCommand {
     abstract: "Open the terminal app on a catalog (what `sift` alone does)."
   )
 
-  @Option(help: "A built-in catalog (products, candies, media, meals) or a .sqlite file.")
+  @Option(
+    help:
+      "A built-in catalog (products, candies, media, meals), a .sqlite file or a postgresql://HOST/DB?catalog=NAME address."
+  )
   var catalog: String = BuiltInCatalog.default.rawValue
 
   func run() throws {
+    if PostgresAddress.isPostgres(catalog) { return try runOnPostgres() }
     let store = try Failure.openCatalog(catalog)
     defer { try? store.close() }
     guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {

@@ -2,6 +2,10 @@ import Foundation
 import SiftTestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `sift import` and `sift search` on `postgresql://` catalogs, against the tests' own cluster.
 @Suite("sift on PostgreSQL", .serialized)
 struct PostgresCommandTests {
@@ -67,6 +71,54 @@ struct PostgresCommandTests {
     #expect(updated.titles == ["Lisbon", "Oporto", "Faro"])
   }
 
+  @Test("kill -9 in the middle of an import's transaction leaves the old catalog, unlocked")
+  func killedImport() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let address = cluster.address(catalog: "e2e_killed")
+    let good = try sift.write(
+      "good.jsonl", "{\"id\":\"1\",\"name\":\"Lisbon\"}\n{\"id\":\"2\",\"name\":\"Porto\"}\n")
+    #expect(
+      try sift.run(["import", good, "--catalog", address, "--title", "name", "--id", "id"]).status
+        == 0)
+    // Large enough that writing it to PostgreSQL takes a while.
+    let lines = (0..<120_000).map { "{\"id\":\"n\($0)\",\"name\":\"Town \($0) of Somewhere\"}" }
+    let big = try sift.write("big.jsonl", lines.joined(separator: "\n") + "\n")
+    let process = Process()
+    process.executableURL = SiftProcess.binary
+    process.arguments = ["import", big, "--catalog", address, "--title", "name", "--id", "id"]
+    process.currentDirectoryURL = sift.folder
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // The import's transaction holds the catalog's advisory lock: kill it then.
+    let deadline = Date().addingTimeInterval(120)
+    var inTransaction = false
+    while Date() < deadline, process.isRunning, !inTransaction {
+      inTransaction =
+        try cluster.psql(
+          "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = (hashtext('sift_e2e_killed')::bigint & 4294967295)::text::oid"
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines) != "0"
+      if !inTransaction { Thread.sleep(forTimeInterval: 0.02) }
+    }
+    #expect(inTransaction, "the import never reached its transaction (or ended first)")
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    let after = try sift.run(["search", "--catalog", address, "--json"])
+    #expect(after.titles == ["Lisbon", "Porto"], "\(after.stderr)")
+    // The server let the lock go with the connection: the next import goes through.
+    let more = try sift.write("more.jsonl", "{\"id\":\"3\",\"name\":\"Faro\"}\n")
+    let next = try sift.run(["import", more, "--catalog", address, "--title", "name", "--id", "id"])
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(
+      try sift.run(["search", "--catalog", address, "--json"]).titles == [
+        "Lisbon", "Porto", "Faro",
+      ])
+  }
+
   @Test("a catalog of a newer format, a missing catalog and a bad address are refused by name")
   func refusals() throws {
     let cluster = try PostgresCluster.shared()
@@ -97,9 +149,9 @@ struct PostgresCommandTests {
   }
 }
 
-/// `sift serve` on a catalog in PostgreSQL: several servers on one database, and the database
-/// going away under a running server.
-@Suite("sift serve on PostgreSQL, the binary", .serialized)
+/// `sift serve` on a catalog in PostgreSQL — several servers on one database, the database going
+/// away under a running server — and the terminal app and `sift bench` on one.
+@Suite("sift serve, the terminal app and sift bench on PostgreSQL", .serialized)
 struct PostgresServeTests {
   static let flowers = """
     {"id":"1","name":"Red Rose","color":"red"}
@@ -208,5 +260,76 @@ struct PostgresServeTests {
     #expect(added.status == 201, "\(added.json)")
     let (status, stderr) = server.stop()
     #expect(status == 0, "\(stderr)")
+  }
+
+  @Test("the terminal app on a PostgreSQL catalog: searches, and its edits reach the database")
+  func terminalApp() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let address = cluster.address(catalog: "e2e_app")
+    let file = try sift.write("flowers.jsonl", Self.flowers)
+    #expect(
+      try sift.run(["import", file, "--catalog", address, "--title", "name", "--id", "id"])
+        .status == 0)
+    let tmux = try TerminalAppTests.Tmux(sift)
+    tmux.launch("--catalog '\(address)'")
+    tmux.wait(for: "3 items")
+    tmux.keys("r o s")
+    var screen = tmux.wait(for: "Items found: 2")
+    #expect(screen.contains("Red Rose") && screen.contains("White Rose"))
+    tmux.keys("C-n")
+    tmux.wait(for: "New Item")
+    tmux.keys("R o s e m a r y Enter")
+    screen = tmux.wait(for: "Added “Rosemary”")
+    // In the database at once, numbered after the largest id.
+    let added = try sift.run(["search", "--catalog", address, "--json", "rosemary"])
+    #expect(added.objects.first?["id"] as? String == "8", "\(added.stdout)")
+    // Another writer took the next number meanwhile: the app's next add skips it.
+    try cluster.psql(
+      "INSERT INTO sift_e2e_app.items (id, ord, fields, t0) VALUES ('9', 100, '{\"name\": \"X\"}', 'x')"
+    )
+    tmux.keys("C-n")
+    tmux.wait(for: "New Item")
+    tmux.keys("R o s e h i p Enter")
+    tmux.wait(for: "Added “Rosehip”")
+    tmux.keys("C-q")
+    screen = tmux.wait(for: "EXIT=0")
+    #expect(!screen.contains("Rosemary"), "the alternate screen is gone")
+    let after = try sift.run(["search", "--catalog", address, "--json", "rose"])
+    #expect(after.titles.sorted() == ["Red Rose", "Rosehip", "Rosemary", "White Rose"])
+    #expect(
+      after.objects.first { $0["title"] as? String == "Rosehip" }?["id"] as? String == "10")
+  }
+
+  @Test("sift bench types its queries into a PostgreSQL catalog, a search a keystroke")
+  func bench() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let address = cluster.address(catalog: "e2e_bench")
+    let file = try sift.write("flowers.jsonl", Self.flowers)
+    #expect(
+      try sift.run(["import", file, "--catalog", address, "--title", "name", "--id", "id"])
+        .status == 0)
+    let queries = try sift.write("queries.txt", "rose\ntulpi\n")
+    let run = try sift.run([
+      "bench", "--catalog", address, "--queries", queries, "--json", "--facets",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let json = run.objects.first ?? [:]
+    #expect(json["keystrokes"] as? Int == 9)
+    #expect(json["items"] as? Int == 3)
+    #expect((json["p50_ms"] as? Double ?? 0) > 0)
+    // "tulp" and "tulpi" find nothing exactly and Tulip within one edit: the same keystrokes
+    // as on the engine.
+    #expect(json["near_spelling_keystrokes"] as? Int == 2, "\(json)")
+    #expect(
+      try sift.run(["import", file, "--catalog", "flowers.sqlite", "--title", "name", "--id", "id"])
+        .status == 0)
+    let embedded = try sift.run([
+      "bench", "--catalog", "flowers.sqlite", "--queries", queries, "--json",
+    ])
+    #expect(embedded.objects.first?["near_spelling_keystrokes"] as? Int == 2, "\(embedded.stdout)")
   }
 }

@@ -275,6 +275,40 @@ public final class PostgresCatalog: Sendable {
     }
   }
 
+  /// The id an add without one would get now (another writer may take it first: the add then
+  /// finds it taken).
+  public func nextItemID() async throws(PostgresError) -> ItemID {
+    ItemID(try await link.with { connection in try await nextID(connection) })
+  }
+
+  /// `nextItemID()` for synchronous callers.
+  public func nextItemIDWaiting() throws(PostgresError) -> ItemID {
+    try waitFor { () async throws(PostgresError) in try await self.nextItemID() }
+  }
+
+  /// Writes one edit in its own transaction, for synchronous callers (the terminal app); an
+  /// add whose id is taken or an update or delete of a missing item is an error naming it.
+  public func persistWaiting(_ edit: CatalogEdit) throws(PostgresError) {
+    try waitFor { () async throws(PostgresError) in
+      let written: Bool
+      switch edit {
+      case .add(let id, let fields): written = try await self.add(fields, id: id) != nil
+      case .update(let item): written = try await self.update(item)
+      case .delete(let id): written = try await self.delete(id: id)
+      }
+      guard written else {
+        let id = edit.id?.rawValue ?? ""
+        let message: String
+        if case .add = edit {
+          message = "an item with id \"\(id)\" exists already (added by another writer)"
+        } else {
+          message = "no item \"\(id)\" any more (deleted by another writer)"
+        }
+        throw PostgresError.query(self.address.description, message: message)
+      }
+    }
+  }
+
   /// Whether an item has `id`.
   private func isTaken(_ id: String, _ connection: PostgresConnection) async throws -> Bool {
     let rows = try await connection.query(
@@ -304,6 +338,11 @@ public final class PostgresCatalog: Sendable {
 }
 
 extension PostgresCatalog {
+  /// `count()` for synchronous callers.
+  public func countWaiting() throws(PostgresError) -> Int {
+    try waitFor { () async throws(PostgresError) in try await self.count() }
+  }
+
   /// `items(_:)` for synchronous callers.
   public func itemsWaiting(_ ids: [ItemID]) throws(PostgresError) -> [Item] {
     try waitFor { () async throws(PostgresError) in try await self.items(ids) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Sift
+import SiftPostgres
 import SiftStore
 
 #if canImport(Glibc)
@@ -26,7 +27,10 @@ struct BenchCommand: ParsableCommand {
       """
   )
 
-  @Option(help: "A built-in catalog or a .sqlite file.")
+  @Option(
+    help:
+      "A built-in catalog, a .sqlite file or a postgresql://HOST/DB?catalog=NAME address (each keystroke then one search in the database)."
+  )
   var catalog: String
 
   @Option(help: "A file with one query a line.")
@@ -56,6 +60,7 @@ struct BenchCommand: ParsableCommand {
     }
     let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
     guard !lines.isEmpty else { throw Failure.exit("\(queries) has no queries", status: 2) }
+    if PostgresAddress.isPostgres(catalog) { return try runOnPostgres(lines) }
 
     // Opening is three steps, timed apart: the file, its items, the index built over them.
     let started = DispatchTime.now()
@@ -84,46 +89,22 @@ struct BenchCommand: ParsableCommand {
     let trigramMilliseconds = Self.milliseconds(since: trigramsStarted)
     let trigramBytes = controller.collection.index.substringSearchMemory?.bytes ?? 0
 
-    var latencies: [Double] = []
-    // DESIGN §5 sets targets for the first keystroke of a term and for the refining ones.
-    var firstOfTerm: [Double] = []
-    var refining: [Double] = []
-    var nearKeystrokes = 0
     var facetLatencies: [Double] = []
-    for query in lines {
-      var typed = ""
-      for character in query {
-        let startsTerm = typed.last.map(\.isWhitespace) ?? true
-        typed.append(character)
-        let start = DispatchTime.now()
-        controller.send(.setText(typed))
-        var elapsed = Self.milliseconds(since: start)
-        if facets {
-          let counting = DispatchTime.now()
-          blackHole(controller.facets)
-          let counted = Self.milliseconds(since: counting)
-          facetLatencies.append(counted)
-          elapsed += counted
-        }
-        latencies.append(elapsed)
-        if each {
-          StandardStreams.error(
-            "\(Self.format(elapsed)) ms\t\(typed)\t\(controller.collection.rows.count) rows")
-        }
-        if controller.collection.includesNearSpellings { nearKeystrokes += 1 }
-        if character.isWhitespace { continue }
-        if startsTerm { firstOfTerm.append(elapsed) } else { refining.append(elapsed) }
+    let times = Self.typing(lines, each: each, clear: { controller.send(.setText("")) }) {
+      typed in
+      controller.send(.setText(typed))
+      if facets {
+        let counting = DispatchTime.now()
+        blackHole(controller.facets)
+        facetLatencies.append(Self.milliseconds(since: counting))
       }
-      controller.send(.setText(""))
+      return (controller.collection.rows.count, controller.collection.includesNearSpellings)
     }
-    latencies.sort()
-    firstOfTerm.sort()
-    refining.sort()
+    let latencies = times.all
+    let (firstOfTerm, refining, nearKeystrokes) = (times.firstOfTerm, times.refining, times.near)
     facetLatencies.sort()
     func percentile(_ p: Double, of values: [Double]? = nil) -> Double {
-      let values = values ?? latencies
-      guard !values.isEmpty else { return 0 }
-      return values[min(values.count - 1, Int((Double(values.count) * p).rounded(.up)) - 1)]
+      KeystrokeTimes.percentile(p, of: values ?? latencies)
     }
     let peak = ProcessMemory.peakResidentMegabytes()
     // After peak RSS is read: building a second index for the split raises it.
@@ -244,6 +225,51 @@ struct BenchCommand: ParsableCommand {
       let afterIndex = ProcessMemory.heapInUse() ?? 0
       withExtendedLifetime(index) {}
       self.index = (afterIndex - beforeIndex) / count
+    }
+  }
+
+  /// Types each line into an empty field a character at a time; `keystroke` searches for the
+  /// text so far and says how many rows it found and whether near spellings showed; `clear`
+  /// empties the field between lines, untimed.
+  static func typing(
+    _ lines: [String], each: Bool, clear: () -> Void = {},
+    keystroke: (String) throws -> (rows: Int, nearSpellings: Bool)
+  ) rethrows -> KeystrokeTimes {
+    var times = KeystrokeTimes()
+    for query in lines {
+      var typed = ""
+      for character in query {
+        let startsTerm = typed.last.map(\.isWhitespace) ?? true
+        typed.append(character)
+        let start = DispatchTime.now()
+        let (rows, near) = try keystroke(typed)
+        let elapsed = milliseconds(since: start)
+        if each { StandardStreams.error("\(format(elapsed)) ms\t\(typed)\t\(rows) rows") }
+        times.all.append(elapsed)
+        if near { times.near += 1 }
+        if character.isWhitespace { continue }
+        if startsTerm { times.firstOfTerm.append(elapsed) } else { times.refining.append(elapsed) }
+      }
+      clear()
+    }
+    times.all.sort()
+    times.firstOfTerm.sort()
+    times.refining.sort()
+    return times
+  }
+
+  /// Every keystroke's time, and apart those DESIGN §5 sets targets for: the first keystroke of
+  /// a term and the refining ones. Sorted.
+  struct KeystrokeTimes {
+    var all: [Double] = []
+    var firstOfTerm: [Double] = []
+    var refining: [Double] = []
+    /// Keystrokes whose rows included near spellings.
+    var near = 0
+
+    static func percentile(_ p: Double, of values: [Double]) -> Double {
+      guard !values.isEmpty else { return 0 }
+      return values[min(values.count - 1, Int((Double(values.count) * p).rounded(.up)) - 1)]
     }
   }
 

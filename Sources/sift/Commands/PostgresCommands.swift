@@ -3,6 +3,7 @@ import Foundation
 import Sift
 import SiftPostgres
 import SiftStore
+import SiftTerminal
 
 /// The command line on a catalog in PostgreSQL (`--catalog postgresql://…`): the same commands
 /// and output as on a `.sqlite` file.
@@ -141,4 +142,139 @@ extension SearchCommand {
     for diagnostic in result.diagnostics { StandardStreams.error("sift: note: \(diagnostic)") }
     StandardStreams.error(result.indicator.text)
   }
+}
+
+extension BenchCommand {
+  /// How many rows a keystroke on PostgreSQL asks for: a screen of the app, a page of the
+  /// server. The engine finds every row; a database is asked for what is shown.
+  static let postgresRows = 50
+
+  /// The same typing on a catalog in PostgreSQL: each keystroke one search compiled to SQL for
+  /// the first rows and the counts (and the facets with --facets), as `sift serve` makes it.
+  func runOnPostgres(_ lines: [String]) throws {
+    let started = DispatchTime.now()
+    let catalog = try Failure.openPostgres(self.catalog)
+    defer { catalog.closeWaiting() }
+    var facetLatencies: [Double] = []
+    let times: KeystrokeTimes
+    let items: Int
+    let openMilliseconds: Double
+    do {
+      items = try catalog.countWaiting()
+      openMilliseconds = Self.milliseconds(since: started)
+      times = try Self.typing(lines, each: each) { typed in
+        let input = try catalog.input(SearchRequestInput(text: typed))
+        let result = try catalog.searchWaiting(input, limit: Self.postgresRows)
+        if facets {
+          let counting = DispatchTime.now()
+          blackHole(
+            try catalog.facetsWaiting(input, matchCount: result.indicator.matchCount))
+          facetLatencies.append(Self.milliseconds(since: counting))
+        }
+        return (result.indicator.matchCount, result.includesNearSpellings)
+      }
+    } catch let error as PostgresError {
+      throw Failure.postgres(error)
+    } catch let error as SearchRequestError {
+      throw Failure.usage(error)
+    }
+    facetLatencies.sort()
+    let percentile = { (p: Double, values: [Double]) in
+      Self.round(KeystrokeTimes.percentile(p, of: values))
+    }
+    let peak = ProcessMemory.peakResidentMegabytes()
+    if json {
+      var object = JSONLine()
+      object.add("keystrokes", .number(Double(times.all.count)))
+      for (name, p) in [("p50_ms", 0.5), ("p90_ms", 0.9), ("p99_ms", 0.99)] {
+        object.add(name, .number(percentile(p, times.all)))
+      }
+      object.add("max_ms", .number(Self.round(times.all.last ?? 0)))
+      object.add("peak_rss_mb", .number(Self.round(peak)))
+      object.add("first_keystroke_p50_ms", .number(percentile(0.5, times.firstOfTerm)))
+      object.add("first_keystroke_p99_ms", .number(percentile(0.99, times.firstOfTerm)))
+      object.add("refining_p50_ms", .number(percentile(0.5, times.refining)))
+      object.add("refining_p99_ms", .number(percentile(0.99, times.refining)))
+      if facets {
+        object.add("facets_p50_ms", .number(percentile(0.5, facetLatencies)))
+        object.add("facets_p99_ms", .number(percentile(0.99, facetLatencies)))
+      }
+      object.add("open_ms", .number(Self.round(openMilliseconds)))
+      object.add("items", .number(Double(items)))
+      object.add("rows_per_keystroke", .number(Double(Self.postgresRows)))
+      object.add("near_spelling_keystrokes", .number(Double(times.near)))
+      print(object.line)
+      return
+    }
+    let format = { (p: Double, values: [Double]) in
+      Self.format(KeystrokeTimes.percentile(p, of: values))
+    }
+    print("catalog     \(catalog.address) (\(items) items in PostgreSQL)")
+    print(
+      "keystrokes  \(times.all.count) from \(lines.count) queries, each one search for the first \(Self.postgresRows) rows and the counts"
+    )
+    print(
+      "latency     p50 \(format(0.5, times.all)) ms · p90 \(format(0.9, times.all)) ms · p99 \(format(0.99, times.all)) ms · max \(Self.format(times.all.last ?? 0)) ms"
+    )
+    print(
+      "first key   p50 \(format(0.5, times.firstOfTerm)) ms · p99 \(format(0.99, times.firstOfTerm)) ms (\(times.firstOfTerm.count) keystrokes that start a term)"
+    )
+    print(
+      "refining    p50 \(format(0.5, times.refining)) ms · p99 \(format(0.99, times.refining)) ms (\(times.refining.count))"
+    )
+    if facets {
+      print(
+        "facets      p50 \(format(0.5, facetLatencies)) ms · p99 \(format(0.99, facetLatencies)) ms, counted at every keystroke and included above"
+      )
+    }
+    print("typos       \(times.near) keystrokes showed near spellings")
+    print(
+      "peak RSS    \(Self.format(peak)) MB (this process; the database's own memory is not counted)"
+    )
+  }
+}
+
+extension AppCommand {
+  /// The terminal app on a catalog in PostgreSQL: its items are read once and searched in
+  /// memory by the engine, as typing wants; each edit is written to the database before the app
+  /// shows it. Edits made elsewhere meanwhile show when the app is opened again.
+  func runOnPostgres() throws {
+    let catalog = try Failure.openPostgres(self.catalog)
+    defer { catalog.closeWaiting() }
+    guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {
+      throw Failure.exit(TerminalError.notATerminal.description, status: 2)
+    }
+    let document: CatalogDocument
+    do {
+      document = try catalog.documentWaiting()
+    } catch {
+      throw Failure.postgres(error)
+    }
+    let collection = try Failure.catching { () throws(CatalogEditError) in
+      try document.makeCollection()
+    }
+    collection.index.prepareForSearchingInBackground()
+    let model = AppModel(
+      controller: SearchController(collection: collection, searchesImmediately: false))
+    let app = TerminalApp(model: model, persistence: PostgresPersistence(catalog: catalog))
+    let farewell: String?
+    do {
+      farewell = try app.run()
+    } catch {
+      throw Failure.exit("\(error)", status: 1)
+    }
+    if let farewell { StandardStreams.error(farewell) }
+  }
+}
+
+/// The terminal app's changes, written to the catalog in PostgreSQL. The search state (text,
+/// scope, tokens) is not kept there: a shared catalog is no place for one person's search.
+final class PostgresPersistence: AppPersistence {
+  let catalog: PostgresCatalog
+
+  init(catalog: PostgresCatalog) { self.catalog = catalog }
+
+  func makeItemID() throws(PostgresError) -> ItemID { try catalog.nextItemIDWaiting() }
+  func persist(_ edit: CatalogEdit) throws(PostgresError) { try catalog.persistWaiting(edit) }
+  func saveSearchState(_ snapshot: Data) throws(PostgresError) {}
 }
