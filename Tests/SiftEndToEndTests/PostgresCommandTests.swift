@@ -11,7 +11,9 @@ import Testing
 struct PostgresCommandTests {
   static let cityArguments = ImportCommandTests.cityArguments + ["--rank-by", "population"]
 
-  @Test("the cities imported into both give the README's searches line for line")
+  @Test(
+    "the cities imported into both give the README's searches line for line, with --explain, --facets and --queries"
+  )
   func citiesAgree() throws {
     let cluster = try PostgresCluster.shared()
     let sift = try SiftProcess()
@@ -28,16 +30,31 @@ struct PostgresCommandTests {
       ["da", "nang"], ["서울"], ["ㅅㅇ"], ["new", "york"], ["amsterdma"], ["san", "fe"],
       ["population:>1000000"], ["-a", "b"], ["\"los a\""], ["münchen"], ["toky"], ["s"],
     ]
+    let extras: [[String]] = [
+      ["--json"], ["--json", "--limit", "3"], ["--json", "--typos", "off"],
+      ["--json", "--token", "country:BR"], ["--json", "--explain", "--facets", "--limit", "5"],
+      ["--explain", "--facets", "--limit", "4"], ["--facets", "--limit", "0"],
+    ]
     for query in queries {
-      for extra in [[], ["--limit", "3"], ["--typos", "off"], ["--token", "country:BR"]] {
+      for extra in extras {
         let sqlite = try sift.run(
-          ["search", "--catalog", "cities.sqlite", "--json"] + extra + ["--"] + query)
-        let postgres = try sift.run(
-          ["search", "--catalog", address, "--json"] + extra + ["--"] + query)
+          ["search", "--catalog", "cities.sqlite"] + extra + ["--"] + query)
+        let postgres = try sift.run(["search", "--catalog", address] + extra + ["--"] + query)
         #expect(postgres.status == 0, "\(query): \(postgres.stderr)")
         #expect(postgres.stdout == sqlite.stdout, "\(query) \(extra)")
         #expect(postgres.stderr == sqlite.stderr, "\(query) \(extra)")
       }
+    }
+    // --queries: a line per query, the same on both.
+    let file = try sift.write(
+      "queries.txt", queries.map { $0.joined(separator: " ") }.joined(separator: "\n") + "\n")
+    for extra in [["--json"], ["--limit", "3"], ["--token", "country:US", "--limit", "2"]] {
+      let sqlite = try sift.run(
+        ["search", "--catalog", "cities.sqlite", "--queries", file] + extra)
+      let postgres = try sift.run(["search", "--catalog", address, "--queries", file] + extra)
+      #expect(postgres.status == 0, "\(postgres.stderr)")
+      #expect(postgres.stdout == sqlite.stdout, "--queries \(extra)")
+      #expect(postgres.stdout.split(separator: "\n").count == queries.count)
     }
   }
 

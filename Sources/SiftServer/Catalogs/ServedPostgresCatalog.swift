@@ -12,9 +12,6 @@ package final class ServedPostgresCatalog: CatalogEndpoint {
   let catalog: PostgresCatalog
   /// Turns items into answers where no search is in force: fields, no highlights.
   private let plain: FilteredCollection
-  /// Near spellings always looked for: a page's items searched alone highlight what the whole
-  /// catalog's search matched when that search included near spellings.
-  private static let nearSpellingsIncluded = TypoTolerance(threshold: Int.max)
 
   package init(name: String, catalog: PostgresCatalog) throws(ServerError) {
     self.name = name
@@ -60,25 +57,17 @@ package final class ServedPostgresCatalog: CatalogEndpoint {
       facets: facets?.json(schema: schema), didYouMean: didYouMean)
   }
 
-  /// The page's results: highlights and explanations come from the engine, on the page's items
-  /// searched alone with the same criteria (each item's rank depends on it alone); the catalog
-  /// order is the database's.
+  /// The page's results, with highlights and explanations from the page searched alone.
   private func answers(
     _ items: [Item], of result: PostgresSearchResult, criteria: SearchCriteria, explain: Bool
   ) -> [JSONValue] {
-    let tolerance: TypoTolerance = result.includesNearSpellings ? Self.nearSpellingsIncluded : .off
-    guard var page = try? FilteredCollection(schema: schema, items: items, typoTolerance: tolerance)
-    else { return items.map { ResultItem.json($0, collection: plain) } }
-    page.filter(by: criteria)
-    let orders = Dictionary(
-      zip(result.ids, result.catalogOrders), uniquingKeysWith: { first, _ in first })
+    guard let page = result.page(items, criteria: criteria, schema: schema) else {
+      return items.map { ResultItem.json($0, collection: plain) }
+    }
     return items.map { item in
-      var explanation: MatchExplanation?
-      if explain, let row = page.row(of: item.id) {
-        explanation = page.explanation(forRow: row)
-        explanation?.catalogOrder = orders[item.id] ?? 0
-      }
-      return ResultItem.json(item, collection: page, explanation: explanation)
+      ResultItem.json(
+        item, collection: page,
+        explanation: explain ? result.explanation(of: item.id, in: page) : nil)
     }
   }
 

@@ -102,45 +102,69 @@ extension ImportCommand {
 extension SearchCommand {
   /// `sift search` on PostgreSQL: the query compiled to SQL, the same lines out.
   func runOnPostgres() throws {
-    if explain || facets || queriesFile != nil {
-      throw Failure.exit(
-        "--explain, --facets and --queries are not available on PostgreSQL catalogs yet",
-        status: 2)
-    }
     let catalog = try Failure.openPostgres(self.catalog)
     defer { catalog.closeWaiting() }
-    let schema = catalog.schema
-    let input: PostgresSearchInput
     do {
-      input = try catalog.input(
-        SearchRequestInput(text: query.joined(separator: " "), scope: scope, tokens: tokens))
-    } catch {
+      if let queriesFile {
+        try runQueriesOnPostgres(from: queriesFile, catalog: catalog)
+      } else {
+        try searchOnPostgres(catalog)
+      }
+    } catch let error as PostgresError {
+      throw Failure.postgres(error)
+    } catch let error as SearchRequestError {
       throw Failure.usage(error)
     }
+  }
+
+  private func searchOnPostgres(_ catalog: PostgresCatalog) throws {
+    let schema = catalog.schema
+    let input = try catalog.input(
+      SearchRequestInput(text: query.joined(separator: " "), scope: scope, tokens: tokens))
     let output = StandardStreams.Output()
-    let result: PostgresSearchResult
-    do {
-      result = try catalog.searchWaiting(input, typos: typos.tolerance, limit: limit)
-    } catch {
-      throw Failure.postgres(error)
-    }
+    let result = try catalog.searchWaiting(input, typos: typos.tolerance, limit: limit)
     // One search, then the items a page at a time.
-    for page in stride(from: 0, to: result.ids.count, by: Self.pageSize) {
-      let items: [Item]
-      do {
-        items = try catalog.itemsWaiting(
-          Array(result.ids[page..<min(page + Self.pageSize, result.ids.count)]))
-      } catch {
-        throw Failure.postgres(error)
-      }
+    for start in stride(from: 0, to: result.ids.count, by: Self.pageSize) {
+      let items = try catalog.itemsWaiting(
+        Array(result.ids[start..<min(start + Self.pageSize, result.ids.count)]))
+      // Explanations from the engine, on the page's items searched alone.
+      let page = explain ? result.page(items, criteria: input.criteria, schema: schema) : nil
       for item in items {
-        output.write(
-          (json ? jsonLine(item, schema, explanation: nil) : textLine(item, schema)) + "\n")
+        let explanation = page.flatMap { result.explanation(of: item.id, in: $0) }
+        if json {
+          output.write(jsonLine(item, schema, explanation: explanation) + "\n")
+        } else {
+          output.write(textLine(item, schema) + "\n")
+          if let explanation { output.write(Self.describe(explanation).inert + "\n") }
+        }
       }
+    }
+    if facets {
+      let counts = try catalog.facetsWaiting(
+        input, typos: typos.tolerance, matchCount: result.indicator.matchCount)
+      for line in facetLines(counts, schema: schema) { output.write(line + "\n") }
     }
     output.flush()
     for diagnostic in result.diagnostics { StandardStreams.error("sift: note: \(diagnostic)") }
     StandardStreams.error(result.indicator.text)
+  }
+
+  /// `--queries FILE` on PostgreSQL: a search per line, with the scope and tokens given.
+  private func runQueriesOnPostgres(from path: String, catalog: PostgresCatalog) throws {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      throw Failure.exit("cannot read the queries file \(path)", status: 2)
+    }
+    let output = StandardStreams.Output()
+    for line in text.split(whereSeparator: \.isNewline) {
+      let query = String(line)
+      let input = try catalog.input(
+        SearchRequestInput(text: query, scope: scope, tokens: tokens))
+      let result = try catalog.searchWaiting(input, typos: typos.tolerance, limit: limit)
+      let items = try catalog.itemsWaiting(result.ids)
+      output.write(
+        queryLine(query, result.indicator, items, titleField: catalog.schema.titleField) + "\n")
+    }
+    output.flush()
   }
 }
 

@@ -123,7 +123,10 @@ struct SearchCommand: ParsableCommand {
       }
     }
     if facets {
-      for line in facetLines(controller.collection) { output.write(line + "\n") }
+      let collection = controller.collection
+      for line in facetLines(collection.facets, schema: collection.schema) {
+        output.write(line + "\n")
+      }
     }
     output.flush()
     for diagnostic in controller.diagnostics {
@@ -138,42 +141,45 @@ struct SearchCommand: ParsableCommand {
       throw Failure.exit("cannot read the queries file \(path)", status: 2)
     }
     let output = StandardStreams.Output()
-    let titleField = session.schema.titleField
     for line in text.split(whereSeparator: \.isNewline) {
       let query = String(line)
       session.send(.setText(query))
       let controller = session.controller
       let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
       let items = controller.collection.elements(atRows: 0..<shown).compactMap { $0 }
-      if json {
-        var object = JSONLine()
-        object.add("query", .string(query))
-        object.add("indicator", .string(controller.indicator.text))
-        object.add(
-          "results",
-          .array(
-            items.map { item in
-              var entry = JSONLine()
-              entry.add("id", .string(item.id.rawValue))
-              entry.add("title", .string(item[titleField]?.displayText ?? ""))
-              return entry.value
-            }))
-        output.write(object.line + "\n")
-      } else {
-        let titles = items.map { $0[titleField]?.displayText ?? "" }
-        output.write(
-          "\(query) → \(titles.joined(separator: " · ")) (\(controller.indicator.text))".inert
-            + "\n")
-      }
+      output.write(
+        queryLine(query, controller.indicator, items, titleField: session.schema.titleField)
+          + "\n")
     }
     output.flush()
   }
 
+  /// One line of `--queries`: the query, its results' titles and the indicator.
+  func queryLine(
+    _ query: String, _ indicator: ResultsIndicator, _ items: [Item], titleField: String
+  ) -> String {
+    guard json else {
+      let titles = items.map { $0[titleField]?.displayText ?? "" }
+      return "\(query) → \(titles.joined(separator: " · ")) (\(indicator.text))".inert
+    }
+    var object = JSONLine()
+    object.add("query", .string(query))
+    object.add("indicator", .string(indicator.text))
+    object.add(
+      "results",
+      .array(
+        items.map { item in
+          var entry = JSONLine()
+          entry.add("id", .string(item.id.rawValue))
+          entry.add("title", .string(item[titleField]?.displayText ?? ""))
+          return entry.value
+        }))
+    return object.line
+  }
+
   /// `--facets`: the scope bar's counts and each category's, most items first; a catalog with
   /// neither scopes nor a category has no lines of text.
-  private func facetLines(_ collection: FilteredCollection) -> [String] {
-    let facets = collection.facets
-    let schema = collection.schema
+  func facetLines(_ facets: Facets, schema: CatalogSchema) -> [String] {
     if json {
       var line = JSONLine()
       line.add("facets", facets.json(schema: schema))
