@@ -125,6 +125,10 @@ extension PostgresCatalog {
     do {
       try await link.run("CREATE EXTENSION IF NOT EXISTS pg_trgm")
     } catch {
+      // Another import may have created it at the same moment (IF NOT EXISTS is not atomic).
+      let now = try await link.rows(
+        "SELECT count(*)::bigint FROM pg_extension WHERE extname = 'pg_trgm'", as: Int.self)
+      if now.first == 1 { return }
       throw .unsuitable(
         link.address.description,
         reason:
