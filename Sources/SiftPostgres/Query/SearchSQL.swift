@@ -139,31 +139,59 @@ struct SearchSQL {
     }
     let ranking = rankingColumns(nearArrays: nearArrays)
     let (popularity, popularityOrder) = layout.popularity
-    // Each per-row value is computed once: `OFFSET 0` keeps the planner from copying the probes
-    // into every use in the rank, and MATERIALIZED keeps the counts below from computing the
-    // rank again per row (both cost 7× on a one-letter query over the cities).
-    let inner = """
-      SELECT id, ord, category, \(popularity) AS pop\(ranking.inner.map { ", " + $0 }.joined())
+    // Three levels, each value computed once per row (`OFFSET 0` keeps the planner from copying
+    // an expression into each use of it; MATERIALIZED keeps the counts from computing it again —
+    // together 7× on a one-letter query over the cities):
+    // - `base`: every match with the cheap parts of its rank and two bounds on the rank (`low`,
+    //   `high`): the word positions not yet known, each between 0 and 7;
+    // - `matched`: the exact rank (word positions), only for the rows that can be on the page;
+    // - the page, with the counts read from `base` (typos and exactness are exact there).
+    let textColumns = Set(rankProbes.flatMap(\.columns)).sorted().map { "t\($0)" }
+    let probes = """
+      SELECT id, ord, category, \(popularity) AS pop\((textColumns + ranking.cheap).map { ", " + $0 }.joined())
       FROM \(table)\(filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")) OFFSET 0
       """
-    let matched = """
-      WITH matched AS MATERIALIZED (
-        SELECT id, ord, category, pop, \(ranking.rank) AS rank FROM (\(inner)) AS probes)
+    // Popularity as two ascending keys (none last, then the value in the catalog's direction),
+    // so that (rank, popularity, catalog order) compares as one row value.
+    let descending = layout.schema.rankingField?.isAscending != true
+    let base = """
+      WITH base AS MATERIALIZED (
+        SELECT *, \(ranking.rank("low_")) AS low, \(ranking.rank("high_")) AS high,
+          (pop IS NULL)::integer AS pop_none, coalesce(\(descending ? "-" : "")pop, 0) AS pop_key
+        FROM (\(probes)) AS probes)
       """
     guard case .page(let limit, let offset) = output else {
       return """
-        \(matched)
-        SELECT category, count(*), count(*) FILTER (WHERE rank & 384 <> 384)
-        FROM matched GROUP BY category
+        \(base)
+        SELECT category, count(*), count(*) FILTER (WHERE low & 384 <> 384)
+        FROM base GROUP BY category
+        """
+    }
+    // The page's last row is at most the k-th smallest (high, popularity, order): a row whose
+    // (low, popularity, order) is past that has k rows before it, so it is not ranked.
+    var cut = ""
+    var kept = ""
+    if let limit, limit > 0, ranking.boundsOrder {
+      let last = bind(.integer(offset + limit - 1))
+      cut = """
+        , cut AS (SELECT high, pop_none, pop_key, ord FROM base
+          ORDER BY high, pop_none, pop_key, ord LIMIT 1 OFFSET \(last))
+        """
+      kept = """
+         WHERE NOT EXISTS (SELECT 1 FROM cut)
+          OR (low, pop_none, pop_key, ord) <= (SELECT high, pop_none, pop_key, ord FROM cut)
         """
     }
     let page =
       (limit.map { " LIMIT \(bind(.integer($0)))" } ?? "") + " OFFSET \(bind(.integer(offset)))"
     return """
-      \(matched)
-      SELECT id, rank, ord, count(*) OVER () AS matches,
-        count(*) FILTER (WHERE rank & 384 <> 384) OVER () AS counted,
-        count(*) FILTER (WHERE rank < 512) OVER () AS exact
+      \(base)\(cut),
+      matched AS (
+        SELECT id, ord, pop, \(ranking.rank("exact_")) AS rank
+        FROM (SELECT *\(ranking.exact.map { ", " + $0 }.joined()) FROM base\(kept) OFFSET 0) AS ranked)
+      SELECT id, rank, ord, (SELECT count(*) FROM base) AS matches,
+        (SELECT count(*) FROM base WHERE low & 384 <> 384) AS counted,
+        (SELECT count(*) FROM base WHERE low < 512) AS exact
       FROM matched ORDER BY rank, pop \(popularityOrder), ord\(page)
       """
   }
@@ -193,13 +221,20 @@ struct SearchSQL {
     }
   }
 
-  /// The per-row values ranking needs (`inner`, computed where the columns are) and the packed
-  /// rank made of them (`rank`, one level up).
+  /// What ranking needs per row. `cheap`: columns computed for every match — whether the
+  /// query equals or starts a value, its attribute key, per term whether it starts a word, its
+  /// near-spelling key, the keys known without a word position (`known_i`: initials, numbers)
+  /// and bounds on the text keys (`low_i`, `high_i`: the attribute of the best column holding
+  /// the term, at word position 0 or 7). `exact`: the text keys with the word position
+  /// (`exact_i`), computed for the rows that may be on the page. `rank(prefix)`: the packed
+  /// rank with the text keys named `prefix` + index. `boundsOrder`: whether the bounds bound the
+  /// packed rank (every key below 128, so none spills into the exactness bits).
   private mutating func rankingColumns(
     nearArrays: [Int: (words: String, costs: String)]
-  ) -> (inner: [String], rank: String) {
-    guard !rankProbes.isEmpty else { return ([], "0") }
-    var inner: [String] = []
+  ) -> (cheap: [String], exact: [String], rank: (String) -> String, boundsOrder: Bool) {
+    guard !rankProbes.isEmpty else { return ([], [], { _ in "0" }, true) }
+    var cheap: [String] = []
+    var exact: [String] = []
     let separator = "E'\\x1f'"
     // The whole query against whole values: equal, or starting one.
     let query = rankProbes.map(\.needle).joined(separator: " ")
@@ -219,18 +254,26 @@ struct SearchSQL {
           "CASE WHEN n\(column) = \(value) THEN \(layout.attribute(ofNumber: column) * 8) END")
       }
     }
-    inner.append("(\(Self.any(equals))) AS query_equals")
-    inner.append("(\(Self.any(starts))) AS query_starts")
-    inner.append("\(Self.least(queryKeys)) AS query_key")
+    cheap.append("(\(Self.any(equals))) AS query_equals")
+    cheap.append("(\(Self.any(starts))) AS query_starts")
+    cheap.append("\(Self.least(queryKeys)) AS query_key")
+    var largestKey = 0
     for (index, probe) in rankProbes.enumerated() {
       let needle = bind(.text(probe.needle))
-      var keys = probe.columns.map {
+      let holds = probe.columns.map {
+        (test: "strpos(t\($0), \(needle)) > 0", key: layout.attribute(ofText: $0) * 8)
+      }
+      let positions = probe.columns.map {
         "\(layout.attribute(ofText: $0) * 8) + \"\(schemaName)\".word_position(t\($0), \(needle))"
       }
+      largestKey = max(largestKey, (holds.map(\.key).max() ?? 0) + 7)
+      var known: [String] = []
+      var found = holds.map(\.test)
       if probe.initials {
-        keys += probe.columns.map {
+        known += probe.columns.map {
           "CASE WHEN strpos(k\($0), \(needle)) > 0 THEN \(layout.attribute(ofText: $0) * 8 + 7) END"
         }
+        found += probe.columns.map { "strpos(k\($0), \(needle)) > 0" }
       }
       var wordStarts: [String] = []
       if !probe.columns.isEmpty {
@@ -241,50 +284,63 @@ struct SearchSQL {
       if let number = probe.number {
         let value = bind(.number(number))
         for column in probe.numberColumns {
-          keys.append(
+          known.append(
             "CASE WHEN n\(column) = \(value) THEN \(layout.attribute(ofNumber: column) * 8) END")
           wordStarts.append("coalesce(n\(column) = \(value), false)")
+          found.append("coalesce(n\(column) = \(value), false)")
+          largestKey = max(largestKey, layout.attribute(ofNumber: column) * 8)
         }
       }
-      inner.append("\(Self.least(keys)) AS exact_\(index)")
-      inner.append("(\(Self.any(wordStarts))) AS starts_\(index)")
+      cheap.append("\(Self.least(known)) AS known_\(index)")
+      cheap.append(
+        "\(Self.least(holds.map { "CASE WHEN \($0.test) THEN \($0.key) END" })) AS low_\(index)")
+      cheap.append(
+        "\(Self.least(holds.map { "CASE WHEN \($0.test) THEN \($0.key + 7) END" })) AS high_\(index)"
+      )
+      exact.append("\(Self.least(positions)) AS exact_\(index)")
+      cheap.append("(\(Self.any(wordStarts))) AS starts_\(index)")
       if let arrays = nearArrays[index], !probe.columns.isEmpty {
         let near = probe.columns.enumerated().map { position, column in
           "\"\(schemaName)\".near(t\(column), \(arrays.words), \(arrays.costs), \(position * 8))"
         }
-        inner.append(
-          "CASE WHEN \(Self.least(keys)) IS NULL THEN \(Self.least(near)) END AS near_\(index)")
+        // Near spellings rank a row only where the term itself is not found.
+        cheap.append(
+          "CASE WHEN NOT \(Self.any(found)) THEN \(Self.least(near)) END AS near_\(index)")
       } else {
-        inner.append("NULL::integer AS near_\(index)")
+        cheap.append("NULL::integer AS near_\(index)")
       }
     }
-    // One level up: typos, exactness, then the best (attribute, position) of all.
-    var best = ["query_key"]
-    var typos: [String] = []
-    var allStart: [String] = []
-    for (index, probe) in rankProbes.enumerated() {
-      best.append("exact_\(index)")
-      let attributes = probe.columns.enumerated().map { position, column in
+    // Typos, exactness, then the best (attribute, position) of all.
+    let attributes = rankProbes.map { probe in
+      probe.columns.enumerated().map { position, column in
         "WHEN \(position) THEN \(layout.attribute(ofText: column))"
       }
-      if !attributes.isEmpty {
-        best.append(
-          "(CASE (near_\(index) % 1024) / 8 \(attributes.joined(separator: " ")) END) * 8 + near_\(index) % 8"
-        )
-      }
-      typos.append("coalesce(near_\(index) / 1024, 0)")
-      allStart.append("(starts_\(index) OR near_\(index) IS NOT NULL)")
     }
-    let exactness = """
-      CASE WHEN query_equals THEN 0 WHEN query_starts THEN 1 \
-      WHEN \(allStart.joined(separator: " AND ")) THEN 2 ELSE 3 END
-      """
-    let bestKey = "coalesce(\(Self.least(best)), 127)"
-    let rank = """
-      (least(\(typos.joined(separator: " + ")), 7) * 512 + (\(exactness)) * 128 \
-      + least(\(bestKey) / 8, 15) * 8 + \(bestKey) % 8)
-      """
-    return (inner, rank)
+    let rank = { (prefix: String) -> String in
+      var best = ["query_key"]
+      var typos: [String] = []
+      var allStart: [String] = []
+      for index in attributes.indices {
+        best.append("least(\(prefix)\(index), known_\(index))")
+        if !attributes[index].isEmpty {
+          best.append(
+            "(CASE (near_\(index) % 1024) / 8 \(attributes[index].joined(separator: " ")) END) * 8 + near_\(index) % 8"
+          )
+        }
+        typos.append("coalesce(near_\(index) / 1024, 0)")
+        allStart.append("(starts_\(index) OR near_\(index) IS NOT NULL)")
+      }
+      let exactness = """
+        CASE WHEN query_equals THEN 0 WHEN query_starts THEN 1 \
+        WHEN \(allStart.joined(separator: " AND ")) THEN 2 ELSE 3 END
+        """
+      let bestKey = "coalesce(\(Self.least(best)), 127)"
+      return """
+        (least(\(typos.joined(separator: " + ")), 7) * 512 + (\(exactness)) * 128 \
+        + least(\(bestKey) / 8, 15) * 8 + \(bestKey) % 8)
+        """
+    }
+    return (cheap, exact, rank, largestKey < 128)
   }
 
   static let separator = "\u{1F}"
