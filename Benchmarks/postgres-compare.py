@@ -4,7 +4,7 @@ the cities at 1x and 4x: per query, the time through `sift search` and through `
 what comes first.
 
 Usage: postgres-compare.py CITIES_JSONL --sift PATH --database postgresql://USER@HOST:PORT/DB
-                           [--factors 1,4] [--out DIR]
+                           [--factors 1,4] [--out DIR] [--reuse]
 
 For each factor k (the cities written k times under new ids, as growth.py writes them):
   import        `sift import … --rank-by population` into the .sqlite file and into PostgreSQL
@@ -17,7 +17,8 @@ For each factor k (the cities written k times under new ids, as growth.py writes
   by hand       the query teams write: per word `unaccent(doc) ILIKE unaccent('%word%')` over
                 the item's JSON, a pg_trgm GIN index on the JSON, `ORDER BY population DESC
                 LIMIT 20` (psql \\timing, best of three).
-Prints a Markdown table per factor. Needs psql and a database where pg_trgm and unaccent can be
+--reuse keeps the catalogs and hand tables a run before left in --out and the database (no
+import is timed then). Prints a Markdown table per factor. Needs psql and a database where pg_trgm and unaccent can be
 created (PostgreSQL's contrib).
 """
 import argparse, importlib.util, json, os, re, socket, subprocess, sys, tempfile, time
@@ -102,25 +103,29 @@ def run(args):
     spec = ["--title", "name", "--text", "alternates", "--number", "population", "--category",
             "country", "--id", "id", "--rank-by", "population"]
     for factor in [int(f) for f in args.factors.split(",")]:
-        jsonl, names, items = growth().scaled_corpus(args.cities, factor, out)
-        os.remove(names)
         sqlite = os.path.join(out, f"cities-{factor}x.sqlite")
         name = f"cities_{factor}x"
         address = f"{database}?catalog={name}"
-        timings = {}
-        for label, catalog in (("sqlite", sqlite), ("postgresql", address)):
+        table = f"hand_{factor}x"
+        timings = {"sqlite": float("nan"), "postgresql": float("nan"), "hand": float("nan")}
+        if args.reuse:
+            items = int(psql(database, f"SELECT item_count FROM sift_{name}.catalog").strip())
+        else:
+            jsonl, names, items = growth().scaled_corpus(args.cities, factor, out)
+            os.remove(names)
+        for label, catalog in () if args.reuse else (("sqlite", sqlite), ("postgresql", address)):
             start = time.perf_counter()
             subprocess.run([args.sift, "import", jsonl, "--catalog", catalog] + spec, check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             timings[label] = time.perf_counter() - start
-        table = f"hand_{factor}x"
         start = time.perf_counter()
-        psql(database, f"""
+        if not args.reuse:
+            psql(database, f"""
             DROP TABLE IF EXISTS {table};
             CREATE TABLE {table} AS SELECT fields->>'name' AS name, fields::text AS doc,
               (fields->>'population')::double precision AS population FROM sift_{name}.items;
             CREATE INDEX ON {table} USING gin (doc gin_trgm_ops); ANALYZE {table};""")
-        timings["hand"] = time.perf_counter() - start
+            timings["hand"] = time.perf_counter() - start
         port = free_port()
         server = subprocess.Popen([args.sift, "serve", "--catalog", sqlite, "--catalog", address,
                                    "--port", str(port), "--recent-searches", "0"],
@@ -162,6 +167,7 @@ def main():
                         help="postgresql://USER@HOST:PORT/DB (catalogs cities_1x, cities_4x…)")
     parser.add_argument("--factors", default="1,4")
     parser.add_argument("--out")
+    parser.add_argument("--reuse", action="store_true")
     run(parser.parse_args())
 
 
