@@ -227,4 +227,37 @@ struct EquivalenceTests {
     #expect(differences == 0, "\(differences) of 300 queries differ after the edits")
     await pair.catalog.close()
   }
+
+  @Test("many searches at once share a bounded set of connections and answer as one at a time")
+  func concurrentSearches() async throws {
+    let document = try Self.seed(.products)
+    let pair = try await Pair(document, name: "equivalence_concurrent")
+    var random = SplitMix64(seed: 15_016)
+    let inputs = (0..<96).map { _ in Self.randomInput(document, using: &random) }
+    var alone: [[String]] = []
+    for input in inputs {
+      let result = try await pair.catalog.search(pair.catalog.input(input), limit: 10)
+      alone.append(result.ids.map(\.rawValue) + [result.indicator.text])
+    }
+    let catalog = pair.catalog
+    let together = try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
+      for (index, input) in inputs.enumerated() {
+        group.addTask {
+          // Facets too: several statements per request, each on the request's connection.
+          let searched = try catalog.input(input)
+          let result = try await catalog.search(searched, limit: 10)
+          _ = try await catalog.facets(searched, matchCount: result.indicator.matchCount)
+          return (index, result.ids.map(\.rawValue) + [result.indicator.text])
+        }
+      }
+      var answers = [[String]](repeating: [], count: inputs.count)
+      for try await (index, answer) in group { answers[index] = answer }
+      return answers
+    }
+    #expect(together == alone)
+    let peak = catalog.peakConnections
+    print("96 searches at once: at most \(peak) connections")
+    #expect(peak > 1 && peak <= 16, "\(peak) connections")
+    await catalog.close()
+  }
 }

@@ -62,6 +62,10 @@ public final class PostgresCatalog: Sendable {
 
   public func close() async { await link.close() }
 
+  /// The most connections to the database this catalog had open at once (at most
+  /// `PostgresLink.connectionLimit`, however many requests come together).
+  package var peakConnections: Int { link.peakConnections }
+
   public func closeWaiting() {
     try? waitFor { () async throws(PostgresError) in await self.close() }
   }

@@ -5,30 +5,57 @@ import PostgresNIO
 /// Connections to the server, made when needed and made again after the server went away (a
 /// restart): a request meanwhile fails with `PostgresError.unavailable`, the next one
 /// reconnects. Each `with` has a connection to itself for its whole body — a transaction never
-/// sees another task's statements — and gives it back for the next; a few are kept open.
+/// sees another task's statements — and gives it back for the next. At most `connectionLimit`
+/// are open: past that, requests wait their turn rather than exhaust the server's
+/// `max_connections`.
 final class PostgresLink: @unchecked Sendable {
   let address: PostgresAddress
   private let lock = NSLock()
   private var idle: [PostgresConnection] = []
+  /// Connections open or being opened.
+  private var open = 0
+  /// The most that were open at once.
+  private var peak = 0
+  private var waiters: [CheckedContinuation<Grant, Never>] = []
   private var nextID = 1
+  static let connectionLimit = 16
   /// How many open connections wait for the next request; more are closed when given back.
   static let idleLimit = 8
   static let logger = Logger(label: "sift.postgres") { _ in SwiftLogNoOpLogHandler() }
+
+  /// What a request waiting for a connection is given: one to use, or leave to open one.
+  private enum Grant {
+    case connection(PostgresConnection)
+    case open(id: Int)
+  }
 
   init(address: PostgresAddress) {
     self.address = address
   }
 
-  /// An open idle connection, or a new one.
+  /// An idle connection, a new one while fewer than the limit are open, or the next one given
+  /// back.
   private func checkOut() async throws(PostgresError) -> PostgresConnection {
-    let (existing, id) = lock.withLock { () -> (PostgresConnection?, Int) in
-      while let last = idle.popLast() {
-        if !last.isClosed { return (last, 0) }
+    let grant = await withCheckedContinuation { (continuation: CheckedContinuation<Grant, Never>) in
+      lock.withLock {
+        while let last = idle.popLast() {
+          if !last.isClosed { return continuation.resume(returning: .connection(last)) }
+          open -= 1
+        }
+        if open < Self.connectionLimit {
+          open += 1
+          peak = max(peak, open)
+          nextID += 1
+          return continuation.resume(returning: .open(id: nextID))
+        }
+        waiters.append(continuation)
       }
-      nextID += 1
-      return (nil, nextID)
     }
-    if let existing { return existing }
+    let id: Int
+    switch grant {
+    case .connection(let connection): return connection
+    case .open(let given): id = given
+    }
     var configuration: PostgresConnection.Configuration
     if let folder = address.socketFolder {
       configuration = .init(
@@ -44,24 +71,49 @@ final class PostgresLink: @unchecked Sendable {
       return try await PostgresConnection.connect(
         configuration: configuration, id: id, logger: Self.logger)
     } catch {
+      release()
       throw .unavailable(address.description, message: Self.message(error))
     }
   }
 
-  /// Keeps `connection` for the next request, unless it is closed or enough are kept.
+  /// Gives `connection` to the next waiting request, or keeps it idle, or closes it.
   private func checkIn(_ connection: PostgresConnection) async {
-    guard !connection.isClosed else { return }
-    let kept = lock.withLock { () -> Bool in
-      guard idle.count < Self.idleLimit else { return false }
+    guard !connection.isClosed else { return release() }
+    let (waiter, kept) = lock.withLock { () -> (CheckedContinuation<Grant, Never>?, Bool) in
+      if !waiters.isEmpty { return (waiters.removeFirst(), true) }
+      guard idle.count < Self.idleLimit else {
+        open -= 1
+        return (nil, false)
+      }
       idle.append(connection)
-      return true
+      return (nil, true)
     }
+    if let waiter { waiter.resume(returning: .connection(connection)) }
     if !kept { try? await connection.close() }
   }
 
+  /// A connection closed or never made: the next waiting request may open one.
+  private func release() {
+    let waiter = lock.withLock { () -> (CheckedContinuation<Grant, Never>, Int)? in
+      guard !waiters.isEmpty else {
+        open -= 1
+        return nil
+      }
+      nextID += 1
+      return (waiters.removeFirst(), nextID)
+    }
+    if let (continuation, id) = waiter { continuation.resume(returning: .open(id: id)) }
+  }
+
+  /// The most connections that were open at once.
+  var peakConnections: Int { lock.withLock { peak } }
+
   func close() async {
     let connections = lock.withLock { () -> [PostgresConnection] in
-      defer { idle = [] }
+      defer {
+        open -= idle.count
+        idle = []
+      }
       return idle
     }
     for connection in connections { try? await connection.close() }
@@ -79,7 +131,12 @@ final class PostgresLink: @unchecked Sendable {
       return result
     } catch {
       let lost = connection.isClosed || Self.isConnectionLoss(error)
-      if lost { try? await connection.close() } else { await checkIn(connection) }
+      if lost {
+        try? await connection.close()
+        release()
+      } else {
+        await checkIn(connection)
+      }
       if let error = error as? PostgresError { throw error }
       throw lost
         ? .unavailable(address.description, message: Self.message(error))
