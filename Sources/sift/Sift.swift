@@ -67,6 +67,18 @@ struct AppCommand: ParsableCommand {
     if let notice = report.notice, model.message == nil { model.show("Note: \(notice)") }
     let persistence = StorePersistence(store: store, generation: report.generation)
     let app = TerminalApp(model: model, persistence: persistence)
+    try Self.run(app)
+    // After edits, the index as the app kept it is saved, so the next open need not rebuild it
+    // (only when no other writer changed the items meanwhile).
+    if let generation = persistence.tracked.generation, generation != report.generation {
+      _ = try? store.saveIndex(app.model.controller.collection.index, builtAtGeneration: generation)
+    }
+  }
+}
+
+extension AppCommand {
+  /// Runs the app until the person quits; its goodbye, if any, once the terminal is back.
+  static func run(_ app: TerminalApp) throws {
     let farewell: String?
     do {
       farewell = try app.run()
@@ -74,11 +86,6 @@ struct AppCommand: ParsableCommand {
       throw Failure.exit("\(error)", status: 1)
     }
     if let farewell { StandardStreams.error(farewell) }
-    // After edits, the index as the app kept it is saved, so the next open need not rebuild it
-    // (only when no other writer changed the items meanwhile).
-    if let generation = persistence.tracked.generation, generation != report.generation {
-      _ = try? store.saveIndex(app.model.controller.collection.index, builtAtGeneration: generation)
-    }
   }
 }
 

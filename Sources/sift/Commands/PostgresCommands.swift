@@ -131,12 +131,7 @@ extension SearchCommand {
       let page = explain ? result.page(items, criteria: input.criteria, schema: schema) : nil
       for item in items {
         let explanation = page.flatMap { result.explanation(of: item.id, in: $0) }
-        if json {
-          output.write(jsonLine(item, schema, explanation: explanation) + "\n")
-        } else {
-          output.write(textLine(item, schema) + "\n")
-          if let explanation { output.write(Self.describe(explanation).inert + "\n") }
-        }
+        write(item, schema, explanation: explanation, to: output)
       }
     }
     if facets {
@@ -280,14 +275,7 @@ extension AppCommand {
     collection.index.prepareForSearchingInBackground()
     let model = AppModel(
       controller: SearchController(collection: collection, searchesImmediately: false))
-    let app = TerminalApp(model: model, persistence: PostgresPersistence(catalog: catalog))
-    let farewell: String?
-    do {
-      farewell = try app.run()
-    } catch {
-      throw Failure.exit("\(error)", status: 1)
-    }
-    if let farewell { StandardStreams.error(farewell) }
+    try Self.run(TerminalApp(model: model, persistence: PostgresPersistence(catalog: catalog)))
   }
 }
 

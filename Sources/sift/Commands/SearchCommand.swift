@@ -114,12 +114,7 @@ struct SearchCommand: ParsableCommand {
       for (row, item) in zip(rows, controller.collection.elements(atRows: rows)) {
         guard let item else { continue }
         let explanation = explain ? controller.collection.explanation(forRow: row) : nil
-        if json {
-          output.write(jsonLine(item, schema, explanation: explanation) + "\n")
-        } else {
-          output.write(textLine(item, schema) + "\n")
-          if let explanation { output.write(Self.describe(explanation).inert + "\n") }
-        }
+        write(item, schema, explanation: explanation, to: output)
       }
     }
     if facets {
@@ -133,6 +128,20 @@ struct SearchCommand: ParsableCommand {
       StandardStreams.error("sift: note: \(diagnostic)")
     }
     StandardStreams.error(controller.indicator.text)
+  }
+
+  /// One result: its JSON line (with `--explain` inside), or its text line and the
+  /// explanation's line under it.
+  func write(
+    _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?,
+    to output: StandardStreams.Output
+  ) {
+    if json {
+      output.write(jsonLine(item, schema, explanation: explanation) + "\n")
+    } else {
+      output.write(textLine(item, schema) + "\n")
+      if let explanation { output.write(Self.describe(explanation).inert + "\n") }
+    }
   }
 
   /// `--queries FILE`: every line a query through the same session, one output line each.
