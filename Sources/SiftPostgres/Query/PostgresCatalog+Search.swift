@@ -119,21 +119,14 @@ extension PostgresCatalog {
     var page = Page()
     let statement = sql.statement(nearWords: nearWords, limit: limit, offset: offset)
     for (id, rank, order, matches, counted, exact) in try await link.rows(
-      statement, sql.binds, as: (String, Int, Int, Int, Int, Int).self)
+      statement, sql.binds, as: (String?, Int?, Int?, Int, Int, Int).self)
     {
+      (page.matches, page.counted, page.exact) = (matches, counted, exact)
+      // Past the last match the one row carries the counts alone.
+      guard let id, let rank, let order else { continue }
       page.ids.append(ItemID(id))
       page.ranks.append(MatchRank(packed: UInt16(clamping: rank)))
       page.orders.append(Int64(order))
-      (page.matches, page.counted, page.exact) = (matches, counted, exact)
-    }
-    if page.ids.isEmpty, offset > 0 || limit == 0 {
-      // Past the last match: count them with a page of one.
-      let counts = sql.statement(nearWords: nearWords, limit: 1, offset: 0)
-      for (_, _, _, matches, counted, exact) in try await link.rows(
-        counts, sql.binds, as: (String, Int, Int, Int, Int, Int).self)
-      {
-        (page.matches, page.counted, page.exact) = (matches, counted, exact)
-      }
     }
     return page
   }

@@ -93,7 +93,8 @@ struct SearchSQL {
     statement(nearWords: nearWords, output: .page(limit: limit, offset: offset))
   }
 
-  /// What a statement returns: a page of matches (`id, rank, ord, matches, counted, exact`),
+  /// What a statement returns: a page of matches (`id, rank, ord, matches, counted, exact`;
+  /// past the last match, one row with a null id, so the counts always come back),
   /// or per category (NULL: none) how many match and how many count toward the typo threshold.
   enum Output {
     case page(limit: Int?, offset: Int)
@@ -171,7 +172,10 @@ struct SearchSQL {
     // (low, popularity, order) is past that has k rows before it, so it is not ranked.
     var cut = ""
     var kept = ""
-    if let limit, limit > 0, ranking.boundsOrder {
+    if limit == 0 {
+      // Only the counts are asked for: no row is ranked.
+      kept = " WHERE false"
+    } else if let limit, ranking.boundsOrder {
       let last = bind(.integer(offset + limit - 1))
       cut = """
         , cut AS (SELECT high, pop_none, pop_key, ord FROM base
@@ -188,11 +192,15 @@ struct SearchSQL {
       \(base)\(cut),
       matched AS (
         SELECT id, ord, pop, \(ranking.rank("exact_")) AS rank
-        FROM (SELECT *\(ranking.exact.map { ", " + $0 }.joined()) FROM base\(kept) OFFSET 0) AS ranked)
-      SELECT id, rank, ord, (SELECT count(*) FROM base) AS matches,
-        (SELECT count(*) FROM base WHERE low & 384 <> 384) AS counted,
-        (SELECT count(*) FROM base WHERE low < 512) AS exact
-      FROM matched ORDER BY rank, pop \(popularityOrder), ord\(page)
+        FROM (SELECT *\(ranking.exact.map { ", " + $0 }.joined()) FROM base\(kept) OFFSET 0) AS ranked),
+      counts AS (
+        SELECT count(*) AS matches, count(*) FILTER (WHERE low & 384 <> 384) AS counted,
+          count(*) FILTER (WHERE low < 512) AS exact FROM base)
+      SELECT shown.id, shown.rank, shown.ord, matches, counted, exact
+      FROM counts LEFT JOIN (
+        SELECT id, rank, ord, pop FROM matched ORDER BY rank, pop \(popularityOrder), ord\(page)
+      ) AS shown ON true
+      ORDER BY shown.rank, shown.pop \(popularityOrder), shown.ord
       """
   }
 
@@ -239,8 +247,9 @@ struct SearchSQL {
     // The whole query against whole values: equal, or starting one.
     let query = rankProbes.map(\.needle).joined(separator: " ")
     let queryColumns = Array(Set(rankProbes.flatMap(\.columns))).sorted()
-    let whole = bind(.text(Self.separator + query + Self.separator))
-    let start = bind(.text(Self.separator + query))
+    let separatorText = CatalogLayout.valueSeparator
+    let whole = bind(.text(separatorText + query + separatorText))
+    let start = bind(.text(separatorText + query))
     var equals = queryColumns.map { "strpos(\(separator) || t\($0) || \(separator), \(whole)) > 0" }
     let starts = queryColumns.map { "strpos(\(separator) || t\($0), \(start)) > 0" }
     var queryKeys = queryColumns.map {
@@ -342,8 +351,6 @@ struct SearchSQL {
     }
     return (cheap, exact, rank, largestKey < 128)
   }
-
-  static let separator = "\u{1F}"
 
   private static func any(_ parts: [String]) -> String {
     parts.isEmpty ? "false" : "coalesce(" + parts.joined(separator: " OR ") + ", false)"
