@@ -241,39 +241,17 @@ extension SearchIndex {
   func facets(
     of resolved: ResolvedCriteria, request: MatchRequest, matches: RankedMatches<ID>
   ) -> Facets {
-    let criteria = resolved.criteria
-    let typoTolerance = request.typos
-    // The scope bar's All and category buttons search every field; tokens add to the scope
-    // in force, whatever it searches.
+    let plan = FacetPlan(resolved.criteria, request: request, schema: schema)
     let current = categoryTally(request, reusing: matches)
-    var unscoped = criteria
-    unscoped.scopeIndex = -1
-    let unscopedRequest = ResolvedCriteria(unscoped, schema: schema).request(typos: typoTolerance)
-    let scopeTally =
-      unscopedRequest.searchedFields == request.searchedFields
-      ? current : categoryTally(unscopedRequest, reusing: nil)
-    var scopes: [Int] = []
-    for (position, scope) in schema.scopes.enumerated() {
-      switch scope.filter {
-      case .all: scopes.append(scopeTally.total)
-      case .category(let value):
-        scopes.append(scopeTally.byCategory[TextFolding.fold(value)] ?? 0)
-      case .fields:
-        if position == criteria.scopeIndex {
-          scopes.append(matches.count)
-        } else {
-          var other = criteria
-          other.scopeIndex = position
-          let request = ResolvedCriteria(other, schema: schema).request(typos: typoTolerance)
-          scopes.append(matchCount(request))
-        }
-      }
+    let unscoped = plan.unscoped.map { categoryTally($0, reusing: nil) }
+    var searched: [Int: Int] = [:]
+    for (position, source) in plan.scopes.enumerated() {
+      if case .search(let other) = source { searched[position] = matchCount(other) }
     }
-    var categories = current.byCategory
-    if let required = request.requiredCategory {
-      categories = categories.filter { $0.key == required }
-    }
-    return Facets(scopes: scopes, categories: categories)
+    return plan.facets(
+      current: (current.total, current.byCategory),
+      unscoped: unscoped.map { ($0.total, $0.byCategory) }, shown: matches.count,
+      searched: searched)
   }
 }
 

@@ -87,3 +87,68 @@ extension MatchRequest {
     self.typos = typos
   }
 }
+
+/// How a request's `Facets` are counted — one recipe for the in-memory index and the PostgreSQL
+/// store, which only count differently. The scope bar's All and category buttons search every
+/// field (the request without its scope); a field scope's button is that scope's own search;
+/// tokens add to whichever scope is in force.
+package struct FacetPlan: Sendable {
+  /// Where one scope-bar button's count comes from.
+  package enum Source: Sendable {
+    /// Every match of the unscoped request.
+    case unscopedTotal
+    /// The unscoped request's matches in this folded category.
+    case unscopedCategory(String)
+    /// What the request shows now (its own field scope).
+    case shown
+    /// How many items this request (another field scope) matches.
+    case search(MatchRequest)
+  }
+
+  /// The request without its scope, when it searches other fields than the request (else the
+  /// request's own category tally serves both).
+  package var unscoped: MatchRequest?
+  /// Per scope-bar button, in its order.
+  package var scopes: [Source]
+  let requiredCategory: String?
+
+  package init(_ criteria: SearchCriteria, request: MatchRequest, schema: CatalogSchema) {
+    var lifted = criteria
+    lifted.scopeIndex = -1
+    let unscopedRequest = ResolvedCriteria(lifted, schema: schema).request(typos: request.typos)
+    unscoped = unscopedRequest.searchedFields == request.searchedFields ? nil : unscopedRequest
+    scopes = schema.scopes.enumerated().map { position, scope in
+      switch scope.filter {
+      case .all: return .unscopedTotal
+      case .category(let value): return .unscopedCategory(TextFolding.fold(value))
+      case .fields:
+        guard position != criteria.scopeIndex else { return .shown }
+        var other = criteria
+        other.scopeIndex = position
+        return .search(ResolvedCriteria(other, schema: schema).request(typos: request.typos))
+      }
+    }
+    requiredCategory = request.requiredCategory
+  }
+
+  /// The facets from the counts: `current`, the request's matches by category with its
+  /// required category lifted; `unscoped`, the same for `unscoped` (nil: it is `current`);
+  /// `shown`, what the request matches; `searched`, each `.search` scope's count by position.
+  package func facets(
+    current: (total: Int, byCategory: [String: Int]),
+    unscoped: (total: Int, byCategory: [String: Int])?, shown: Int, searched: [Int: Int]
+  ) -> Facets {
+    let scopeTally = unscoped ?? current
+    let counts = scopes.enumerated().map { position, source in
+      switch source {
+      case .unscopedTotal: scopeTally.total
+      case .unscopedCategory(let value): scopeTally.byCategory[value] ?? 0
+      case .shown: shown
+      case .search: searched[position] ?? 0
+      }
+    }
+    var categories = current.byCategory
+    if let requiredCategory { categories = categories.filter { $0.key == requiredCategory } }
+    return Facets(scopes: counts, categories: categories)
+  }
+}

@@ -36,10 +36,14 @@ struct FoldedRow: Sendable {
     numbers = values.numbers.map { $0.flatMap { $0.isNaN ? nil : $0 } }
     category = values.category.map(TextFolding.fold)
     fields = Self.json(item, layout.schema)
-    for (name, text) in [("id", id), ("fields", fields)] + texts.map({ ("text", $0.folded) })
-    where text.utf8.contains(0) {
+    // PostgreSQL's text cannot hold NUL, nor jsonb its escape: say which item, not the server.
+    let place =
+      id.utf8.contains(0)
+      ? "its id" : fields.contains(#"\u0000"#) ? "a field value" : nil
+    if let place {
       throw .unsupported(
-        "item \"\(id)\": PostgreSQL text cannot hold the NUL character (in \(name))")
+        "item \"\(id.replacingOccurrences(of: "\0", with: "␀"))\": PostgreSQL cannot hold the NUL character (in \(place))"
+      )
     }
   }
 

@@ -29,75 +29,66 @@ extension PostgresCatalog {
     defer { Task { await link.close() } }
     let name = "\"\(address.schemaName)\""
     try await checkDatabase(link)
-    try await link.with { connection in
-      let logger = PostgresLink.logger
-      func run(_ sql: String, _ binds: [SQLValue] = []) async throws {
-        try await connection.query(
-          PostgresQuery(unsafeSQL: sql, binds: SQLValue.bindings(binds)), logger: logger)
+    _ = try await link.transaction { connection in
+      // One import at a time per catalog.
+      try await connection.execute(
+        "SELECT pg_advisory_xact_lock(hashtext($1))", [.text(address.schemaName)])
+      let existing = try await connection.execute(
+        "SELECT to_regclass($1) IS NOT NULL", [.text("\(name).catalog")])
+      var exists = false
+      for try await flag in existing.decode(Bool.self) { exists = flag }
+      if exists {
+        let formats = try await connection.execute("SELECT format FROM \(name).catalog")
+        for try await format in formats.decode(Int.self) where format > Self.format {
+          throw PostgresError.newerFormat(
+            address.description, found: format, supported: Self.format)
+        }
       }
-      try await run("BEGIN")
-      do {
-        // One import at a time per catalog.
-        try await run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text(address.schemaName)])
-        let existing = try await connection.query(
-          PostgresQuery(
-            unsafeSQL: "SELECT to_regclass($1) IS NOT NULL",
-            binds: SQLValue.bindings([.text("\(name).catalog")])), logger: logger)
-        var exists = false
-        for try await flag in existing.decode(Bool.self) { exists = flag }
-        if exists {
-          let formats = try await connection.query(
-            PostgresQuery(unsafeSQL: "SELECT format FROM \(name).catalog"), logger: logger)
-          for try await format in formats.decode(Int.self) where format > Self.format {
-            throw PostgresError.newerFormat(
-              address.description, found: format, supported: Self.format)
+      try await connection.execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
+      for statement in layout.creation(address.schemaName) {
+        try await connection.execute(statement)
+      }
+      let total = max(1, document.items.count)
+      // COPY takes one plain table name: reach the catalog's through the search path.
+      try await connection.execute("SET LOCAL search_path TO \(name), public")
+      try await connection.copyFrom(
+        table: "items", columns: layout.copiedColumns, logger: PostgresLink.logger
+      ) { writer in
+        var buffer = ByteBuffer()
+        for (order, item) in document.items.enumerated() {
+          let row = try FoldedRow(item, schema: schema, layout: layout)
+          buffer.writeString(row.copyLine(order: Int64(order)))
+          if buffer.readableBytes > 1 << 20 {
+            try await writer.write(buffer)
+            buffer.clear()
+            progress(0.7 * Double(order) / Double(total))
           }
         }
-        try await run("DROP SCHEMA IF EXISTS \(name) CASCADE")
-        for statement in layout.creation(address.schemaName) { try await run(statement) }
-        let total = max(1, document.items.count)
-        // COPY takes one plain table name: reach the catalog's through the search path.
-        try await run("SET LOCAL search_path TO \(name), public")
-        try await connection.copyFrom(
-          table: "items", columns: layout.copiedColumns, logger: logger
-        ) { writer in
-          var buffer = ByteBuffer()
-          for (order, item) in document.items.enumerated() {
-            let row = try FoldedRow(item, schema: schema, layout: layout)
-            buffer.writeString(row.copyLine(order: Int64(order)))
-            if buffer.readableBytes > 1 << 20 {
-              try await writer.write(buffer)
-              buffer.clear()
-              progress(0.7 * Double(order) / Double(total))
-            }
-          }
-          if buffer.readableBytes > 0 { try await writer.write(buffer) }
-        }
-        progress(0.7)
-        let wordColumns = layout.textFields.indices.map {
-          "SELECT unnest(w\($0)) FROM \(name).items"
-        }
-        if !wordColumns.isEmpty {
-          try await run(
-            "INSERT INTO \(name).words SELECT DISTINCT w FROM (\(wordColumns.joined(separator: " UNION ALL "))) AS all_words(w) WHERE w IS NOT NULL"
-          )
-        }
-        progress(0.8)
-        for statement in layout.indexes(address.schemaName) { try await run(statement) }
-        try await run(
-          "INSERT INTO \(name).catalog VALUES ($1, $2::jsonb, 0, $3, $3, $4)",
-          [
-            .integer(Self.format), .text(schemaJSON), .integer(document.items.count),
-            .text("sift"),
-          ])
-        try await run("ANALYZE \(name).items")
-        try await run("COMMIT")
-        progress(1)
-      } catch {
-        _ = try? await connection.query("ROLLBACK", logger: logger)
-        throw error
+        if buffer.readableBytes > 0 { try await writer.write(buffer) }
       }
+      progress(0.7)
+      let wordColumns = layout.textFields.indices.map {
+        "SELECT unnest(w\($0)) FROM \(name).items"
+      }
+      if !wordColumns.isEmpty {
+        try await connection.execute(
+          "INSERT INTO \(name).words SELECT DISTINCT w FROM (\(wordColumns.joined(separator: " UNION ALL "))) AS all_words(w) WHERE w IS NOT NULL"
+        )
+      }
+      progress(0.8)
+      for statement in layout.indexes(address.schemaName) {
+        try await connection.execute(statement)
+      }
+      try await connection.execute(
+        "INSERT INTO \(name).catalog VALUES ($1, $2::jsonb, 0, $3, $3, $4)",
+        [
+          .integer(Self.format), .text(schemaJSON), .integer(document.items.count),
+          .text("sift"),
+        ])
+      try await connection.execute("ANALYZE \(name).items")
+      return ()
     }
+    progress(1)
   }
 
   /// `replace` for synchronous callers.

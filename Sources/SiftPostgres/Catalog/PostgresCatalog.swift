@@ -94,7 +94,7 @@ public final class PostgresCatalog: Sendable {
   /// Applies the migrations from `format` up to `Self.format` in one transaction.
   private static func migrate(_ link: PostgresLink, from format: Int) async throws(PostgresError) {
     let schemaName = link.address.schemaName
-    var statements = ["BEGIN"]
+    var statements: [String] = []
     for version in format..<Self.format {
       guard let step = migrations[version] else {
         throw .unsuitable(
@@ -103,12 +103,9 @@ public final class PostgresCatalog: Sendable {
       statements += step(schemaName)
     }
     statements.append("UPDATE \"\(schemaName)\".catalog SET format = \(Self.format)")
-    statements.append("COMMIT")
-    do {
-      for statement in statements { try await link.run(statement) }
-    } catch {
-      try? await link.run("ROLLBACK")
-      throw error
+    _ = try await link.transaction { connection in
+      for statement in statements { try await connection.execute(statement) }
+      return ()
     }
   }
 
@@ -229,53 +226,36 @@ public final class PostgresCatalog: Sendable {
         UPDATE \(table) SET \(assignments) FROM bump WHERE id = \(id) RETURNING \(returning)
         """
     }
-    return try await link.with { connection -> ItemID? in
-      let logger = PostgresLink.logger
-      try await connection.query("BEGIN", logger: logger)
-      do {
-        if isNew {
-          try await connection.query(
-            PostgresQuery(
-              unsafeSQL: "SELECT pg_advisory_xact_lock(hashtext($1))",
-              binds: SQLValue.bindings([.text(address.schemaName)])), logger: logger)
-          if allocatesID {
-            row.id = try await nextID(connection)
-            binds[idIndex] = .text(row.id)
-          } else if try await isTaken(row.id, connection) {
-            try await connection.query("ROLLBACK", logger: logger)
-            return nil
-          }
-        }
-        let rows = try await connection.query(
-          PostgresQuery(unsafeSQL: sql, binds: SQLValue.bindings(binds)),
-          logger: PostgresLink.logger)
-        var found = false
-        var words: [String] = []
-        if wordColumns.isEmpty {
-          for try await _ in rows { found = true }
-        } else {
-          for try await list in rows.decode([String].self) {
-            found = true
-            words = list
-          }
-        }
-        guard found else {
-          try await connection.query("ROLLBACK", logger: logger)
+    return try await link.transaction { connection -> ItemID? in
+      if isNew {
+        try await connection.execute(
+          "SELECT pg_advisory_xact_lock(hashtext($1))", [.text(address.schemaName)])
+        if allocatesID {
+          row.id = try await nextID(connection)
+          binds[idIndex] = .text(row.id)
+        } else if try await isTaken(row.id, connection) {
           return nil
         }
-        if !words.isEmpty {
-          try await connection.query(
-            PostgresQuery(
-              unsafeSQL:
-                "INSERT INTO \(self.words) SELECT DISTINCT unnest($1::text[]) ON CONFLICT DO NOTHING",
-              binds: SQLValue.bindings([.texts(words)])), logger: PostgresLink.logger)
-        }
-        try await connection.query("COMMIT", logger: PostgresLink.logger)
-        return ItemID(row.id)
-      } catch {
-        _ = try? await connection.query("ROLLBACK", logger: PostgresLink.logger)
-        throw error
       }
+      let rows = try await connection.execute(sql, binds)
+      var found = false
+      var words: [String] = []
+      if wordColumns.isEmpty {
+        for try await _ in rows { found = true }
+      } else {
+        for try await list in rows.decode([String].self) {
+          found = true
+          words = list
+        }
+      }
+      // Nothing written (an update's generation bump is rolled back with it).
+      guard found else { return nil }
+      if !words.isEmpty {
+        try await connection.execute(
+          "INSERT INTO \(self.words) SELECT DISTINCT unnest($1::text[]) ON CONFLICT DO NOTHING",
+          [.texts(words)])
+      }
+      return ItemID(row.id)
     }
   }
 
@@ -290,35 +270,37 @@ public final class PostgresCatalog: Sendable {
     try waitFor { () async throws(PostgresError) in try await self.nextItemID() }
   }
 
-  /// Writes one edit in its own transaction, for synchronous callers (the terminal app); an
-  /// add whose id is taken or an update or delete of a missing item is an error naming it.
+  /// Writes one edit in its own transaction; the item's id (for an add without one, the id it
+  /// got), or nil when the edit does not fit the items now — an add's id taken, an update's or
+  /// a delete's item gone (another writer may have been first).
+  public func commit(_ edit: CatalogEdit) async throws(PostgresError) -> ItemID? {
+    switch edit {
+    case .add(let id, let fields): try await add(fields, id: id)
+    case .update(let item): try await update(item) ? item.id : nil
+    case .delete(let id): try await delete(id: id) ? id : nil
+    }
+  }
+
+  /// `commit` for synchronous callers (the terminal app): an edit that does not fit is an
+  /// error naming the item.
   public func persistWaiting(_ edit: CatalogEdit) throws(PostgresError) {
     try waitFor { () async throws(PostgresError) in
-      let written: Bool
-      switch edit {
-      case .add(let id, let fields): written = try await self.add(fields, id: id) != nil
-      case .update(let item): written = try await self.update(item)
-      case .delete(let id): written = try await self.delete(id: id)
+      guard try await self.commit(edit) == nil else { return }
+      let id = edit.id?.rawValue ?? ""
+      let message: String
+      if case .add = edit {
+        message = "an item with id \"\(id)\" exists already (added by another writer)"
+      } else {
+        message = "no item \"\(id)\" any more (deleted by another writer)"
       }
-      guard written else {
-        let id = edit.id?.rawValue ?? ""
-        let message: String
-        if case .add = edit {
-          message = "an item with id \"\(id)\" exists already (added by another writer)"
-        } else {
-          message = "no item \"\(id)\" any more (deleted by another writer)"
-        }
-        throw PostgresError.query(self.address.description, message: message)
-      }
+      throw PostgresError.query(self.address.description, message: message)
     }
   }
 
   /// Whether an item has `id`.
   private func isTaken(_ id: String, _ connection: PostgresConnection) async throws -> Bool {
-    let rows = try await connection.query(
-      PostgresQuery(
-        unsafeSQL: "SELECT count(*) FROM \(table) WHERE id = $1",
-        binds: SQLValue.bindings([.text(id)])), logger: PostgresLink.logger)
+    let rows = try await connection.execute(
+      "SELECT count(*) FROM \(table) WHERE id = $1", [.text(id)])
     for try await count in rows.decode(Int.self) { return count > 0 }
     return false
   }
@@ -326,11 +308,8 @@ public final class PostgresCatalog: Sendable {
   /// The number after the largest numeric id (its leading digits, as SQLite's CAST reads
   /// them), skipping ids taken.
   private func nextID(_ connection: PostgresConnection) async throws -> String {
-    let rows = try await connection.query(
-      PostgresQuery(
-        unsafeSQL: """
-          SELECT coalesce(max(substring(id FROM '^[0-9]+')::numeric), 0)::text FROM \(table)
-          """), logger: PostgresLink.logger)
+    let rows = try await connection.execute(
+      "SELECT coalesce(max(substring(id FROM '^[0-9]+')::numeric), 0)::text FROM \(table)")
     var largest = "0"
     for try await text in rows.decode(String.self) { largest = text }
     guard var candidate = Int64(largest), candidate < Int64.max else {

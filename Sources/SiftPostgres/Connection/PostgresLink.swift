@@ -144,13 +144,33 @@ final class PostgresLink: @unchecked Sendable {
     }
   }
 
+  /// Runs `body` in one transaction on one connection: committed when it returns a value,
+  /// rolled back when it returns nil (nothing to keep) or throws.
+  func transaction<Result>(
+    _ body: (PostgresConnection) async throws -> Result?
+  ) async throws(PostgresError) -> Result? {
+    try await with { connection in
+      try await connection.execute("BEGIN")
+      do {
+        guard let result = try await body(connection) else {
+          try await connection.execute("ROLLBACK")
+          return nil
+        }
+        try await connection.execute("COMMIT")
+        return result
+      } catch {
+        _ = try? await connection.execute("ROLLBACK")
+        throw error
+      }
+    }
+  }
+
   /// Rows of `sql` decoded as `types`.
   func rows<each Column: PostgresDecodable & Sendable>(
     _ sql: String, _ binds: [SQLValue] = [], as types: (repeat each Column).Type
   ) async throws(PostgresError) -> [(repeat each Column)] {
     try await with { connection in
-      let rows = try await connection.query(
-        PostgresQuery(unsafeSQL: sql, binds: SQLValue.bindings(binds)), logger: Self.logger)
+      let rows = try await connection.execute(sql, binds)
       var result: [(repeat each Column)] = []
       for try await row in rows.decode((repeat each Column).self) { result.append(row) }
       return result
@@ -159,10 +179,7 @@ final class PostgresLink: @unchecked Sendable {
 
   /// Runs statements that return nothing.
   func run(_ sql: String, _ binds: [SQLValue] = []) async throws(PostgresError) {
-    try await with { connection in
-      _ = try await connection.query(
-        PostgresQuery(unsafeSQL: sql, binds: SQLValue.bindings(binds)), logger: Self.logger)
-    }
+    try await with { connection in _ = try await connection.execute(sql, binds) }
   }
 
   /// What a server error says (its message and detail), or the error itself.
@@ -199,6 +216,15 @@ final class PostgresLink: @unchecked Sendable {
       return false
     }
     return error is IOError || error is ChannelError
+  }
+}
+
+extension PostgresConnection {
+  /// Runs one statement with its binds; its rows to read or to leave.
+  @discardableResult
+  func execute(_ sql: String, _ binds: [SQLValue] = []) async throws -> PostgresRowSequence {
+    try await query(
+      PostgresQuery(unsafeSQL: sql, binds: SQLValue.bindings(binds)), logger: PostgresLink.logger)
   }
 }
 

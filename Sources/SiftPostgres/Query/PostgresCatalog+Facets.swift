@@ -8,38 +8,18 @@ extension PostgresCatalog {
   public func facets(
     _ input: PostgresSearchInput, typos: TypoTolerance = .automatic, matchCount: Int
   ) async throws(PostgresError) -> Facets {
-    let criteria = input.criteria
-    let request = ResolvedCriteria(criteria, schema: schema).request(typos: typos)
+    let request = ResolvedCriteria(input.criteria, schema: schema).request(typos: typos)
+    let plan = FacetPlan(input.criteria, request: request, schema: schema)
     let current = try await categoryTally(request)
-    var unscoped = criteria
-    unscoped.scopeIndex = -1
-    let unscopedRequest = ResolvedCriteria(unscoped, schema: schema).request(typos: typos)
-    let scopeTally =
-      unscopedRequest.searchedFields == request.searchedFields
-      ? current : try await categoryTally(unscopedRequest)
-    var scopes: [Int] = []
-    for (position, scope) in schema.scopes.enumerated() {
-      switch scope.filter {
-      case .all: scopes.append(scopeTally.total)
-      case .category(let value):
-        scopes.append(scopeTally.byCategory[TextFolding.fold(value)] ?? 0)
-      case .fields:
-        if position == criteria.scopeIndex {
-          scopes.append(matchCount)
-        } else {
-          var other = criteria
-          other.scopeIndex = position
-          let scoped = PostgresSearchInput(criteria: other)
-          scopes.append(
-            try await search(scoped, typos: typos, limit: 0).indicator.matchCount)
-        }
-      }
+    var unscoped: (total: Int, byCategory: [String: Int])?
+    if let lifted = plan.unscoped { unscoped = try await categoryTally(lifted) }
+    var searched: [Int: Int] = [:]
+    for (position, source) in plan.scopes.enumerated() {
+      guard case .search(let other) = source else { continue }
+      searched[position] = try await ranked(other, limit: 0, offset: 0).page.matches
     }
-    var categories = current.byCategory
-    if let required = request.requiredCategory {
-      categories = categories.filter { $0.key == required }
-    }
-    return Facets(scopes: scopes, categories: categories)
+    return plan.facets(
+      current: current, unscoped: unscoped, shown: matchCount, searched: searched)
   }
 
   /// `facets` for synchronous callers.

@@ -30,14 +30,6 @@ public struct PostgresSearchInput: Sendable {
   /// Reads `input` with `reader`, a `SearchController` over no items, so scope titles, token
   /// identifiers, a `#word` being typed and the filtering rule mean exactly what they mean in
   /// the app.
-  /// A search for `criteria` as they are, filtering, with nothing typed to suggest for.
-  init(criteria: SearchCriteria) {
-    self.criteria = criteria
-    isFiltering = true
-    text = criteria.text
-    suggestions = []
-  }
-
   init(_ input: SearchRequestInput, reader: SearchController) throws(SearchRequestError) {
     var controller = reader
     try controller.apply(input)
@@ -77,15 +69,8 @@ extension PostgresCatalog {
         indicator: ResultsIndicator(isFiltering: false, matchCount: total, totalCount: total),
         includesNearSpellings: false, diagnostics: resolved.diagnostics)
     }
-    let request = resolved.request(typos: typos)
-    var sql = SearchSQL(request, layout: layout, schemaName: address.schemaName)
-    var page = try await run(&sql, nearWords: nil, limit: limit, offset: offset)
-    let counted = typos.countsInfixMatches ? page.matches : page.counted
-    let near = typos.isEnabled && sql.hasTypoTerms && counted < typos.threshold
-    if near {
-      page = try await run(
-        &sql, nearWords: try await nearWords(sql), limit: limit, offset: offset)
-    }
+    let (page, near) = try await ranked(
+      resolved.request(typos: typos), limit: limit, offset: offset)
     return PostgresSearchResult(
       ids: page.ids, ranks: page.ranks, catalogOrders: page.orders,
       indicator: ResultsIndicator(
@@ -104,7 +89,24 @@ extension PostgresCatalog {
     }
   }
 
-  private struct Page {
+  /// A page of `request`'s matches and their counts: exact matches first; when fewer than
+  /// the tolerance's threshold count, near spellings from the word dictionary too.
+  func ranked(
+    _ request: MatchRequest, limit: Int?, offset: Int
+  ) async throws(PostgresError) -> (page: Page, near: Bool) {
+    let typos = request.typos
+    var sql = SearchSQL(request, layout: layout, schemaName: address.schemaName)
+    let page = try await run(&sql, nearWords: nil, limit: limit, offset: offset)
+    let counted = typos.countsInfixMatches ? page.matches : page.counted
+    guard typos.isEnabled, sql.hasTypoTerms, counted < typos.threshold else {
+      return (page, false)
+    }
+    let near = try await run(
+      &sql, nearWords: try await nearWords(sql), limit: limit, offset: offset)
+    return (near, true)
+  }
+
+  struct Page {
     var ids: [ItemID] = []
     var ranks: [MatchRank] = []
     var orders: [Int64] = []

@@ -85,14 +85,7 @@ package final class ServedPostgresCatalog: CatalogEndpoint {
   package func commit(_ edit: CatalogEdit) async throws(ServerError) -> ItemID {
     let catalog = self.catalog
     let saved = try await answering(unsaved: true) { () async throws(PostgresError) -> ItemID? in
-      switch edit {
-      case .add(let id, let fields):
-        return try await catalog.add(fields, id: id)
-      case .update(let item):
-        return try await catalog.update(item) ? item.id : nil
-      case .delete(let id):
-        return try await catalog.delete(id: id) ? id : nil
-      }
+      try await catalog.commit(edit)
     }
     if let saved { return saved }
     if case .add(let id?, _) = edit {
