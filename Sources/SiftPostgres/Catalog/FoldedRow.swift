@@ -41,9 +41,9 @@ struct FoldedRow: Sendable {
       id.utf8.contains(0)
       ? "its id" : fields.contains(#"\u0000"#) ? "a field value" : nil
     if let place {
-      throw .unsupported(
-        "item \"\(id.replacingOccurrences(of: "\0", with: "␀"))\": PostgreSQL cannot hold the NUL character (in \(place))"
-      )
+      let item =
+        id.isEmpty ? "the new item" : "item \"\(id.replacingOccurrences(of: "\0", with: "␀"))\""
+      throw .unsupported("\(item): PostgreSQL cannot hold the NUL character (in \(place))")
     }
   }
 

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Sift
 import SiftPostgres
 
@@ -96,7 +97,7 @@ package final class ServedPostgresCatalog: CatalogEndpoint {
   }
 
   /// Runs `work` against the database: out of reach is a 503 (the request may be retried),
-  /// anything else the database refused a 500 naming the catalog.
+  /// a value it cannot hold a 400, anything else it refused a 500 naming the catalog.
   private func answering<Result: Sendable>(
     unsaved: Bool = false, _ work: () async throws(PostgresError) -> Result
   ) async throws(ServerError) -> Result {
@@ -104,8 +105,14 @@ package final class ServedPostgresCatalog: CatalogEndpoint {
       return try await work()
     } catch {
       let what = unsaved ? "the edit was not saved: " : ""
-      throw ServerError(
-        error.isUnavailable ? .serviceUnavailable : .internalServerError, what + "\(error)")
+      let status: HTTPResponse.Status =
+        switch error {
+        case .unavailable: .serviceUnavailable
+        // What the database cannot hold (a NUL in a value): the request's fault.
+        case .unsupported: .badRequest
+        default: .internalServerError
+        }
+      throw ServerError(status, what + "\(error)")
     }
   }
 }
