@@ -67,6 +67,21 @@ public struct RowChanges: Hashable, Sendable {
     reloaded = changed.compactMap { id in oldIDs.contains(id) ? newIndex[id] : nil }.sorted()
   }
 
+  /// The changes when one row's item was edited and nothing else moved: it was at `old` (nil:
+  /// not shown), it is at `new` now.
+  ///
+  /// - Complexity: O(1).
+  public init(row old: Int?, becoming new: Int?, changed: Bool) {
+    switch (old, new) {
+    case (nil, nil): break
+    case (let old?, nil): deleted = [old]
+    case (nil, let new?): inserted = [new]
+    case (let old?, let new?):
+      if old != new { moved = [Move(from: old, to: new)] }
+      if changed { reloaded = [new] }
+    }
+  }
+
   /// Applies the changes to `old` rows the way a table view does: removes deleted rows and move
   /// sources, then places move destinations and inserted rows (asking `inserting` for the row
   /// at a new index).

@@ -261,12 +261,15 @@ extension SearchCollection {
 
   /// Adds an element at the end of catalog order; it shows if it matches, at its ranked place.
   ///
-  /// - Complexity: O(*m*) in its text to index it, O(*k*) in the rows to place it.
+  /// - Complexity: O(*m*) in its text to index it, O(*k*) in the rows in order to place it.
   @discardableResult
   public mutating func add(_ element: Element) throws(CatalogEditError) -> RowChanges {
-    try index.add(element.id, searchSchema.indexedValues(of: element))
+    let values = searchSchema.indexedValues(of: element)
+    let changes = try edit(element.id, changed: false) { index throws(CatalogEditError) in
+      try index.add(element.id, values)
+    }
     elements.store(element)
-    return placeAfterEdit(element.id, changed: false)
+    return changes
   }
 
   /// Replaces the element that has `element.id`. It leaves the rows if it no longer matches.
@@ -274,19 +277,24 @@ extension SearchCollection {
   /// - Complexity: as `add(_:)`.
   @discardableResult
   public mutating func update(_ element: Element) throws(CatalogEditError) -> RowChanges {
-    try index.update(element.id, searchSchema.indexedValues(of: element))
+    let values = searchSchema.indexedValues(of: element)
+    let changes = try edit(element.id, changed: true) { index throws(CatalogEditError) in
+      try index.update(element.id, values)
+    }
     elements.store(element)
-    return placeAfterEdit(element.id, changed: true)
+    return changes
   }
 
   /// Deletes the element with `id` and returns it.
   ///
-  /// - Complexity: O(*k*) in the rows.
+  /// - Complexity: O(*k*) in the rows in order.
   @discardableResult
   public mutating func delete(id: ID) throws(CatalogEditError) -> RowChanges {
-    try index.remove(id: id)
+    let changes = try edit(id, changed: false) { index throws(CatalogEditError) in
+      try index.remove(id: id)
+    }
     elements.remove(id)
-    return placeAfterEdit(id, changed: false)
+    return changes
   }
 
   /// Deletes the element shown at `row` of this view.
@@ -310,13 +318,27 @@ extension SearchCollection {
     return try update(element)
   }
 
-  /// Puts the edited element where the criteria in force rank it (or nowhere), and reports the
-  /// row changes.
-  private mutating func placeAfterEdit(_ id: ID, changed: Bool) -> RowChanges {
+  /// Applies one element's edit to the index, puts the element where the criteria in force
+  /// rank it (or nowhere), and reports the row changes: only its own row moves, so they are
+  /// read from its row before and after.
+  ///
+  /// The matches let go of the index they were made from while it changes, so the index is
+  /// changed in place rather than copied whole.
+  private mutating func edit(
+    _ id: ID, changed: Bool,
+    _ change: (inout SearchIndex<ID>) throws(CatalogEditError) -> Void
+  ) throws(CatalogEditError) -> RowChanges {
+    let oldRow = row(of: id)
+    matches = matches.detached()
+    do {
+      try change(&index)
+    } catch {
+      matches = index.replacing(nil, in: matches, request: request)
+      throw error
+    }
     revision += 1
-    let oldRows = Array(rows)
     matches = index.replacing(id, in: matches, request: request)
-    return RowChanges(from: oldRows, to: Array(rows), changed: changed ? [id] : [])
+    return RowChanges(row: oldRow, becoming: row(of: id), changed: changed)
   }
 
   /// What the collection holds, per item: the index's buffers and the elements' own text.

@@ -50,22 +50,26 @@ extension SearchIndex {
     // and when even all categories together fell below the threshold (near spellings
     // everywhere, which is what the current matches are).
     if let current, !mayHaveTypos || current.includesNearSpellings {
-      let counts = count(current.entries.lazy.map(\.slot))
+      let counts = count(current.slots)
       return tally(counts.total) { counts.byID[$0] }
     }
     if !mayHaveTypos {
-      let counts = count(searchSlots(lifted, within: nil).ranked.lazy.map(\.slot))
+      let counts = count(searchSlots(lifted, within: nil, rows: 0).slots)
       return tally(counts.total) { counts.byID[$0] }
     }
     // Terms that may have typos: per category, the exact matches unless too few of them count
     // toward the threshold, in which case that category's search would show near spellings.
-    let exact = current?.entries ?? searchSlots(MatchRequest(lifted, typos: .off)).ranked
-    let exactCounts = count(exact.lazy.map(\.slot))
+    let exact = current?.slots ?? searchSlots(MatchRequest(lifted, typos: .off), rows: 0).slots
+    let exactCounts = count(exact)
+    // Which of them start words: their ranks, all of them (terms that may have typos are four
+    // letters or more, so few items match them).
     let counted =
       request.typos.countsInfixMatches
       ? exactCounts
       : count(
-        exact.lazy.filter { MatchRank(packed: $0.rank).exactness < .substring }.map(\.slot))
+        rank(exact, plan, nearSpellings: false).lazy.filter {
+          MatchRank(packed: $0.rank).exactness < .substring
+        }.map(\.slot))
     let threshold = request.typos.threshold
     guard counted.total < threshold || counted.byID.contains(where: { $0 < threshold }) else {
       return tally(exactCounts.total) { exactCounts.byID[$0] }
@@ -77,7 +81,9 @@ extension SearchIndex {
   }
 
   /// How many live items match `request` (a field scope's count).
-  func matchCount(_ request: MatchRequest) -> Int { searchSlots(request, within: nil).ranked.count }
+  func matchCount(_ request: MatchRequest) -> Int {
+    searchSlots(request, within: nil, rows: 0).slots.count
+  }
 }
 
 extension MatchRequest {

@@ -1,37 +1,144 @@
+import Foundation
+
 /// The items that match one request, best first: what an index answers. Callers read ids and
 /// ranks; which slots they sit in stays the index's business, so an index may renumber its
 /// slots (compaction) without its callers knowing.
+///
+/// Only the first rows are put in order when the search runs — a page, not the 190,000 matches
+/// of a first keystroke. The count is exact at once; a row past the ordered ones is ranked when
+/// first asked for, and always lands where a full sort would have put it.
 public struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   /// The matching ids, best first.
-  public var ids: MatchedIDs<ID> { MatchedIDs(entries: entries, idsBySlot: idsBySlot) }
+  public var ids: MatchedIDs<ID> {
+    MatchedIDs(order: order, idsBySlot: idsBySlot, count: slots.count)
+  }
   /// The index's id column when these matches were made: `ids` reads it row by row.
   private let idsBySlot: [ID]
   /// Whether near spellings were looked for, because exact matches fell below the threshold.
   public private(set) var includesNearSpellings: Bool
   /// How many of the matches have every term as written.
   public private(set) var exactCount: Int
-  var entries: [RankedSlot]
+  /// Every match, in slot order: what counts, facets and a narrower search read.
+  let slots: [Int32]
+  /// The rows in order, as far as they have been asked for.
+  let order: MatchOrder<ID>
   /// The index layout the slots refer to.
   var layout: Int
 
-  init(entries: [RankedSlot], idsBySlot: [ID], includesNearSpellings: Bool, layout: Int) {
-    self.entries = entries
+  init(
+    slots: [Int32], order: MatchOrder<ID>, idsBySlot: [ID], includesNearSpellings: Bool,
+    exactCount: Int, layout: Int
+  ) {
+    self.slots = slots
+    self.order = order
     self.idsBySlot = idsBySlot
     self.includesNearSpellings = includesNearSpellings
+    self.exactCount = exactCount
     self.layout = layout
-    exactCount =
-      includesNearSpellings
-      ? entries.count { MatchRank(packed: $0.rank).typos == 0 } : entries.count
   }
 
-  public var count: Int { entries.count }
+  public var count: Int { slots.count }
 
   /// The id at `row`.
-  public func id(at row: Int) -> ID { idsBySlot[Int(entries[row].slot)] }
+  public func id(at row: Int) -> ID { idsBySlot[Int(order.entry(at: row).slot)] }
 
   /// Where the match at `row` stands on the relevance rules before popularity.
   public func rank(at row: Int) -> MatchRank? {
-    entries.indices.contains(row) ? MatchRank(packed: entries[row].rank) : nil
+    (0..<count).contains(row) ? MatchRank(packed: order.entry(at: row).rank) : nil
+  }
+
+  /// Every row in order (ranking the rest if they are not yet): for tests and whole listings.
+  var entries: [RankedSlot] { order.entries(through: count - 1) }
+
+  /// How many rows are in order now, without ranking more (what a test of laziness reads).
+  var orderedCount: Int { order.orderedCount }
+
+  /// The same matches with no way to rank more rows than are ordered: drops the index copy a
+  /// lazy order holds, so an edit of the index right after changes it in place, not a copy.
+  func detached() -> RankedMatches {
+    RankedMatches(
+      slots: slots, order: order.detached(), idsBySlot: idsBySlot,
+      includesNearSpellings: includesNearSpellings, exactCount: exactCount, layout: layout)
+  }
+}
+
+/// The ranked order of one search's matches, made as far as it is read: the first rows at once,
+/// more when a row past them is asked for (scrolling, a later page), by the same rules.
+final class MatchOrder<ID: Hashable & Sendable>: @unchecked Sendable {
+  // `@unchecked`: `ordered` and `isComplete` change only under `lock`; `ranker` is set once.
+  private let lock = NSLock()
+  private var ordered: [RankedSlot]
+  private var isComplete: Bool
+  /// What ranks more rows: the index as it was searched, the request and every match. Nil
+  /// once the order is whole, or when it was detached from its index.
+  private let ranker: Ranker?
+
+  struct Ranker: Sendable {
+    let index: SearchIndex<ID>
+    let request: MatchRequest
+    let slots: [Int32]
+  }
+
+  /// The first `entries` of an order, and what ranks the rest.
+  init(first entries: [RankedSlot], isComplete: Bool, ranker: Ranker?) {
+    ordered = entries
+    self.isComplete = isComplete
+    self.ranker = isComplete ? nil : ranker
+  }
+
+  /// The same rows in order, without the means to rank more: only for the moment an edit of
+  /// the index takes (`SearchIndex.replacing` gives the edited matches a ranker again).
+  func detached() -> MatchOrder {
+    let (entries, complete) = snapshot
+    return MatchOrder(first: entries, isComplete: complete, ranker: nil)
+  }
+
+  /// Whether rows past those in order can be ranked.
+  var canRankMore: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return !isComplete && ranker != nil
+  }
+
+  var orderedCount: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return ordered.count
+  }
+
+  /// The rows in order so far and whether they are all of them.
+  var snapshot: (entries: [RankedSlot], isComplete: Bool) {
+    lock.lock()
+    defer { lock.unlock() }
+    return (ordered, isComplete)
+  }
+
+  /// The entry at `row`, ranking more rows first when it is past those in order.
+  func entry(at row: Int) -> RankedSlot {
+    lock.lock()
+    defer { lock.unlock() }
+    if row >= ordered.count { extend(through: row) }
+    return ordered[row]
+  }
+
+  /// The rows `0...row` in order.
+  func entries(through row: Int) -> [RankedSlot] {
+    lock.lock()
+    defer { lock.unlock() }
+    if row >= ordered.count { extend(through: row) }
+    return row < 0 ? [] : Array(ordered[...min(row, ordered.count - 1)])
+  }
+
+  /// Ranks enough further rows that `row` is among them: at least twice as many as before, and
+  /// every one once a quarter of the matches is asked for. Called under `lock`.
+  private func extend(through row: Int) {
+    guard !isComplete, let ranker else { return }
+    let wanted = max(2 * (row + 1), 2 * ordered.count)
+    let (entries, complete) = ranker.index.firstRows(
+      ranker.slots, ranker.index.plan(ranker.request),
+      rows: wanted * 4 >= ranker.slots.count ? .max : wanted)
+    ordered = entries
+    isComplete = complete
   }
 }
 
@@ -44,71 +151,117 @@ extension SearchIndex {
   ///   - previous: the matches of criteria that these narrow (a letter typed at the end of a
   ///     term, a term or token added), or nil. When few of them are shown, only those are
   ///     checked: testing many one by one costs more than one scan of the whole buffer.
+  ///   - rows: how many rows to put in order now; the rest are ordered when first read.
   /// - Complexity: one scan of the searched columns for the first text term and a check per
-  ///   candidate for each other term; O(*k*) in the previous matches when refining.
+  ///   candidate for each other term; O(*k*) in the previous matches when refining. Ranking
+  ///   costs a cheap bound per match and a full rank only for those that can reach `rows`.
   public func search(
-    _ request: MatchRequest, narrowing previous: RankedMatches<ID>? = nil
+    _ request: MatchRequest, narrowing previous: RankedMatches<ID>? = nil,
+    rows: Int = RankedMatches<ID>.firstRows
   ) -> RankedMatches<ID> {
     let outcome: SearchOutcome
     if let previous, previous.layout == layout,
       previous.count <= Self.refinementLimit(slotCount: slotCount)
     {
       // Every exact match of narrower criteria is among the previous matches.
-      outcome = searchSlots(request, within: previous.entries.map(\.slot).sorted())
+      outcome = searchSlots(request, within: previous.slots, rows: rows)
     } else {
-      outcome = searchSlots(request, within: nil)
+      outcome = searchSlots(request, within: nil, rows: rows)
     }
-    return matches(outcome.ranked, includesNearSpellings: outcome.includesNearSpellings)
+    let order = MatchOrder<ID>(
+      first: outcome.ordered, isComplete: outcome.isComplete,
+      ranker: .init(index: self, request: request, slots: outcome.slots))
+    return RankedMatches(
+      slots: outcome.slots, order: order, idsBySlot: ids,
+      includesNearSpellings: outcome.includesNearSpellings, exactCount: outcome.exactCount,
+      layout: layout)
   }
 
   /// The most matches worth refining one by one rather than rescanning: an eighth of the slots.
   static func refinementLimit(slotCount: Int) -> Int { max(64, slotCount / 8) }
 
-  /// Ranked slots as matches, reading ids from the id column as they are asked for: a first
-  /// keystroke matches most of the catalog, and copying every id cost a quarter of its time.
-  private func matches(_ entries: [RankedSlot], includesNearSpellings: Bool) -> RankedMatches<ID> {
-    RankedMatches(
-      entries: entries, idsBySlot: ids, includesNearSpellings: includesNearSpellings,
-      layout: layout)
-  }
-
   /// `matches` after an edit of the item `id` (added, updated or removed): its old entry gone,
   /// its new one — if it matches `request` — at its ranked place. Other items keep their rows.
+  /// With no id, the same matches, able again to rank the rows not yet in order.
   ///
-  /// - Complexity: O(*k*) in the matches; O(*k*) id lookups after a compaction.
+  /// - Complexity: O(*k*) in the matches; O(*k*) id lookups after a compaction. Rows not yet in
+  ///   order stay unranked.
   public func replacing(
-    _ id: ID, in matches: RankedMatches<ID>, request: MatchRequest
+    _ id: ID?, in matches: RankedMatches<ID>, request: MatchRequest
   ) -> RankedMatches<ID> {
+    let (ordered, wasComplete) = matches.order.snapshot
     var entries: [RankedSlot] = []
-    entries.reserveCapacity(matches.count + 1)
+    entries.reserveCapacity(ordered.count + 1)
+    var slots: [Int32] = []
+    slots.reserveCapacity(matches.count + 1)
     if matches.layout == layout {
       // The edited item's old slot, if any, is dead now; every other slot is as it was.
-      for entry in matches.entries where isLive[Int(entry.slot)] { entries.append(entry) }
+      for entry in ordered where isLive[Int(entry.slot)] { entries.append(entry) }
+      for slot in matches.slots where isLive[Int(slot)] { slots.append(slot) }
     } else {
-      for (row, rowID) in matches.ids.enumerated() where rowID != id {
-        if let slot = slotByID[rowID] {
-          entries.append(RankedSlot(slot: Int32(slot), rank: matches.entries[row].rank))
+      // Compacted: the same items under new slot numbers (ranks do not depend on slots).
+      for entry in ordered {
+        let rowID = matches.idsBySlot(Int(entry.slot))
+        if rowID != id, let slot = slotByID[rowID] {
+          entries.append(RankedSlot(slot: Int32(slot), rank: entry.rank))
         }
       }
+      for old in matches.slots {
+        let rowID = matches.idsBySlot(Int(old))
+        if rowID != id, let slot = slotByID[rowID] { slots.append(Int32(slot)) }
+      }
+      slots.sort()
     }
-    if let slot = slotByID[id],
+    if let id, let slot = slotByID[id],
       let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
     {
-      entries.insert(placed, at: insertionRow(for: placed, in: entries))
+      // A new slot is the highest one (appending keeps slot order) unless the index was
+      // compacted meanwhile.
+      if let last = slots.last, last > placed.slot {
+        var low = 0
+        var high = slots.count
+        while low < high {
+          let mid = (low + high) / 2
+          if slots[mid] < placed.slot { low = mid + 1 } else { high = mid }
+        }
+        slots.insert(placed.slot, at: low)
+      } else {
+        slots.append(placed.slot)
+      }
+      let row = insertionRow(for: placed, in: entries)
+      // Past the ordered rows of an unfinished order, it is among the rows still unranked.
+      if row < entries.count || wasComplete { entries.insert(placed, at: row) }
     }
-    return self.matches(entries, includesNearSpellings: matches.includesNearSpellings)
+    let order = MatchOrder<ID>(
+      first: entries, isComplete: wasComplete,
+      ranker: .init(index: self, request: request, slots: slots))
+    return RankedMatches(
+      slots: slots, order: order, idsBySlot: ids,
+      includesNearSpellings: matches.includesNearSpellings,
+      // Near spellings are ordered whole: their ranks say which have no typos.
+      exactCount: matches.includesNearSpellings
+        ? entries.count { MatchRank(packed: $0.rank).typos == 0 } : slots.count,
+      layout: layout)
   }
 
   /// The row of `matches` that shows `id`, if it is shown.
   ///
-  /// - Complexity: O(log *k*): matches are sorted, so the item's own rank tells where it must be.
+  /// - Complexity: O(log *k*) when its row is among those in order: matches are sorted, so the
+  ///   item's own rank tells where it must be. Otherwise the rows up to it are ranked first.
   public func row(of id: ID, in matches: RankedMatches<ID>, request: MatchRequest) -> Int? {
     guard matches.layout == layout, let slot = slotByID[id],
       let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
     else { return nil }
-    let row = insertionRow(for: placed, in: matches.entries)
-    return matches.entries.indices.contains(row) && matches.entries[row].slot == placed.slot
-      ? row : nil
+    var (ordered, complete) = matches.order.snapshot
+    // Rank further until the ordered rows reach past where the item would be.
+    while !complete, matches.order.canRankMore, ordered.count < matches.count,
+      ordered.last.map({ !precedes(placed, $0) }) ?? true
+    {
+      _ = matches.order.entry(at: ordered.count)
+      (ordered, complete) = matches.order.snapshot
+    }
+    let row = insertionRow(for: placed, in: ordered)
+    return ordered.indices.contains(row) && ordered[row].slot == placed.slot ? row : nil
   }
 
   /// Where `placed` goes among `ranked` (sorted by rank, popularity, then catalog order): the
@@ -124,15 +277,29 @@ extension SearchIndex {
   }
 }
 
+extension RankedMatches {
+  /// How many rows a search puts in order before they are read: a screen, a page and more.
+  public static var firstRows: Int { 128 }
+
+  /// The id that slot `slot` held when these matches were made.
+  fileprivate func idsBySlot(_ slot: Int) -> ID { idsBySlot[slot] }
+}
+
 /// The ids of ranked matches, best first: a view that reads each row's id from the index's id
 /// column (as it was when the matches were made) when asked, rather than a copy of them all.
 public struct MatchedIDs<ID: Hashable & Sendable>: RandomAccessCollection, Sendable {
-  let entries: [RankedSlot]
+  let order: MatchOrder<ID>
   let idsBySlot: [ID]
+  public let endIndex: Int
+
+  init(order: MatchOrder<ID>, idsBySlot: [ID], count: Int) {
+    self.order = order
+    self.idsBySlot = idsBySlot
+    endIndex = count
+  }
 
   public var startIndex: Int { 0 }
-  public var endIndex: Int { entries.count }
-  public subscript(row: Int) -> ID { idsBySlot[Int(entries[row].slot)] }
+  public subscript(row: Int) -> ID { idsBySlot[Int(order.entry(at: row).slot)] }
 }
 
 extension MatchedIDs: Equatable {

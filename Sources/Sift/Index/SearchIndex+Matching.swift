@@ -9,10 +9,21 @@ struct RankedSlot: Hashable, Sendable {
 
 /// What one search found.
 struct SearchOutcome: Sendable {
-  /// The matches, best first.
-  var ranked: [RankedSlot]
+  /// Every match, in slot order.
+  var slots: [Int32]
+  /// The first matches, best first (every one when `isComplete`).
+  var ordered: [RankedSlot]
+  var isComplete: Bool
   /// Whether near spellings were looked for, because exact matches fell below the threshold.
   var includesNearSpellings: Bool
+  /// How many of the matches have every term as written.
+  var exactCount: Int
+
+  /// The matches, best first: all of them.
+  var ranked: [RankedSlot] {
+    precondition(isComplete, "an outcome ordered in part")
+    return ordered
+  }
 }
 
 /// A request compiled against an index: field names resolved to columns, needles to bytes.
@@ -140,30 +151,46 @@ extension SearchIndex {
   /// catalog order). When fewer match exactly than the request's typo threshold, near
   /// spellings are looked for too.
   ///
-  /// - Parameter candidates: when given, only these slots are considered for exact matches
-  ///   (refinement: they must hold every exact match). Near spellings are always looked up
-  ///   afresh, in the word dictionaries.
+  /// - Parameters:
+  ///   - candidates: when given, only these slots are considered for exact matches
+  ///     (refinement: they must hold every exact match). Near spellings are always looked up
+  ///     afresh, in the word dictionaries.
+  ///   - rows: how many of the first matches to put in order; every one by default.
   /// - Complexity: one scan of the searched columns for the first text term, then a check per
-  ///   remaining candidate for each other term; near spellings walk the sorted words.
-  func searchSlots(_ request: MatchRequest, within candidates: [Int32]? = nil) -> SearchOutcome {
+  ///   remaining candidate for each other term; near spellings walk the sorted words. Ordering
+  ///   ranks only the matches whose bound lets them reach the first `rows`.
+  func searchSlots(
+    _ request: MatchRequest, within candidates: [Int32]? = nil, rows: Int = .max
+  ) -> SearchOutcome {
     let plan = plan(request)
-    let exact = rank(matchingSlots(plan, within: candidates), plan, nearSpellings: false)
-    if request.typos.isEnabled, plan.hasTypoTerms,
-      Self.countedExactMatches(exact, request.typos) < request.typos.threshold
+    let exact = matchingSlots(plan, within: candidates)
+    let typos = request.typos
+    let mayLookForNear = typos.isEnabled && plan.hasTypoTerms
+    // The threshold's count reads the first rows: at least that many must be in order.
+    let first = firstRows(exact, plan, rows: mayLookForNear ? max(rows, typos.threshold) : rows)
+    if mayLookForNear,
+      Self.countedExactMatches(first.entries, total: exact.count, typos)
+        < typos.threshold
     {
       let near = nearMatchingSlots(plan)
+      let ranked = order(rank(near, plan, nearSpellings: true))
       return SearchOutcome(
-        ranked: order(rank(near, plan, nearSpellings: true)), includesNearSpellings: true)
+        slots: near, ordered: ranked, isComplete: true, includesNearSpellings: true,
+        exactCount: ranked.count { MatchRank(packed: $0.rank).typos == 0 })
     }
     return SearchOutcome(
-      ranked: order(exact), includesNearSpellings: false)
+      slots: exact, ordered: first.entries, isComplete: first.isComplete,
+      includesNearSpellings: false, exactCount: exact.count)
   }
 
   /// The exact matches that count toward the typo threshold: those where every term starts a
-  /// word, unless infix matches count too.
-  static func countedExactMatches(_ exact: [RankedSlot], _ typos: TypoTolerance) -> Int {
-    guard !typos.countsInfixMatches else { return exact.count }
-    return exact.count { MatchRank(packed: $0.rank).exactness < .substring }
+  /// word, unless infix matches count too — read from the first of them in order, which hold
+  /// every such match or at least `threshold` of them (they rank before every other).
+  static func countedExactMatches(
+    _ first: [RankedSlot], total: Int, _ typos: TypoTolerance
+  ) -> Int {
+    guard !typos.countsInfixMatches else { return total }
+    return first.count { MatchRank(packed: $0.rank).exactness < .substring }
   }
 
   /// One slot's place among the results of `request` searched with or without near spellings

@@ -50,9 +50,113 @@ extension SearchIndex {
     return parts.count == 1 ? parts[0] : Array(parts.joined())
   }
 
+  /// The first `rows` matches in ranked order (rank, popularity, catalog order) and whether
+  /// they are every match: exactly the start of what `order(rank(slots, …))` gives, without
+  /// ranking most of the rest. Each match gets a bound on its exactness from the per-slot
+  /// summaries (a few bit tests); only a match whose bound and popularity could still place
+  /// it among the best `rows` found so far is ranked in full.
+  ///
+  /// - Complexity: O(*m*) cheap bounds, a full rank for about *rows* · log(*m* / *rows*)
+  ///   matches, O(*rows* log *rows*) to sort them. Small sets are ranked and sorted whole.
+  /// - Parameter wholeBelow: sets no larger — or no larger than eight pages — are ranked and
+  ///   sorted whole, where the bounds would not pay; 0 bounds every set (for tests).
+  func firstRows(
+    _ slots: [Int32], _ plan: MatchPlan, rows: Int, wholeBelow: Int = 2_048
+  ) -> (entries: [RankedSlot], isComplete: Bool) {
+    if slots.isEmpty { return ([], true) }
+    if rows <= 0 { return ([], false) }
+    if rows >= slots.count || slots.count <= wholeBelow
+      || (wholeBelow > 0 && slots.count <= rows * 8)
+    {
+      return (order(rank(slots, plan, nearSpellings: false)), true)
+    }
+    if plan.rankProbes.isEmpty { return (firstByPopularity(slots, rows: rows), false) }
+    let identity = popularityOrder.isEmpty
+    let heap = withRankingContext(plan) { context in
+      // Matches by the best exactness their summaries allow, each list in slot order.
+      var levels: [[Int32]] = Array(repeating: [], count: 4)
+      for slot in slots { levels[Int(exactnessBound(Int(slot), context))].append(slot) }
+      let letter = Self.singleLetter(context)
+      var heap = KeyHeap(capacity: rows)
+      for (level, members) in levels.enumerated() {
+        // No typos on this path: a rank starts with its exactness (`MatchRank.packed`).
+        let bound = UInt64(level) << (7 + 32)
+        if heap.isFull, bound > heap.largest { break }
+        for slot in members {
+          let popularity = UInt64(identity ? UInt32(slot) : popularityRanks[Int(slot)])
+          if heap.isFull, bound | popularity >= heap.largest { continue }
+          let rank =
+            letter.map { rankOneLetter($0, Int(slot), context) }
+            ?? analyse(Int(slot), plan, context, nearSpellings: false).rank.packed
+          heap.insert(UInt64(rank) << 32 | popularity)
+        }
+      }
+      return heap
+    }
+    let entries = heap.sorted.map {
+      let position = Int($0 & 0xFFFF_FFFF)
+      return RankedSlot(
+        slot: identity ? Int32(position) : popularityOrder[position], rank: UInt16($0 >> 32))
+    }
+    return (entries, false)
+  }
+
+  /// The first `rows` of `slots` by popularity, then catalog order: the order of matches that
+  /// have no text to rank by (every rank ties).
+  private func firstByPopularity(_ slots: [Int32], rows: Int) -> [RankedSlot] {
+    let unranked = MatchRank.unranked.packed
+    guard !popularityOrder.isEmpty else {
+      return slots.prefix(rows).map { RankedSlot(slot: $0, rank: unranked) }
+    }
+    var members = SlotSet(capacity: slotCount)
+    for slot in slots { members.insert(Int(slot)) }
+    var entries: [RankedSlot] = []
+    entries.reserveCapacity(rows)
+    for slot in popularityOrder where members.contains(Int(slot)) {
+      entries.append(RankedSlot(slot: slot, rank: unranked))
+      if entries.count == rows { break }
+    }
+    return entries
+  }
+
+  /// The best exactness (`MatchRank.Exactness.rawValue`) a slot that matches the plan exactly
+  /// can have, read from the per-slot summaries alone: never better than `analyse` finds.
+  @inline(__always)
+  func exactnessBound(_ slot: Int, _ context: RankingContext) -> UInt8 {
+    let query = context.query
+    if !query.isEmpty {
+      var startsValue = false
+      for column in context.queryColumns {
+        let raw = context.columns[Int(column)]
+        guard raw.mayStartValue(slot, with: query[0]) else { continue }
+        if raw.mayHaveValue(slot, ofLength: query.count) { return 0 }
+        startsValue = true
+      }
+      if let value = context.queryNumber,
+        context.queryNumberColumns.contains(where: { context.numbers[Int($0)][slot] == value })
+      {
+        return 0
+      }
+      if startsValue { return 1 }
+    }
+    for probe in context.probes {
+      let first = context.needle(probe)[0]
+      let startsWord =
+        context.columns(of: probe).contains {
+          context.columns[Int($0)].mayStartWord(slot, with: first)
+        }
+        || (!probe.number.isNaN
+          && context.numberColumns(of: probe).contains {
+            context.numbers[Int($0)][slot] == probe.number
+          })
+      if !startsWord { return 3 }
+    }
+    return 2
+  }
+
   /// The letter of a query that is one ASCII letter and nothing else (the first keystroke,
   /// matching most items), when the columns have their summaries: `rankOneLetter` applies.
-  private static func singleLetter(_ context: RankingContext) -> UInt8? {
+  static func singleLetter(_ context: RankingContext) -> UInt8? {
     guard context.probes.count == 1, context.queryNumber == nil else { return nil }
     let probe = context.probes[0]
     let needle = context.needle(probe)
@@ -67,7 +171,7 @@ extension SearchIndex {
   /// word starts, and one forward pass over the first column holding the letter gives its
   /// position. The same rules, in far fewer steps (it is most of a first keystroke's work).
   @inline(__always)
-  private func rankOneLetter(_ letter: UInt8, _ slot: Int, _ context: RankingContext) -> UInt16 {
+  func rankOneLetter(_ letter: UInt8, _ slot: Int, _ context: RankingContext) -> UInt16 {
     let bit = RawColumn.wordStartBit(letter)
     var equals = false
     var startsValue = false
@@ -222,7 +326,7 @@ extension SearchIndex {
     withRankingContext(plan) { analyse(slot, plan, $0, nearSpellings: nearSpellings) }
   }
 
-  private func analyse(
+  func analyse(
     _ slot: Int, _ plan: MatchPlan, _ context: RankingContext, nearSpellings: Bool
   ) -> SlotAnalysis {
     var best = (
@@ -746,4 +850,50 @@ extension ColumnSummary? {
       }
     }
   }
+}
+
+/// The smallest keys seen, at most `capacity` of them: a max-heap whose top is the key a new
+/// one must beat.
+struct KeyHeap {
+  private var keys: [UInt64] = []
+  let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    keys.reserveCapacity(capacity)
+  }
+
+  var isFull: Bool { keys.count >= capacity }
+  /// The largest key kept (only meaningful once something is kept).
+  var largest: UInt64 { keys.first ?? .max }
+
+  /// Keeps `key` if there is room or it is smaller than the largest kept, which then goes.
+  mutating func insert(_ key: UInt64) {
+    if keys.count < capacity {
+      keys.append(key)
+      var child = keys.count - 1
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard keys[parent] < keys[child] else { break }
+        keys.swapAt(parent, child)
+        child = parent
+      }
+      return
+    }
+    guard capacity > 0, key < keys[0] else { return }
+    keys[0] = key
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      guard left < keys.count else { break }
+      let right = left + 1
+      let larger = right < keys.count && keys[right] > keys[left] ? right : left
+      guard keys[larger] > keys[parent] else { break }
+      keys.swapAt(parent, larger)
+      parent = larger
+    }
+  }
+
+  /// The keys kept, smallest first.
+  var sorted: [UInt64] { keys.sorted() }
 }

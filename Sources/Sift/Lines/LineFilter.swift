@@ -51,8 +51,8 @@ public struct LineFilter: Sendable {
     let resolved = ResolvedCriteria(SearchCriteria(text: query), schema: index.schema)
     switch mode {
     case .exact:
-      let ranked = index.searchSlots(resolved.request(typos: .off)).ranked.map { Int($0.slot) }
-      return sorted ? ranked : ranked.sorted()
+      let outcome = index.searchSlots(resolved.request(typos: .off), rows: sorted ? .max : 0)
+      return sorted ? outcome.ranked.map { Int($0.slot) } : outcome.slots.map { Int($0) }
     case .fuzzy:
       return fuzzyMatches(resolved, sorted: sorted)
     }
@@ -70,7 +70,7 @@ public struct LineFilter: Sendable {
     let candidates =
       exactCriteria.allTerms.isEmpty
       ? Array(0..<Int32(index.slotCount))
-      : index.searchSlots(exactCriteria.request(typos: .off)).ranked.map(\.slot).sorted()
+      : index.searchSlots(exactCriteria.request(typos: .off), rows: 0).slots
     let column = index.columns[0]
     var scored: [(line: Int, score: Int, length: Int)] = []
     column.withUnsafeBytes { bytes, starts in
