@@ -68,6 +68,7 @@ struct TrigramIndexTests {
     print("trigram index property test seed \(seed)")
     var random = SplitMix64(seed: seed)
     var trigramSearches = 0
+    var letterSearches = 0
     for round in 0..<40 {
       var next = 0
       let items = (0..<Int.random(in: 1...120, using: &random)).map { _ in
@@ -115,12 +116,19 @@ struct TrigramIndexTests {
           if indexed.index.substringSearchMemory != nil, typed.utf8.count >= 3 {
             trigramSearches += 1
           }
+          // One letter a–z: answered from the per-item letters beside the trigrams.
+          if indexed.index.substringSearchMemory != nil, typed.utf8.count == 1,
+            typed.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) })
+          {
+            letterSearches += 1
+          }
           let same = scanning.rows == indexed.rows && Self.shown(scanning) == Self.shown(indexed)
           #expect(same, "seed \(seed) round \(round) step \(step): \"\(typed)\"")
         }
       }
     }
     #expect(trigramSearches > 500, "only \(trigramSearches) searches could use the trigrams")
+    #expect(letterSearches > 50, "only \(letterSearches) one-letter searches")
   }
 
   @Test("a needle's candidates are the slots holding its rarest trigram, which hold every match")

@@ -210,7 +210,13 @@ extension SearchIndex {
       firstProbe = probe
     }
     let trigrams = trigrams.current
-    if let probe = firstProbe, let trigrams,
+    if let probe = firstProbe, let trigrams, candidates == nil,
+      let found = letterMatches(probe, trigrams)
+    {
+      // One or two letters: the slots holding them, from four bytes an item.
+      slots = found
+      remaining = remaining.dropFirst()
+    } else if let probe = firstProbe, let trigrams,
       candidates.map({ trigrams.candidateCount(for: probe.needle) ?? .max < $0.count }) ?? true,
       let found = trigramMatches(probe, trigrams)
     {
@@ -283,6 +289,28 @@ extension SearchIndex {
     // A copy of the index older than the one that built it has fewer slots.
     var slots = listed.filter {
       Int($0) < slotCount && isLive[Int($0)] && matchesExactly(probe, slot: Int($0))
+    }
+    for slot in min(trigrams.slotCount, slotCount)..<slotCount
+    where isLive[slot] && matchesExactly(probe, slot: slot) {
+      slots.append(Int32(slot))
+    }
+    return slots
+  }
+
+  /// Live slots, in slot order, that match a probe of one letter a–z exactly: searched in every
+  /// text field, the slots whose letters hold it are the answer; else they are the candidates,
+  /// checked one by one. Nil for any other probe.
+  private func letterMatches(
+    _ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex
+  ) -> [Int32]? {
+    guard probe.number == nil, !probe.initials,
+      let listed = trigrams.slots(holdingLettersOf: probe.needle)
+    else { return nil }
+    // Two letters: checking each candidate costs more than one scan of the text (measured).
+    guard probe.needle.count == 1 else { return nil }
+    let settled = probe.columns.count == columns.count
+    var slots = listed.filter {
+      Int($0) < slotCount && isLive[Int($0)] && (settled || matchesExactly(probe, slot: Int($0)))
     }
     for slot in min(trigrams.slotCount, slotCount)..<slotCount
     where isLive[slot] && matchesExactly(probe, slot: slot) {

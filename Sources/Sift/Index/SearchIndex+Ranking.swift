@@ -73,16 +73,30 @@ extension SearchIndex {
     if plan.rankProbes.isEmpty { return (firstByPopularity(slots, rows: rows), false) }
     let identity = popularityOrder.isEmpty
     let heap = withRankingContext(plan) { context in
-      // Matches by the best exactness their summaries allow, each list in slot order.
-      var levels: [[Int32]] = Array(repeating: [], count: 4)
-      for slot in slots { levels[Int(exactnessBound(Int(slot), context))].append(slot) }
+      // Each match's best possible exactness, on every core: a few bit tests each.
+      var levels = [UInt8](repeating: 0, count: slots.count)
+      levels.withUnsafeMutableBufferPointer { levels in
+        let output = SharedWriteBuffer(buffer: levels)
+        slots.withUnsafeBufferPointer { slots in
+          let input = SharedReadBuffer(buffer: slots)
+          let ranges = Parallel.ranges(
+            count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 50_000))
+          _ = Parallel.map(parts: ranges.count) { part in
+            withRankingContext(plan) { context in
+              for position in ranges[part] {
+                output.buffer[position] = exactnessBound(Int(input.buffer[position]), context)
+              }
+            }
+          }
+        }
+      }
       let letter = Self.singleLetter(context)
       var heap = KeyHeap(capacity: rows)
-      for (level, members) in levels.enumerated() {
+      for level in UInt8(0)..<4 {
         // No typos on this path: a rank starts with its exactness (`MatchRank.packed`).
         let bound = UInt64(level) << (7 + 32)
         if heap.isFull, bound > heap.largest { break }
-        for slot in members {
+        for (position, slot) in slots.enumerated() where levels[position] == level {
           let popularity = UInt64(identity ? UInt32(slot) : popularityRanks[Int(slot)])
           if heap.isFull, bound | popularity >= heap.largest { continue }
           let rank =

@@ -23,12 +23,18 @@ final class TrigramIndex: Sendable {
   /// Per id, its slots ascending, each as the gap from the one before (the first from -1),
   /// seven bits a byte, the high bit set on all but a gap's last byte.
   private let postings: [UInt8]
+  /// Per slot, which bytes occur in any of its text columns, in the bits of
+  /// `RawColumn.wordStartBit` (a letter a–z has a bit of its own): a one-letter term's matches
+  /// in one pass over four bytes an item, and a two-letter term's candidates, without reading
+  /// the text.
+  private let letters: [UInt32]
   /// The slots covered: `0..<slotCount`.
   let slotCount: Int
   let buildSeconds: Double
 
   var memoryBytes: Int {
     table.count * 4 + keys.count * 4 + counts.count * 4 + postingStarts.count * 4 + postings.count
+      + letters.count * 4
   }
 
   /// The trigrams of the first `slotCount` slots of `columns`.
@@ -82,7 +88,44 @@ final class TrigramIndex: Sendable {
     self.counts = counts
     self.postingStarts = postingStarts
     self.postings = postings
+    letters = Self.letters(of: columns, slotCount: slotCount)
     buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+  }
+
+  /// Per slot, the `RawColumn.wordStartBit` of every byte in its columns, ORed.
+  private static func letters(of columns: [FoldedColumn], slotCount: Int) -> [UInt32] {
+    var letters = [UInt32](repeating: 0, count: slotCount)
+    letters.withUnsafeMutableBufferPointer { letters in
+      for column in columns {
+        column.withUnsafeBytes { bytes, starts in
+          for slot in 0..<min(slotCount, column.slotCount) {
+            var bits: UInt32 = 0
+            for offset in Int(starts[slot])..<Int(starts[slot + 1]) where bytes[offset] != 0 {
+              bits |= RawColumn.wordStartBit(bytes[offset])
+            }
+            letters[slot] |= bits
+          }
+        }
+      }
+    }
+    return letters
+  }
+
+  /// The slots (below `slotCount`, ascending) that hold every letter of `needle`, a term of one
+  /// or two letters a–z — for one letter exactly the slots whose text holds it; nil for any
+  /// other needle.
+  func slots(holdingLettersOf needle: [UInt8]) -> [Int32]? {
+    guard needle.count <= 2, !needle.isEmpty, needle.allSatisfy(RawColumn.hasOwnBit) else {
+      return nil
+    }
+    let mask = needle.reduce(UInt32(0)) { $0 | RawColumn.wordStartBit($1) }
+    return letters.withUnsafeBufferPointer { letters in
+      var slots: [Int32] = []
+      for slot in letters.indices where letters[slot] & mask == mask {
+        slots.append(Int32(slot))
+      }
+      return slots
+    }
   }
 
   /// The slots (below `slotCount`, ascending) that may hold `needle`: those holding its rarest
