@@ -19,12 +19,14 @@ cd "$(dirname "$0")/.."
 source=${1:-cities.sqlite}
 seconds=${2:-30}
 connections=${3:-16}
-[ -f "$source" ] || { echo "no $source: build the corpus with ../shared/data/make-cities" >&2; exit 2; }
+[ -f "$source" ] || { echo "no $source: build the corpus with Scripts/make-cities" >&2; exit 2; }
 for tool in wrk curl jq; do
   command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$tool" >/dev/null; }
 done
-sift=.build/release/sift
+# SIFT=PATH runs another build (an earlier one, to compare in the same session); LIMIT the page size.
+sift=${SIFT:-.build/release/sift}
 [ -x "$sift" ] || swift build -c release --product sift >/dev/null
+export LIMIT=${LIMIT:-20}
 
 work=$(mktemp -d)
 server_pid=
@@ -46,15 +48,16 @@ echo "$token" >"$work/token"
 
 # Each keystroke of every benchmark query, URL-encoded, as the page would send it.
 python3 - "$work/paths.lua" Benchmarks/queries/cities.txt Benchmarks/queries/cities-misspelt.txt <<'PYTHON'
-import sys, urllib.parse
+import os, sys, urllib.parse
 paths = []
+limit = os.environ["LIMIT"]
 for name in sys.argv[2:]:
     for query in open(name, encoding="utf-8").read().split("\n"):
         for end in range(1, len(query) + 1):
             typed = query[:end]
             if typed.endswith(" "):
                 continue
-            paths.append("/catalogs/cities/search?limit=50&facets=1&q=" + urllib.parse.quote(typed))
+            paths.append(f"/catalogs/cities/search?limit={limit}&facets=1&q=" + urllib.parse.quote(typed))
 with open(sys.argv[1], "w") as out:
     out.write("paths = {\n" + "".join(f'  "{p}",\n' for p in paths) + "}\n")
 print(f"{len(paths)} keystrokes", file=sys.stderr)

@@ -19,7 +19,8 @@ enum SearchResponse {
       guard let item else { return nil }
       return ResultItem.json(
         item, collection: collection,
-        explanation: explain ? collection.explanation(forRow: row) : nil)
+        explanation: explain ? collection.explanation(forRow: row) : nil,
+        listValues: ResultItem.listValuesOnAPage)
     }
     return json(
       catalog: catalog, indicator: controller.indicator, offset: page.lowerBound,
@@ -58,9 +59,21 @@ enum SearchResponse {
 /// One result: `id`, `title`, each field under its own name, `highlights` — where the query
 /// matched each value, in UTF-16 offsets (what JavaScript indexes strings by) — and with
 /// `explain=1` the rule values `sift search --explain` gives.
+///
+/// On a page of search results a field of many values (a city's 200 other names) holds the
+/// values that matched (the first `matchedValues` of them), then others up to `listValues`, and
+/// `more` counts what was left out: a page costs a page. The item itself (`GET …/items/ID`) has
+/// every value.
 enum ResultItem {
+  /// How many values of a list field a search result shows at least: what a row draws.
+  static let listValuesOnAPage = 2
+  /// How many matched values of a list field a search result shows at most (a one-letter
+  /// query matches most of a city's names).
+  static let matchedValues = 10
+
   static func json(
-    _ item: Item, collection: FilteredCollection, explanation: MatchExplanation? = nil
+    _ item: Item, collection: FilteredCollection, explanation: MatchExplanation? = nil,
+    listValues: Int? = nil
   ) -> JSONValue {
     let schema = collection.schema
     var members: [(String, JSONValue)] = [
@@ -68,34 +81,71 @@ enum ResultItem {
       ("title", .string(item[schema.titleField]?.displayText ?? "")),
     ]
     var highlights: [JSONValue] = []
+    var more: [(String, JSONValue)] = []
     for field in schema.fields {
       guard let value = item[field.name] else { continue }
-      if !["id", "title", "highlights", "explain"].contains(field.name) {
+      let named = !["id", "title", "highlights", "explain", "more"].contains(field.name)
+      let highlighted = field.kind != .number
+      let texts = value.strings
+      // The values to write, each with where it matched.
+      var shown: [(text: String, ranges: [Range<String.Index>])] = []
+      if case .texts = value, let listValues {
+        let mayMatch =
+          collection.valuesThatMayMatch(field: field.name, of: item.id).flatMap {
+            $0.count == texts.count ? $0 : nil
+          } ?? texts.map { _ in true }
+        var unmatched: [String] = []
+        for (text, candidate) in zip(texts, mayMatch) {
+          guard shown.count < Self.matchedValues else { break }
+          let ranges =
+            candidate && highlighted
+            ? collection.highlightRanges(in: text, field: field.name, of: item) : []
+          if ranges.isEmpty { unmatched.append(text) } else { shown.append((text, ranges)) }
+        }
+        shown += unmatched.prefix(max(0, listValues - shown.count)).map { ($0, []) }
+        if texts.count > shown.count {
+          more.append((field.name, .number(Double(texts.count - shown.count))))
+        }
+        if named { members.append((field.name, .strings(shown.map(\.text)))) }
+        for (text, ranges) in shown where !ranges.isEmpty {
+          highlights.append(Self.highlight(field: field.name, text: text, ranges: ranges))
+        }
+        continue
+      }
+      if named {
         switch value {
         case .text(let text): members.append((field.name, .string(text)))
         case .texts(let texts): members.append((field.name, .strings(texts)))
         case .number(let number): members.append((field.name, .number(number)))
         }
       }
-      guard field.kind != .number else { continue }
-      for text in value.strings {
+      guard highlighted else { continue }
+      for text in texts {
         let ranges = collection.highlightRanges(in: text, field: field.name, of: item)
-        guard !ranges.isEmpty else { continue }
-        let utf16 = text.utf16
-        let offsets = ranges.map { range -> JSONValue in
-          .array([
-            .number(Double(utf16.distance(from: utf16.startIndex, to: range.lowerBound))),
-            .number(Double(utf16.distance(from: utf16.startIndex, to: range.upperBound))),
-          ])
+        if !ranges.isEmpty {
+          highlights.append(Self.highlight(field: field.name, text: text, ranges: ranges))
         }
-        highlights.append(
-          .object(sorting: [
-            ("field", .string(field.name)), ("value", .string(text)), ("ranges", .array(offsets)),
-          ]))
       }
     }
     members.append(("highlights", .array(highlights)))
+    if !more.isEmpty { members.append(("more", .object(sorting: more))) }
     if let explanation { members.append(("explain", .object(explanation.jsonMembers))) }
     return .object(sorting: members)
+  }
+
+  /// Where the query matched one value, in UTF-16 offsets.
+  private static func highlight(
+    field: String, text: String, ranges: [Range<String.Index>]
+  ) -> JSONValue {
+    let utf16 = text.utf16
+    let offsets = ranges.map { range -> JSONValue in
+      .array([
+        .number(Double(utf16.distance(from: utf16.startIndex, to: range.lowerBound))),
+        .number(Double(utf16.distance(from: utf16.startIndex, to: range.upperBound))),
+      ])
+    }
+    return .object(sorting: [
+      ("field", .string(field)), ("value", .string(text)), ("ranges", .array(offsets)),
+    ])
   }
 }

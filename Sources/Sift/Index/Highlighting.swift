@@ -163,3 +163,51 @@ extension SearchIndex {
     }
   }
 }
+
+extension SearchIndex {
+  /// Per value of the text field `field` of the item `id`, whether a highlight for `request`
+  /// can be in it: its folded text, read from the index, holds one of the terms. Lets a page
+  /// of a city with 200 other names highlight the few that matched without folding the rest.
+  /// Nil when every value must be looked at (near spellings, initial consonants, an item or
+  /// field the index does not hold).
+  ///
+  /// - Complexity: O(*m*) in the item's folded text.
+  package func valuesThatMayMatch(
+    field: String, of id: ID, request: MatchRequest, nearSpellings: Bool
+  ) -> [Bool]? {
+    guard let column = textFields.firstIndex(where: { $0.name == field }),
+      let slot = slotByID[id]
+    else { return nil }
+    let scoped = schema.searchesUnfielded(textFields[column], in: request)
+    let conditions = request.terms.filter { !$0.isNegated }.compactMap(\.textCondition).filter {
+      $0.field == field || ($0.field == nil && scoped)
+    }
+    let nearTerms = nearSpellings && request.typos.isEnabled
+    guard
+      !conditions.contains(where: { $0.matchesInitials || (nearTerms && Self.typoProbe($0) != nil) }
+      )
+    else { return nil }
+    let needles = conditions.map { Array($0.needle.utf8) }
+    return columns[column].withUnsafeBytes { bytes, starts in
+      var found: [Bool] = []
+      var valueStart = Int(starts[slot])
+      for offset in Int(starts[slot])..<Int(starts[slot + 1]) where bytes[offset] == 0 {
+        let value = valueStart..<offset
+        found.append(
+          needles.contains { needle in
+            needle.withUnsafeBufferPointer { ByteSearch.contains($0, in: bytes, range: value) }
+          })
+        valueStart = offset + 1
+      }
+      return found
+    }
+  }
+}
+
+extension SearchCollection {
+  /// See `SearchIndex.valuesThatMayMatch(field:of:request:nearSpellings:)`.
+  package func valuesThatMayMatch(field: String, of id: ID) -> [Bool]? {
+    index.valuesThatMayMatch(
+      field: field, of: id, request: request, nearSpellings: includesNearSpellings)
+  }
+}

@@ -63,12 +63,15 @@ package final class ServedPostgresCatalog: CatalogEndpoint {
     _ items: [Item], of result: PostgresSearchResult, criteria: SearchCriteria, explain: Bool
   ) -> [JSONValue] {
     guard let page = result.page(items, criteria: criteria, schema: schema) else {
-      return items.map { ResultItem.json($0, collection: plain) }
+      return items.map {
+        ResultItem.json($0, collection: plain, listValues: ResultItem.listValuesOnAPage)
+      }
     }
     return items.map { item in
       ResultItem.json(
         item, collection: page,
-        explanation: explain ? result.explanation(of: item.id, in: page) : nil)
+        explanation: explain ? result.explanation(of: item.id, in: page) : nil,
+        listValues: ResultItem.listValuesOnAPage)
     }
   }
 

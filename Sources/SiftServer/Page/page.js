@@ -5,7 +5,7 @@
 // text nodes, never markup.
 "use strict";
 
-const pageSize = 50;
+const pageSize = 20;
 
 const state = {
   catalogs: [],
@@ -64,7 +64,8 @@ function formatNumber(value) {
 }
 
 // One field's value for a row or the detail view: marked where it matched. Many values (a
-// city's other names) show the matched ones first, the rest counted when `limit` is given.
+// city's other names) show the matched ones first, the rest counted when `limit` is given or
+// when the result left them out.
 function fieldValue(result, schemaField, limit) {
   const value = result[schemaField.name];
   if (value === undefined || value === null) return null;
@@ -80,8 +81,10 @@ function fieldValue(result, schemaField, limit) {
     if (index > 0) fragment.append(", ");
     fragment.append(highlighted(v, marks.get(v)));
   });
-  if (shown.length < values.length) {
-    fragment.append(element("span", { class: "more-count", text: ` (+${values.length - shown.length} more)` }));
+  // A search result holds the values that matched and a few more; `more` counts the rest.
+  const left = values.length - shown.length + ((result.more && result.more[schemaField.name]) || 0);
+  if (left > 0) {
+    fragment.append(element("span", { class: "more-count", text: ` (+${left} more)` }));
   }
   return fragment;
 }
@@ -363,10 +366,13 @@ function closeDetail() {
 
 function showDetail() {
   const panel = $("detail");
-  const result = state.results[state.detail];
-  panel.hidden = !result;
-  document.body.classList.toggle("showing-detail", Boolean(result));
-  if (!result) return;
+  const shown = state.results[state.detail];
+  panel.hidden = !shown;
+  document.body.classList.toggle("showing-detail", Boolean(shown));
+  if (!shown) return;
+  // A result that left values out is shown whole once the item is read, marked as found.
+  if (shown.more && !shown.whole) readWhole(shown);
+  const result = shown.whole || shown;
   const titleMarks = highlightsOf(result, state.catalog.titleField);
   $("detail-title").replaceChildren(highlighted(result.title, titleMarks.get(result.title)));
   const list = $("detail-fields");
@@ -378,6 +384,20 @@ function showDetail() {
     list.append(element("dt", { text: schemaField.label }), element("dd", {}, value));
   }
   list.append(element("dt", { text: "Id" }), element("dd", { class: "id", text: result.id }));
+}
+
+// The whole item behind a search result that left values out, for the detail view.
+async function readWhole(result) {
+  if (result.reading) return;
+  result.reading = true;
+  const url = `/catalogs/${encodeURIComponent(state.catalog.name)}/items/${encodeURIComponent(result.id)}`;
+  try {
+    const item = await getJSON(url);
+    result.whole = { ...item, highlights: result.highlights };
+    if (state.results[state.detail] === result) showDetail();
+  } catch (error) {
+    result.reading = false; // the values the page has stay shown
+  }
 }
 
 // ---------------------------------------------------------------------------- keyboard
