@@ -23,7 +23,7 @@ struct CatalogStoreTests {
     }
     #expect(applicationID == CatalogStore.applicationID)
     #expect(journal == "wal")
-    #expect(migrations == ["v1", "v2", "v3", "v4"])
+    #expect(migrations == ["v1", "v2", "v3", "v4", "v5"])
     #expect(try store.itemCount() == 15)
     let document = try store.loadDocument()
     #expect(document == (try BuiltInCatalog.candies.load()))
@@ -171,5 +171,36 @@ struct CatalogStoreTests {
         try CatalogLocation(argument)
       }
     }
+  }
+
+  @Test("an add is numbered from the index of numeric ids, also in a file of the fourth format")
+  func numberingFromTheIndex() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let url = folder.file("meals.sqlite")
+    let store = try CatalogStore.create(at: url, document: try BuiltInCatalog.meals.load())
+    try store.add(Item(id: "41", fields: ["name": .text("Soup")]))
+    try store.add(Item(id: "9x", fields: ["name": .text("Salad")]))
+    // Back to the fourth format: no index of numeric ids.
+    try store.queue.write { db in
+      try db.execute(
+        sql: """
+          DROP INDEX items_by_number; DELETE FROM grdb_migrations WHERE identifier = 'v5';
+          """)
+    }
+    try store.close()
+    let upgraded = try CatalogStore.open(at: url)
+    let plan = try upgraded.queue.read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          EXPLAIN QUERY PLAN SELECT max(CAST(id AS INTEGER)) FROM items WHERE id GLOB '[0-9]*'
+          """
+      ).map { $0["detail"] as String? ?? "" }
+    }
+    #expect(plan.contains { $0.contains("items_by_number") }, "\(plan)")
+    #expect(try upgraded.makeItemID() == "42")
+    try upgraded.add(Item(id: "100", fields: ["name": .text("Stew")]))
+    #expect(try upgraded.makeItemID() == "101")
   }
 }

@@ -121,7 +121,7 @@ public final class CatalogStore: Sendable {
   }
 
   /// The migrations this version of Sift knows, oldest first.
-  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4"]
+  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5"]
 
   private static func firstColumn(_ connection: OpaquePointer?, _ sql: String) -> String? {
     allRows(connection, sql).first
@@ -235,6 +235,14 @@ public final class CatalogStore: Sendable {
         sql: """
           ALTER TABLE search_index ADD COLUMN near_spellings BLOB;
           DELETE FROM search_index;
+          """)
+    }
+    // v5: numeric ids in an index of their own, so numbering an add reads the largest of them
+    // (`ItemIDAllocator`) instead of every id (80 ms of each add on the 235k cities).
+    migrator.registerMigration("v5") { db in
+      try db.execute(
+        sql: """
+          CREATE INDEX items_by_number ON items(CAST(id AS INTEGER)) WHERE id GLOB '[0-9]*';
           """)
     }
     return migrator

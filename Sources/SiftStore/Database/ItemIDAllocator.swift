@@ -7,7 +7,8 @@ import Sift
 struct ItemIDAllocator {
   private var candidate: Int64
 
-  /// Starts after the largest numeric id in the items table.
+  /// Starts after the largest numeric id in the items table (read from `items_by_number`: the
+  /// expression and the condition are the index's own).
   init(_ db: Database) throws {
     let largest = try Int64.fetchOne(
       db, sql: "SELECT max(CAST(id AS INTEGER)) FROM items WHERE id GLOB '[0-9]*'")
