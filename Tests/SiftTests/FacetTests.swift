@@ -28,6 +28,8 @@ struct FacetTests {
     let collection = try FilteredCollection(schema: schema, items: items)
     let texts = [
       "", "a", "ap", "apple", "appel", "red -ap", "year:>2006", "strase", "tags:b", "nang", "zz",
+      // Found only inside words: exact matches that do not hold near spellings back.
+      "rasse", "pple", "pple -red",
     ]
     for text in texts {
       for scope in schema.scopes.indices {
@@ -47,5 +49,25 @@ struct FacetTests {
         }
       }
     }
+  }
+
+  @Test("a category whose exact matches are all inside words counts its near spellings")
+  func infixMatchesDoNotCount() throws {
+    let schema = EnginePropertyTests.schema
+    let items = [
+      Item(id: "1", fields: ["title": .text("Xapple"), "kind": .text("Fruit")]),
+      Item(id: "2", fields: ["title": .text("Appel"), "kind": .text("Fruit")]),
+      Item(id: "3", fields: ["title": .text("Apple"), "kind": .text("Tool")]),
+    ]
+    var collection = try FilteredCollection(schema: schema, items: items)
+    collection.filter(by: SearchCriteria(text: "apple"))
+    #expect(collection.rows == ["3", "1"])
+    // Fruit alone: "apple" only inside a word, so that search shows near spellings too.
+    var fruit = collection
+    fruit.filter(by: SearchCriteria(text: "apple", scopeIndex: 1))
+    #expect(fruit.rows.count == 2 && fruit.includesNearSpellings)
+    #expect(collection.facets.count(ofCategory: "fruit") == 2)
+    #expect(collection.facets.scopes[1] == 2)
+    #expect(collection.facets.count(ofCategory: "tool") == 1)
   }
 }

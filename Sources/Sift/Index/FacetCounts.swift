@@ -61,16 +61,10 @@ extension SearchIndex {
     // toward the threshold, in which case that category's search would show near spellings.
     let exact = current?.slots ?? searchSlots(MatchRequest(lifted, typos: .off), rows: 0).slots
     let exactCounts = count(exact)
-    // Which of them start words: their ranks, all of them (terms that may have typos are four
-    // letters or more, so few items match them).
+    let threshold = request.typos.threshold
     let counted =
       request.typos.countsInfixMatches
-      ? exactCounts
-      : count(
-        rank(exact, plan, nearSpellings: false).lazy.filter {
-          MatchRank(packed: $0.rank).exactness < .substring
-        }.map(\.slot))
-    let threshold = request.typos.threshold
+      ? exactCounts : countedExactMatches(exact, plan, categories: categoryCount, upTo: threshold)
     guard counted.total < threshold || counted.byID.contains(where: { $0 < threshold }) else {
       return tally(exactCounts.total) { exactCounts.byID[$0] }
     }
@@ -78,6 +72,29 @@ extension SearchIndex {
     return tally(counted.total < threshold ? near.total : exactCounts.total) { id in
       counted.byID[id] < threshold ? near.byID[id] : exactCounts.byID[id]
     }
+  }
+
+  /// How many of `slots` (exact matches) count toward the typo threshold — every term starting
+  /// a word — in all and per category id, each count stopped at `threshold`: all the counts are
+  /// compared with. A match is ranked only while its category (or the total) is short, and
+  /// only when its summaries allow word starts.
+  private func countedExactMatches(
+    _ slots: [Int32], _ plan: MatchPlan, categories categoryCount: Int, upTo threshold: Int
+  ) -> (total: Int, byID: [Int]) {
+    var byID = [Int](repeating: 0, count: categoryCount)
+    var total = 0
+    withRankingContext(plan) { context in
+      for slot in slots {
+        let id = Int(categories[Int(slot)])
+        guard total < threshold || (id >= 0 && byID[id] < threshold) else { continue }
+        guard exactnessBound(Int(slot), context) < MatchRank.Exactness.substring.rawValue,
+          analyse(Int(slot), plan, context, nearSpellings: false).rank.exactness < .substring
+        else { continue }
+        total += 1
+        if id >= 0 { byID[id] += 1 }
+      }
+    }
+    return (total, byID)
   }
 
   /// How many live items match `request` (a field scope's count).
