@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 names=${1:-city-names.txt}
 runs=${2:-10}
-[ -f "$names" ] || { echo "no $names: build it with ../shared/data/make-cities" >&2; exit 2; }
+[ -f "$names" ] || { echo "no $names: build it with Scripts/make-cities" >&2; exit 2; }
 for tool in fzf hyperfine jq; do
   command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$tool" >/dev/null; }
 done

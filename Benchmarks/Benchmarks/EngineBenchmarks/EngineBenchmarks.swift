@@ -3,7 +3,7 @@ import Foundation
 import Sift
 
 /// The engine's hot paths on the real corpus: folding, a first-keystroke scan, a refining
-/// keystroke, ranking. Set SIFT_CITY_NAMES to city-names.txt from ../shared/data/make-cities.
+/// keystroke, ranking. Set SIFT_CITY_NAMES to city-names.txt from Scripts/make-cities.
 let cityNames: [String] = {
   let path = ProcessInfo.processInfo.environment["SIFT_CITY_NAMES"] ?? "city-names.txt"
   guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
