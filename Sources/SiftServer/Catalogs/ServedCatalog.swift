@@ -15,13 +15,15 @@ public final class ServedCatalog: CatalogEndpoint {
   package let name: String
   let store: CatalogStore
   private let current: Mutex<State>
-  /// Written while an edit is saved and applied (edits go one at a time); read while a search
-  /// reads its page from the file, so the file holds the state the rows were searched in.
-  private let fileState = ReadWriteLock()
+  /// Held while an edit is saved and applied: edits go one at a time. Searches never take it.
+  private let editing = NSLock()
 
   /// The collection searches start from, its edit count, and the searches answered on it.
   private struct State: Sendable {
     var collection: FilteredCollection
+    /// Counts up once when an edit starts writing the file and once when it is applied: odd
+    /// while the file may hold an edit the collection does not. A page read from the file
+    /// belongs to its rows only if the count is even and the same before and after reading.
     var edits = 0
     var recent: RecentSearches
   }
@@ -49,30 +51,40 @@ public final class ServedCatalog: CatalogEndpoint {
   var collection: FilteredCollection { current.withLock { $0.collection } }
 
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
-  /// (for an add without one, the id the catalog gave it).
+  /// (for an add without one, the id the catalog gave it). Searches go on meanwhile: one whose
+  /// page was read while the file changed is searched again (`search(_:)`).
   package func commit(_ edit: CatalogEdit) throws(ServerError) -> ItemID {
-    try fileState.writing { () throws(ServerError) -> ItemID in
-      var controller = SearchController(collection: collection)
-      do throws(CatalogEditFailure<StoreError>) {
-        let committed = try controller.commit(edit, to: store)
-        let edited = controller.collection
-        current.withLock { state in
+    editing.lock()
+    defer { editing.unlock() }
+    let collection = current.withLock { state in
+      state.edits += 1  // odd: the file may change from here on
+      return state.collection
+    }
+    var controller = SearchController(collection: collection)
+    var edited: FilteredCollection?
+    defer {
+      current.withLock { state in
+        if let edited {
           state.collection = edited
-          state.edits += 1
           state.recent.removeAll()
         }
-        return committed.id
-      } catch .refused(.unknownID(let id)) {
-        throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
-      } catch .refused(.duplicateID(let id)) {
-        throw ServerError(
-          .conflict, "id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
-      } catch {
-        switch error {
-        case .refused(let refusal): throw .badRequest("\(refusal)")
-        case .notSaved(let failure):
-          throw ServerError(.serviceUnavailable, "the edit was not saved: \(failure)")
-        }
+        state.edits += 1  // even: the collection is the file's again
+      }
+    }
+    do throws(CatalogEditFailure<StoreError>) {
+      let committed = try controller.commit(edit, to: store)
+      edited = controller.collection
+      return committed.id
+    } catch .refused(.unknownID(let id)) {
+      throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
+    } catch .refused(.duplicateID(let id)) {
+      throw ServerError(
+        .conflict, "id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
+    } catch {
+      switch error {
+      case .refused(let refusal): throw .badRequest("\(refusal)")
+      case .notSaved(let failure):
+        throw ServerError(.serviceUnavailable, "the edit was not saved: \(failure)")
       }
     }
   }
@@ -95,16 +107,18 @@ public final class ServedCatalog: CatalogEndpoint {
   package func search(_ parameters: SearchParameters) throws(ServerError) -> JSONValue {
     while true {
       let (controller, edits) = try searched(parameters.input)
-      // The page's items are read from the file as it was when the rows were found; when an
-      // edit came in between, the search is made again on the edited catalog.
-      let response = fileState.reading { () -> JSONValue? in
-        guard current.withLock({ $0.edits }) == edits else { return nil }
-        return SearchResponse.json(
-          catalog: name, controller: controller,
-          page: parameters.offset..<parameters.offset + parameters.limit,
-          facets: parameters.facets, explain: parameters.explain)
+      // An edit is being written: the file may already hold it, the rows do not yet.
+      guard edits.isMultiple(of: 2) else {
+        usleep(200)
+        continue
       }
-      if let response { return response }
+      // The page's items are read from the file without a lock; when an edit started or ended
+      // meanwhile, they may not be the rows' items, and the search is made again.
+      let response = SearchResponse.json(
+        catalog: name, controller: controller,
+        page: parameters.offset..<parameters.offset + parameters.limit,
+        facets: parameters.facets, explain: parameters.explain)
+      if current.withLock({ $0.edits }) == edits { return response }
     }
   }
 
