@@ -286,33 +286,35 @@ extension SearchIndex {
     guard probe.number == nil, !probe.initials,
       let listed = trigrams.candidates(for: probe.needle)
     else { return nil }
-    // A copy of the index older than the one that built it has fewer slots.
-    var slots = listed.filter {
-      Int($0) < slotCount && isLive[Int($0)] && matchesExactly(probe, slot: Int($0))
-    }
-    for slot in min(trigrams.slotCount, slotCount)..<slotCount
-    where isLive[slot] && matchesExactly(probe, slot: slot) {
-      slots.append(Int32(slot))
-    }
-    return slots
+    return liveMatches(probe, among: listed, settled: false, listedBelow: trigrams.slotCount)
   }
 
   /// Live slots, in slot order, that match a probe of one letter a–z exactly: searched in every
   /// text field, the slots whose letters hold it are the answer; else they are the candidates,
-  /// checked one by one. Nil for any other probe.
+  /// checked one by one. Nil for any other probe. (Two letters were tried: checking each
+  /// candidate cost more than one scan of the text.)
   private func letterMatches(
     _ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex
   ) -> [Int32]? {
-    guard probe.number == nil, !probe.initials,
-      let listed = trigrams.slots(holdingLettersOf: probe.needle)
+    guard probe.number == nil, !probe.initials, probe.needle.count == 1,
+      let listed = trigrams.slots(holdingLetter: probe.needle[0])
     else { return nil }
-    // Two letters: checking each candidate costs more than one scan of the text (measured).
-    guard probe.needle.count == 1 else { return nil }
-    let settled = probe.columns.count == columns.count
+    return liveMatches(
+      probe, among: listed, settled: probe.columns.count == columns.count,
+      listedBelow: trigrams.slotCount)
+  }
+
+  /// The live slots of `listed` (candidates from an index built over the slots below
+  /// `listedBelow`) that match `probe` — all of them when the listing is `settled` — then the
+  /// slots added since that match it.
+  private func liveMatches(
+    _ probe: MatchPlan.TextProbe, among listed: [Int32], settled: Bool, listedBelow: Int
+  ) -> [Int32] {
+    // A copy of the index older than the one that built it has fewer slots.
     var slots = listed.filter {
       Int($0) < slotCount && isLive[Int($0)] && (settled || matchesExactly(probe, slot: Int($0)))
     }
-    for slot in min(trigrams.slotCount, slotCount)..<slotCount
+    for slot in min(listedBelow, slotCount)..<slotCount
     where isLive[slot] && matchesExactly(probe, slot: slot) {
       slots.append(Int32(slot))
     }

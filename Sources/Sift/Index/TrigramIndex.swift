@@ -25,8 +25,7 @@ final class TrigramIndex: Sendable {
   private let postings: [UInt8]
   /// Per slot, which bytes occur in any of its text columns, in the bits of
   /// `RawColumn.wordStartBit` (a letter a–z has a bit of its own): a one-letter term's matches
-  /// in one pass over four bytes an item, and a two-letter term's candidates, without reading
-  /// the text.
+  /// in one pass over four bytes an item, without reading the text.
   private let letters: [UInt32]
   /// The slots covered: `0..<slotCount`.
   let slotCount: Int
@@ -111,19 +110,14 @@ final class TrigramIndex: Sendable {
     return letters
   }
 
-  /// The slots (below `slotCount`, ascending) that hold every letter of `needle`, a term of one
-  /// or two letters a–z — for one letter exactly the slots whose text holds it; nil for any
-  /// other needle.
-  func slots(holdingLettersOf needle: [UInt8]) -> [Int32]? {
-    guard needle.count <= 2, !needle.isEmpty, needle.allSatisfy(RawColumn.hasOwnBit) else {
-      return nil
-    }
-    let mask = needle.reduce(UInt32(0)) { $0 | RawColumn.wordStartBit($1) }
+  /// The slots (below `slotCount`, ascending) whose text holds `letter`, a letter a–z; nil for
+  /// any other byte (its bit is shared).
+  func slots(holdingLetter letter: UInt8) -> [Int32]? {
+    guard RawColumn.hasOwnBit(letter) else { return nil }
+    let bit = RawColumn.wordStartBit(letter)
     return letters.withUnsafeBufferPointer { letters in
       var slots: [Int32] = []
-      for slot in letters.indices where letters[slot] & mask == mask {
-        slots.append(Int32(slot))
-      }
+      for slot in letters.indices where letters[slot] & bit != 0 { slots.append(Int32(slot)) }
       return slots
     }
   }
