@@ -65,13 +65,13 @@ public struct RankedMatches<ID: Hashable & Sendable>: Sendable {
 /// The ranked order of one search's matches, made as far as it is read: the first rows at once,
 /// more when a row past them is asked for (scrolling, a later page), by the same rules.
 final class MatchOrder<ID: Hashable & Sendable>: @unchecked Sendable {
-  // `@unchecked`: `ordered` and `isComplete` change only under `lock`; `ranker` is set once.
+  // `@unchecked`: `ordered`, `isComplete` and `ranker` change only under `lock`.
   private let lock = NSLock()
   private var ordered: [RankedSlot]
   private var isComplete: Bool
   /// What ranks more rows: the index as it was searched, the request and every match. Nil
-  /// once the order is whole, or when it was detached from its index.
-  private let ranker: Ranker?
+  /// once the order is whole (so the index copy goes), or when it was detached from its index.
+  private var ranker: Ranker?
 
   struct Ranker: Sendable {
     let index: SearchIndex<ID>
@@ -139,6 +139,7 @@ final class MatchOrder<ID: Hashable & Sendable>: @unchecked Sendable {
       rows: wanted * 4 >= ranker.slots.count ? .max : wanted)
     ordered = entries
     isComplete = complete
+    if complete { self.ranker = nil }
   }
 }
 
