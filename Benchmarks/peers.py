@@ -15,7 +15,7 @@ for what a search screen needs: the first 20 rows, best first, and how many matc
             what a shell user would run; top 20 by fzf's own score
 
 Usage: peers.py CITIES_JSONL CITIES_SQLITE --sift PATH [--queries FILE]... [--names city-names.txt]
-Needs: pip install tantivy; fzf (apt-get install fzf) when --names is given.
+Needs tantivy from PyPI and, with --names, fzf: installed (pip, apt-get) when missing.
 """
 import argparse, json, os, re, sqlite3, statistics, subprocess, sys, time, unicodedata
 
@@ -53,6 +53,16 @@ def sift_times(sift, catalog, query_files):
 def fold(text):
     text = unicodedata.normalize("NFKD", text)
     return "".join(c for c in text if not unicodedata.combining(c)).casefold()
+
+
+def ensure_tools(with_fzf):
+    try:
+        import tantivy  # noqa: F401
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "tantivy"], check=True)
+    if with_fzf and subprocess.run(["which", "fzf"], capture_output=True).returncode != 0:
+        subprocess.run(["apt-get", "update", "-qq"], check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "fzf"], check=True)
 
 
 def build_tantivy(cities):
@@ -143,6 +153,7 @@ def main():
     parser.add_argument("--queries", action="append")
     parser.add_argument("--names")
     args = parser.parse_args()
+    ensure_tools(args.names is not None)
     here = os.path.dirname(os.path.abspath(__file__))
     query_files = args.queries or [os.path.join(here, "queries", "cities.txt"),
                                    os.path.join(here, "queries", "cities-misspelt.txt")]
