@@ -110,6 +110,11 @@ final class TrigramIndex: Sendable {
     return letters
   }
 
+  /// Whether the text of `slot` (below `slotCount`) holds `letter`, a letter a–z.
+  func slot(_ slot: Int, holdsLetter letter: UInt8) -> Bool {
+    letters[slot] & RawColumn.wordStartBit(letter) != 0
+  }
+
   /// The slots (below `slotCount`, ascending) whose text holds `letter`, a letter a–z; nil for
   /// any other byte (its bit is shared).
   func slots(holdingLetter letter: UInt8) -> [Int32]? {
