@@ -1,7 +1,6 @@
 import Foundation
 import Sift
 import SiftStore
-import Synchronization
 
 /// One catalog the server answers for: its file and the collection searches start from.
 ///
@@ -14,7 +13,7 @@ public final class ServedCatalog: CatalogEndpoint {
   /// The name it is served under (`/catalogs/NAME/…`): the built-in name or the file's name.
   package let name: String
   let store: CatalogStore
-  private let current: Mutex<State>
+  private let current: Locked<State>
   /// Held while an edit is saved and applied: edits go one at a time. Searches never take it.
   private let editing = NSLock()
 
@@ -36,7 +35,8 @@ public final class ServedCatalog: CatalogEndpoint {
     let (collection, _) = try store.openCollection()
     // Near-spelling dictionaries and trigrams, off the request path.
     collection.index.prepareForSearchingInBackground()
-    current = Mutex(State(collection: collection, recent: RecentSearches(capacity: recentSearches)))
+    current = Locked(
+      State(collection: collection, recent: RecentSearches(capacity: recentSearches)))
   }
 
   package var schema: CatalogSchema { collection.schema }
