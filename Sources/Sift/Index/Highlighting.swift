@@ -131,9 +131,7 @@ extension SearchIndex {
     let scoped = schema.searchesUnfielded(definition, in: request)
     switch definition.kind {
     case .text:
-      let conditions = positive.compactMap(\.textCondition).filter {
-        $0.field == field || ($0.field == nil && scoped)
-      }
+      let conditions = highlightedConditions(of: definition, in: request)
       return Highlighting.ranges(
         in: text, needles: conditions.map(\.needle),
         initialNeedles: conditions.filter(\.matchesInitials).map(\.needle),
@@ -178,10 +176,7 @@ extension SearchIndex {
     guard let column = textFields.firstIndex(where: { $0.name == field }),
       let slot = slotByID[id]
     else { return nil }
-    let scoped = schema.searchesUnfielded(textFields[column], in: request)
-    let conditions = request.terms.filter { !$0.isNegated }.compactMap(\.textCondition).filter {
-      $0.field == field || ($0.field == nil && scoped)
-    }
+    let conditions = highlightedConditions(of: textFields[column], in: request)
     let nearTerms = nearSpellings && request.typos.isEnabled
     guard
       !conditions.contains(where: { $0.matchesInitials || (nearTerms && Self.typoProbe($0) != nil) }
@@ -200,6 +195,19 @@ extension SearchIndex {
         valueStart = offset + 1
       }
       return found
+    }
+  }
+}
+
+extension SearchIndex {
+  /// The text terms of `request` that mark a text field: its own (`field:term`) and, where the
+  /// request searches it, the unfielded ones.
+  fileprivate func highlightedConditions(
+    of field: FieldDefinition, in request: MatchRequest
+  ) -> [TextCondition] {
+    let scoped = schema.searchesUnfielded(field, in: request)
+    return request.terms.filter { !$0.isNegated }.compactMap(\.textCondition).filter {
+      $0.field == field.name || ($0.field == nil && scoped)
     }
   }
 }

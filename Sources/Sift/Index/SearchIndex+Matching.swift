@@ -236,7 +236,9 @@ extension SearchIndex {
       slots.removeAll { categories[Int($0)] != category }
     }
     for term in remaining {
-      if let trigrams, let letter = settledLetter(term) {
+      if let trigrams, case .text(let probe) = term.condition,
+        let (letter, settled) = letterTerm(probe), settled
+      {
         // One letter in every text field ("da n"): the letters an item holds answer it.
         slots.removeAll { slot in
           let holds =
@@ -258,7 +260,8 @@ extension SearchIndex {
     return slots
   }
 
-  /// The slots of `slots` that hold the probe's text exactly (`matchesExactly`) — or, when
+  /// The slots of `slots` that hold the probe's text exactly (`matchesExactly`, one slot at a
+  /// time, is the same rule for the few slots checked alone) — or, when
   /// `negated`, those that do not — reading each column's raw buffers once for all of them
   /// rather than once a slot: narrowing a first term's matches by the next ("da" → "da na").
   private func keeping(
@@ -347,17 +350,25 @@ extension SearchIndex {
 
   /// Live slots, in slot order, that match a probe of one letter a–z exactly: searched in every
   /// text field, the slots whose letters hold it are the answer; else they are the candidates,
-  /// checked one by one. Nil for any other probe. (Two letters were tried: checking each
-  /// candidate cost more than one scan of the text.)
+  /// checked. Nil for any other probe. (Two letters were tried: checking each candidate cost
+  /// more than one scan of the text.)
   private func letterMatches(
     _ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex
   ) -> [Int32]? {
-    guard probe.number == nil, !probe.initials, probe.needle.count == 1,
-      let listed = trigrams.slots(holdingLetter: probe.needle[0])
+    guard let (letter, settled) = letterTerm(probe),
+      let listed = trigrams.slots(holdingLetter: letter)
     else { return nil }
-    return liveMatches(
-      probe, among: listed, settled: probe.columns.count == columns.count,
-      listedBelow: trigrams.slotCount)
+    return liveMatches(probe, among: listed, settled: settled, listedBelow: trigrams.slotCount)
+  }
+
+  /// The letter of a probe that is one letter a–z (not a number, not initial consonants), and
+  /// whether it searches every text field — then the letters beside the trigrams answer it
+  /// exactly.
+  private func letterTerm(_ probe: MatchPlan.TextProbe) -> (letter: UInt8, settled: Bool)? {
+    guard probe.needle.count == 1, RawColumn.hasOwnBit(probe.needle[0]), probe.number == nil,
+      !probe.initials
+    else { return nil }
+    return (probe.needle[0], probe.columns.count == columns.count)
   }
 
   /// The live slots of `listed` (candidates from an index built over the slots below
@@ -367,9 +378,8 @@ extension SearchIndex {
     _ probe: MatchPlan.TextProbe, among listed: [Int32], settled: Bool, listedBelow: Int
   ) -> [Int32] {
     // A copy of the index older than the one that built it has fewer slots.
-    var slots = listed.filter {
-      Int($0) < slotCount && isLive[Int($0)] && (settled || matchesExactly(probe, slot: Int($0)))
-    }
+    let live = listed.filter { Int($0) < slotCount && isLive[Int($0)] }
+    var slots = settled ? live : keeping(live, holding: probe, negated: false)
     for slot in min(listedBelow, slotCount)..<slotCount
     where isLive[slot] && matchesExactly(probe, slot: slot) {
       slots.append(Int32(slot))
