@@ -55,7 +55,7 @@ struct CrashTests {
   ) throws {
     let stored = try sift.run(["search", "--catalog", catalog, "--json", query])
     #expect(stored.status == 0, "\(stored.stderr)")
-    _ = sqlite(catalog, "delete from search_index")
+    _ = sqlite(catalog, "delete from index_file")
     let fresh = try sift.run(["search", "--catalog", catalog, "--json", query])
     #expect(fresh.stderr.contains("the search index was rebuilt (the file had none yet)"))
     #expect(stored.stdout == fresh.stdout, "round \(round)")
@@ -120,12 +120,12 @@ struct CrashTests {
       }
       #expect(state == "old" || state == "new", "round \(round): \(state)")
       outcomes[killed ? "killed, \(state)" : "finished", default: 0] += 1
-      // The index in the file was written in the import's transaction: it is stamped with the
+      // The index file was recorded in the import's transaction: the catalog names one of the
       // items' generation whether the import landed or not, and it searches like a fresh fold.
       #expect(
         Self.sqlite(
           catalog,
-          "select (select generation from search_index) = (select value from items_generation)")
+          "select (select generation from index_file) = (select value from items_generation)")
           == "1", "round \(round)")
       try Self.expectIndexAnswersItems(sift, catalog: catalog, query: "seoul", round: round)
     }

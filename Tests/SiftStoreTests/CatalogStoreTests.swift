@@ -23,7 +23,7 @@ struct CatalogStoreTests {
     }
     #expect(applicationID == CatalogStore.applicationID)
     #expect(journal == "wal")
-    #expect(migrations == ["v1", "v2", "v3", "v4", "v5"])
+    #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6"])
     #expect(try store.itemCount() == 15)
     let document = try store.loadDocument()
     #expect(document == (try BuiltInCatalog.candies.load()))
@@ -185,7 +185,8 @@ struct CatalogStoreTests {
     try store.queue.write { db in
       try db.execute(
         sql: """
-          DROP INDEX items_by_number; DELETE FROM grdb_migrations WHERE identifier = 'v5';
+          DROP INDEX items_by_number;
+          DELETE FROM grdb_migrations WHERE identifier IN ('v5', 'v6');
           """)
     }
     try store.close()

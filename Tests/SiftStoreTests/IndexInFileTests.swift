@@ -6,15 +6,16 @@ import Testing
 
 @testable import SiftStore
 
-/// The search index kept in the catalog file: read when current, rebuilt (and saved) when it is
-/// missing, stale or damaged — never searched when it does not answer the items.
-@Suite("Index in the catalog file")
+/// The search index kept in a file beside the catalog (`IndexFile`), mapped: read when it is
+/// the one the catalog records and current, rebuilt (and saved) when it is missing, stale,
+/// another's or damaged — never searched when it does not answer the items.
+@Suite("Index in the catalog's index file")
 struct IndexInFileTests {
   static let queries = ["", "rose", "r", "red rose", "2010", "-rose", "wedding", "flwer"]
 
-  /// The archive stored in the file, and an archive of the items as they are, folded afresh.
+  /// The archive in the index file, and an archive of the items as they are, folded afresh.
   static func storedAndFresh(_ store: CatalogStore) throws -> (stored: [UInt8]?, fresh: [UInt8]) {
-    let stored = try store.queue.read { db in try CatalogStore.storedArchive(db)?.archive }
+    let stored = try store.mappedIndexFile().map { [UInt8]($0.archive) }
     let document = try store.loadDocument()
     let fresh = try FilteredCollection(schema: document.schema, items: document.items).index
     return (stored, fresh.archived())
@@ -202,28 +203,63 @@ struct IndexInFileTests {
     #expect(collection.rows == ["1"])
   }
 
+  /// Rewrites the catalog's index file with what `change` makes of its bytes (given the
+  /// archive's range in them), as a failing disk or another program would.
+  static func alterIndexFile(
+    of store: CatalogStore, _ change: (inout [UInt8], IndexFile.Header) -> Void
+  ) throws {
+    let header = try #require(try store.mappedIndexFile()).header
+    let url = IndexFile.url(forCatalogAt: store.url)
+    var bytes = [UInt8](try Data(contentsOf: url))
+    change(&bytes, header)
+    try Data(bytes).write(to: url)
+  }
+
   @Test(
-    "a cut or altered index is noticed and rebuilt; items changed behind Sift's back are replayed",
-    arguments: ["cut", "altered", "emptied", "items changed outside Sift"])
+    "a missing, cut, altered or foreign index file is noticed and rebuilt; items changed behind Sift's back are replayed",
+    arguments: [
+      "missing", "cut", "altered", "emptied", "another catalog's", "items changed outside Sift",
+    ])
   func damage(kind: String) throws {
     let folder = try TemporaryFolder()
     defer { folder.cleanup() }
     let store = try CatalogStore.create(
       at: folder.file("products.sqlite"), document: try BuiltInCatalog.products.load())
-    try store.queue.write { db in
-      let archive = try CatalogStore.storedArchive(db)!.archive
-      var damaged = archive
-      switch kind {
-      case "cut": damaged.removeLast(archive.count / 3)
-      case "altered": damaged[archive.count / 2] ^= 0x20
-      case "emptied": damaged = []
-      default:
-        // As another program (the sqlite3 shell) would: the triggers still see it.
+    let indexFile = IndexFile.url(forCatalogAt: store.url)
+    let expected: String
+    switch kind {
+    case "missing":
+      try FileManager.default.removeItem(at: indexFile)
+      expected = "the index file is missing"
+    case "cut":
+      try Self.alterIndexFile(of: store) { bytes, header in
+        bytes.removeLast(bytes.count - header.archive.lowerBound - header.archive.count / 3)
+      }
+      expected = "a damaged index file (cut short)"
+    case "altered":
+      try Self.alterIndexFile(of: store) { bytes, header in
+        bytes[header.archive.lowerBound + header.archive.count / 2] ^= 0x20
+      }
+      expected = "a damaged index file (checksum)"
+    case "emptied":
+      try Self.alterIndexFile(of: store) { bytes, _ in bytes = [] }
+      expected = "the index file is not one Sift wrote"
+    case "another catalog's":
+      // The same items in another catalog: its index file is whole, but not the one recorded.
+      let other = try CatalogStore.create(
+        at: folder.file("other.sqlite"), document: try BuiltInCatalog.products.load())
+      try other.close()
+      try FileManager.default.removeItem(at: indexFile)
+      try FileManager.default.copyItem(
+        at: IndexFile.url(forCatalogAt: other.url), to: indexFile)
+      expected = "the index file is not the one the catalog records"
+    default:
+      // As another program (the sqlite3 shell) would: the triggers still see it.
+      try store.queue.write { db in
         try db.execute(
           sql: "UPDATE items SET \(CatalogStore.column("title")) = 'Blue Xylophone' WHERE id = '1'")
       }
-      try db.execute(
-        sql: "UPDATE search_index SET archive = ? WHERE id = 1", arguments: [Data(damaged)])
+      expected = ""
     }
     let opened = try store.openCollection()
     if kind == "items changed outside Sift" {
@@ -235,8 +271,6 @@ struct IndexInFileTests {
         Issue.record("a \(kind) index was read")
         return
       }
-      let expected =
-        kind == "emptied" ? "not an index archive" : "a damaged index archive (checksum)"
       #expect(reason == expected)
       #expect(opened.report.notice?.contains(expected) == true)
     }
@@ -245,6 +279,30 @@ struct IndexInFileTests {
     collection.filter(by: SearchCriteria(text: "xylophone", tokens: [], scopeIndex: 0))
     #expect(collection.rows == (kind == "items changed outside Sift" ? ["1"] : []))
     #expect(try store.openCollection().report.indexSource == .archive)
+  }
+
+  @Test("an index already opened keeps reading its own file when a save replaces it")
+  func openedIndexOutlivesItsFile() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let store = try CatalogStore.create(
+      at: folder.file("products.sqlite"), document: try BuiltInCatalog.products.load())
+    let early = try store.openCollection().collection
+    let before = try store.loadDocument().makeCollection()
+    var session = try CatalogSession(store: store)
+    _ = try session.add(fields: ["title": .text("Violet Rose")])
+    #expect(try session.saveIndex())
+    // The file was renamed over; the first open's mapping still holds the old one, whole.
+    var opened = early
+    var expected = before
+    for query in Self.queries {
+      let criteria = SearchCriteria(text: query, tokens: [], scopeIndex: 0)
+      opened.filter(by: criteria)
+      expected.filter(by: criteria)
+      #expect(opened.rows == expected.rows, "\(query)")
+    }
+    #expect(early.index.archived() == before.index.archived())
+    #expect(try store.openCollection().collection.contains(id: session.controller.rows.last!))
   }
 
   @Test("a catalog of the first format is upgraded; its first open builds and saves the index")
@@ -257,10 +315,10 @@ struct IndexInFileTests {
     try store.queue.write { db in
       try db.execute(
         sql: """
-          DROP TABLE search_index; DROP TABLE items_generation;
+          DROP TABLE index_file; DROP TABLE items_generation;
           DROP TRIGGER items_inserted; DROP TRIGGER items_updated; DROP TRIGGER items_deleted;
           DROP TRIGGER schema_changed; DROP TABLE items_changes; DROP INDEX items_by_number;
-          DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v3', 'v4', 'v5');
+          DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v3', 'v4', 'v5', 'v6');
           """)
     }
     try store.close()
@@ -293,31 +351,31 @@ struct IndexInFileTests {
     let stored = Self.misspeltSearch(try store.openCollection().collection)
     #expect(stored.rows == Array(expected.rows) && stored.read)
 
-    // Altered bytes: built, not read, and the same rows.
-    try store.queue.write { db in
-      var bytes = try [UInt8](
-        Data.fetchOne(db, sql: "SELECT near_spellings FROM search_index WHERE id = 1")!)
-      bytes[bytes.count / 2] ^= 0x10
-      try db.execute(
-        sql: "UPDATE search_index SET near_spellings = ? WHERE id = 1", arguments: [Data(bytes)])
+    // Altered bytes in the dictionaries (whose checksum is their own): built, not read, and the
+    // same rows.
+    try Self.alterIndexFile(of: store) { bytes, header in
+      let near = header.nearSpellings!
+      bytes[near.lowerBound + near.count / 2] ^= 0x10
     }
     let damaged = Self.misspeltSearch(try store.openCollection().collection)
     #expect(damaged.rows == Array(expected.rows) && !damaged.read)
 
-    // Opened, then another archive saved before the first misspelling: not read either.
+    // Opened, then another index file saved before the first misspelling: the first open
+    // still reads the dictionaries of its own (mapped) file, which answer its index.
     let early = try store.openCollection().collection
     var session = try CatalogSession(store: store)
     _ = try session.add(fields: ["title": .text("Violet")])
     #expect(try session.saveIndex())
     let late = Self.misspeltSearch(early)
-    #expect(late.rows == Array(expected.rows) && !late.read)
-    // The new archive came with its own dictionaries.
+    #expect(late.rows == Array(expected.rows) && late.read)
+    // The new file came with its own dictionaries.
     #expect(Self.misspeltSearch(try store.openCollection().collection).read)
   }
 
   @Test(
-    "a catalog of the third format is upgraded: its first open builds the index and dictionaries")
-  func upgradeFromThirdFormat() throws {
+    "a catalog of the fifth format (its index in a blob) is upgraded: its first open writes the index file"
+  )
+  func upgradeFromFifthFormat() throws {
     let folder = try TemporaryFolder()
     defer { folder.cleanup() }
     let url = folder.file("products.sqlite")
@@ -325,12 +383,21 @@ struct IndexInFileTests {
     try store.queue.write { db in
       try db.execute(
         sql: """
-          ALTER TABLE search_index DROP COLUMN near_spellings; DROP INDEX items_by_number;
-          DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v5');
+          DROP TABLE index_file;
+          CREATE TABLE search_index (
+            id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL,
+            archive BLOB NOT NULL, near_spellings BLOB);
+          INSERT INTO search_index VALUES (1, (SELECT value FROM items_generation), x'00', NULL);
+          DELETE FROM grdb_migrations WHERE identifier = 'v6';
           """)
     }
     try store.close()
+    try FileManager.default.removeItem(at: IndexFile.url(forCatalogAt: url))
     let upgraded = try CatalogStore.open(at: url)
+    let tables = try upgraded.queue.read { db in
+      try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    #expect(!tables.contains("search_index") && tables.contains("index_file"))
     let opened = try upgraded.openCollection()
     #expect(opened.report.indexSource == .rebuilt(reason: "the file had none yet"))
     try Self.expectSameRows(opened.collection, as: upgraded)

@@ -12,9 +12,9 @@
 /// Each value of a slot is followed by a 0 byte, which folded text never contains: a match can
 /// span neither two values nor two items.
 struct FoldedColumn: Sendable {
-  private(set) var bytes: [UInt8] = []
+  private(set) var bytes: IndexBuffer<UInt8> = []
   /// `starts[slot]..<starts[slot + 1]` are the slot's bytes.
-  private(set) var starts: [UInt32] = [0]
+  private(set) var starts: IndexBuffer<UInt32> = [0]
 
   var slotCount: Int { starts.count - 1 }
 
@@ -22,6 +22,11 @@ struct FoldedColumn: Sendable {
 
   /// A column over bytes folded elsewhere; `starts` begins with 0 and ends with `bytes.count`.
   init(bytes: [UInt8], starts: [UInt32]) {
+    self.init(bytes: IndexBuffer(bytes), starts: IndexBuffer(starts))
+  }
+
+  /// A column over buffers read from an archive (borrowed or copied); as above.
+  init(bytes: IndexBuffer<UInt8>, starts: IndexBuffer<UInt32>) {
     self.bytes = bytes
     self.starts = starts
   }
@@ -30,9 +35,11 @@ struct FoldedColumn: Sendable {
 
   /// Appends a slot holding the folded `values`.
   mutating func append(_ values: [String]) {
-    for value in values {
-      TextFolding.append(value, to: &bytes)
-      bytes.append(0)
+    bytes.withArray { bytes in
+      for value in values {
+        TextFolding.append(value, to: &bytes)
+        bytes.append(0)
+      }
     }
     starts.append(UInt32(truncatingIfNeeded: bytes.count))
   }
@@ -40,14 +47,16 @@ struct FoldedColumn: Sendable {
   /// This column followed by `other`'s slots.
   mutating func append(contentsOf other: FoldedColumn) {
     let base = UInt32(truncatingIfNeeded: bytes.count)
-    bytes.append(contentsOf: other.bytes)
-    for start in other.starts.dropFirst() { starts.append(start &+ base) }
+    other.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+    starts.append(contentsOf: other.starts.dropFirst().lazy.map { $0 &+ base })
   }
 
   /// Appends a slot holding the initial-consonant keys of those `values` that have Hangul.
   mutating func appendInitials(_ values: [String]) {
-    for value in values where TextFolding.appendInitialConsonants(of: value, to: &bytes) {
-      bytes.append(0)
+    bytes.withArray { bytes in
+      for value in values where TextFolding.appendInitialConsonants(of: value, to: &bytes) {
+        bytes.append(0)
+      }
     }
     starts.append(UInt32(truncatingIfNeeded: bytes.count))
   }
@@ -149,14 +158,17 @@ struct FoldedColumn: Sendable {
 
   /// A copy keeping only the given slots, in the given order.
   func compacted(keeping slots: [Int]) -> FoldedColumn {
-    var copy = FoldedColumn()
-    copy.bytes.reserveCapacity(bytes.count)
-    copy.starts.reserveCapacity(slots.count + 1)
-    for slot in slots {
-      copy.bytes.append(contentsOf: bytes[range(of: slot)])
-      copy.starts.append(UInt32(truncatingIfNeeded: copy.bytes.count))
+    var copiedBytes: [UInt8] = []
+    var copiedStarts: [UInt32] = [0]
+    copiedBytes.reserveCapacity(bytes.count)
+    copiedStarts.reserveCapacity(slots.count + 1)
+    withUnsafeBytes { bytes, _ in
+      for slot in slots {
+        copiedBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range(of: slot)]))
+        copiedStarts.append(UInt32(truncatingIfNeeded: copiedBytes.count))
+      }
     }
-    return copy
+    return FoldedColumn(bytes: copiedBytes, starts: copiedStarts)
   }
 }
 

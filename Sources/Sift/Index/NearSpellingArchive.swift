@@ -10,8 +10,9 @@ import Dispatch
 /// then per dictionary its text column (u32), the slots it covers, its words, word offsets,
 /// posting offsets and postings; last a 64-bit checksum of everything before it.
 public enum NearSpellingArchive {
-  /// Version 2 added the folding table's fingerprint.
-  public static let formatVersion: UInt16 = 2
+  /// Version 2 added the folding table's fingerprint; version 3 aligns arrays to 8 bytes and
+  /// checksums in four lanes (as `IndexArchive` 3).
+  public static let formatVersion: UInt16 = 3
   static let magic: [UInt8] = Array("SIFTNS".utf8)
 
   /// The dictionaries in `bytes`, by text column; throws for bytes that are not a whole,

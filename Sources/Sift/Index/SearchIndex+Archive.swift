@@ -14,8 +14,9 @@
 /// item's category, the popularity order, and a 64-bit checksum of everything before it.
 public enum IndexArchive {
   /// Raised when the format changes; an archive of another version is refused (and rebuilt).
-  /// Version 2 added the folding table's fingerprint.
-  public static let formatVersion: UInt16 = 2
+  /// Version 2 added the folding table's fingerprint; version 3 aligns every array to 8 bytes
+  /// (so a mapped archive is read in place) and checksums in four lanes.
+  public static let formatVersion: UInt16 = 3
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.
@@ -84,7 +85,9 @@ extension SearchIndex where ID == ItemID {
       writer.appendArray(summary.lengths)
     }
     for values in numbers {
-      writer.appendArray(keep.map { values[$0].isNaN ? Double.nan : values[$0] })
+      writer.appendArray(values.withUnsafeBufferPointer { values in
+        keep.map { values[$0].isNaN ? Double.nan : values[$0] }
+      })
     }
     // Categories numbered by first appearance among the live items, as a fresh build does.
     let names = Dictionary(uniqueKeysWithValues: categoryIDs.map { ($1, $0) })
@@ -133,9 +136,34 @@ extension SearchIndex where ID == ItemID {
   public init(
     archive bytes: UnsafeRawBufferPointer, schema: CatalogSchema
   ) throws(IndexArchive.Failure) {
+    try self.init(reading: bytes, keptBy: nil, checksum: .verify, schema: schema)
+  }
+
+  /// The index an archive holds, its buffers *borrowed* from `bytes` rather than copied: an
+  /// archive mapped from a file is read where it lies, and only the pages a search touches are
+  /// ever read. `owner` must keep `bytes` valid and unchanged for as long as the index or any
+  /// copy of it lives; a buffer an edit changes is copied first.
+  ///
+  /// `checksum: .verified` when the caller checked `IndexArchive.checksumAgrees` on the same
+  /// bytes already (reading a file in chunks, so that checking does not map every page).
+  /// The offsets are checked here in any case: no damage can make a search read out of bounds.
+  ///
+  /// - Throws: as `init(archive:schema:)` for an array.
+  package init(
+    borrowing bytes: UnsafeRawBufferPointer, keptBy owner: any AnyObject & Sendable,
+    checksum: IndexArchive.ChecksumCheck, schema: CatalogSchema
+  ) throws(IndexArchive.Failure) {
+    try self.init(reading: bytes, keptBy: owner, checksum: checksum, schema: schema)
+  }
+
+  private init(
+    reading bytes: UnsafeRawBufferPointer, keptBy owner: (any AnyObject & Sendable)?,
+    checksum: IndexArchive.ChecksumCheck, schema: CatalogSchema
+  ) throws(IndexArchive.Failure) {
     var reader = try ArchiveReader(
       opening: bytes, magic: IndexArchive.magic, version: IndexArchive.formatVersion,
-      schema: schema)
+      schema: schema, checksum: checksum)
+    reader.owner = owner
     self.init(empty: schema)
     let count = Int(try reader.read() as UInt64)
     let idStrings = try reader.readStrings()
@@ -152,25 +180,26 @@ extension SearchIndex where ID == ItemID {
         initialColumns[field] = try reader.readColumn(slots: count)
       }
       var summary = ColumnSummary()
-      summary.wordStarts = try reader.readArray()
-      summary.valueStarts = try reader.readArray()
-      summary.lengths = try reader.readArray()
+      summary.wordStarts = try reader.readBuffer()
+      summary.valueStarts = try reader.readBuffer()
+      summary.lengths = try reader.readBuffer()
       guard summary.wordStarts.count == count, summary.valueStarts.count == count,
         summary.lengths.count == count
       else { throw .damaged("summary") }
       summaries[field] = summary
     }
     for field in numberFields.indices {
-      numbers[field] = try reader.readArray()
+      numbers[field] = try reader.readBuffer()
       guard numbers[field].count == count else { throw .damaged("numbers") }
     }
     let categoryNames = try reader.readStrings()
     for (id, name) in categoryNames.enumerated() { categoryIDs[name] = Int32(id) }
-    categories = try reader.readArray()
+    categories = try reader.readBuffer()
+    let categoryCount = Int32(categoryNames.count)
     guard categories.count == count,
-      categories.allSatisfy({ $0 >= -1 && $0 < Int32(categoryNames.count) })
+      categories.withUnsafeBufferPointer({ $0.allSatisfy { $0 >= -1 && $0 < categoryCount } })
     else { throw .damaged("categories") }
-    let order: [Int32] = try reader.readArray()
+    let order: IndexBuffer<Int32> = try reader.readBuffer()
     guard order.count == count, Self.isPermutation(order) else {
       throw .damaged("popularity order")
     }
@@ -182,32 +211,98 @@ extension SearchIndex where ID == ItemID {
 
 extension SearchIndex {
   /// Whether `order` holds each of `0..<order.count` once.
-  static func isPermutation(_ order: [Int32]) -> Bool {
+  static func isPermutation(_ order: IndexBuffer<Int32>) -> Bool {
     var seen = [Bool](repeating: false, count: order.count)
-    for slot in order {
-      guard slot >= 0, Int(slot) < seen.count, !seen[Int(slot)] else { return false }
-      seen[Int(slot)] = true
+    return order.withUnsafeBufferPointer { order in
+      for slot in order {
+        guard slot >= 0, Int(slot) < seen.count, !seen[Int(slot)] else { return false }
+        seen[Int(slot)] = true
+      }
+      return true
     }
-    return true
   }
 }
 
-/// FNV-1a over 64-bit words (then the tail bytes): fast enough to check a 100 MB archive on open.
-enum Checksum {
-  static func of(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    let prime: UInt64 = 0x0000_0100_0000_01b3
-    let words = raw.count / 8
-    for index in 0..<words {
-      hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* prime
+/// FNV-1a over 64-bit words in four lanes (then the tail bytes): the lanes do not wait for each
+/// other, so checking a 35 MB archive on open costs a few milliseconds. Fed in pieces whose
+/// lengths are multiples of 32 bytes (but the last), it gives what one call over the whole does.
+package struct Checksum {
+  private static let prime: UInt64 = 0x0000_0100_0000_01b3
+  private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+    0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x9ce4_8422_2325_cbf2, 0x2325_cbf2_9ce4_8422
+  )
+  private var tail: UInt64 = 0
+
+  package init() {}
+
+  /// Adds `raw`: 32 bytes at a time, then 8, then single bytes.
+  package mutating func update(_ raw: UnsafeRawBufferPointer) {
+    let prime = Self.prime
+    var (a, b, c, d) = lanes
+    let blocks = raw.count / 32
+    for block in 0..<blocks {
+      let offset = block * 32
+      a = (a ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
+      b = (b ^ raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)) &* prime
+      c = (c ^ raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)) &* prime
+      d = (d ^ raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)) &* prime
     }
-    for index in (words * 8)..<raw.count {
-      hash = (hash ^ UInt64(raw[index])) &* prime
+    lanes = (a, b, c, d)
+    var offset = blocks * 32
+    while offset + 8 <= raw.count {
+      tail = (tail ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
+      offset += 8
     }
+    while offset < raw.count {
+      tail = (tail ^ UInt64(raw[offset])) &* prime
+      offset += 1
+    }
+  }
+
+  package var value: UInt64 {
+    let (a, b, c, d) = lanes
+    var hash = tail
+    for lane in [a, b, c, d] { hash = (hash ^ lane) &* Self.prime }
     return hash
   }
 
-  static func of(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { of($0) } }
+  package static func of(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+    var checksum = Checksum()
+    checksum.update(raw)
+    return checksum.value
+  }
+
+  package static func of(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { of($0) } }
+}
+
+extension IndexArchive {
+  /// Whether `init(borrowing:…)` checks the archive's checksum itself.
+  package enum ChecksumCheck: Sendable {
+    /// Check it: every byte is read.
+    case verify
+    /// The caller checked it with `checksumAgrees(length:read:)`.
+    case verified
+  }
+
+  /// Whether the last 8 bytes of `bytes` are the checksum of those before them, read a chunk
+  /// of `chunk` bytes at a time; `done` is called with each chunk's range once it was read (a
+  /// mapped file lets its pages go there, so checking does not keep the whole file in memory).
+  package static func checksumAgrees(
+    _ bytes: UnsafeRawBufferPointer, chunk: Int = 1 << 20, done: (Range<Int>) -> Void = { _ in }
+  ) -> Bool {
+    guard bytes.count >= 8 else { return false }
+    let body = bytes.count - 8
+    var checksum = Checksum()
+    var offset = 0
+    while offset < body {
+      let range = offset..<min(body, offset + chunk)
+      checksum.update(UnsafeRawBufferPointer(rebasing: bytes[range]))
+      done(range)
+      offset = range.upperBound
+    }
+    let stored = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: body, as: UInt64.self))
+    return stored == checksum.value
+  }
 }
 
 struct ArchiveWriter {
@@ -237,11 +332,21 @@ struct ArchiveWriter {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
   }
 
-  /// A count, then the elements' bytes as they lie in memory (little-endian on every platform
-  /// Swift runs on).
+  /// A count, zeros up to the next multiple of 8 bytes, then the elements' bytes as they lie in
+  /// memory (little-endian on every platform Swift runs on): aligned, so that a mapped archive
+  /// can be read in place.
   mutating func appendArray<T: BitwiseCopyable>(_ values: [T]) {
-    append(UInt64(values.count))
-    values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    values.withUnsafeBytes { appendAligned(count: values.count, $0) }
+  }
+
+  mutating func appendArray<T: BitwiseCopyable>(_ values: IndexBuffer<T>) {
+    values.withUnsafeBytes { appendAligned(count: values.count, $0) }
+  }
+
+  private mutating func appendAligned(count: Int, _ raw: UnsafeRawBufferPointer) {
+    append(UInt64(count))
+    bytes.append(contentsOf: repeatElement(0, count: (8 - bytes.count % 8) % 8))
+    bytes.append(contentsOf: raw)
   }
 
   mutating func appendStrings(_ strings: [String]) {
@@ -253,11 +358,14 @@ struct ArchiveWriter {
   }
 }
 
-/// Reads an archive in place; it lives only while the caller's bytes do.
+/// Reads an archive in place; it lives only while the caller's bytes do, and so do the buffers it
+/// reads unless an `owner` keeps them.
 struct ArchiveReader {
   let bytes: UnsafeRawBufferPointer
   let end: Int
   var offset = 0
+  /// What keeps `bytes` alive, when buffers may borrow them instead of copying.
+  var owner: (any AnyObject & Sendable)?
 
   init(bytes: UnsafeRawBufferPointer, end: Int) {
     self.bytes = bytes
@@ -268,7 +376,8 @@ struct ArchiveReader {
   /// nothing is trusted before the checksum agrees, and the header must name this magic,
   /// version, schema and folding table.
   init(
-    opening bytes: UnsafeRawBufferPointer, magic: [UInt8], version: UInt16, schema: CatalogSchema
+    opening bytes: UnsafeRawBufferPointer, magic: [UInt8], version: UInt16, schema: CatalogSchema,
+    checksum: IndexArchive.ChecksumCheck = .verify
   ) throws(IndexArchive.Failure) {
     guard bytes.count >= magic.count + 2 + 8 + 8 + 8, bytes.starts(with: magic) else {
       throw .notAnArchive
@@ -279,8 +388,10 @@ struct ArchiveReader {
     let found: UInt16 = try read()
     guard found == version else { throw .otherVersion(found) }
     let stored = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: body, as: UInt64.self))
-    guard stored == Checksum.of(UnsafeRawBufferPointer(rebasing: bytes[..<body])) else {
-      throw .damaged("checksum")
+    if case .verify = checksum {
+      guard stored == Checksum.of(UnsafeRawBufferPointer(rebasing: bytes[..<body])) else {
+        throw .damaged("checksum")
+      }
     }
     guard try read() as UInt64 == IndexArchive.fingerprint(of: schema) else {
       throw .otherSchema
@@ -299,17 +410,33 @@ struct ArchiveReader {
     return T(littleEndian: bytes.loadUnaligned(fromByteOffset: range.lowerBound, as: T.self))
   }
 
-  mutating func readArray<T: BitwiseCopyable>() throws(IndexArchive.Failure) -> [T] {
+  /// An array written by `ArchiveWriter.appendArray`: borrowed in place when an owner keeps
+  /// the bytes (and they are aligned for `T`), else copied.
+  mutating func readBuffer<T: BitwiseCopyable>() throws(IndexArchive.Failure) -> IndexBuffer<T> {
     let count = Int(clamping: try read() as UInt64)
+    _ = try take((8 - offset % 8) % 8)
     guard count <= (end - offset) / max(1, MemoryLayout<T>.stride) else {
       throw .damaged("cut short")
     }
     let range = try take(count * MemoryLayout<T>.stride)
-    return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-      UnsafeMutableRawBufferPointer(buffer).copyMemory(
-        from: UnsafeRawBufferPointer(rebasing: bytes[range]))
-      initialized = count
+    let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
+    if let owner, let base = raw.baseAddress,
+      Int(bitPattern: base) % MemoryLayout<T>.alignment == 0
+    {
+      let typed = base.assumingMemoryBound(to: T.self)
+      return IndexBuffer(borrowing: UnsafeBufferPointer(start: typed, count: count), keptBy: owner)
     }
+    return IndexBuffer([T](unsafeUninitializedCapacity: count) { buffer, initialized in
+      UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+      initialized = count
+    })
+  }
+
+  mutating func readArray<T: BitwiseCopyable>() throws(IndexArchive.Failure) -> [T] {
+    let saved = owner
+    owner = nil
+    defer { owner = saved }
+    return try readBuffer().array
   }
 
   mutating func readStrings() throws(IndexArchive.Failure) -> [String] {
@@ -328,12 +455,14 @@ struct ArchiveReader {
 
   /// A folded column of `slots` slots whose starts are in order and inside its bytes.
   mutating func readColumn(slots: Int) throws(IndexArchive.Failure) -> FoldedColumn {
-    let columnBytes: [UInt8] = try readArray()
-    let starts: [UInt32] = try readArray()
-    guard starts.count == slots + 1, starts.first == 0,
-      starts.last == UInt32(truncatingIfNeeded: columnBytes.count),
-      zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
-    else { throw .damaged("column offsets") }
+    let columnBytes: IndexBuffer<UInt8> = try readBuffer()
+    let starts: IndexBuffer<UInt32> = try readBuffer()
+    let byteCount = UInt32(truncatingIfNeeded: columnBytes.count)
+    let inOrder = starts.withUnsafeBufferPointer { starts in
+      starts.count == slots + 1 && starts.first == 0 && starts.last == byteCount
+        && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
+    }
+    guard inOrder else { throw .damaged("column offsets") }
     return FoldedColumn(bytes: columnBytes, starts: starts)
   }
 }

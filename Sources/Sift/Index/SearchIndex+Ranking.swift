@@ -264,7 +264,7 @@ extension SearchIndex {
   private func countingSort(_ ranked: [RankedSlot]) -> [RankedSlot] {
     let unmatched = UInt16.max
     var rankOf = [UInt16](repeating: unmatched, count: slotCount)
-    let order = popularityOrder.isEmpty ? Array(0..<Int32(slotCount)) : popularityOrder
+    let order = popularityOrder.isEmpty ? IndexBuffer(Array(0..<Int32(slotCount))) : popularityOrder
     let rankCount = MatchRank.packedCount
     return rankOf.withUnsafeMutableBufferPointer { rankOf in
       // Each match is its own slot: the parts write disjoint elements.
@@ -637,10 +637,10 @@ struct RawColumn {
 
 /// Per-slot summaries of one text column for `RawColumn`.
 struct ColumnSummary: Sendable {
-  var wordStarts: [UInt32] = []
+  var wordStarts: IndexBuffer<UInt32> = []
   /// The first bytes of the values, in the bits of `wordStarts`.
-  var valueStarts: [UInt32] = []
-  var lengths: [UInt64] = []
+  var valueStarts: IndexBuffer<UInt32> = []
+  var lengths: IndexBuffer<UInt64> = []
 
   /// Summaries of every slot of `column`, on every core.
   init(_ column: FoldedColumn) {
@@ -656,9 +656,9 @@ struct ColumnSummary: Sendable {
       }
       return summary
     }
-    wordStarts = Array(parts.map(\.wordStarts).joined())
-    valueStarts = Array(parts.map(\.valueStarts).joined())
-    lengths = Array(parts.map(\.lengths).joined())
+    wordStarts = IndexBuffer(Array(parts.map(\.wordStarts).joined()))
+    valueStarts = IndexBuffer(Array(parts.map(\.valueStarts).joined()))
+    lengths = IndexBuffer(Array(parts.map(\.lengths).joined()))
   }
 
   /// Adds the summary of `column`'s last slot.
@@ -698,9 +698,10 @@ struct ColumnSummary: Sendable {
   /// A copy keeping only the given slots, in the given order.
   func compacted(keeping slots: [Int]) -> ColumnSummary {
     var copy = ColumnSummary()
-    copy.wordStarts = slots.map { wordStarts[$0] }
-    copy.valueStarts = slots.map { valueStarts[$0] }
-    copy.lengths = slots.map { lengths[$0] }
+    copy.wordStarts = IndexBuffer(wordStarts.withUnsafeBufferPointer { old in slots.map { old[$0] } })
+    copy.valueStarts = IndexBuffer(
+      valueStarts.withUnsafeBufferPointer { old in slots.map { old[$0] } })
+    copy.lengths = IndexBuffer(lengths.withUnsafeBufferPointer { old in slots.map { old[$0] } })
     return copy
   }
 

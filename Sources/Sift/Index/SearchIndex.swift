@@ -33,9 +33,9 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   var summaries: [ColumnSummary?]
   let numberFields: [FieldDefinition]
   /// `numbers[i][slot]`: field `numberFields[i]`, NaN where the item has no number.
-  var numbers: [[Double]]
+  var numbers: [IndexBuffer<Double>]
   /// Per slot, the id of its folded category value (-1: none).
-  var categories: [Int32] = []
+  var categories: IndexBuffer<Int32> = []
   var categoryIDs: [String: Int32] = [:]
   /// The column of the title field.
   let titleColumn: Int?
@@ -47,7 +47,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   /// Every slot (dead ones too, until compaction) by popularity, then catalog order: ranking
   /// walks it to order many matches without comparing them. Empty for a line index, whose
   /// slot order is that order.
-  var popularityOrder: [Int32] = []
+  var popularityOrder: IndexBuffer<Int32> = []
   /// Each slot's position in `popularityOrder`: one integer key for sorting a few matches.
   var popularityRanks: [UInt32] = []
   /// The word dictionaries for near spellings, built when first needed and shared by copies.
@@ -66,7 +66,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     schema: SearchSchema<Element>, elements: [Element]
   ) throws(CatalogEditError) where Element.ID == ID {
     self.init(empty: schema.catalog)
-    defer { setPopularityOrder(sortedByPopularity(Array(0..<Int32(slotCount)))) }
+    defer { setPopularityOrder(IndexBuffer(sortedByPopularity(Array(0..<Int32(slotCount))))) }
     let parts = Parallel.parts(for: elements.count, minimumPerPart: 50_000)
     guard parts > 1, !textFields.isEmpty else {
       for element in elements {
@@ -217,10 +217,14 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   }
 
   /// Sets `popularityOrder` and the positions in it.
-  mutating func setPopularityOrder(_ order: [Int32]) {
+  mutating func setPopularityOrder(_ order: IndexBuffer<Int32>) {
     popularityOrder = order
     popularityRanks = [UInt32](repeating: 0, count: order.count)
-    for (position, slot) in order.enumerated() { popularityRanks[Int(slot)] = UInt32(position) }
+    popularityRanks.withUnsafeMutableBufferPointer { ranks in
+      order.withUnsafeBufferPointer { order in
+        for (position, slot) in order.enumerated() { ranks[Int(slot)] = UInt32(position) }
+      }
+    }
   }
 
   /// Puts a new slot in its place in `popularityOrder`.
@@ -262,13 +266,13 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     columns = columns.map { $0.compacted(keeping: keep) }
     initialColumns = initialColumns.map { $0?.compacted(keeping: keep) }
     summaries = summaries.map { $0?.compacted(keeping: keep) }
-    numbers = numbers.map { column in keep.map { column[$0] } }
-    categories = keep.map { categories[$0] }
+    numbers = numbers.map { column in IndexBuffer(keep.map { column[$0] }) }
+    categories = IndexBuffer(keep.map { categories[$0] })
     if !popularityKeys.isEmpty { popularityKeys = keep.map { popularityKeys[$0] } }
     slotByID = SlotMap(building: ids)
     deadCount = 0
     layout += 1
-    setPopularityOrder(sortedByPopularity(Array(0..<Int32(keep.count))))
+    setPopularityOrder(IndexBuffer(sortedByPopularity(Array(0..<Int32(keep.count)))))
     // Slots were renumbered: the dictionaries' and trigrams' postings no longer apply.
     typoDictionaries = TypoDictionaries()
     trigrams = TrigramBox()

@@ -105,7 +105,7 @@ extension SearchIndex where ID == Never {
       folded.map(\.initials), slotCounts: folded.map(\.lineStarts.count))
     index.isLive = Array(repeating: true, count: lines.count)
     index.orderKeys = Array(0..<Int64(lines.count))
-    index.categories = Array(repeating: -1, count: lines.count)
+    index.categories = IndexBuffer(Array(repeating: -1, count: lines.count))
     index.count = lines.count
     return (index, lines)
   }

@@ -50,25 +50,37 @@ extension CatalogStore {
     let clock = ContinuousClock()
     let started = clock.now
     var decodingStarted = started
-    // One read transaction: the schema, the items' generation, and the archive — read in
-    // place (not copied) when it is stamped with that generation. `archive` is nil when the
-    // file has none, `.some(nil)` when it is stale and the change log cannot bring it up to date.
+    // One read transaction: the schema, the items' generation, and the index file the catalog
+    // records — mapped, and read in place when it answers that generation. `archive` is nil
+    // when the catalog records none, `.some(nil)` when it is stale and the change log cannot
+    // bring it up to date.
     typealias Opened = Result<
-      (index: SearchIndex<ItemID>, replayed: Int, stamp: Int64), IndexArchive.Failure
+      (index: SearchIndex<ItemID>, file: MappedIndexFile, replayed: Int), Unreadable
     >
     let opened: (schema: CatalogSchema, generation: Int64, archive: Opened??) = try read { db in
       let schema = try Self.schema(db, path: path)
       let generation = try Self.itemsGeneration(db)
-      let archive = try Self.withStoredArchive(db) { stamp, bytes -> Opened? in
+      let archive = try Self.withIndexFile(db, catalog: url) { mapping -> Opened? in
         decodingStarted = clock.now
-        if stamp == generation {
-          return Opened { () throws(IndexArchive.Failure) in
-            (try SearchIndex<ItemID>(archive: bytes, schema: schema), 0, stamp)
+        let file: MappedIndexFile
+        switch mapping {
+        case .success(let mapped): file = mapped
+        case .failure(let failure): return .failure(Unreadable(reason: "\(failure)"))
+        }
+        if file.header.generation == generation {
+          return Opened { () throws(Unreadable) in
+            do throws(IndexArchive.Failure) {
+              let index = try SearchIndex<ItemID>(
+                borrowing: file.archive, keptBy: file, checksum: .verified, schema: schema)
+              return (index, file, 0)
+            } catch {
+              throw Unreadable(reason: "\(error)")
+            }
           }
         }
         return try Self.replayed(
-          archive: bytes, stamp: stamp, generation: generation, schema: schema, db
-        ).map { Opened.success(($0.index, $0.replayed, stamp)) }
+          archive: file, generation: generation, schema: schema, db
+        ).map { Opened.success(($0.index, file, $0.replayed)) }
       }
       return (schema, generation, archive)
     }
@@ -77,13 +89,14 @@ extension CatalogStore {
     switch opened.archive {
     case .success(let read)??:
       var index = read.index
-      let (replayed, stamp) = (read.replayed, read.stamp)
-      // A long log is folded into a fresh archive, so later opens replay nothing.
+      let replayed = read.replayed
+      // A long log is folded into a fresh file, so later opens replay nothing.
       if replayed > Self.replaySaveThreshold(itemCount: index.count) {
         _ = try? saveIndex(index, builtAtGeneration: opened.generation)
-      } else {
-        // Read when first needed, if the file still holds those of this archive then.
-        index.readNearSpellings { [self] read in try? withStoredNearSpellings(stamp: stamp, read) }
+      } else if read.file.nearSpellings != nil {
+        // Read when first needed, from the same mapped file.
+        let file = read.file
+        index.readNearSpellings { read in file.nearSpellings.map(read) }
       }
       let collection = FilteredCollection(
         index: index, schema: schema, source: CatalogItemSource(store: self, schema: opened.schema),
@@ -94,7 +107,7 @@ extension CatalogStore {
       report.replayedChanges = replayed
       return (collection, report)
     case .failure(let failure)??:
-      reason = "\(failure)"
+      reason = failure.reason
     case .some(nil):
       reason = "the items changed since it was saved"
     case nil:
@@ -126,6 +139,11 @@ extension CatalogStore {
     return (collection, report)
   }
 
+  /// Why a saved index was not read.
+  struct Unreadable: Error {
+    let reason: String
+  }
+
   func searchSchema(_ schema: CatalogSchema) throws(StoreError) -> SearchSchema<Item> {
     do throws(CatalogSchemaError) {
       return try SearchSchema<Item>(schema)
@@ -134,31 +152,34 @@ extension CatalogStore {
     }
   }
 
-  /// Saves `index` as the file's archive if the items are still those it was built from
-  /// (generation `generation`); returns whether it was saved.
+  /// Saves `index` as the catalog's index file if the items are still those it was built from
+  /// (generation `generation`); returns whether it was saved. The file is written and flushed
+  /// before the transaction that checks the generation renames it into place and records it.
   @discardableResult
   public func saveIndex(
     _ index: SearchIndex<ItemID>, builtAtGeneration generation: Int64
   ) throws(StoreError) -> Bool {
+    guard try itemsGeneration() == generation else { return false }
     let archive = index.archived()
     let nearSpellings = index.archivedNearSpellings()
-    return try write { db in
-      guard try Self.itemsGeneration(db) == generation else { return false }
-      try Self.storeArchive(archive, nearSpellings: nearSpellings, generation: generation, db)
-      return true
+    let written: (temporary: URL, token: UUID)
+    do {
+      let token = UUID()
+      written = (
+        try IndexFile.writeTemporary(
+          beside: IndexFile.url(forCatalogAt: url), token: token, generation: generation,
+          archive: archive, nearSpellings: nearSpellings), token
+      )
+    } catch {
+      throw .failure(path, error)
     }
-  }
-
-  /// Calls `body` with the near-spelling dictionaries saved with the archive stamped `stamp`,
-  /// read in place; not at all when the file has none, or holds another archive by now.
-  func withStoredNearSpellings(
-    stamp: Int64, _ body: (UnsafeRawBufferPointer) -> Void
-  ) throws(StoreError) {
-    try read { db in
-      let rows = try Row.fetchCursor(
-        db, sql: "SELECT generation, near_spellings FROM search_index WHERE id = 1")
-      guard let row = try rows.next(), row[0] as Int64 == stamp else { return }
-      try row.withUnsafeData(atIndex: 1) { data in data?.withUnsafeBytes(body) }
+    return try write { db in
+      guard try Self.itemsGeneration(db) == generation else {
+        unlink(written.temporary.path)
+        return false
+      }
+      try Self.install(written.temporary, token: written.token, generation: generation, url, db)
+      return true
     }
   }
 
@@ -168,9 +189,12 @@ extension CatalogStore {
     // The index alone: no map of the items, no first search.
     let index = try SearchIndex(
       schema: SearchSchema<Item>(document.schema), elements: document.items)
-    try Self.storeArchive(
-      index.archived(), nearSpellings: index.archivedNearSpellings(),
-      generation: try Self.itemsGeneration(db), db)
+    let generation = try Self.itemsGeneration(db)
+    let token = UUID()
+    let temporary = try IndexFile.writeTemporary(
+      beside: IndexFile.url(forCatalogAt: url), token: token, generation: generation,
+      archive: index.archived(), nearSpellings: index.archivedNearSpellings())
+    try Self.install(temporary, token: token, generation: generation, url, db)
   }
 
   /// Writes one edit (`persist(_:)`) and follows which generation of the items an index kept
@@ -196,14 +220,14 @@ extension CatalogStore {
   /// Above this many replayed items an open saves the archive it brought up to date.
   static func replaySaveThreshold(itemCount: Int) -> Int { max(256, itemCount / 100) }
 
-  /// The archive's index brought up to date with the items changed since its stamp, read from
-  /// the change log in the caller's transaction; nil when the log cannot explain every
-  /// generation since (a schema change, an older format's edits), holds more changes than a
-  /// fresh build would cost, or does not fit the index — the caller then builds afresh.
+  /// The mapped file's index brought up to date with the items changed since its generation,
+  /// read from the change log in the caller's transaction; nil when the log cannot explain
+  /// every generation since (a schema change, an older format's edits), holds more changes
+  /// than a fresh build would cost, or does not fit the index — the caller then builds afresh.
   static func replayed(
-    archive bytes: UnsafeRawBufferPointer, stamp: Int64, generation: Int64,
-    schema: CatalogSchema, _ db: Database
+    archive file: MappedIndexFile, generation: Int64, schema: CatalogSchema, _ db: Database
   ) throws -> (index: SearchIndex<ItemID>, replayed: Int)? {
+    let stamp = file.header.generation
     guard stamp < generation,
       try Int64.fetchOne(
         db, sql: "SELECT count(DISTINCT generation) FROM items_changes WHERE generation > ?",
@@ -215,7 +239,9 @@ extension CatalogStore {
       db, sql: "SELECT id, max(inserted) FROM items_changes WHERE generation > ? GROUP BY id",
       arguments: [stamp])
     while let row = try rows.next() { changed[ItemID(row[0] as String)] = (row[1] as Int64) == 1 }
-    guard var index = try? SearchIndex<ItemID>(archive: bytes, schema: schema),
+    guard
+      var index = try? SearchIndex<ItemID>(
+        borrowing: file.archive, keptBy: file, checksum: .verified, schema: schema),
       changed.count <= max(1_000, index.count / 10)
     else { return nil }
     let items = Dictionary(
@@ -251,37 +277,42 @@ extension CatalogStore {
     return (index, changed.count)
   }
 
-  /// What `body` makes of the stored archive's stamp (the generation it answers) and bytes,
-  /// read in place from SQLite's buffer; nil when the file has no archive.
-  static func withStoredArchive<T>(
-    _ db: Database, _ body: (Int64, UnsafeRawBufferPointer) throws -> T
+  /// What `body` makes of the index file the catalog records, mapped (or why it could not be);
+  /// nil when the catalog records none.
+  static func withIndexFile<T>(
+    _ db: Database, catalog: URL,
+    _ body: (Result<MappedIndexFile, MappedIndexFile.Failure>) throws -> T
   ) throws -> T? {
-    let rows = try Row.fetchCursor(
-      db, sql: "SELECT generation, archive FROM search_index WHERE id = 1")
-    guard let row = try rows.next() else { return nil }
-    let generation: Int64 = row[0]
-    return try row.withUnsafeData(atIndex: 1) { data in
-      try (data ?? Data()).withUnsafeBytes { try body(generation, $0) }
+    guard let row = try Row.fetchOne(db, sql: "SELECT generation, token FROM index_file WHERE id = 1")
+    else { return nil }
+    guard let token = UUID(uuidString: row[1] as String) else {
+      return try body(.failure(.otherSave))
     }
+    let url = IndexFile.url(forCatalogAt: catalog)
+    return try body(
+      Result { () throws(MappedIndexFile.Failure) in
+        try MappedIndexFile(url: url, token: token, generation: row[0])
+      })
   }
 
-  /// The stored archive's stamp and a copy of its bytes (for tests and tools).
-  static func storedArchive(_ db: Database) throws -> (generation: Int64, archive: [UInt8])? {
-    try withStoredArchive(db) { generation, bytes in (generation, [UInt8](bytes)) }
+  /// The index file the catalog records, mapped (for tests and tools); nil when it records none
+  /// or the file is not readable.
+  func mappedIndexFile() throws(StoreError) -> MappedIndexFile? {
+    try read { db in try Self.withIndexFile(db, catalog: url) { try? $0.get() } ?? nil }
   }
 
-  /// Saves the archive and the near-spelling dictionaries that go with it, stamped together.
-  static func storeArchive(
-    _ archive: [UInt8], nearSpellings: [UInt8]?, generation: Int64, _ db: Database
+  /// Renames the index file written at `temporary` into place and records it in the catalog:
+  /// its token and the generation it answers. The change log up to that generation is done with.
+  static func install(
+    _ temporary: URL, token: UUID, generation: Int64, _ catalog: URL, _ db: Database
   ) throws {
-    // The archive answers every change up to its generation: their log entries are done with.
     try db.execute(sql: "DELETE FROM items_changes WHERE generation <= ?", arguments: [generation])
     try db.execute(
       sql: """
-        INSERT INTO search_index (id, generation, archive, near_spellings) VALUES (1, ?, ?, ?)
-        ON CONFLICT(id) DO UPDATE SET generation = excluded.generation,
-          archive = excluded.archive, near_spellings = excluded.near_spellings
+        INSERT INTO index_file (id, generation, token) VALUES (1, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET generation = excluded.generation, token = excluded.token
         """,
-      arguments: [generation, Data(archive), nearSpellings.map { Data($0) }])
+      arguments: [generation, token.uuidString])
+    try IndexFile.install(temporary, at: IndexFile.url(forCatalogAt: catalog))
   }
 }

@@ -80,11 +80,17 @@ public final class CatalogStore: Sendable {
         try queue.close()
       }
       try FileManager.default.moveItem(at: temporary, to: url)
+      // The index file written beside the temporary name follows it (the catalog records its
+      // token, not its name).
+      try IndexFile.install(
+        IndexFile.url(forCatalogAt: temporary), at: IndexFile.url(forCatalogAt: url))
     } catch let error as StoreError {
       try? FileManager.default.removeItem(at: temporary)
+      try? FileManager.default.removeItem(at: IndexFile.url(forCatalogAt: temporary))
       throw error
     } catch {
       try? FileManager.default.removeItem(at: temporary)
+      try? FileManager.default.removeItem(at: IndexFile.url(forCatalogAt: temporary))
       throw .failure(path, error)
     }
     return try open(at: url)
@@ -121,7 +127,7 @@ public final class CatalogStore: Sendable {
   }
 
   /// The migrations this version of Sift knows, oldest first.
-  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5"]
+  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5", "v6"]
 
   private static func firstColumn(_ connection: OpaquePointer?, _ sql: String) -> String? {
     allRows(connection, sql).first
@@ -243,6 +249,20 @@ public final class CatalogStore: Sendable {
       try db.execute(
         sql: """
           CREATE INDEX items_by_number ON items(CAST(id AS INTEGER)) WHERE id GLOB '[0-9]*';
+          """)
+    }
+    // v6: the index in a file of its own beside the catalog (`IndexFile`), mapped on open
+    // instead of copied out of a blob; the catalog records which file answers which generation.
+    // The blobs go (their pages are reused), so the first open builds and writes the file.
+    migrator.registerMigration("v6") { db in
+      try db.execute(
+        sql: """
+          DROP TABLE IF EXISTS search_index;
+          CREATE TABLE IF NOT EXISTS index_file (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            generation INTEGER NOT NULL,
+            token TEXT NOT NULL
+          );
           """)
     }
     return migrator
