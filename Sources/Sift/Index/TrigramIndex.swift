@@ -15,18 +15,18 @@ import Foundation
 /// it is built, the scan answers.
 final class TrigramIndex: Sendable {
   /// Open addressing from a trigram (three bytes, packed) to its id, -1 for an empty place.
-  private let table: [Int32]
-  private let keys: [UInt32]
+  private let table: IndexBuffer<Int32>
+  private let keys: IndexBuffer<UInt32>
   /// Per id: how many slots hold it, and where its postings start in `postings`.
-  private let counts: [UInt32]
-  private let postingStarts: [UInt32]
+  private let counts: IndexBuffer<UInt32>
+  private let postingStarts: IndexBuffer<UInt32>
   /// Per id, its slots ascending, each as the gap from the one before (the first from -1),
   /// seven bits a byte, the high bit set on all but a gap's last byte.
-  private let postings: [UInt8]
+  private let postings: IndexBuffer<UInt8>
   /// Per slot, which bytes occur in any of its text columns, in the bits of
   /// `RawColumn.wordStartBit` (a letter a–z has a bit of its own): a one-letter term's matches
   /// in one pass over four bytes an item, without reading the text.
-  private let letters: [UInt32]
+  private let letters: IndexBuffer<UInt32>
   /// The slots covered: `0..<slotCount`.
   let slotCount: Int
   let buildSeconds: Double
@@ -82,13 +82,49 @@ final class TrigramIndex: Sendable {
         lastSlot[id] = Int32(slot)
       }
     }
-    self.table = table
-    self.keys = keys
-    self.counts = counts
-    self.postingStarts = postingStarts
-    self.postings = postings
-    letters = Self.letters(of: columns, slotCount: slotCount)
+    self.table = IndexBuffer(table)
+    self.keys = IndexBuffer(keys)
+    self.counts = IndexBuffer(counts)
+    self.postingStarts = IndexBuffer(postingStarts)
+    self.postings = IndexBuffer(postings)
+    letters = IndexBuffer(Self.letters(of: columns, slotCount: slotCount))
     buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+  }
+
+  /// Writes the index after `ArchiveWriter`'s header: the slot count, then its arrays.
+  func write(to writer: inout ArchiveWriter) {
+    writer.append(UInt64(slotCount))
+    writer.appendArray(table)
+    writer.appendArray(keys)
+    writer.appendArray(counts)
+    writer.appendArray(postingStarts)
+    writer.appendArray(postings)
+    writer.appendArray(letters)
+  }
+
+  /// Reads what `write(to:)` wrote (borrowing the arrays when the reader has an owner), checking
+  /// every offset a search follows, so that no bytes can make one read out of bounds.
+  init(reading reader: inout ArchiveReader, slotCount expected: Int) throws(IndexArchive.Failure) {
+    slotCount = Int(clamping: try reader.read() as UInt64)
+    table = try reader.readBuffer()
+    keys = try reader.readBuffer()
+    counts = try reader.readBuffer()
+    postingStarts = try reader.readBuffer()
+    postings = try reader.readBuffer()
+    letters = try reader.readBuffer()
+    buildSeconds = 0
+    let keyCount = keys.count
+    let postingCount = UInt32(truncatingIfNeeded: postings.count)
+    let valid =
+      slotCount == expected && letters.count == slotCount && counts.count == keyCount
+      && postingStarts.count == keyCount + 1 && table.count > keyCount
+      && table.count & (table.count - 1) == 0
+      && table.withUnsafeBufferPointer { $0.allSatisfy { $0 >= -1 && $0 < Int32(keyCount) } }
+      && postingStarts.withUnsafeBufferPointer { starts in
+        starts.first == 0 && starts.last == postingCount
+          && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
+      }
+    guard valid, postings.count <= Int(UInt32.max) else { throw .damaged("trigram offsets") }
   }
 
   /// Per slot, the `RawColumn.wordStartBit` of every byte in its columns, ORed.
@@ -146,7 +182,7 @@ final class TrigramIndex: Sendable {
     var rarest: (id: Int, count: UInt32)?
     for start in 0...(needle.count - 3) {
       let key = Self.key(needle[start], needle[start + 1], needle[start + 2])
-      guard let id = Self.lookUp(key, table: table, keys: keys) else { return .some(nil) }
+      guard let id = lookUp(key) else { return .some(nil) }
       if counts[id] < rarest?.count ?? .max { rarest = (id, counts[id]) }
     }
     return .some(rarest)
@@ -155,6 +191,7 @@ final class TrigramIndex: Sendable {
   private func slots(of id: Int) -> [Int32] {
     var slots: [Int32] = []
     slots.reserveCapacity(Int(counts[id]))
+    let limit = Int32(slotCount)
     postings.withUnsafeBufferPointer { postings in
       var at = Int(postingStarts[id])
       let end = Int(postingStarts[id + 1])
@@ -162,14 +199,16 @@ final class TrigramIndex: Sendable {
       while at < end {
         var gap: UInt32 = 0
         var shift: UInt32 = 0
-        while true {
+        // A gap's bytes never run past its trigram's end (read from a file, they could).
+        while at < end {
           let byte = postings[at]
           at += 1
-          gap |= UInt32(byte & 0x7F) << shift
+          gap |= UInt32(byte & 0x7F) << (shift & 31)
           if byte < 0x80 { break }
           shift += 7
         }
-        slot += Int32(bitPattern: gap)
+        slot &+= Int32(bitPattern: gap)
+        guard slot >= 0, slot < limit else { break }
         slots.append(slot)
       }
     }
@@ -186,6 +225,24 @@ final class TrigramIndex: Sendable {
   @inline(__always)
   private static func place(of key: UInt32, mask: Int) -> Int {
     Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 8) & mask
+  }
+
+  /// The id of `key`; nil when no slot holds it. At most a table's length of probes: a
+  /// table read from a file might have no empty place.
+  private func lookUp(_ key: UInt32) -> Int? {
+    table.withUnsafeBufferPointer { table in
+      keys.withUnsafeBufferPointer { keys in
+        let mask = table.count - 1
+        var place = Self.place(of: key, mask: mask)
+        for _ in 0..<table.count {
+          let id = table[place]
+          if id < 0 { return nil }
+          if keys[Int(id)] == key { return Int(id) }
+          place = (place + 1) & mask
+        }
+        return nil
+      }
+    }
   }
 
   private static func gapSize(_ gap: UInt32) -> Int {
