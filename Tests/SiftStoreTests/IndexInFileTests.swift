@@ -281,6 +281,48 @@ struct IndexInFileTests {
     #expect(try store.openCollection().report.indexSource == .archive)
   }
 
+  @Test(
+    "the trigram index comes from the file, built by no one: the rows of a scan, also after replayed edits; a damaged one is not used"
+  )
+  func trigramsFromTheFile() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let store = try CatalogStore.create(
+      at: folder.file("products.sqlite"), document: try BuiltInCatalog.products.load())
+    let queries = ["ros", "red rose", "wedding", "andl", "서울", "zzz", "r", "ca"]
+    func expectScanRows(_ collection: FilteredCollection) throws {
+      var opened = collection
+      var scanned = try store.loadDocument().makeCollection()
+      for query in queries {
+        let criteria = SearchCriteria(text: query, tokens: [], scopeIndex: 0)
+        opened.filter(by: criteria)
+        scanned.filter(by: criteria)
+        #expect(opened.rows == scanned.rows, "\(query)")
+      }
+    }
+    let opened = try store.openCollection().collection
+    let stored = try #require(opened.index.substringSearchMemory)
+    #expect(stored.buildSeconds == 0 && stored.bytes > 0)
+    try expectScanRows(opened)
+    // Edits the next open replays: slots added since are checked one by one.
+    try store.add(Item(id: "t1", fields: ["title": .text("Rosewood Tray")]))
+    try store.delete(id: "2")
+    let replayed = try store.openCollection()
+    #expect(replayed.report.replayedChanges == 2)
+    #expect(replayed.collection.index.substringSearchMemory?.buildSeconds == 0)
+    try expectScanRows(replayed.collection)
+    // A damaged trigram section: the index is read, the trigrams are not (searches scan).
+    #expect(try store.saveIndex(replayed.collection.index, builtAtGeneration: replayed.report.generation))
+    try Self.alterIndexFile(of: store) { bytes, header in
+      let trigrams = header.trigrams!
+      bytes[trigrams.lowerBound + trigrams.count / 2] ^= 0x04
+    }
+    let damaged = try store.openCollection()
+    #expect(damaged.report.indexSource == .archive)
+    #expect(damaged.collection.index.substringSearchMemory == nil)
+    try expectScanRows(damaged.collection)
+  }
+
   @Test("an index already opened keeps reading its own file when a save replaces it")
   func openedIndexOutlivesItsFile() throws {
     let folder = try TemporaryFolder()

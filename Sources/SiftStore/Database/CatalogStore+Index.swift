@@ -90,6 +90,9 @@ extension CatalogStore {
     case .success(let read)??:
       var index = read.index
       let replayed = read.replayed
+      if let trigrams = read.file.trigrams {
+        index.useStoredTrigrams(trigrams, keptBy: read.file, checksum: .verified)
+      }
       // A long log is folded into a fresh file, so later opens replay nothing.
       if replayed > Self.replaySaveThreshold(itemCount: index.count) {
         _ = try? saveIndex(index, builtAtGeneration: opened.generation)
@@ -162,13 +165,14 @@ extension CatalogStore {
     guard try itemsGeneration() == generation else { return false }
     let archive = index.archived()
     let nearSpellings = index.archivedNearSpellings()
+    let trigrams = index.archivedTrigrams()
     let written: (temporary: URL, token: UUID)
     do {
       let token = UUID()
       written = (
         try IndexFile.writeTemporary(
           beside: IndexFile.url(forCatalogAt: url), token: token, generation: generation,
-          archive: archive, nearSpellings: nearSpellings), token
+          archive: archive, nearSpellings: nearSpellings, trigrams: trigrams), token
       )
     } catch {
       throw .failure(path, error)
@@ -193,7 +197,8 @@ extension CatalogStore {
     let token = UUID()
     let temporary = try IndexFile.writeTemporary(
       beside: IndexFile.url(forCatalogAt: url), token: token, generation: generation,
-      archive: index.archived(), nearSpellings: index.archivedNearSpellings())
+      archive: index.archived(), nearSpellings: index.archivedNearSpellings(),
+      trigrams: index.archivedTrigrams())
     try Self.install(temporary, token: token, generation: generation, url, db)
   }
 

@@ -21,10 +21,10 @@ import Sift
 /// did not commit) is never searched.
 ///
 /// Layout: a 4 KiB header — magic "SIFTIDX\n", layout version (u32), 4 zero bytes, the token
-/// (16 bytes), the generation (i64), the archive's offset and length, the near-spelling
-/// dictionaries' offset and length (u64 each; length 0: none), and a checksum of those 72
-/// bytes — then the `IndexArchive`, then the `NearSpellingArchive`, each at a multiple of 4 KiB
-/// and each with its own checksum.
+/// (16 bytes), the generation (i64), the offset and length (u64 each; length 0: none) of the
+/// archive, of the near-spelling dictionaries and of the trigram index, and a checksum of those
+/// 88 bytes — then the `IndexArchive`, `NearSpellingArchive` and trigram index
+/// (`SearchIndex.archivedTrigrams()`), each at a multiple of 4 KiB, each with its own checksum.
 struct IndexFile {
   static let magic: [UInt8] = Array("SIFTIDX\n".utf8)
   static let layoutVersion: UInt32 = 1
@@ -41,24 +41,31 @@ struct IndexFile {
     var generation: Int64
     var archive: Range<Int>
     var nearSpellings: Range<Int>?
+    var trigrams: Range<Int>?
   }
 
   /// Writes `archive` and `nearSpellings` under a temporary name beside `final`, flushed to
   /// disk; returns that name, for `rename` into place once the catalog records the token.
   static func writeTemporary(
-    beside final: URL, token: UUID, generation: Int64, archive: [UInt8], nearSpellings: [UInt8]?
+    beside final: URL, token: UUID, generation: Int64, archive: [UInt8], nearSpellings: [UInt8]?,
+    trigrams: [UInt8]?
   ) throws -> URL {
-    let archiveOffset = headerSize
-    let nearOffset = roundedUp(archiveOffset + archive.count)
+    // Each section at the next page after the one before.
+    var sections: [(offset: Int, bytes: [UInt8])] = []
+    var end = headerSize
+    for bytes in [archive, nearSpellings ?? [], trigrams ?? []] {
+      sections.append((bytes.isEmpty ? 0 : end, bytes))
+      if !bytes.isEmpty { end = roundedUp(end + bytes.count) }
+    }
     var header: [UInt8] = magic
     appendLittleEndian(layoutVersion, to: &header)
     appendLittleEndian(UInt32(0), to: &header)
     withUnsafeBytes(of: token.uuid) { header.append(contentsOf: $0) }
     appendLittleEndian(generation, to: &header)
-    appendLittleEndian(UInt64(archiveOffset), to: &header)
-    appendLittleEndian(UInt64(archive.count), to: &header)
-    appendLittleEndian(UInt64(nearSpellings == nil ? 0 : nearOffset), to: &header)
-    appendLittleEndian(UInt64(nearSpellings?.count ?? 0), to: &header)
+    for section in sections {
+      appendLittleEndian(UInt64(section.offset), to: &header)
+      appendLittleEndian(UInt64(section.bytes.count), to: &header)
+    }
     appendLittleEndian(Checksum.of(header), to: &header)
     header.append(contentsOf: repeatElement(0, count: headerSize - header.count))
 
@@ -69,12 +76,12 @@ struct IndexFile {
     do {
       defer { close(descriptor) }
       try writeAll(header, descriptor, temporary)
-      try writeAll(archive, descriptor, temporary)
-      if let nearSpellings {
+      var written = header.count
+      for section in sections where !section.bytes.isEmpty {
         try writeAll(
-          [UInt8](repeating: 0, count: nearOffset - archiveOffset - archive.count), descriptor,
-          temporary)
-        try writeAll(nearSpellings, descriptor, temporary)
+          [UInt8](repeating: 0, count: section.offset - written), descriptor, temporary)
+        try writeAll(section.bytes, descriptor, temporary)
+        written = section.offset + section.bytes.count
       }
       guard fsync(descriptor) == 0 else { throw IndexFileError.system("fsync", temporary.path, errno) }
     } catch {
@@ -138,6 +145,8 @@ final class MappedIndexFile: @unchecked Sendable {
   let header: IndexFile.Header
   private let base: UnsafeRawPointer
   private let length: Int
+  /// Whether the trigram index's checksum agrees (it is optional: not using it costs a build).
+  private let trigramsAgree: Bool
 
   /// Why a file was not mapped; the caller builds the index from the items instead.
   enum Failure: Error, Equatable, CustomStringConvertible {
@@ -174,36 +183,49 @@ final class MappedIndexFile: @unchecked Sendable {
     guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0),
       mapped != MAP_FAILED
     else { throw .damaged("mmap: \(String(cString: strerror(errno)))") }
+    let base = UnsafeRawPointer(mapped)
+    func section(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+    }
+    guard Self.checksumAgrees(section(header.archive)) else {
+      munmap(mapped, size)
+      throw .damaged("checksum")
+    }
     self.header = header
-    base = UnsafeRawPointer(mapped)
+    self.base = base
     length = size
-    // The archive starts on a page, and the chunks are whole pages but the last.
-    let archive = self.archive
-    let agrees = IndexArchive.checksumAgrees(archive) { range in
-      let chunk = UnsafeMutableRawPointer(mutating: archive.baseAddress! + range.lowerBound)
+    trigramsAgree = header.trigrams.map { Self.checksumAgrees(section($0)) } ?? false
+  }
+
+  /// Checks a section's checksum a megabyte at a time, letting each go once read. (A section
+  /// starts on a page, and the chunks are whole pages but the last.)
+  private static func checksumAgrees(_ section: UnsafeRawBufferPointer) -> Bool {
+    IndexArchive.checksumAgrees(section) { range in
+      let chunk = UnsafeMutableRawPointer(mutating: section.baseAddress! + range.lowerBound)
       _ = madvise(chunk, range.count, MADV_DONTNEED)
     }
-    guard agrees else { throw .damaged("checksum") }
   }
 
   deinit { munmap(UnsafeMutableRawPointer(mutating: base), length) }
 
   var archive: UnsafeRawBufferPointer { bytes(header.archive) }
   var nearSpellings: UnsafeRawBufferPointer? { header.nearSpellings.map(bytes) }
+  /// The trigram index, when the file has one whose checksum agrees.
+  var trigrams: UnsafeRawBufferPointer? { trigramsAgree ? header.trigrams.map(bytes) : nil }
 
   private func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
   }
 
   private static func readHeader(_ descriptor: Int32, size: Int) throws(Failure) -> IndexFile.Header {
-    var raw = [UInt8](repeating: 0, count: 80)
+    var raw = [UInt8](repeating: 0, count: 96)
     let got = raw.withUnsafeMutableBytes { read(descriptor, into: $0, at: 0) }
     guard got == raw.count, raw.starts(with: IndexFile.magic) else { throw .notAnIndexFile }
     func load<T: FixedWidthInteger>(_ offset: Int, as: T.Type) -> T {
       raw.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
     }
     guard load(8, as: UInt32.self) == IndexFile.layoutVersion else { throw .notAnIndexFile }
-    guard load(72, as: UInt64.self) == Checksum.of(Array(raw[..<72])) else {
+    guard load(88, as: UInt64.self) == Checksum.of(Array(raw[..<88])) else {
       throw .damaged("header")
     }
     let token = raw.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: 16, as: uuid_t.self)) }
@@ -217,9 +239,10 @@ final class MappedIndexFile: @unchecked Sendable {
     }
     let archive = try range(40)
     let near = try range(56)
+    let trigrams = try range(72)
     return IndexFile.Header(
       token: token, generation: load(32, as: Int64.self), archive: archive,
-      nearSpellings: near.isEmpty ? nil : near)
+      nearSpellings: near.isEmpty ? nil : near, trigrams: trigrams.isEmpty ? nil : trigrams)
   }
 
   /// Fills `buffer` from `offset` on; the number of bytes read (short at the end of the file).
