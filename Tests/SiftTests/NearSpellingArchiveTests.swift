@@ -1,6 +1,7 @@
-import Sift
 import SiftTestSupport
 import Testing
+
+@testable import Sift
 
 /// The near-spelling dictionaries as bytes (`archivedNearSpellings()`, `readNearSpellings`):
 /// what a catalog file keeps beside the index so that the first misspelt search reads them
@@ -51,6 +52,34 @@ struct NearSpellingArchiveTests {
     #expect(index.readNearSpellings { read in bytes.withUnsafeBytes { read($0) } })
     return try FilteredCollection(
       collection.allItems, schema: collection.searchSchema, index: index)
+  }
+
+  @Test("dictionaries borrowed from mapped bytes are not copied and find what a fresh build finds")
+  func borrowed() throws {
+    var random = SplitMix64(seed: 104)
+    print("near-spelling archive seed 104")
+    let items = (1...300).map { Self.item($0, &random) }
+    let built = try FilteredCollection(schema: Self.schema, items: items)
+    let owner = IndexArchiveTests.Borrowed(built.index.archivedNearSpellings())
+    var index = try SearchIndex<ItemID>(
+      archive: built.index.archived(), schema: built.index.schema)
+    let registered = index.readNearSpellings(borrowingWhenNeeded: {
+      (UnsafeRawBufferPointer(owner.bytes), owner, .verify)
+    })
+    #expect(registered)
+    var read = try FilteredCollection(built.allItems, schema: built.searchSchema, index: index)
+    var fresh = built
+    for item in items.prefix(40) {
+      guard case .text(let title) = item["title"] else { continue }
+      let query = Self.misspelt(String(title.split(separator: " ")[0]), &random)
+      let criteria = SearchCriteria(text: query, tokens: [], scopeIndex: 0)
+      read.filter(by: criteria)
+      fresh.filter(by: criteria)
+      #expect(read.rows == fresh.rows, "\(query)")
+    }
+    let dictionaries = read.index.typoDictionaries.all
+    #expect(!dictionaries.isEmpty && dictionaries.allSatisfy(\.wasStored))
+    #expect(dictionaries.allSatisfy { $0.words.isBorrowed && $0.postings.isBorrowed })
   }
 
   @Test(

@@ -18,11 +18,14 @@ public enum NearSpellingArchive {
   /// The dictionaries in `bytes`, by text column; throws for bytes that are not a whole,
   /// unaltered archive of this version and schema, or whose offsets do not fit.
   static func dictionaries(
-    from bytes: UnsafeRawBufferPointer, schema: CatalogSchema, columnCount: Int, slotLimit: Int
+    from bytes: UnsafeRawBufferPointer, keptBy owner: (any AnyObject & Sendable)? = nil,
+    checksum: IndexArchive.ChecksumCheck = .verify, schema: CatalogSchema, columnCount: Int,
+    slotLimit: Int
   ) throws(IndexArchive.Failure) -> [Int: TypoDictionary] {
     let started = DispatchTime.now()
     var reader = try ArchiveReader(
-      opening: bytes, magic: magic, version: formatVersion, schema: schema)
+      opening: bytes, magic: magic, version: formatVersion, schema: schema, checksum: checksum)
+    reader.owner = owner
     let slotCount = Int(clamping: try reader.read() as UInt64)
     guard slotCount <= slotLimit else { throw .damaged("slot count") }
     let count = Int(clamping: try reader.read() as UInt64)
@@ -96,6 +99,30 @@ extension SearchIndex where ID == ItemID {
           from: bytes, schema: schema, columnCount: columnCount, slotLimit: slotLimit)
       }
       return dictionaries
+    }
+    return true
+  }
+
+  /// As `readNearSpellings(whenNeeded:)`, the dictionaries' arrays *borrowed* from the bytes
+  /// `load` returns — a mapped file's, kept alive by the owner it returns with them — instead
+  /// of copied. `load` returns nil when there are none; `.verified` when it checked the
+  /// checksum itself (a chunk at a time, so that checking does not map every page).
+  @discardableResult
+  package mutating func readNearSpellings(
+    borrowingWhenNeeded load: @escaping @Sendable () -> (
+      bytes: UnsafeRawBufferPointer, owner: any AnyObject & Sendable,
+      checksum: IndexArchive.ChecksumCheck
+    )?
+  ) -> Bool {
+    guard layout == 0 else { return false }
+    let schema = self.schema
+    let columnCount = textFields.count
+    let slotLimit = slotCount
+    typoDictionaries = TypoDictionaries {
+      guard let stored = load() else { return nil }
+      return try? NearSpellingArchive.dictionaries(
+        from: stored.bytes, keptBy: stored.owner, checksum: stored.checksum, schema: schema,
+        columnCount: columnCount, slotLimit: slotLimit)
     }
     return true
   }

@@ -16,12 +16,13 @@ import Foundation
 /// then (`slotCount`); slots added later are checked one by one.
 final class TypoDictionary: Sendable {
   /// The words in byte order (which is scalar order), back to back.
-  let words: [UInt8]
+  let words: IndexBuffer<UInt8>
   /// `words[wordStarts[w]..<wordStarts[w + 1]]` is word `w`.
-  let wordStarts: [UInt32]
+  let wordStarts: IndexBuffer<UInt32>
   /// `postings[postingStarts[w]..<postingStarts[w + 1]]`: the slots holding word `w`, ascending.
-  let postingStarts: [UInt32]
-  let postings: [Int32]
+  let postingStarts: IndexBuffer<UInt32>
+  /// Borrowed from a mapped file, these are checked where they are read, not all on opening.
+  let postings: IndexBuffer<Int32>
   /// The slots this dictionary covers: `0..<slotCount`.
   let slotCount: Int
   /// How long building (or reading it from a catalog file) took, for `sift bench`.
@@ -110,18 +111,19 @@ final class TypoDictionary: Sendable {
       postings[Int(next[w])] = slot
       next[w] += 1
     }
-    words = sortedWords
-    wordStarts = sortedStarts
-    postingStarts = counts
-    self.postings = postings
+    words = IndexBuffer(sortedWords)
+    wordStarts = IndexBuffer(sortedStarts)
+    postingStarts = IndexBuffer(counts)
+    self.postings = IndexBuffer(postings)
     buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
     wasStored = false
   }
 
   /// A dictionary read back from `NearSpellingArchive` bytes.
   private init(
-    words: [UInt8], wordStarts: [UInt32], postingStarts: [UInt32], postings: [Int32],
-    slotCount: Int, readSeconds: Double
+    words: IndexBuffer<UInt8>, wordStarts: IndexBuffer<UInt32>,
+    postingStarts: IndexBuffer<UInt32>, postings: IndexBuffer<Int32>, slotCount: Int,
+    readSeconds: Double
   ) {
     self.words = words
     self.wordStarts = wordStarts
@@ -141,20 +143,20 @@ final class TypoDictionary: Sendable {
   }
 
   /// The dictionary at the reader's offset, its offsets checked so that no lookup can fall
-  /// outside its buffers (a checksum has vouched for the rest, such as the words' order).
+  /// outside its buffers (a checksum has vouched for the rest, such as the words' order; the
+  /// slots in the postings are checked where they are read).
   static func read(
     from reader: inout ArchiveReader, slotLimit: Int, started: DispatchTime
   ) throws(IndexArchive.Failure) -> TypoDictionary {
     let slotCount = Int(clamping: try reader.read() as UInt64)
-    let words: [UInt8] = try reader.readArray()
-    let wordStarts: [UInt32] = try reader.readArray()
-    let postingStarts: [UInt32] = try reader.readArray()
-    let postings: [Int32] = try reader.readArray()
+    let words: IndexBuffer<UInt8> = try reader.readBuffer()
+    let wordStarts: IndexBuffer<UInt32> = try reader.readBuffer()
+    let postingStarts: IndexBuffer<UInt32> = try reader.readBuffer()
+    let postings: IndexBuffer<Int32> = try reader.readBuffer()
     guard slotCount <= slotLimit,
       isOffsets(wordStarts, of: words.count),
       isOffsets(postingStarts, of: postings.count),
-      wordStarts.count == postingStarts.count,
-      postings.allSatisfy({ $0 >= 0 && Int($0) < slotCount })
+      wordStarts.count == postingStarts.count
     else { throw .damaged("near-spelling dictionary") }
     return TypoDictionary(
       words: words, wordStarts: wordStarts, postingStarts: postingStarts, postings: postings,
@@ -163,11 +165,11 @@ final class TypoDictionary: Sendable {
   }
 
   /// Whether `starts` runs from 0 to `count` without going back.
-  private static func isOffsets(_ starts: [UInt32], of count: Int) -> Bool {
+  private static func isOffsets(_ starts: IndexBuffer<UInt32>, of count: Int) -> Bool {
     guard starts.first == 0, starts.last == UInt32(truncatingIfNeeded: count),
       UInt64(count) <= UInt64(UInt32.max)
     else { return false }
-    return zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
+    return starts.withUnsafeBufferPointer { zip($0, $0.dropFirst()).allSatisfy { $0 <= $1 } }
   }
 
   /// Calls `body` with each run of words (sorted positions) whose beginning is within the
@@ -304,9 +306,10 @@ final class TypoDictionary: Sendable {
 
   /// Calls `body` with the slots of the words in `run`.
   func forEachSlot(inWords run: Range<Int>, _ body: (Int32) -> Void) {
+    let slotCount = Int32(self.slotCount)
     postings.withUnsafeBufferPointer { postings in
       for slot in postings[Int(postingStarts[run.lowerBound])..<Int(postingStarts[run.upperBound])]
-      {
+      where slot >= 0 && slot < slotCount {
         body(slot)
       }
     }

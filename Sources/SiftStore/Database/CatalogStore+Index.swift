@@ -99,7 +99,9 @@ extension CatalogStore {
       } else if read.file.nearSpellings != nil {
         // Read when first needed, from the same mapped file.
         let file = read.file
-        index.readNearSpellings { read in file.nearSpellings.map(read) }
+        index.readNearSpellings(borrowingWhenNeeded: {
+          file.verifiedNearSpellings().map { ($0, file, .verified) }
+        })
       }
       let collection = FilteredCollection(
         index: index, schema: schema, source: CatalogItemSource(store: self, schema: opened.schema),

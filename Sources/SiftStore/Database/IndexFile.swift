@@ -210,6 +210,13 @@ final class MappedIndexFile: @unchecked Sendable {
 
   var archive: UnsafeRawBufferPointer { bytes(header.archive) }
   var nearSpellings: UnsafeRawBufferPointer? { header.nearSpellings.map(bytes) }
+
+  /// The near-spelling dictionaries when their checksum agrees, checked (a chunk at a time)
+  /// when first asked: they are read on the first misspelling, or in the background.
+  func verifiedNearSpellings() -> UnsafeRawBufferPointer? {
+    guard let near = nearSpellings, Self.checksumAgrees(near) else { return nil }
+    return near
+  }
   /// The trigram index, when the file has one whose checksum agrees.
   var trigrams: UnsafeRawBufferPointer? { trigramsAgree ? header.trigrams.map(bytes) : nil }
 
