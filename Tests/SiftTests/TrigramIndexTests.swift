@@ -69,6 +69,7 @@ struct TrigramIndexTests {
     var random = SplitMix64(seed: seed)
     var trigramSearches = 0
     var letterSearches = 0
+    var bigramSearches = 0
     for round in 0..<40 {
       var next = 0
       let items = (0..<Int.random(in: 1...120, using: &random)).map { _ in
@@ -122,6 +123,12 @@ struct TrigramIndexTests {
           {
             letterSearches += 1
           }
+          // A term of two bytes: answered from its bigram's slots.
+          if indexed.index.substringSearchMemory != nil,
+            typed.split(separator: " ").last.map({ $0.utf8.count == 2 }) == true
+          {
+            bigramSearches += 1
+          }
           let same = scanning.rows == indexed.rows && Self.shown(scanning) == Self.shown(indexed)
           #expect(same, "seed \(seed) round \(round) step \(step): \"\(typed)\"")
         }
@@ -129,9 +136,12 @@ struct TrigramIndexTests {
     }
     #expect(trigramSearches > 500, "only \(trigramSearches) searches could use the trigrams")
     #expect(letterSearches > 50, "only \(letterSearches) one-letter searches")
+    #expect(bigramSearches > 100, "only \(bigramSearches) searches ending in two bytes")
   }
 
-  @Test("a needle's candidates are the slots holding its rarest trigram, which hold every match")
+  @Test(
+    "a needle's candidates are the slots holding its rarest trigram, which hold every match; two bytes', exactly the slots holding them"
+  )
   func candidatesAgainstReference() throws {
     var random = SplitMix64(seed: 77)
     print("trigram candidates seed 77")
@@ -154,6 +164,15 @@ struct TrigramIndexTests {
       let start = Int.random(in: 0..<text.count, using: &random)
       let needle = Array(
         text[start..<min(text.count, start + Int.random(in: 1...9, using: &random))])
+      if needle.count == 2 {
+        // A bigram's slots are exactly those whose values hold the two bytes.
+        let matching = (0..<index.slotCount).filter { slot in
+          values[slot].contains { holds($0, needle[...]) }
+        }
+        #expect(trigrams.candidates(for: needle) == matching.map(Int32.init), "\(needle)")
+        #expect(trigrams.candidateCount(for: needle) == matching.count)
+        continue
+      }
       guard needle.count >= 3 else {
         #expect(trigrams.candidates(for: needle) == nil)
         continue

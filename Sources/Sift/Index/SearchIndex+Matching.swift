@@ -217,11 +217,11 @@ extension SearchIndex {
       slots = found
       remaining = remaining.dropFirst()
     } else if let probe = firstProbe, let trigrams,
-      candidates.map({ trigrams.candidateCount(for: probe.needle) ?? .max < $0.count }) ?? true,
+      candidates.map({ listingPays(probe, trigrams, against: $0.count) }) ?? true,
       let found = trigramMatches(probe, trigrams)
     {
       // Fewer slots hold the term's rarest trigram than matched before (or than the scan
-      // would read): check those.
+      // would read): check those — or, for two letters, take them.
       slots = found
       remaining = remaining.dropFirst()
     } else if let candidates {
@@ -246,6 +246,17 @@ extension SearchIndex {
             ? trigrams.slot(Int(slot), holdsLetter: letter)
             : matches(term.condition, slot: Int(slot), nearSpellings: false)
           return holds == term.isNegated
+        }
+        continue
+      }
+      if let trigrams, case .text(let probe) = term.condition, isSettledBigram(probe),
+        listingPays(probe, trigrams, against: slots.count),
+        let listed = trigrams.candidates(for: probe.needle)
+      {
+        // Two letters in every text field ("da na"): their bigram's slots answer it.
+        slots = Self.merging(slots, with: listed, keepingCommon: !term.isNegated) { slot in
+          Int(slot) >= trigrams.slotCount
+            ? matches(term.condition, slot: Int(slot), nearSpellings: false) : nil
         }
         continue
       }
@@ -337,15 +348,55 @@ extension SearchIndex {
   }
 
   /// Live slots, in slot order, that match a text probe exactly, among those holding its
-  /// rarest trigram (and those added since the trigram index was built); nil when the probe
-  /// cannot use it (under three bytes, a number, initial consonants).
+  /// rarest trigram (and those added since the trigram index was built) — for two letters in
+  /// every text field, the bigram's slots themselves; nil when the probe cannot use it (under
+  /// two bytes, a number, initial consonants).
   private func trigramMatches(
     _ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex
   ) -> [Int32]? {
     guard probe.number == nil, !probe.initials,
       let listed = trigrams.candidates(for: probe.needle)
     else { return nil }
-    return liveMatches(probe, among: listed, settled: false, listedBelow: trigrams.slotCount)
+    return liveMatches(
+      probe, among: listed, settled: isSettledBigram(probe), listedBelow: trigrams.slotCount)
+  }
+
+  /// Whether a probe is two bytes searched in every text field (not a number, not initial
+  /// consonants): its bigram's slots are exactly its matches.
+  private func isSettledBigram(_ probe: MatchPlan.TextProbe) -> Bool {
+    probe.needle.count == 2 && probe.number == nil && !probe.initials
+      && probe.columns.count == columns.count
+  }
+
+  /// Whether reading a probe's listing (its rarest trigram's slots, or its bigram's) beats
+  /// checking the text of `count` slots: a listed slot costs a byte or two to decode, a
+  /// checked one a search of its text — a bigram's listing needs no check at all.
+  private func listingPays(
+    _ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex, against count: Int
+  ) -> Bool {
+    guard let listed = trigrams.candidateCount(for: probe.needle) else { return false }
+    return isSettledBigram(probe) ? listed < count * 8 : listed < count
+  }
+
+  /// The slots of `slots` (ascending) that are in `listed` (ascending) — or, with
+  /// `keepingCommon` false, those that are not; a slot beyond the listing is decided by
+  /// `unlisted` (non-nil for slots added after the listing was built).
+  static func merging(
+    _ slots: [Int32], with listed: [Int32], keepingCommon: Bool, unlisted: (Int32) -> Bool?
+  ) -> [Int32] {
+    var kept: [Int32] = []
+    kept.reserveCapacity(keepingCommon ? min(slots.count, listed.count) : slots.count)
+    var at = 0
+    for slot in slots {
+      if let decided = unlisted(slot) {
+        if decided == keepingCommon { kept.append(slot) }
+        continue
+      }
+      while at < listed.count, listed[at] < slot { at += 1 }
+      let isListed = at < listed.count && listed[at] == slot
+      if isListed == keepingCommon { kept.append(slot) }
+    }
+    return kept
   }
 
   /// Live slots, in slot order, that match a probe of one letter a–z exactly: searched in every
