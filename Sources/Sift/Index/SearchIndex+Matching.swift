@@ -249,11 +249,11 @@ extension SearchIndex {
         }
         continue
       }
-      if let trigrams, case .text(let probe) = term.condition, isSettledBigram(probe),
+      if let trigrams, case .text(let probe) = term.condition, isListedExactly(probe),
         listingPays(probe, trigrams, against: slots.count),
         let listed = trigrams.candidates(for: probe.needle)
       {
-        // Two letters in every text field ("da na"): their bigram's slots answer it.
+        // Two or three letters in every text field ("da na"): their listing answers it.
         slots = Self.merging(slots, with: listed, keepingCommon: !term.isNegated) { slot in
           Int(slot) >= trigrams.slotCount
             ? matches(term.condition, slot: Int(slot), nearSpellings: false) : nil
@@ -348,9 +348,9 @@ extension SearchIndex {
   }
 
   /// Live slots, in slot order, that match a text probe exactly, among those holding its
-  /// rarest trigram (and those added since the trigram index was built) — for two letters in
-  /// every text field, the bigram's slots themselves; nil when the probe cannot use it (under
-  /// two bytes, a number, initial consonants).
+  /// rarest trigram (and those added since the trigram index was built) — for two or three
+  /// letters in every text field, the listed slots themselves; nil when the probe cannot use
+  /// it (under two bytes, a number, initial consonants).
   private func trigramMatches(
     _ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex
   ) -> [Int32]? {
@@ -358,24 +358,24 @@ extension SearchIndex {
       let listed = trigrams.candidates(for: probe.needle)
     else { return nil }
     return liveMatches(
-      probe, among: listed, settled: isSettledBigram(probe), listedBelow: trigrams.slotCount)
+      probe, among: listed, settled: isListedExactly(probe), listedBelow: trigrams.slotCount)
   }
 
-  /// Whether a probe is two bytes searched in every text field (not a number, not initial
-  /// consonants): its bigram's slots are exactly its matches.
-  private func isSettledBigram(_ probe: MatchPlan.TextProbe) -> Bool {
-    probe.needle.count == 2 && probe.number == nil && !probe.initials
+  /// Whether a probe is two or three bytes searched in every text field (not a number, not
+  /// initial consonants): the slots listed for its bigram or trigram are exactly its matches.
+  private func isListedExactly(_ probe: MatchPlan.TextProbe) -> Bool {
+    (2...3).contains(probe.needle.count) && probe.number == nil && !probe.initials
       && probe.columns.count == columns.count
   }
 
   /// Whether reading a probe's listing (its rarest trigram's slots, or its bigram's) beats
   /// checking the text of `count` slots: a listed slot costs a byte or two to decode, a
-  /// checked one a search of its text — a bigram's listing needs no check at all.
+  /// checked one a search of its text — an exact listing needs no check at all.
   private func listingPays(
     _ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex, against count: Int
   ) -> Bool {
     guard let listed = trigrams.candidateCount(for: probe.needle) else { return false }
-    return isSettledBigram(probe) ? listed < count * 8 : listed < count
+    return isListedExactly(probe) ? listed < count * 8 : listed < count
   }
 
   /// The slots of `slots` (ascending) that are in `listed` (ascending) — or, with
