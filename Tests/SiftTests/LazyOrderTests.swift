@@ -59,11 +59,19 @@ struct LazyOrderTests {
         let full = index.order(index.rank(slots, plan, nearSpellings: false))
         // Every bound is at most the exactness the full rank finds.
         index.withRankingContext(plan) { context in
+          let letter = SearchIndex<ItemID>.singleLetter(context)
+          let summaries = context.columns(of: context.probes[0]).map { context.columns[Int($0)] }
           for entry in full {
             let bound = index.exactnessBound(Int(entry.slot), context)
             #expect(
               bound <= MatchRank(packed: entry.rank).exactness.rawValue,
               "\(query): slot \(entry.slot)")
+            // The first keystroke's shortcut gives the same bound.
+            if let letter {
+              let shortcut = SearchIndex<ItemID>.oneLetterBound(
+                RawColumn.wordStartBit(letter), Int(entry.slot), summaries)
+              #expect(shortcut == bound, "\(query): slot \(entry.slot)")
+            }
           }
         }
         for rows in Set([1, 2, 3, 5, 10, 20, 50, full.count / 2, full.count - 1, full.count]) {

@@ -407,9 +407,10 @@ extension SearchIndex {
     _ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex
   ) -> [Int32]? {
     guard let (letter, settled) = letterTerm(probe),
-      let listed = trigrams.slots(holdingLetter: letter)
+      let listed = trigrams.liveSlots(holdingLetter: letter, isLive: isLive)
     else { return nil }
-    return liveMatches(probe, among: listed, settled: settled, listedBelow: trigrams.slotCount)
+    return liveMatches(
+      probe, among: listed, settled: settled, listedBelow: trigrams.slotCount, allLive: true)
   }
 
   /// The letter of a probe that is one letter a–z (not a number, not initial consonants), and
@@ -424,12 +425,13 @@ extension SearchIndex {
 
   /// The live slots of `listed` (candidates from an index built over the slots below
   /// `listedBelow`) that match `probe` — all of them when the listing is `settled` — then the
-  /// slots added since that match it.
+  /// slots added since that match it. `allLive`: the listing holds live slots only.
   private func liveMatches(
-    _ probe: MatchPlan.TextProbe, among listed: [Int32], settled: Bool, listedBelow: Int
+    _ probe: MatchPlan.TextProbe, among listed: [Int32], settled: Bool, listedBelow: Int,
+    allLive: Bool = false
   ) -> [Int32] {
     // A copy of the index older than the one that built it has fewer slots.
-    let live = listed.filter { Int($0) < slotCount && isLive[Int($0)] }
+    let live = allLive ? listed : listed.filter { Int($0) < slotCount && isLive[Int($0)] }
     var slots = settled ? live : keeping(live, holding: probe, negated: false)
     for slot in min(listedBelow, slotCount)..<slotCount
     where isLive[slot] && matchesExactly(probe, slot: slot) {

@@ -83,6 +83,19 @@ extension SearchIndex {
             count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 50_000))
           _ = Parallel.map(parts: ranges.count) { part in
             withRankingContext(plan) { context in
+              if let letter = Self.singleLetter(context) {
+                // The first keystroke: three bit tests a column, without the general rule's
+                // loops over terms (`exactnessBound` gives the same levels).
+                let summaries = context.columns(of: context.probes[0]).map {
+                  context.columns[Int($0)]
+                }
+                let bit = RawColumn.wordStartBit(letter)
+                for position in ranges[part] {
+                  output.buffer[position] = Self.oneLetterBound(
+                    bit, Int(input.buffer[position]), summaries)
+                }
+                return
+              }
               for position in ranges[part] {
                 output.buffer[position] = exactnessBound(Int(input.buffer[position]), context)
               }
@@ -166,6 +179,24 @@ extension SearchIndex {
       if !startsWord { return 3 }
     }
     return 2
+  }
+
+  /// `exactnessBound` for a one-letter query (`singleLetter`) whose letter has the bit `bit`,
+  /// over the summaries of the columns it searches: equal when a value may start with the
+  /// letter and be one byte long, starts a value, starts a word, or else a substring.
+  @inline(__always)
+  static func oneLetterBound(_ bit: UInt32, _ slot: Int, _ columns: [RawColumn]) -> UInt8 {
+    var level: UInt8 = 3
+    let lengthOne = RawColumn.lengthBit(1)
+    for raw in columns {
+      if raw.valueStarts![slot] & bit != 0 {
+        if raw.lengths![slot] & lengthOne != 0 { return 0 }
+        level = 1
+      } else if level > 2, raw.wordStarts![slot] & bit != 0 {
+        level = 2
+      }
+    }
+    return level
   }
 
   /// The letter of a query that is one ASCII letter and nothing else (the first keystroke,

@@ -158,16 +158,31 @@ final class TrigramIndex: Sendable {
     letters[slot] & RawColumn.wordStartBit(letter) != 0
   }
 
-  /// The slots (below `slotCount`, ascending) whose text holds `letter`, a letter a–z; nil for
-  /// any other byte (its bit is shared).
-  func slots(holdingLetter letter: UInt8) -> [Int32]? {
-    guard RawColumn.hasOwnBit(letter) else { return nil }
+  /// The slots (below `slotCount`, ascending) whose text holds `letter`, a letter a–z, and that
+  /// `isLive` (as long as `slotCount` or longer) says are live; nil for any other byte (its bit
+  /// is shared). On both cores for many slots: most of a first keystroke at 4×.
+  func liveSlots(holdingLetter letter: UInt8, isLive: [Bool]) -> [Int32]? {
+    guard RawColumn.hasOwnBit(letter), isLive.count >= slotCount else { return nil }
     let bit = RawColumn.wordStartBit(letter)
-    return letters.withUnsafeBufferPointer { letters in
-      var slots: [Int32] = []
-      for slot in letters.indices where letters[slot] & bit != 0 { slots.append(Int32(slot)) }
-      return slots
+    let ranges = Parallel.ranges(
+      count: slotCount, parts: Parallel.parts(for: slotCount, minimumPerPart: 100_000))
+    let parts = letters.withUnsafeBufferPointer { letters in
+      isLive.withUnsafeBufferPointer { isLive in
+        let (letters, isLive) = (SharedReadBuffer(buffer: letters), SharedReadBuffer(buffer: isLive))
+        return Parallel.map(parts: ranges.count) { part in
+          let range = ranges[part]
+          return [Int32](unsafeUninitializedCapacity: range.count) { slots, count in
+            var found = 0
+            for slot in range where letters.buffer[slot] & bit != 0 && isLive.buffer[slot] {
+              slots[found] = Int32(slot)
+              found += 1
+            }
+            count = found
+          }
+        }
+      }
     }
+    return parts.count == 1 ? parts[0] : Array(parts.joined())
   }
 
   /// The slots (below `slotCount`, ascending) that may hold `needle`: those holding its rarest
