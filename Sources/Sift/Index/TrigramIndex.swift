@@ -89,7 +89,7 @@ final class TrigramIndex: Sendable {
         lastSlot[id] = Int32(slot)
       }
     }
-    self.table = IndexBuffer(table)
+    self.table = IndexBuffer(Self.fitted(table, keys: keys))
     self.keys = IndexBuffer(keys)
     self.counts = IndexBuffer(counts)
     self.postingStarts = IndexBuffer(postingStarts)
@@ -271,6 +271,22 @@ final class TrigramIndex: Sendable {
         return nil
       }
     }
+  }
+
+  /// The table at the smallest power of two at least twice the keys (it starts at 2^16 slots,
+  /// 256 KB a small catalog's index file would carry for a few hundred trigrams).
+  private static func fitted(_ table: [Int32], keys: [UInt32]) -> [Int32] {
+    var size = 16
+    while size < keys.count * 2 { size *= 2 }
+    guard size < table.count else { return table }
+    var fitted = [Int32](repeating: -1, count: size)
+    let mask = size - 1
+    for (id, key) in keys.enumerated() {
+      var place = place(of: key, mask: mask)
+      while fitted[place] >= 0 { place = (place + 1) & mask }
+      fitted[place] = Int32(id)
+    }
+    return fitted
   }
 
   private static func gapSize(_ gap: UInt32) -> Int {
