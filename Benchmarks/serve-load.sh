@@ -11,8 +11,8 @@
 # answer a repeated one); the last run turns that off (--recent-searches 0), so every search
 # scans from scratch.
 #
-# A .jsonl is imported first (into a temporary catalog); a .sqlite is copied, so the edits
-# never touch it. Needs a release build of sift (built when missing), wrk, curl and jq
+# A .jsonl is imported first (into a temporary catalog); a .sqlite is copied (with its index
+# file), so the edits never touch it. Needs a release build of sift (built when missing), wrk, curl and jq
 # (installed with apt-get when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +41,10 @@ case "$source" in
   *.jsonl)
     "$sift" import "$source" --catalog "$catalog" --title name --text alternates \
       --number population --category country --id id >/dev/null 2>&1 ;;
-  *) cp "$source" "$catalog" ;;
+  *)
+    cp "$source" "$catalog"
+    # Its index file too, when it has one (else the server builds the index on start).
+    [ -f "$source-index" ] && cp "$source-index" "$catalog-index" ;;
 esac
 token=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
 echo "$token" >"$work/token"

@@ -325,7 +325,7 @@ extension SearchIndex {
       let typo = seed.typo
     else { return [] }
     var hits = SlotSet(capacity: slotCount)
-    for slot in scan(seed) { hits.insert(Int(slot)) }
+    for slot in exactSlots(seed) { hits.insert(Int(slot)) }
     for column in seed.columns {
       let dictionary = typoDictionary(column: column)
       dictionary.forEachNearWordRun(term: typo.letters, budget: typo.budget) { run in
@@ -438,6 +438,17 @@ extension SearchIndex {
       slots.append(Int32(slot))
     }
     return slots
+  }
+
+  /// Live slots, in slot order, that match a text probe exactly: from the letters or the
+  /// trigram index when it can answer, else one scan per column.
+  private func exactSlots(_ probe: MatchPlan.TextProbe) -> [Int32] {
+    if let trigrams = trigrams.current {
+      if let found = letterMatches(probe, trigrams) ?? trigramMatches(probe, trigrams) {
+        return found
+      }
+    }
+    return scan(probe)
   }
 
   /// Live slots, in slot order, whose text matches a text probe exactly: one scan per column.
