@@ -37,7 +37,7 @@ struct IndexArchiveTests {
 
     init(_ contents: [UInt8]) {
       bytes = .allocate(byteCount: contents.count, alignment: 16)
-      bytes.copyMemory(from: UnsafeRawBufferPointer(start: contents, count: contents.count))
+      contents.withUnsafeBytes { bytes.copyMemory(from: $0) }
     }
 
     deinit { bytes.deallocate() }

@@ -13,7 +13,7 @@ public struct RankedMatches<ID: Hashable & Sendable>: Sendable {
     MatchedIDs(order: order, idsBySlot: idsBySlot, count: slots.count)
   }
   /// The index's id column when these matches were made: `ids` reads it row by row.
-  private let idsBySlot: [ID]
+  private let idsBySlot: SlotIDs<ID>
   /// Whether near spellings were looked for, because exact matches fell below the threshold.
   public private(set) var includesNearSpellings: Bool
   /// How many of the matches have every term as written.
@@ -26,7 +26,7 @@ public struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   var layout: Int
 
   init(
-    slots: [Int32], order: MatchOrder<ID>, idsBySlot: [ID], includesNearSpellings: Bool,
+    slots: [Int32], order: MatchOrder<ID>, idsBySlot: SlotIDs<ID>, includesNearSpellings: Bool,
     exactCount: Int, layout: Int
   ) {
     self.slots = slots
@@ -290,10 +290,10 @@ extension RankedMatches {
 /// column (as it was when the matches were made) when asked, rather than a copy of them all.
 public struct MatchedIDs<ID: Hashable & Sendable>: RandomAccessCollection, Sendable {
   let order: MatchOrder<ID>
-  let idsBySlot: [ID]
+  let idsBySlot: SlotIDs<ID>
   public let endIndex: Int
 
-  init(order: MatchOrder<ID>, idsBySlot: [ID], count: Int) {
+  init(order: MatchOrder<ID>, idsBySlot: SlotIDs<ID>, count: Int) {
     self.order = order
     self.idsBySlot = idsBySlot
     endIndex = count

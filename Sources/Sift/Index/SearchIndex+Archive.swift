@@ -66,7 +66,17 @@ extension SearchIndex where ID == ItemID {
     var writer = ArchiveWriter(
       magic: IndexArchive.magic, version: IndexArchive.formatVersion, schema: schema)
     writer.append(UInt64(keep.count))
-    writer.appendStrings(keep.map { ids[$0].rawValue })
+    // The ids as a column (UTF-8 bytes back to back, then where each starts), so that reading
+    // one does not read them all.
+    var idBytes: [UInt8] = []
+    var idStarts: [UInt32] = [0]
+    idStarts.reserveCapacity(keep.count + 1)
+    for slot in keep {
+      idBytes.append(contentsOf: ids[slot].rawValue.utf8)
+      idStarts.append(UInt32(truncatingIfNeeded: idBytes.count))
+    }
+    writer.appendArray(idBytes)
+    writer.appendArray(idStarts)
     for field in textFields.indices {
       let column = columns[field].compacted(keeping: keep)
       writer.appendArray(column.bytes)
@@ -166,9 +176,10 @@ extension SearchIndex where ID == ItemID {
     reader.owner = owner
     self.init(empty: schema)
     let count = Int(try reader.read() as UInt64)
-    let idStrings = try reader.readStrings()
-    guard idStrings.count == count else { throw .damaged("id count") }
-    ids = idStrings.map { ItemID($0) }
+    let idColumn = try reader.readColumn(slots: count)
+    ids = SlotIDs(archived: idColumn.bytes, starts: idColumn.starts) {
+      ItemID(String(decoding: $0, as: UTF8.self))
+    }
     isLive = Array(repeating: true, count: count)
     orderKeys = (0..<Int64(count)).map { $0 }
     nextOrderKey = Int64(count)

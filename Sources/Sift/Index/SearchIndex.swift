@@ -13,7 +13,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   public let schema: CatalogSchema
 
   /// Per slot, the item's id (empty for a line index, whose slot is the line number).
-  var ids: [ID] = []
+  var ids = SlotIDs<ID>()
   var isLive: [Bool] = []
   /// Catalog order: ties in relevance are broken by it.
   var orderKeys: [Int64] = []
@@ -260,7 +260,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   private mutating func compactIfWorthIt() {
     guard deadCount > 64, deadCount > count else { return }
     let keep = orderedLiveSlots()
-    ids = keep.map { ids[$0] }
+    ids = SlotIDs(keep.map { ids[$0] })
     orderKeys = keep.map { orderKeys[$0] }
     isLive = Array(repeating: true, count: keep.count)
     columns = columns.map { $0.compacted(keeping: keep) }

@@ -10,9 +10,9 @@ struct SlotMap<ID: Hashable & Sendable>: Sendable {
   private final class Storage: @unchecked Sendable {
     let lock = NSLock()
     var table: [ID: Int]?
-    var pendingIDs: [ID]
+    var pendingIDs: SlotIDs<ID>
 
-    init(table: [ID: Int]?, pendingIDs: [ID]) {
+    init(table: [ID: Int]?, pendingIDs: SlotIDs<ID>) {
       self.table = table
       self.pendingIDs = pendingIDs
     }
@@ -26,22 +26,23 @@ struct SlotMap<ID: Hashable & Sendable>: Sendable {
       // An archive passed its checksum, so its ids are those of an index: distinct.
       for (slot, id) in pendingIDs.enumerated() where made[id] == nil { made[id] = slot }
       table = made
-      pendingIDs = []
+      pendingIDs = SlotIDs()
       return made
     }
   }
 
   private var storage: Storage
 
-  init() { storage = Storage(table: [:], pendingIDs: []) }
+  init() { storage = Storage(table: [:], pendingIDs: SlotIDs()) }
 
   /// A map of `ids` (slot *i* holds `ids[i]`, all live, all distinct), built when first used.
-  init(lazilyFrom ids: [ID]) { storage = Storage(table: nil, pendingIDs: ids) }
+  init(lazilyFrom ids: SlotIDs<ID>) { storage = Storage(table: nil, pendingIDs: ids) }
 
   /// A map of `ids`, slot *i* holding `ids[i]`.
-  init(building ids: [ID]) {
+  init(building ids: SlotIDs<ID>) {
     storage = Storage(
-      table: Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) }), pendingIDs: [])
+      table: Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) }),
+      pendingIDs: SlotIDs())
   }
 
   subscript(id: ID) -> Int? {
@@ -49,7 +50,7 @@ struct SlotMap<ID: Hashable & Sendable>: Sendable {
     set {
       var table = storage.built
       if !isKnownUniquelyReferenced(&storage) {
-        storage = Storage(table: nil, pendingIDs: [])
+        storage = Storage(table: nil, pendingIDs: SlotIDs())
       }
       // Released first so that the dictionary below is uniquely held and changes in place.
       storage.table = nil
