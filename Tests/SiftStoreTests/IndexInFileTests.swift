@@ -312,7 +312,8 @@ struct IndexInFileTests {
     #expect(replayed.collection.index.substringSearchMemory?.buildSeconds == 0)
     try expectScanRows(replayed.collection)
     // A damaged trigram section: the index is read, the trigrams are not (searches scan).
-    #expect(try store.saveIndex(replayed.collection.index, builtAtGeneration: replayed.report.generation))
+    #expect(
+      try store.saveIndex(replayed.collection.index, builtAtGeneration: replayed.report.generation))
     try Self.alterIndexFile(of: store) { bytes, header in
       let trigrams = header.trigrams!
       bytes[trigrams.lowerBound + trigrams.count / 2] ^= 0x04

@@ -109,10 +109,11 @@ extension SearchIndex where ID == ItemID {
   /// checksum itself (a chunk at a time, so that checking does not map every page).
   @discardableResult
   package mutating func readNearSpellings(
-    borrowingWhenNeeded load: @escaping @Sendable () -> (
-      bytes: UnsafeRawBufferPointer, owner: any AnyObject & Sendable,
-      checksum: IndexArchive.ChecksumCheck
-    )?
+    borrowingWhenNeeded load:
+      @escaping @Sendable () -> (
+        bytes: UnsafeRawBufferPointer, owner: any AnyObject & Sendable,
+        checksum: IndexArchive.ChecksumCheck
+      )?
   ) -> Bool {
     guard layout == 0 else { return false }
     let schema = self.schema

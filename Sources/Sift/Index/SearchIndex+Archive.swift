@@ -95,9 +95,10 @@ extension SearchIndex where ID == ItemID {
       writer.appendArray(summary.lengths)
     }
     for values in numbers {
-      writer.appendArray(values.withUnsafeBufferPointer { values in
-        keep.map { values[$0].isNaN ? Double.nan : values[$0] }
-      })
+      writer.appendArray(
+        values.withUnsafeBufferPointer { values in
+          keep.map { values[$0].isNaN ? Double.nan : values[$0] }
+        })
     }
     // Categories numbered by first appearance among the live items, as a fresh build does.
     let names = Dictionary(uniqueKeysWithValues: categoryIDs.map { ($1, $0) })
@@ -437,10 +438,11 @@ struct ArchiveReader {
       let typed = base.assumingMemoryBound(to: T.self)
       return IndexBuffer(borrowing: UnsafeBufferPointer(start: typed, count: count), keptBy: owner)
     }
-    return IndexBuffer([T](unsafeUninitializedCapacity: count) { buffer, initialized in
-      UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-      initialized = count
-    })
+    return IndexBuffer(
+      [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+        initialized = count
+      })
   }
 
   mutating func readArray<T: BitwiseCopyable>() throws(IndexArchive.Failure) -> [T] {

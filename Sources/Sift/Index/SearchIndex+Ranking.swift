@@ -729,7 +729,8 @@ struct ColumnSummary: Sendable {
   /// A copy keeping only the given slots, in the given order.
   func compacted(keeping slots: [Int]) -> ColumnSummary {
     var copy = ColumnSummary()
-    copy.wordStarts = IndexBuffer(wordStarts.withUnsafeBufferPointer { old in slots.map { old[$0] } })
+    copy.wordStarts = IndexBuffer(
+      wordStarts.withUnsafeBufferPointer { old in slots.map { old[$0] } })
     copy.valueStarts = IndexBuffer(
       valueStarts.withUnsafeBufferPointer { old in slots.map { old[$0] } })
     copy.lengths = IndexBuffer(lengths.withUnsafeBufferPointer { old in slots.map { old[$0] } })

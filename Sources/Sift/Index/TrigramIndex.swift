@@ -168,7 +168,9 @@ final class TrigramIndex: Sendable {
       count: slotCount, parts: Parallel.parts(for: slotCount, minimumPerPart: 100_000))
     let parts = letters.withUnsafeBufferPointer { letters in
       isLive.withUnsafeBufferPointer { isLive in
-        let (letters, isLive) = (SharedReadBuffer(buffer: letters), SharedReadBuffer(buffer: isLive))
+        let (letters, isLive) = (
+          SharedReadBuffer(buffer: letters), SharedReadBuffer(buffer: isLive)
+        )
         return Parallel.map(parts: ranges.count) { part in
           let range = ranges[part]
           return [Int32](unsafeUninitializedCapacity: range.count) { slots, count in

@@ -290,7 +290,8 @@ extension CatalogStore {
     _ db: Database, catalog: URL,
     _ body: (Result<MappedIndexFile, MappedIndexFile.Failure>) throws -> T
   ) throws -> T? {
-    guard let row = try Row.fetchOne(db, sql: "SELECT generation, token FROM index_file WHERE id = 1")
+    guard
+      let row = try Row.fetchOne(db, sql: "SELECT generation, token FROM index_file WHERE id = 1")
     else { return nil }
     guard let token = UUID(uuidString: row[1] as String) else {
       return try body(.failure(.otherSave))

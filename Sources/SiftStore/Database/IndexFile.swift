@@ -83,7 +83,9 @@ struct IndexFile {
         try writeAll(section.bytes, descriptor, temporary)
         written = section.offset + section.bytes.count
       }
-      guard fsync(descriptor) == 0 else { throw IndexFileError.system("fsync", temporary.path, errno) }
+      guard fsync(descriptor) == 0 else {
+        throw IndexFileError.system("fsync", temporary.path, errno)
+      }
     } catch {
       unlink(temporary.path)
       throw error
@@ -122,7 +124,8 @@ struct IndexFile {
 
   static func roundedUp(_ offset: Int) -> Int { (offset + 4095) / 4096 * 4096 }
 
-  private static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+  private static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8])
+  {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
   }
 }
@@ -224,7 +227,8 @@ final class MappedIndexFile: @unchecked Sendable {
     UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
   }
 
-  private static func readHeader(_ descriptor: Int32, size: Int) throws(Failure) -> IndexFile.Header {
+  private static func readHeader(_ descriptor: Int32, size: Int) throws(Failure) -> IndexFile.Header
+  {
     var raw = [UInt8](repeating: 0, count: 96)
     let got = raw.withUnsafeMutableBytes { read(descriptor, into: $0, at: 0) }
     guard got == raw.count, raw.starts(with: IndexFile.magic) else { throw .notAnIndexFile }
@@ -235,7 +239,9 @@ final class MappedIndexFile: @unchecked Sendable {
     guard load(88, as: UInt64.self) == Checksum.of(Array(raw[..<88])) else {
       throw .damaged("header")
     }
-    let token = raw.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: 16, as: uuid_t.self)) }
+    let token = raw.withUnsafeBytes {
+      UUID(uuid: $0.loadUnaligned(fromByteOffset: 16, as: uuid_t.self))
+    }
     func range(_ offset: Int) throws(Failure) -> Range<Int> {
       let start = load(offset, as: UInt64.self)
       let count = load(offset + 8, as: UInt64.self)
@@ -258,7 +264,8 @@ final class MappedIndexFile: @unchecked Sendable {
   ) -> Int {
     var done = 0
     while done < buffer.count {
-      let got = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+      let got = pread(
+        descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
       if got < 0, errno == EINTR { continue }
       guard got > 0 else { break }
       done += got
