@@ -203,9 +203,10 @@ final class MappedIndexFile: @unchecked Sendable {
   /// Checks a section's checksum a megabyte at a time, letting each go once read. (A section
   /// starts on a page, and the chunks are whole pages but the last.)
   private static func checksumAgrees(_ section: UnsafeRawBufferPointer) -> Bool {
-    IndexArchive.checksumAgrees(section) { range in
-      let chunk = UnsafeMutableRawPointer(mutating: section.baseAddress! + range.lowerBound)
-      _ = madvise(chunk, range.count, MADV_DONTNEED)
+    let start = Int(bitPattern: section.baseAddress)
+    return IndexArchive.checksumAgrees(section) { range in
+      _ = madvise(
+        UnsafeMutableRawPointer(bitPattern: start + range.lowerBound), range.count, MADV_DONTNEED)
     }
   }
 
