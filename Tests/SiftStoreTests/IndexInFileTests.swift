@@ -324,6 +324,32 @@ struct IndexInFileTests {
     try expectScanRows(damaged.collection)
   }
 
+  @Test("a save removes the temporary files of saves killed long ago, not one still being written")
+  func abandonedSavesRemoved() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let store = try CatalogStore.create(
+      at: folder.file("products.sqlite"), document: try BuiltInCatalog.products.load())
+    let abandoned = folder.file(".products.sqlite-index.\(UUID().uuidString).writing")
+    let inProgress = folder.file(".products.sqlite-index.\(UUID().uuidString).writing")
+    let otherCatalog = folder.file(".other.sqlite-index.\(UUID().uuidString).writing")
+    for url in [abandoned, inProgress, otherCatalog] {
+      try Data("partial".utf8).write(to: url)
+    }
+    let hourAgo = Date(timeIntervalSinceNow: -3_600)
+    for url in [abandoned, otherCatalog] {
+      try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: url.path)
+    }
+    let opened = try store.openCollection()
+    #expect(
+      try store.saveIndex(opened.collection.index, builtAtGeneration: opened.report.generation))
+    let exists = { (url: URL) in FileManager.default.fileExists(atPath: url.path) }
+    #expect(!exists(abandoned))
+    #expect(exists(inProgress))
+    #expect(exists(otherCatalog))
+    #expect(try store.openCollection().report.indexSource == .archive)
+  }
+
   @Test("an index already opened keeps reading its own file when a save replaces it")
   func openedIndexOutlivesItsFile() throws {
     let folder = try TemporaryFolder()

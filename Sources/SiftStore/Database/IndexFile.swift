@@ -106,6 +106,24 @@ struct IndexFile {
       _ = fsync(directory)
       close(directory)
     }
+    removeAbandoned(beside: final)
+  }
+
+  /// Removes the temporary files of saves that never finished (a process killed while writing)
+  /// beside `final`: those of its name, untouched for `age` — a save still writing one keeps
+  /// touching it.
+  static func removeAbandoned(beside final: URL, olderThan age: TimeInterval = 600) {
+    let folder = final.deletingLastPathComponent()
+    let prefix = ".\(final.lastPathComponent)."
+    guard
+      let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+    else { return }
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".writing") {
+      let url = folder.appendingPathComponent(name)
+      let modified =
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
+      if let modified, Date().timeIntervalSince(modified) > age { unlink(url.path) }
+    }
   }
 
   private static func writeAll(_ bytes: [UInt8], _ descriptor: Int32, _ url: URL) throws {
