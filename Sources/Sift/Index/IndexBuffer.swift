@@ -25,9 +25,6 @@ struct IndexBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
   /// Whether the elements are borrowed (not yet copied by a change).
   var isBorrowed: Bool { borrowed != nil }
 
-  /// The elements as an array (a copy when they are borrowed).
-  var array: [Element] { borrowed.map(Array.init) ?? owned }
-
   func withUnsafeBufferPointer<Result>(
     _ body: (UnsafeBufferPointer<Element>) throws -> Result
   ) rethrows -> Result {
@@ -98,6 +95,18 @@ extension IndexBuffer: RandomAccessCollection, MutableCollection, RangeReplaceab
   mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
     own()
     owned.append(contentsOf: elements)
+  }
+}
+
+extension IndexBuffer where Element == UInt32 {
+  /// Whether these run from 0 to `count` without going back: offsets into `count` elements read
+  /// from an archive, checked once so that no lookup through them leaves the buffer.
+  func areOffsets(into count: Int) -> Bool {
+    guard UInt64(count) <= UInt64(UInt32.max) else { return false }
+    return withUnsafeBufferPointer { starts in
+      starts.first == 0 && starts.last == UInt32(count)
+        && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
+    }
   }
 }
 

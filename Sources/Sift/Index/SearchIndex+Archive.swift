@@ -421,11 +421,8 @@ struct ArchiveReader {
     offset = magic.count
     let found: UInt16 = try read()
     guard found == version else { throw .otherVersion(found) }
-    let stored = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: body, as: UInt64.self))
-    if case .verify = checksum {
-      guard stored == Checksum.sealing(UnsafeRawBufferPointer(rebasing: bytes[..<body])) else {
-        throw .damaged("checksum")
-      }
+    if case .verify = checksum, !IndexArchive.checksumAgrees(bytes) {
+      throw .damaged("checksum")
     }
     guard try read() as UInt64 == IndexArchive.fingerprint(of: schema) else {
       throw .otherSchema
@@ -467,13 +464,6 @@ struct ArchiveReader {
       })
   }
 
-  mutating func readArray<T: BitwiseCopyable>() throws(IndexArchive.Failure) -> [T] {
-    let saved = owner
-    owner = nil
-    defer { owner = saved }
-    return try readBuffer().array
-  }
-
   mutating func readStrings() throws(IndexArchive.Failure) -> [String] {
     let count = Int(clamping: try read() as UInt64)
     guard count <= (end - offset) / 4 else { throw .damaged("cut short") }
@@ -492,12 +482,9 @@ struct ArchiveReader {
   mutating func readColumn(slots: Int) throws(IndexArchive.Failure) -> FoldedColumn {
     let columnBytes: IndexBuffer<UInt8> = try readBuffer()
     let starts: IndexBuffer<UInt32> = try readBuffer()
-    let byteCount = UInt32(truncatingIfNeeded: columnBytes.count)
-    let inOrder = starts.withUnsafeBufferPointer { starts in
-      starts.count == slots + 1 && starts.first == 0 && starts.last == byteCount
-        && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
+    guard starts.count == slots + 1, starts.areOffsets(into: columnBytes.count) else {
+      throw .damaged("column offsets")
     }
-    guard inOrder else { throw .damaged("column offsets") }
     return FoldedColumn(bytes: columnBytes, starts: starts)
   }
 }

@@ -303,16 +303,6 @@ extension SearchIndex {
     return zip(slots, holds).compactMap { $1 != negated ? $0 : nil }
   }
 
-  /// The letter a–z of a term that is that one letter, searched in every text field (no
-  /// number, no initials): the terms the letters beside the trigrams answer exactly.
-  private func settledLetter(_ term: MatchPlan.Term) -> UInt8? {
-    guard case .text(let probe) = term.condition, probe.needle.count == 1,
-      RawColumn.hasOwnBit(probe.needle[0]), probe.number == nil, !probe.initials,
-      probe.columns.count == columns.count
-    else { return nil }
-    return probe.needle[0]
-  }
-
   /// Live slots, in slot order, matching every term as written or, where a term may have
   /// typos, within its budget. Candidates come from the first such term: its exact hits and
   /// the slots of its near words in the dictionaries (and slots added since they were built).

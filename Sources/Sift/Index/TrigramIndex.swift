@@ -73,20 +73,24 @@ final class TrigramIndex: Sendable {
     var postings = [UInt8](repeating: 0, count: Int(postingStarts.last ?? 0))
     var cursor = Array(postingStarts.dropLast())
     for id in lastSlot.indices { lastSlot[id] = -1 }
-    postings.withUnsafeMutableBufferPointer { postings in
-      Self.forEachTrigram(columns, slotCount: slotCount) { key, slot in
-        let id = Self.lookUp(key, table: table, keys: keys)!
-        guard lastSlot[id] != Int32(slot) else { return }
-        var gap = UInt32(Int32(slot) - lastSlot[id])
-        var at = Int(cursor[id])
-        while gap >= 0x80 {
-          postings[at] = UInt8(truncatingIfNeeded: gap) | 0x80
-          gap >>= 7
-          at += 1
+    table.withUnsafeBufferPointer { table in
+      keys.withUnsafeBufferPointer { keys in
+        postings.withUnsafeMutableBufferPointer { postings in
+          Self.forEachTrigram(columns, slotCount: slotCount) { key, slot in
+            let id = Self.lookUp(key, table: table, keys: keys)!
+            guard lastSlot[id] != Int32(slot) else { return }
+            var gap = UInt32(Int32(slot) - lastSlot[id])
+            var at = Int(cursor[id])
+            while gap >= 0x80 {
+              postings[at] = UInt8(truncatingIfNeeded: gap) | 0x80
+              gap >>= 7
+              at += 1
+            }
+            postings[at] = UInt8(gap)
+            cursor[id] = UInt32(at + 1)
+            lastSlot[id] = Int32(slot)
+          }
         }
-        postings[at] = UInt8(gap)
-        cursor[id] = UInt32(at + 1)
-        lastSlot[id] = Int32(slot)
       }
     }
     self.table = IndexBuffer(Self.fitted(table, keys: keys))
@@ -121,17 +125,13 @@ final class TrigramIndex: Sendable {
     letters = try reader.readBuffer()
     buildSeconds = 0
     let keyCount = keys.count
-    let postingCount = UInt32(truncatingIfNeeded: postings.count)
     let valid =
       slotCount <= limit && letters.count == slotCount && counts.count == keyCount
       && postingStarts.count == keyCount + 1 && table.count > keyCount
       && table.count & (table.count - 1) == 0
       && table.withUnsafeBufferPointer { $0.allSatisfy { $0 >= -1 && $0 < Int32(keyCount) } }
-      && postingStarts.withUnsafeBufferPointer { starts in
-        starts.first == 0 && starts.last == postingCount
-          && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
-      }
-    guard valid, postings.count <= Int(UInt32.max) else { throw .damaged("trigram offsets") }
+      && postingStarts.areOffsets(into: postings.count)
+    guard valid else { throw .damaged("trigram offsets") }
   }
 
   /// Per slot, the `RawColumn.wordStartBit` of every byte in its columns, ORed.
@@ -257,21 +257,10 @@ final class TrigramIndex: Sendable {
     Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 8) & mask
   }
 
-  /// The id of `key`; nil when no slot holds it. At most a table's length of probes: a
-  /// table read from a file might have no empty place.
+  /// The id of `key`; nil when no slot holds it.
   private func lookUp(_ key: UInt32) -> Int? {
     table.withUnsafeBufferPointer { table in
-      keys.withUnsafeBufferPointer { keys in
-        let mask = table.count - 1
-        var place = Self.place(of: key, mask: mask)
-        for _ in 0..<table.count {
-          let id = table[place]
-          if id < 0 { return nil }
-          if keys[Int(id)] == key { return Int(id) }
-          place = (place + 1) & mask
-        }
-        return nil
-      }
+      keys.withUnsafeBufferPointer { keys in Self.lookUp(key, table: table, keys: keys) }
     }
   }
 
@@ -295,15 +284,20 @@ final class TrigramIndex: Sendable {
     gap < 1 << 7 ? 1 : gap < 1 << 14 ? 2 : gap < 1 << 21 ? 3 : gap < 1 << 28 ? 4 : 5
   }
 
-  private static func lookUp(_ key: UInt32, table: [Int32], keys: [UInt32]) -> Int? {
+  /// The id of `key` in `table`; nil when it is not there. At most a table's length of probes:
+  /// a table read from a file might have no empty place.
+  private static func lookUp(
+    _ key: UInt32, table: UnsafeBufferPointer<Int32>, keys: UnsafeBufferPointer<UInt32>
+  ) -> Int? {
     let mask = table.count - 1
     var place = place(of: key, mask: mask)
-    while true {
+    for _ in 0..<table.count {
       let id = table[place]
       if id < 0 { return nil }
       if keys[Int(id)] == key { return Int(id) }
       place = (place + 1) & mask
     }
+    return nil
   }
 
   /// The id of `key`, given the next one (after `added`) when it is new; the table doubles

@@ -154,22 +154,14 @@ final class TypoDictionary: Sendable {
     let postingStarts: IndexBuffer<UInt32> = try reader.readBuffer()
     let postings: IndexBuffer<Int32> = try reader.readBuffer()
     guard slotCount <= slotLimit,
-      isOffsets(wordStarts, of: words.count),
-      isOffsets(postingStarts, of: postings.count),
+      wordStarts.areOffsets(into: words.count),
+      postingStarts.areOffsets(into: postings.count),
       wordStarts.count == postingStarts.count
     else { throw .damaged("near-spelling dictionary") }
     return TypoDictionary(
       words: words, wordStarts: wordStarts, postingStarts: postingStarts, postings: postings,
       slotCount: slotCount,
       readSeconds: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
-  }
-
-  /// Whether `starts` runs from 0 to `count` without going back.
-  private static func isOffsets(_ starts: IndexBuffer<UInt32>, of count: Int) -> Bool {
-    guard starts.first == 0, starts.last == UInt32(truncatingIfNeeded: count),
-      UInt64(count) <= UInt64(UInt32.max)
-    else { return false }
-    return starts.withUnsafeBufferPointer { zip($0, $0.dropFirst()).allSatisfy { $0 <= $1 } }
   }
 
   /// Calls `body` with each run of words (sorted positions) whose beginning is within the
