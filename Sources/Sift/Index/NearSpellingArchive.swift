@@ -88,19 +88,11 @@ extension SearchIndex where ID == ItemID {
   public mutating func readNearSpellings(
     whenNeeded load: @escaping @Sendable (_ read: (UnsafeRawBufferPointer) -> Void) -> Void
   ) -> Bool {
-    guard layout == 0 else { return false }
-    let schema = self.schema
-    let columnCount = textFields.count
-    let slotLimit = slotCount
-    typoDictionaries = TypoDictionaries {
+    readNearSpellings { decode in
       var dictionaries: [Int: TypoDictionary]?
-      load { bytes in
-        dictionaries = try? NearSpellingArchive.dictionaries(
-          from: bytes, schema: schema, columnCount: columnCount, slotLimit: slotLimit)
-      }
+      load { dictionaries = decode($0, nil, .verify) }
       return dictionaries
     }
-    return true
   }
 
   /// As `readNearSpellings(whenNeeded:)`, the dictionaries' arrays *borrowed* from the bytes
@@ -115,15 +107,30 @@ extension SearchIndex where ID == ItemID {
         checksum: IndexArchive.ChecksumCheck
       )?
   ) -> Bool {
+    readNearSpellings { decode in
+      load().flatMap { decode($0.bytes, $0.owner, $0.checksum) }
+    }
+  }
+
+  /// What both doors share: unless the slots were renumbered, the dictionaries are read by
+  /// `read` the first time a search needs them, through the decoder it is handed (nil: bytes
+  /// that do not read back).
+  private mutating func readNearSpellings(
+    _ read:
+      @escaping @Sendable (
+        _ decode: (
+          UnsafeRawBufferPointer, (any AnyObject & Sendable)?, IndexArchive.ChecksumCheck
+        ) -> [Int: TypoDictionary]?
+      ) -> [Int: TypoDictionary]?
+  ) -> Bool {
     guard layout == 0 else { return false }
-    let schema = self.schema
-    let columnCount = textFields.count
-    let slotLimit = slotCount
+    let (schema, columnCount, slotLimit) = (self.schema, textFields.count, slotCount)
     typoDictionaries = TypoDictionaries {
-      guard let stored = load() else { return nil }
-      return try? NearSpellingArchive.dictionaries(
-        from: stored.bytes, keptBy: stored.owner, checksum: stored.checksum, schema: schema,
-        columnCount: columnCount, slotLimit: slotLimit)
+      read { bytes, owner, checksum in
+        try? NearSpellingArchive.dictionaries(
+          from: bytes, keptBy: owner, checksum: checksum, schema: schema,
+          columnCount: columnCount, slotLimit: slotLimit)
+      }
     }
     return true
   }
