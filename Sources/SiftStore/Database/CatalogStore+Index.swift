@@ -165,17 +165,9 @@ extension CatalogStore {
     _ index: SearchIndex<ItemID>, builtAtGeneration generation: Int64
   ) throws(StoreError) -> Bool {
     guard try itemsGeneration() == generation else { return false }
-    let archive = index.archived()
-    let nearSpellings = index.archivedNearSpellings()
-    let trigrams = index.archivedTrigrams()
     let written: (temporary: URL, token: UUID)
     do {
-      let token = UUID()
-      written = (
-        try IndexFile.writeTemporary(
-          beside: IndexFile.url(forCatalogAt: url), token: token, generation: generation,
-          archive: archive, nearSpellings: nearSpellings, trigrams: trigrams), token
-      )
+      written = try writeIndexFile(index, generation: generation)
     } catch {
       throw .failure(path, error)
     }
@@ -196,12 +188,21 @@ extension CatalogStore {
     let index = try SearchIndex(
       schema: SearchSchema<Item>(document.schema), elements: document.items)
     let generation = try Self.itemsGeneration(db)
+    let written = try writeIndexFile(index, generation: generation)
+    try Self.install(written.temporary, token: written.token, generation: generation, url, db)
+  }
+
+  /// Writes `index` — its archive, near-spelling dictionaries and trigram index — as an index
+  /// file under a temporary name beside the catalog, with a fresh token, for `install`.
+  private func writeIndexFile(
+    _ index: SearchIndex<ItemID>, generation: Int64
+  ) throws -> (temporary: URL, token: UUID) {
     let token = UUID()
     let temporary = try IndexFile.writeTemporary(
       beside: IndexFile.url(forCatalogAt: url), token: token, generation: generation,
       archive: index.archived(), nearSpellings: index.archivedNearSpellings(),
       trigrams: index.archivedTrigrams())
-    try Self.install(temporary, token: token, generation: generation, url, db)
+    return (temporary, token)
   }
 
   /// Writes one edit (`persist(_:)`) and follows which generation of the items an index kept

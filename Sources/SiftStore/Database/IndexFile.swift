@@ -44,16 +44,17 @@ struct IndexFile {
     var trigrams: Range<Int>?
   }
 
-  /// Writes `archive` and `nearSpellings` under a temporary name beside `final`, flushed to
-  /// disk; returns that name, for `rename` into place once the catalog records the token.
+  /// Writes the sections — the archive, the near-spelling dictionaries, the trigram index; an
+  /// empty one is absent — under a temporary name beside `final`, flushed to disk; returns that
+  /// name, for `install` once the catalog records the token.
   static func writeTemporary(
-    beside final: URL, token: UUID, generation: Int64, archive: [UInt8], nearSpellings: [UInt8]?,
-    trigrams: [UInt8]?
+    beside final: URL, token: UUID, generation: Int64, archive: [UInt8],
+    nearSpellings: [UInt8], trigrams: [UInt8]
   ) throws -> URL {
     // Each section at the next page after the one before.
     var sections: [(offset: Int, bytes: [UInt8])] = []
     var end = headerSize
-    for bytes in [archive, nearSpellings ?? [], trigrams ?? []] {
+    for bytes in [archive, nearSpellings, trigrams] {
       sections.append((bytes.isEmpty ? 0 : end, bytes))
       if !bytes.isEmpty { end = roundedUp(end + bytes.count) }
     }
@@ -205,17 +206,14 @@ final class MappedIndexFile: @unchecked Sendable {
       mapped != MAP_FAILED
     else { throw .damaged("mmap: \(String(cString: strerror(errno)))") }
     let base = UnsafeRawPointer(mapped)
-    func section(_ range: Range<Int>) -> UnsafeRawBufferPointer {
-      UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
-    }
-    guard Self.checksumAgrees(section(header.archive)) else {
+    guard Self.checksumAgrees(Self.bytes(header.archive, of: base)) else {
       munmap(mapped, size)
       throw .damaged("checksum")
     }
     self.header = header
     self.base = base
     length = size
-    trigramsAgree = header.trigrams.map { Self.checksumAgrees(section($0)) } ?? false
+    trigramsAgree = header.trigrams.map { Self.checksumAgrees(Self.bytes($0, of: base)) } ?? false
   }
 
   /// Checks a section's checksum a megabyte at a time, letting each go once read. (A section
@@ -242,7 +240,11 @@ final class MappedIndexFile: @unchecked Sendable {
   /// The trigram index, when the file has one whose checksum agrees.
   var trigrams: UnsafeRawBufferPointer? { trigramsAgree ? header.trigrams.map(bytes) : nil }
 
-  private func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+  private func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer { Self.bytes(range, of: base) }
+
+  private static func bytes(_ range: Range<Int>, of base: UnsafeRawPointer)
+    -> UnsafeRawBufferPointer
+  {
     UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
   }
 
@@ -278,7 +280,7 @@ final class MappedIndexFile: @unchecked Sendable {
   }
 
   /// Fills `buffer` from `offset` on; the number of bytes read (short at the end of the file).
-  static func read(
+  private static func read(
     _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int
   ) -> Int {
     var done = 0
