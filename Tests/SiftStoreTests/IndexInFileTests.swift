@@ -22,14 +22,23 @@ struct IndexInFileTests {
   }
 
   /// The rows a search of the opened collection shows, next to those of a fresh build.
-  static func expectSameRows(_ collection: FilteredCollection, as store: CatalogStore) throws {
-    var opened = collection
-    var fresh = try store.loadDocument().makeCollection()
+  static func expectSameRows(
+    _ collection: FilteredCollection, as store: CatalogStore, queries: [String] = queries
+  ) throws {
+    expectSameRows(collection, as: try store.loadDocument().makeCollection(), queries: queries)
+  }
+
+  /// The rows each query shows in `collection`, next to those it shows in `expected`.
+  static func expectSameRows(
+    _ collection: FilteredCollection, as expected: FilteredCollection,
+    queries: [String] = queries
+  ) {
+    var (opened, expected) = (collection, expected)
     for query in queries {
       let criteria = SearchCriteria(text: query, tokens: [], scopeIndex: 0)
       opened.filter(by: criteria)
-      fresh.filter(by: criteria)
-      #expect(opened.rows == fresh.rows, "\(query)")
+      expected.filter(by: criteria)
+      #expect(opened.rows == expected.rows, "\(query)")
     }
   }
 
@@ -290,15 +299,9 @@ struct IndexInFileTests {
     let store = try CatalogStore.create(
       at: folder.file("products.sqlite"), document: try BuiltInCatalog.products.load())
     let queries = ["ros", "red rose", "wedding", "andl", "서울", "zzz", "r", "ca"]
+    // A fresh build, which scans: the rows the trigram index must give.
     func expectScanRows(_ collection: FilteredCollection) throws {
-      var opened = collection
-      var scanned = try store.loadDocument().makeCollection()
-      for query in queries {
-        let criteria = SearchCriteria(text: query, tokens: [], scopeIndex: 0)
-        opened.filter(by: criteria)
-        scanned.filter(by: criteria)
-        #expect(opened.rows == scanned.rows, "\(query)")
-      }
+      try Self.expectSameRows(collection, as: store, queries: queries)
     }
     let opened = try store.openCollection().collection
     let stored = try #require(opened.index.substringSearchMemory)
@@ -362,14 +365,7 @@ struct IndexInFileTests {
     _ = try session.add(fields: ["title": .text("Violet Rose")])
     #expect(try session.saveIndex())
     // The file was renamed over; the first open's mapping still holds the old one, whole.
-    var opened = early
-    var expected = before
-    for query in Self.queries {
-      let criteria = SearchCriteria(text: query, tokens: [], scopeIndex: 0)
-      opened.filter(by: criteria)
-      expected.filter(by: criteria)
-      #expect(opened.rows == expected.rows, "\(query)")
-    }
+    Self.expectSameRows(early, as: before)
     #expect(early.index.archived() == before.index.archived())
     #expect(try store.openCollection().collection.contains(id: session.controller.rows.last!))
   }
