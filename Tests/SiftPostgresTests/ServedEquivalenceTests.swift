@@ -47,6 +47,11 @@ struct ServedEquivalenceTests {
       if index % 7 == 0 { query.append(("offset", "3")) }
       uris.append("/catalogs/\(name)/search?" + Self.encoded(query))
     }
+    // Every letter alone, as the first keystroke sends it: answered from the letters tables.
+    for letter in "abcdefghijklmnopqrstuvwxyz" {
+      uris.append("/catalogs/\(name)/search?q=\(letter)&facets=1&explain=1&limit=5")
+      uris.append("/catalogs/\(name)/search?q=\(letter.uppercased())&limit=3&offset=2")
+    }
     // Ask for one item of each kind too.
     uris += document.items.prefix(3).map { "/catalogs/\(name)/items/\($0.id.rawValue)" }
     uris.append("/catalogs/\(name)/items/no-such-item")

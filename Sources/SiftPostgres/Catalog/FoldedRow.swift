@@ -10,6 +10,10 @@ struct FoldedRow: Sendable {
   /// Per text field: the folded values joined, and the initial-consonant keys (nil: no Hangul).
   var texts: [(folded: String, initials: String?)]
   var numbers: [Double?]
+  /// What a one-letter search reads of it.
+  var letters: LetterSummary
+  /// Its popularity (the ranking field's number), as the letters table keeps it.
+  var popularity: Double?
 
   init(_ item: Item, schema: SearchSchema<Item>, layout: CatalogLayout) throws(PostgresError) {
     id = item.id.rawValue
@@ -34,6 +38,8 @@ struct FoldedRow: Sendable {
       )
     }
     numbers = values.numbers.map { $0.flatMap { $0.isNaN ? nil : $0 } }
+    letters = layout.letterSummary(folded: texts.map { folded, _ in folded })
+    popularity = layout.rankingColumn.flatMap { [numbers] in numbers[$0] }
     category = values.category.map(TextFolding.fold)
     fields = Self.json(item, layout.schema)
     // PostgreSQL's text cannot hold NUL, nor jsonb its escape: say which item, not the server.
@@ -87,7 +93,21 @@ struct FoldedRow: Sendable {
     for number in numbers {
       line += "\t" + (number.map(Self.number) ?? "\\N")
     }
-    return line + "\n"
+    return line + "\t\(letters.held)\t\(letters.startingWords)\t\(letters.startingValues)\n"
+  }
+
+  /// The item's rows of the letters table in COPY's text format (`CatalogLayout.letterTables`).
+  func letterLines(order: Int64) -> String {
+    Self.letterLines(letters.ranks, popularity: popularity, order: order, category: category)
+  }
+
+  static func letterLines(
+    _ ranks: [LetterRank], popularity: Double?, order: Int64, category: String?
+  ) -> String {
+    let tail =
+      "\t" + (popularity.map(number) ?? "\\N") + "\t\(order)\t"
+      + (category.map(escape) ?? "\\N") + "\n"
+    return ranks.map { "\($0.letter)\t\($0.rank)" + tail }.joined()
   }
 
   /// A double as PostgreSQL reads it.

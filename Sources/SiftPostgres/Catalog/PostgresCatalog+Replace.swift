@@ -51,6 +51,9 @@ extension PostgresCatalog {
       let total = max(1, document.items.count)
       // COPY takes one plain table name: reach the catalog's through the search path.
       try await connection.execute("SET LOCAL search_path TO \(name), public")
+      // The letters tables are filled from the same rows, after the items.
+      var letterLines = ByteBuffer()
+      var counts = LetterCounts()
       try await connection.copyFrom(
         table: "items", columns: layout.copiedColumns, logger: PostgresLink.logger
       ) { writer in
@@ -58,6 +61,8 @@ extension PostgresCatalog {
         for (order, item) in document.items.enumerated() {
           let row = try FoldedRow(item, schema: schema, layout: layout)
           buffer.writeString(row.copyLine(order: Int64(order)))
+          letterLines.writeString(row.letterLines(order: Int64(order)))
+          counts.add(row.letters, category: row.category, sign: 1)
           if buffer.readableBytes > 1 << 20 {
             try await writer.write(buffer)
             buffer.clear()
@@ -66,6 +71,11 @@ extension PostgresCatalog {
         }
         if buffer.readableBytes > 0 { try await writer.write(buffer) }
       }
+      try await connection.copyFrom(
+        table: "letters", columns: ["letter", "rank", "pop", "ord", "category"],
+        logger: PostgresLink.logger
+      ) { writer in try await writer.write(letterLines) }
+      try await writeCounts(counts.changes, schemaName: address.schemaName, on: connection)
       progress(0.7)
       let wordColumns = layout.textFields.indices.map {
         "SELECT unnest(w\($0)) FROM \(name).items"
@@ -86,6 +96,7 @@ extension PostgresCatalog {
           .text("sift"),
         ])
       try await connection.execute("ANALYZE \(name).items")
+      try await connection.execute("ANALYZE \(name).letters")
       return ()
     }
     progress(1)

@@ -8,9 +8,20 @@ import Sift
 /// the database sees every edit on its next search.
 public final class PostgresCatalog: Sendable {
   /// The format this Sift writes; a catalog with a higher one is refused.
-  public static let format = 1
-  /// Upgrades from each older format to the next, in order (none yet: 1 is the first).
-  static let migrations: [Int: @Sendable (String) -> [String]] = [:]
+  public static let format = 2
+  /// Upgrades from each older format to the next, in order, each in the upgrade's
+  /// transaction: 1 → 2 adds what one-letter searches read (`LetterSummary`).
+  static let migrations:
+    [Int: @Sendable (CatalogLayout, String, PostgresConnection) async throws -> Void] = [
+      1: { layout, schemaName, connection in
+        for column in CatalogLayout.letterColumns {
+          try await connection.execute(
+            "ALTER TABLE \"\(schemaName)\".items ADD COLUMN \(column) integer NOT NULL DEFAULT 0")
+        }
+        for statement in layout.letterTables(schemaName) { try await connection.execute(statement) }
+        try await rebuildLetters(schemaName: schemaName, layout: layout, on: connection)
+      }
+    ]
 
   public let address: PostgresAddress
   public let schema: CatalogSchema
@@ -19,6 +30,8 @@ public final class PostgresCatalog: Sendable {
   /// A controller over no items that reads each search's input as the app would.
   let reader: SearchController
   let link: PostgresLink
+  /// How many searches were answered from the letters tables (`letterPage`, `letterTally`).
+  package let letterSearches = SearchCounter()
 
   private init(
     address: PostgresAddress, schema: CatalogSchema, link: PostgresLink
@@ -83,28 +96,41 @@ public final class PostgresCatalog: Sendable {
     if format > Self.format {
       throw .newerFormat(address.description, found: format, supported: Self.format)
     }
-    if format < Self.format { try await migrate(link, from: format) }
+    let schema: CatalogSchema
     do {
-      return try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
+      schema = try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
     } catch {
       throw .unsuitable(address.description, reason: "its schema cannot be read: \(error)")
     }
+    if format < Self.format { try await migrate(link, layout: CatalogLayout(schema)) }
+    return schema
   }
 
-  /// Applies the migrations from `format` up to `Self.format` in one transaction.
-  private static func migrate(_ link: PostgresLink, from format: Int) async throws(PostgresError) {
+  /// Upgrades the catalog to `Self.format` in one transaction, under the lock an import takes
+  /// (two processes opening an old catalog at once upgrade it once).
+  private static func migrate(
+    _ link: PostgresLink, layout: CatalogLayout
+  ) async throws(PostgresError) {
     let schemaName = link.address.schemaName
-    var statements: [String] = []
-    for version in format..<Self.format {
-      guard let step = migrations[version] else {
-        throw .unsuitable(
-          link.address.description, reason: "no upgrade from format \(version) to \(version + 1)")
-      }
-      statements += step(schemaName)
-    }
-    statements.append("UPDATE \"\(schemaName)\".catalog SET format = \(Self.format)")
+    let description = link.address.description
     _ = try await link.transaction { connection in
-      for statement in statements { try await connection.execute(statement) }
+      try await connection.execute(
+        "SELECT pg_advisory_xact_lock(hashtext($1))", [.text(schemaName)])
+      var format = Self.format
+      for try await found in try await connection.execute(
+        "SELECT format FROM \"\(schemaName)\".catalog"
+      ).decode(Int.self) {
+        format = found
+      }
+      for version in format..<Self.format {
+        guard let step = migrations[version] else {
+          throw PostgresError.unsuitable(
+            description, reason: "no upgrade from format \(version) to \(version + 1)")
+        }
+        try await step(layout, schemaName, connection)
+      }
+      try await connection.execute(
+        "UPDATE \"\(schemaName)\".catalog SET format = \(Self.format)")
       return ()
     }
   }
@@ -166,15 +192,28 @@ public final class PostgresCatalog: Sendable {
   /// Deletes the item; false when there was none with that id.
   @discardableResult
   public func delete(id: ItemID) async throws(PostgresError) -> Bool {
-    // One statement: the item and the catalog's count change together.
-    let deleted = try await link.rows(
-      """
-      WITH gone AS (DELETE FROM \(table) WHERE id = $1 RETURNING id)
-      UPDATE \(catalogTable) SET generation = generation + 1,
-        item_count = item_count - (SELECT count(*) FROM gone)
-      RETURNING (SELECT count(*) FROM gone)
-      """, [.text(id.rawValue)], as: Int.self)
-    return deleted.first == 1
+    try await link.transaction { connection -> Bool? in
+      // The item and the catalog's count change together, with the item's letters.
+      let rows = try await connection.execute(
+        """
+        WITH gone AS (DELETE FROM \(table) WHERE id = $1 RETURNING ord, lh, lw, lv, category),
+          counted AS (UPDATE \(catalogTable) SET generation = generation + 1,
+            item_count = item_count - (SELECT count(*) FROM gone))
+        SELECT * FROM gone
+        """, [.text(id.rawValue)])
+      var gone: (order: Int, summary: LetterSummary, category: String?)?
+      for try await (order, held, words, values, category) in rows.decode(
+        (Int, Int32, Int32, Int32, String?).self)
+      {
+        let summary = LetterSummary(held: held, startingWords: words, startingValues: values)
+        gone = (order, summary, category)
+      }
+      // Nothing deleted: the generation's bump is rolled back.
+      guard let gone else { return nil }
+      try await updateLetters(
+        order: Int64(gone.order), old: (gone.summary, gone.category), new: nil, on: connection)
+      return true
+    } == true
   }
 
   /// Writes the item's row and its words in one transaction; nil when an add found its id
@@ -205,12 +244,18 @@ public final class PostgresCatalog: Sendable {
       columns.append("n\(index)")
       bind(number.map(SQLValue.number), cast: "double precision")
     }
+    let masks = [row.letters.held, row.letters.startingWords, row.letters.startingValues]
+    for (column, mask) in zip(CatalogLayout.letterColumns, masks) {
+      columns.append(column)
+      bind(.integer(Int(mask)), cast: "integer")
+    }
     binds.append(.text(row.id))
     let idIndex = binds.count - 1
     let id = "$\(binds.count)"
-    // The row's words, for the dictionary.
+    // The row's place and words (for the dictionary).
     let wordColumns = layout.textFields.indices.map { "w\($0)" }
-    let returning = wordColumns.isEmpty ? "1" : wordColumns.joined(separator: " || ")
+    let returning =
+      "ord, " + (wordColumns.isEmpty ? "'{}'::text[]" : wordColumns.joined(separator: " || "))
     let sql: String
     if isNew {
       sql = """
@@ -227,6 +272,7 @@ public final class PostgresCatalog: Sendable {
         """
     }
     return try await link.transaction { connection -> ItemID? in
+      var old: (summary: LetterSummary, category: String?)?
       if isNew {
         try await connection.execute(
           "SELECT pg_advisory_xact_lock(hashtext($1))", [.text(address.schemaName)])
@@ -236,27 +282,44 @@ public final class PostgresCatalog: Sendable {
         } else if try await isTaken(row.id, connection) {
           return nil
         }
-      }
-      let rows = try await connection.execute(sql, binds)
-      var found = false
-      var words: [String] = []
-      if wordColumns.isEmpty {
-        for try await _ in rows { found = true }
       } else {
-        for try await list in rows.decode([String].self) {
-          found = true
-          words = list
-        }
+        // What the item counted for until now; locked, so a concurrent edit waits for this one.
+        guard let previous = try await letters(of: row.id, lockedOn: connection) else { return nil }
+        old = previous
+      }
+      var written: (order: Int, words: [String])?
+      for try await (order, words) in try await connection.execute(sql, binds).decode(
+        (Int, [String]).self)
+      {
+        written = (order, words)
       }
       // Nothing written (an update's generation bump is rolled back with it).
-      guard found else { return nil }
-      if !words.isEmpty {
+      guard let written else { return nil }
+      if !written.words.isEmpty {
         try await connection.execute(
           "INSERT INTO \(self.words) SELECT DISTINCT unnest($1::text[]) ON CONFLICT DO NOTHING",
-          [.texts(words)])
+          [.texts(written.words)])
       }
+      try await updateLetters(
+        order: Int64(written.order), old: old, new: row, on: connection)
       return ItemID(row.id)
     }
+  }
+
+  /// The letter masks and category of the item with this id, its row locked until the
+  /// transaction ends; nil when there is none.
+  private func letters(
+    of id: String, lockedOn connection: PostgresConnection
+  ) async throws -> (summary: LetterSummary, category: String?)? {
+    let rows = try await connection.execute(
+      "SELECT lh, lw, lv, category FROM \(table) WHERE id = $1 FOR UPDATE", [.text(id)])
+    var found: (summary: LetterSummary, category: String?)?
+    for try await (held, words, values, category) in rows.decode(
+      (Int32, Int32, Int32, String?).self)
+    {
+      found = (LetterSummary(held: held, startingWords: words, startingValues: values), category)
+    }
+    return found
   }
 
   /// The id an add without one would get now (another writer may take it first: the add then

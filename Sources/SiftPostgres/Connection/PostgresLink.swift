@@ -67,6 +67,9 @@ final class PostgresLink: @unchecked Sendable {
         password: address.password, database: address.database, tls: .disable)
     }
     configuration.options.connectTimeout = .seconds(5)
+    // Compiling a plan to machine code costs ~30 ms per search and pays only for scans of
+    // millions of rows, which the searches avoid.
+    configuration.options.additionalStartupParameters = [("jit", "off")]
     do {
       return try await PostgresConnection.connect(
         configuration: configuration, id: id, logger: Self.logger)

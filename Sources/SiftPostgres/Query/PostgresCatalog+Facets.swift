@@ -39,6 +39,9 @@ extension PostgresCatalog {
   ) async throws(PostgresError) -> (total: Int, byCategory: [String: Int]) {
     var lifted = request
     lifted.requiredCategory = nil
+    if let (letter, category) = Self.soleLetter(lifted) {
+      return try await letterTally(letter, category: category)
+    }
     var sql = SearchSQL(lifted, layout: layout, schemaName: address.schemaName)
     let exact = try await tally(&sql, nearWords: nil)
     let typos = request.typos

@@ -94,6 +94,11 @@ extension PostgresCatalog {
   func ranked(
     _ request: MatchRequest, limit: Int?, offset: Int
   ) async throws(PostgresError) -> (page: Page, near: Bool) {
+    if let (letter, category) = Self.soleLetter(request),
+      let page = try await letterPage(letter, category: category, limit: limit, offset: offset)
+    {
+      return (page, false)
+    }
     let typos = request.typos
     var sql = SearchSQL(request, layout: layout, schemaName: address.schemaName)
     let page = try await run(&sql, nearWords: nil, limit: limit, offset: offset)
