@@ -68,7 +68,16 @@ extension SearchIndex {
     guard counted.total < threshold || counted.byID.contains(where: { $0 < threshold }) else {
       return tally(exactCounts.total) { exactCounts.byID[$0] }
     }
-    let near = count(nearMatchingSlots(plan))
+    // Near matches count only for the categories (or the total) that fell short: the others'
+    // candidates are not checked.
+    let near =
+      counted.total < threshold
+      ? count(nearMatchingSlots(plan))
+      : count(
+        nearMatchingSlots(plan) { slot in
+          let id = Int(categories[Int(slot)])
+          return id >= 0 && counted.byID[id] < threshold
+        })
     return tally(counted.total < threshold ? near.total : exactCounts.total) { id in
       counted.byID[id] < threshold ? near.byID[id] : exactCounts.byID[id]
     }

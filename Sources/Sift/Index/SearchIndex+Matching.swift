@@ -306,7 +306,8 @@ extension SearchIndex {
   /// Live slots, in slot order, matching every term as written or, where a term may have
   /// typos, within its budget. Candidates come from the first such term: its exact hits and
   /// the slots of its near words in the dictionaries (and slots added since they were built).
-  func nearMatchingSlots(_ plan: MatchPlan) -> [Int32] {
+  /// `wanted` keeps candidates out before they are checked (facets want only some categories).
+  func nearMatchingSlots(_ plan: MatchPlan, wanted: (Int32) -> Bool = { _ in true }) -> [Int32] {
     // The longest such term has the fewest near words: the smallest set of candidates.
     guard
       let seed = plan.rankProbes.filter({ $0.typo != nil }).max(by: {
@@ -325,7 +326,7 @@ extension SearchIndex {
       }
       for slot in min(dictionary.slotCount, slotCount)..<slotCount { hits.insert(slot) }
     }
-    return hits.sorted.filter { matches(plan, slot: Int($0), nearSpellings: true) }
+    return hits.sorted.filter { wanted($0) && matches(plan, slot: Int($0), nearSpellings: true) }
   }
 
   /// Whether one live slot matches the plan.

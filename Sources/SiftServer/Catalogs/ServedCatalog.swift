@@ -103,8 +103,15 @@ public final class ServedCatalog: CatalogEndpoint {
     return found
   }
 
+  /// The answer to `parameters`, searched on `SearchWorkers` in the order requests came.
+  package func search(_ parameters: SearchParameters) async throws(ServerError) -> JSONValue {
+    try await SearchWorkers.shared.run { () throws(ServerError) in
+      try self.searchNow(parameters)
+    }
+  }
+
   /// The answer to `parameters`, with the items of the requested page read from the file.
-  package func search(_ parameters: SearchParameters) throws(ServerError) -> JSONValue {
+  package func searchNow(_ parameters: SearchParameters) throws(ServerError) -> JSONValue {
     while true {
       let (controller, edits) = try searched(parameters.input)
       // An edit is being written: the file may already hold it, the rows do not yet.

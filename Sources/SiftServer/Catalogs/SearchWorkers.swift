@@ -1,0 +1,62 @@
+import Foundation
+
+/// The threads that run searches, one per core, taking them in the order they came.
+///
+/// A search is one long stretch of work with no await in it. Run on Swift's shared pool, the
+/// searches of 16 connections on 2 cores did not finish in the order they came: the mean
+/// request took 20 ms but one in a hundred 150–200 ms, while none took more than 17 ms of work.
+/// Here a search waits only for those that came before it.
+final class SearchWorkers: @unchecked Sendable {
+  // `@unchecked`: `waiting` is touched only while `condition` is locked.
+  private let condition = NSCondition()
+  private var waiting: [@Sendable () -> Void] = []
+  private var next = 0
+
+  static let shared = SearchWorkers(threads: ProcessInfo.processInfo.activeProcessorCount)
+
+  init(threads: Int) {
+    for index in 0..<max(1, threads) {
+      let thread = Thread { [unowned self] in self.work() }
+      thread.name = "sift search \(index + 1)"
+      thread.start()
+    }
+  }
+
+  /// `body`'s result, computed on one of the threads in turn.
+  func run<Result: Sendable>(
+    _ body: @escaping @Sendable () throws(ServerError) -> Result
+  ) async throws(ServerError) -> Result {
+    let outcome = await withCheckedContinuation { continuation in
+      condition.withLock {
+        waiting.append {
+          continuation.resume(returning: Swift.Result { () throws(ServerError) in try body() })
+        }
+        condition.signal()
+      }
+    }
+    return try outcome.get()
+  }
+
+  /// Jobs given and not yet started, the running ones' included until they are taken.
+  var waitingCount: Int { condition.withLock { waiting.count - next } + running.withLock { $0 } }
+
+  private let running = Locked(0)
+
+  private func work() {
+    while true {
+      let job = condition.withLock { () -> @Sendable () -> Void in
+        while next == waiting.count { condition.wait() }
+        let job = waiting[next]
+        next += 1
+        running.withLock { $0 += 1 }
+        if next > 1024 {
+          waiting.removeFirst(next)
+          next = 0
+        }
+        return job
+      }
+      job()
+      running.withLock { $0 -= 1 }
+    }
+  }
+}

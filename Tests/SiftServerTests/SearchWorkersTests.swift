@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import SiftServer
+
+/// Searches run on a few threads of their own, in the order they came.
+@Suite("sift serve: the search threads")
+struct SearchWorkersTests {
+  @Test("jobs waiting for a busy thread start in the order they were given")
+  func firstComeFirstServed() async throws {
+    let workers = SearchWorkers(threads: 1)
+    let gate = DispatchSemaphore(value: 0)
+    let started = LockedList()
+    // The one thread is held until every other job waits behind it.
+    let blocker = Task { try await workers.run { () throws(ServerError) in gate.wait() } }
+    while workers.waitingCount < 1 { await Task.yield() }
+    var jobs: [Task<Int, any Error>] = []
+    for index in 0..<40 {
+      jobs.append(
+        Task {
+          try await workers.run { () throws(ServerError) in
+            started.append(index)
+            return index * 2
+          }
+        })
+      // Each job is queued before the next is made (the queue is read by the test alone).
+      while workers.waitingCount < index + 2 { await Task.yield() }
+    }
+    gate.signal()
+    try await blocker.value
+    var results: [Int] = []
+    for job in jobs { results.append(try await job.value) }
+    #expect(results == (0..<40).map { $0 * 2 })
+    #expect(started.values == Array(0..<40))
+  }
+
+  @Test("an error thrown on a search thread reaches the request that asked")
+  func errorsReachTheCaller() async throws {
+    let workers = SearchWorkers(threads: 2)
+    await #expect(throws: ServerError.self) {
+      try await workers.run { () throws(ServerError) -> Int in throw .notFound("no such item") }
+    }
+    #expect(try await workers.run { () throws(ServerError) in 7 } == 7)
+  }
+}
+
+private final class LockedList: @unchecked Sendable {
+  private let lock = NSLock()
+  private var list: [Int] = []
+  func append(_ value: Int) { lock.withLock { list.append(value) } }
+  var values: [Int] { lock.withLock { list } }
+}
