@@ -7,14 +7,16 @@ import Sift
 /// (`#` alone offers them all) and `didYouMean` the catalog word nearest a query that found
 /// nothing, as the app offers them. Keys sorted, so the same answer is the same bytes.
 enum SearchResponse {
+  /// `items`: the page's items, read already (nil where gone); nil: read them from the
+  /// collection.
   static func json(
     catalog: String, controller: SearchController, page: Range<Int>, facets: Bool,
-    explain: Bool = false
+    explain: Bool = false, items: [Item?]? = nil
   ) -> JSONValue {
     let collection = controller.collection
     let matched = controller.rows.count
     let rows = min(page.lowerBound, matched)..<min(page.upperBound, matched)
-    let results = zip(rows, collection.elements(atRows: rows)).compactMap {
+    let results = zip(rows, items ?? collection.elements(atRows: rows)).compactMap {
       row, item -> JSONValue? in
       guard let item else { return nil }
       return ResultItem.json(

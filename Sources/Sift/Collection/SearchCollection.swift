@@ -163,6 +163,11 @@ where Element.ID: Sendable {
     return elements.elements(Array(matches.ids[shown]))
   }
 
+  /// The ids of the elements shown at `rows` (clamped to the rows there are), in row order.
+  public func ids(atRows rows: Range<Int>) -> [ID] {
+    Array(matches.ids[rows.clamped(to: self.rows.indices)])
+  }
+
   /// The row showing the element, if it is shown.
   ///
   /// - Complexity: O(log *n*): the element's own rank tells where it must be.

@@ -16,6 +16,11 @@ public final class ServedCatalog: CatalogEndpoint {
   private let current: Locked<State>
   /// Held while an edit is saved and applied: edits go one at a time. Searches never take it.
   private let editing = NSLock()
+  /// A second collection that edits are made on, so that an edit changes its own copy in place
+  /// instead of copying the index that searches are reading (tens of megabytes an edit, which
+  /// cost a third of the searches' throughput while a client edited): the collection
+  /// searches read before the last edit, and the edits it has not had yet.
+  private let standby = Locked<(collection: FilteredCollection, behind: [CatalogEdit])?>(nil)
 
   /// The collection searches start from, its edit count, and the searches answered on it.
   private struct State: Sendable {
@@ -24,6 +29,8 @@ public final class ServedCatalog: CatalogEndpoint {
     /// while the file may hold an edit the collection does not. A page read from the file
     /// belongs to its rows only if the count is even and the same before and after reading.
     var edits = 0
+    /// The file as `collection` shows it, where pages read their rows (nil: read the file).
+    var snapshot: CatalogSnapshot?
     var recent: RecentSearches
   }
 
@@ -36,7 +43,9 @@ public final class ServedCatalog: CatalogEndpoint {
     // Near-spelling dictionaries and trigrams, off the request path.
     collection.index.prepareForSearchingInBackground()
     current = Locked(
-      State(collection: collection, recent: RecentSearches(capacity: recentSearches)))
+      State(
+        collection: collection, snapshot: try store.snapshot(),
+        recent: RecentSearches(capacity: recentSearches)))
   }
 
   package var schema: CatalogSchema { collection.schema }
@@ -56,25 +65,33 @@ public final class ServedCatalog: CatalogEndpoint {
   package func commit(_ edit: CatalogEdit) throws(ServerError) -> ItemID {
     editing.lock()
     defer { editing.unlock() }
-    let collection = current.withLock { state in
+    let searched = current.withLock { state in
       state.edits += 1  // odd: the file may change from here on
       return state.collection
     }
-    var controller = SearchController(collection: collection)
-    var edited: FilteredCollection?
+    var controller = SearchController(collection: caughtUpStandby() ?? searched)
+    var committed: CommittedEdit?
     defer {
+      let edited = controller.collection
+      // The file now that it holds the edit, before any later edit (nil: it could not be
+      // taken; pages then read the file as it is).
+      let snapshot = committed == nil ? nil : try? store.snapshot()
       current.withLock { state in
-        if let edited {
+        if committed != nil {
           state.collection = edited
+          state.snapshot = snapshot
           state.recent.removeAll()
         }
         state.edits += 1  // even: the collection is the file's again
       }
+      // The collection searches read until now is the next edit's, once it has this one.
+      standby.withLock {
+        $0 = committed.map { (searched, [$0.edit]) } ?? (controller.collection, [])
+      }
     }
     do throws(CatalogEditFailure<StoreError>) {
-      let committed = try controller.commit(edit, to: store)
-      edited = controller.collection
-      return committed.id
+      committed = try controller.commit(edit, to: store)
+      return committed!.id
     } catch .refused(.unknownID(let id)) {
       throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
     } catch .refused(.duplicateID(let id)) {
@@ -87,6 +104,24 @@ public final class ServedCatalog: CatalogEndpoint {
         throw ServerError(.serviceUnavailable, "the edit was not saved: \(failure)")
       }
     }
+  }
+
+  /// The standby collection with the edits it missed made (in place, unless a search still
+  /// holds it), taken out of `standby` so that nothing else refers to it; nil before the first
+  /// edit.
+  private func caughtUpStandby() -> FilteredCollection? {
+    guard var (collection, behind) = standby.withLock({ $0.take() }) else { return nil }
+    for edit in behind {
+      // Each was made on the searched collection, so each fits.
+      switch edit {
+      case .add(let id, let fields):
+        _ = try? collection.add(Item(id: id ?? ItemID(""), fields: fields))
+      case .update(let item): _ = try? collection.update(item)
+      case .delete(let id): _ = try? collection.delete(id: id)
+      }
+    }
+    behind = []
+    return collection
   }
 
   /// The item with `id` as the file holds it now.
@@ -110,37 +145,42 @@ public final class ServedCatalog: CatalogEndpoint {
     }
   }
 
-  /// The answer to `parameters`, with the items of the requested page read from the file.
+  /// The answer to `parameters`, with the items of the requested page read from the file as
+  /// the search's collection shows it (its snapshot): searches never wait for an edit, nor
+  /// are made again because one was saved meanwhile (with a client editing without a pause,
+  /// waiting for a moment between edits kept them from ever answering).
   package func searchNow(_ parameters: SearchParameters) throws(ServerError) -> JSONValue {
-    while true {
-      let (controller, edits) = try searched(parameters.input)
-      // An edit is being written: the file may already hold it, the rows do not yet.
-      guard edits.isMultiple(of: 2) else {
-        usleep(200)
-        continue
+    let page = parameters.offset..<parameters.offset + parameters.limit
+    let (controller, snapshot) = try searched(parameters.input)
+    var items: [Item?]?
+    if let snapshot {
+      let ids = controller.collection.ids(atRows: page)
+      let found: [Item]
+      do {
+        found = try snapshot.items(withIDs: ids, fields: controller.collection.schema.fields)
+      } catch {
+        throw ServerError(.serviceUnavailable, "the catalog could not be read: \(error)")
       }
-      // The page's items are read from the file without a lock; when an edit started or ended
-      // meanwhile, they may not be the rows' items, and the search is made again.
-      let response = SearchResponse.json(
-        catalog: name, controller: controller,
-        page: parameters.offset..<parameters.offset + parameters.limit,
-        facets: parameters.facets, explain: parameters.explain)
-      if current.withLock({ $0.edits }) == edits { return response }
+      let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      items = ids.map { byID[$0] }
     }
+    return SearchResponse.json(
+      catalog: name, controller: controller, page: page, facets: parameters.facets,
+      explain: parameters.explain, items: items)
   }
 
   /// The controller that answers `input` on the current collection — refined from a recent
   /// search, or remembered, or searched afresh — and the edit count it belongs to.
   private func searched(
     _ input: SearchRequestInput
-  ) throws(ServerError) -> (SearchController, edits: Int) {
-    let (start, collection, edits) = current.withLock { state in
-      (state.recent.start(for: input), state.collection, state.edits)
+  ) throws(ServerError) -> (SearchController, snapshot: CatalogSnapshot?) {
+    let (start, collection, edits, snapshot) = current.withLock { state in
+      (state.recent.start(for: input), state.collection, state.edits, state.snapshot)
     }
     var controller: SearchController
     switch start {
     case (let found, exact: true)?:
-      return (found, edits)
+      return (found, snapshot)
     case (let base, exact: false)?:
       // Only the text differs, and it extends the base's: the engine narrows the base's rows.
       controller = base
@@ -157,6 +197,6 @@ public final class ServedCatalog: CatalogEndpoint {
     current.withLock { state in
       if state.edits == edits { state.recent.remember(answered, for: input) }
     }
-    return (controller, edits)
+    return (controller, snapshot)
   }
 }

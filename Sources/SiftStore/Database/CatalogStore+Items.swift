@@ -75,6 +75,18 @@ extension CatalogStore {
     }
   }
 
+  /// The file as it is now, to read later as it was: a server pairs one with each state of its
+  /// collection, so a page's rows are read as that state's search saw them, however many
+  /// edits are saved meanwhile. Nil when the file was not opened for writing.
+  public func snapshot() throws(StoreError) -> CatalogSnapshot? {
+    guard let pool = queue as? DatabasePool else { return nil }
+    do {
+      return CatalogSnapshot(snapshot: try pool.makeSnapshot(), path: path)
+    } catch {
+      throw .failure(path, error)
+    }
+  }
+
   static func schema(_ db: Database, path: String) throws -> CatalogSchema {
     guard let json = try String.fetchOne(db, sql: "SELECT schema FROM catalog WHERE id = 1")
     else {
@@ -251,6 +263,29 @@ extension CatalogStore: CatalogPersistence {
       try add(Item(id: named, fields: fields))
     case .update(let item): try update(item)
     case .delete(let id): try delete(id: id)
+    }
+  }
+}
+
+/// A catalog file as it was when `CatalogStore.snapshot()` was taken (an open read
+/// transaction of its own, ended when the last reference goes).
+public final class CatalogSnapshot: Sendable {
+  private let snapshot: DatabaseSnapshot
+  private let path: String
+
+  init(snapshot: DatabaseSnapshot, path: String) {
+    self.snapshot = snapshot
+    self.path = path
+  }
+
+  /// The items with these ids, in any order; ids not found are left out.
+  public func items(
+    withIDs ids: [ItemID], fields: [FieldDefinition]
+  ) throws(StoreError) -> [Item] {
+    do {
+      return try snapshot.read { db in try CatalogStore.items(withIDs: ids, fields: fields, db) }
+    } catch {
+      throw .failure(path, error)
     }
   }
 }

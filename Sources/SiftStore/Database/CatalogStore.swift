@@ -14,12 +14,14 @@ public final class CatalogStore: Sendable {
   static let applicationID: Int32 = 0x5349_4654
 
   public let url: URL
-  let queue: DatabaseQueue
+  /// A pool once opened: reads (a page's rows) go on beside a write (an edit being saved)
+  /// instead of waiting for it, each seeing the file as the last committed write left it.
+  let queue: any DatabaseWriter
   /// Set by `close()`: GRDB must not be asked anything after, and a search that reads its rows
   /// when shown may outlive the store's owner closing it.
   private let closed = ClosedFlag()
 
-  private init(url: URL, queue: DatabaseQueue) {
+  private init(url: URL, queue: any DatabaseWriter) {
     self.url = url
     self.queue = queue
   }
@@ -37,9 +39,9 @@ public final class CatalogStore: Sendable {
     guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
     try inspect(path)
     do {
-      let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: false))
-      try migrator.migrate(queue)
-      return CatalogStore(url: url, queue: queue)
+      let pool = try DatabasePool(path: path, configuration: configuration(readonly: false))
+      try migrator.migrate(pool)
+      return CatalogStore(url: url, queue: pool)
     } catch {
       throw StoreError.failure(path, error)
     }
