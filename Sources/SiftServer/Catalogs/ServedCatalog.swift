@@ -36,7 +36,12 @@ public final class ServedCatalog: CatalogEndpoint {
 
   /// Opens `store`'s collection (its index read from the file, or rebuilt and saved);
   /// `recentSearches` is how many answered searches are kept to refine (0: none).
-  public init(name: String, store: CatalogStore, recentSearches: Int = 64) throws(StoreError) {
+  /// `editable`: edits are expected (the server takes a token), so the standby copy edits
+  /// change is made when the server starts rather than by the first two edits — memory for a
+  /// second copy of the index, which a read-only server does not need.
+  public init(
+    name: String, store: CatalogStore, recentSearches: Int = 64, editable: Bool = true
+  ) throws(StoreError) {
     self.name = name
     self.store = store
     let (collection, _) = try store.openCollection()
@@ -46,7 +51,9 @@ public final class ServedCatalog: CatalogEndpoint {
       State(
         collection: collection, snapshot: try store.snapshot(),
         recent: RecentSearches(capacity: recentSearches)))
-    DispatchQueue.global(qos: .utility).async { [weak self] in self?.prepareForEditing() }
+    if editable {
+      DispatchQueue.global(qos: .utility).async { [weak self] in self?.prepareForEditing() }
+    }
   }
 
   /// Makes the standby copy, and has each copy change once in memory, off the request path:

@@ -109,7 +109,8 @@ struct ServeCommand: AsyncParsableCommand {
       let store = try Failure.openCatalog(argument)
       served.append(
         try Failure.catching { () throws(StoreError) in
-          try ServedCatalog(name: name, store: store, recentSearches: recentSearches)
+          try ServedCatalog(
+            name: name, store: store, recentSearches: recentSearches, editable: tokenFile != nil)
         })
     }
     var token: String?
