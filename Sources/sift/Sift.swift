@@ -113,7 +113,8 @@ enum Failure {
   }
 
   /// Opens a catalog named on the command line.
-  static func openCatalog(_ argument: String) throws -> CatalogStore {
+  static func openCatalog(_ argument: String, concurrentReads: Bool = false) throws -> CatalogStore
+  {
     let location: CatalogLocation
     do {
       location = try CatalogLocation(argument)
@@ -121,7 +122,7 @@ enum Failure {
       throw exit(error.description, status: 2)
     }
     do {
-      return try location.open()
+      return try location.open(concurrentReads: concurrentReads)
     } catch {
       switch error {
       case .notFound(let path):

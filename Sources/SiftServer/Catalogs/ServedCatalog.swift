@@ -43,7 +43,10 @@ public final class ServedCatalog: CatalogEndpoint {
     name: String, store: CatalogStore, recentSearches: Int = 64, editable: Bool = true
   ) throws(StoreError) {
     self.name = name
-    self.store = store
+    // Pages read a snapshot of the file taken with each edit: that needs a pool.
+    self.store =
+      store.allowsConcurrentReads
+      ? store : try CatalogStore.open(at: store.url, concurrentReads: true)
     let (collection, _) = try store.openCollection()
     // Near-spelling dictionaries and trigrams, off the request path.
     collection.index.prepareForSearchingInBackground()

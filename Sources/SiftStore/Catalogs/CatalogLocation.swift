@@ -31,8 +31,9 @@ public enum CatalogLocation: Hashable, Sendable, CustomStringConvertible {
 
   /// Opens the catalog. A built-in catalog is copied from the shipped data into the data folder
   /// on first use, so edits persist and the shipped data never changes.
-  public func open(dataDirectory: URL = DataDirectory.resolve()) throws(StoreError) -> CatalogStore
-  {
+  public func open(
+    dataDirectory: URL = DataDirectory.resolve(), concurrentReads: Bool = false
+  ) throws(StoreError) -> CatalogStore {
     let url = url(dataDirectory: dataDirectory)
     if case .builtIn(let catalog) = self, !FileManager.default.fileExists(atPath: url.path) {
       let document: CatalogDocument
@@ -42,12 +43,14 @@ public enum CatalogLocation: Hashable, Sendable, CustomStringConvertible {
         throw .database(url.path, message: "\(error)")
       }
       do {
-        return try CatalogStore.create(at: url, document: document)
+        let created = try CatalogStore.create(at: url, document: document)
+        guard concurrentReads else { return created }
+        try created.close()
       } catch .alreadyExists {
         // Another sift created it meanwhile: use theirs.
       }
     }
-    return try CatalogStore.open(at: url)
+    return try CatalogStore.open(at: url, concurrentReads: concurrentReads)
   }
 
   public var description: String {

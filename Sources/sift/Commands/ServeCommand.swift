@@ -106,7 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         continue
       }
-      let store = try Failure.openCatalog(argument)
+      let store = try Failure.openCatalog(argument, concurrentReads: true)
       served.append(
         try Failure.catching { () throws(StoreError) in
           try ServedCatalog(
