@@ -13,7 +13,7 @@ struct SearchWorkersTests {
     let started = LockedList()
     // The one thread is held until every other job waits behind it.
     let blocker = Task { try await workers.run { () throws(ServerError) in gate.wait() } }
-    while workers.waitingCount < 1 { await Task.yield() }
+    while workers.given < 1 { await Task.yield() }
     var jobs: [Task<Int, any Error>] = []
     for index in 0..<40 {
       jobs.append(
@@ -24,7 +24,7 @@ struct SearchWorkersTests {
           }
         })
       // Each job is queued before the next is made (the queue is read by the test alone).
-      while workers.waitingCount < index + 2 { await Task.yield() }
+      while workers.given < index + 2 { await Task.yield() }
     }
     gate.signal()
     try await blocker.value

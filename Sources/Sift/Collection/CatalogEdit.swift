@@ -56,3 +56,17 @@ public struct CommittedEdit: Hashable, Sendable {
   /// How the rows shown changed.
   public let changes: RowChanges
 }
+
+extension SearchCollection where Element == Item {
+  /// Makes an edit already written (`CommittedEdit.edit`: an add carries its id) to the items
+  /// in memory: what `SearchController.commit(_:to:)` does once the write succeeded, and what a
+  /// second copy of the items replays to catch up.
+  @discardableResult
+  public mutating func apply(_ edit: CatalogEdit) throws(CatalogEditError) -> RowChanges {
+    switch edit {
+    case .add(let id, let fields): try add(Item(id: id ?? ItemID(""), fields: fields))
+    case .update(let item): try update(item)
+    case .delete(let id): try delete(id: id)
+    }
+  }
+}

@@ -159,8 +159,7 @@ where Element.ID: Sendable {
   /// from an `ElementSource`: what a screen or a page of output shows. Position *i* is row
   /// `rows.lowerBound + i`; nil where a source no longer has the element.
   public func elements(atRows rows: Range<Int>) -> [Element?] {
-    let shown = rows.clamped(to: self.rows.indices)
-    return elements.elements(Array(matches.ids[shown]))
+    elements.elements(ids(atRows: rows))
   }
 
   /// The ids of the elements shown at `rows` (clamped to the rows there are), in row order.

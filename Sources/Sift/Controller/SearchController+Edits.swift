@@ -41,12 +41,7 @@ extension SearchController {
       throw .notSaved(error)
     }
     do {
-      let changes: RowChanges
-      switch resolved {
-      case .add(_, let fields): changes = try add(Item(id: id, fields: fields))
-      case .update(let item): changes = try update(item)
-      case .delete: changes = try delete(id: id)
-      }
+      let changes = settled(try collection.apply(resolved))
       return CommittedEdit(id: id, edit: resolved, changes: changes)
     } catch {
       // Unreachable: the edit was checked against these items above.

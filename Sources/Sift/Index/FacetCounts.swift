@@ -68,16 +68,13 @@ extension SearchIndex {
     guard counted.total < threshold || counted.byID.contains(where: { $0 < threshold }) else {
       return tally(exactCounts.total) { exactCounts.byID[$0] }
     }
-    // Near matches count only for the categories (or the total) that fell short: the others'
+    // Near matches count only for the total or the categories that fell short: the others'
     // candidates are not checked.
-    let near =
-      counted.total < threshold
-      ? count(nearMatchingSlots(plan))
-      : count(
-        nearMatchingSlots(plan) { slot in
-          let id = Int(categories[Int(slot)])
-          return id >= 0 && counted.byID[id] < threshold
-        })
+    let near = count(
+      nearMatchingSlots(plan) { slot in
+        let id = Int(categories[Int(slot)])
+        return counted.total < threshold || (id >= 0 && counted.byID[id] < threshold)
+      })
     return tally(counted.total < threshold ? near.total : exactCounts.total) { id in
       counted.byID[id] < threshold ? near.byID[id] : exactCounts.byID[id]
     }

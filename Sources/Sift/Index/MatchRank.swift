@@ -61,7 +61,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
 
   /// The rank in 12 bits, ordered as the rank is: typos (3), exactness (2), attribute (4),
   /// position (3).
-  var packed: UInt16 {
+  package var packed: UInt16 {
     UInt16(min(typos, Self.maximumTypos)) << 9 | UInt16(exactness.rawValue) << 7
       | UInt16(min(attribute, Self.maximumAttribute)) << 3
       | UInt16(min(position, Self.maximumPosition))

@@ -39,7 +39,7 @@ struct LetterSummary: Equatable, Sendable {
           wordsInValue = 0
           continue
         }
-        let isBoundary = byte < 0x80 && NearSpelling.isWordBoundary(byte)
+        let isBoundary = NearSpelling.isWordBoundary(byte)
         if !isBoundary, previousIsBoundary { wordsInValue += 1 }
         if let letter = Self.letter(byte) {
           let bit: Int32 = 1 << letter
@@ -65,9 +65,10 @@ struct LetterSummary: Equatable, Sendable {
     }
     for letter in 0..<26 where startingValues & (1 << letter) != 0 {
       let best = min(queryKeys[letter], firstKeys[letter])
-      let exactness = equal & (1 << letter) != 0 ? 0 : 1
-      ranks.append(
-        LetterRank(letter: letter, rank: exactness * 128 + min(best / 8, 15) * 8 + best % 8))
+      let rank = MatchRank(
+        exactness: equal & (1 << letter) != 0 ? .equalsQuery : .startsValue,
+        attribute: best / 8, position: best % 8)
+      ranks.append(LetterRank(letter: letter, rank: Int(rank.packed)))
     }
   }
 

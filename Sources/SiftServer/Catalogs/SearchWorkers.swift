@@ -7,10 +7,15 @@ import Foundation
 /// request took 20 ms but one in a hundred 150–200 ms, while none took more than 17 ms of work.
 /// Here a search waits only for those that came before it.
 final class SearchWorkers: @unchecked Sendable {
-  // `@unchecked`: `waiting` is touched only while `condition` is locked.
+  // `@unchecked`: `waiting`, `next` and `givenCount` are touched only while `condition` is
+  // locked.
   private let condition = NSCondition()
   private var waiting: [@Sendable () -> Void] = []
   private var next = 0
+  /// Jobs ever given (tests wait on it to know a job is queued).
+  private var givenCount = 0
+  /// How many jobs were ever given: a test waits on it to know a job is queued.
+  var given: Int { condition.withLock { givenCount } }
 
   static let shared = SearchWorkers(threads: ProcessInfo.processInfo.activeProcessorCount)
 
@@ -31,16 +36,12 @@ final class SearchWorkers: @unchecked Sendable {
         waiting.append {
           continuation.resume(returning: Swift.Result { () throws(ServerError) in try body() })
         }
+        givenCount += 1
         condition.signal()
       }
     }
     return try outcome.get()
   }
-
-  /// Jobs given and not yet started, the running ones' included until they are taken.
-  var waitingCount: Int { condition.withLock { waiting.count - next } + running.withLock { $0 } }
-
-  private let running = Locked(0)
 
   private func work() {
     while true {
@@ -48,7 +49,6 @@ final class SearchWorkers: @unchecked Sendable {
         while next == waiting.count { condition.wait() }
         let job = waiting[next]
         next += 1
-        running.withLock { $0 += 1 }
         if next > 1024 {
           waiting.removeFirst(next)
           next = 0
@@ -56,7 +56,6 @@ final class SearchWorkers: @unchecked Sendable {
         return job
       }
       job()
-      running.withLock { $0 -= 1 }
     }
   }
 }

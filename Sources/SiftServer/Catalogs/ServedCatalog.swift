@@ -4,9 +4,10 @@ import SiftStore
 
 /// One catalog the server answers for: its file and the collection searches start from.
 ///
-/// Searches take the current collection (a value: copying it shares the index) and run on it
-/// with no lock held, on as many cores as there are requests; an edit replaces it whole once it
-/// is written, so a search sees the catalog before an edit or after it, never half of one.
+/// Searches take the current collection (a value: copying it shares the index) with the snapshot
+/// of the file it shows, and run on `SearchWorkers` with no lock held; an edit replaces both
+/// once it is written, so a search sees the catalog before an edit or after it, never half of
+/// one.
 /// The last searches on the current collection are kept (`RecentSearches`): a keystroke refines
 /// the one before it, and a repeated search is not searched again.
 public final class ServedCatalog: CatalogEndpoint {
@@ -19,15 +20,14 @@ public final class ServedCatalog: CatalogEndpoint {
   /// A second collection that edits are made on, so that an edit changes its own copy in place
   /// instead of copying the index that searches are reading (tens of megabytes an edit, which
   /// cost a third of the searches' throughput while a client edited): the collection
-  /// searches read before the last edit, and the edits it has not had yet.
-  private let standby = Locked<(collection: FilteredCollection, behind: [CatalogEdit])?>(nil)
+  /// searches read before the last edit, and the edit it has not had yet.
+  private let standby = Locked<(collection: FilteredCollection, behind: CatalogEdit?)?>(nil)
 
   /// The collection searches start from, its edit count, and the searches answered on it.
   private struct State: Sendable {
     var collection: FilteredCollection
-    /// Counts up once when an edit starts writing the file and once when it is applied: odd
-    /// while the file may hold an edit the collection does not. A page read from the file
-    /// belongs to its rows only if the count is even and the same before and after reading.
+    /// Edits made to `collection` since the start: a search is remembered only if no edit
+    /// replaced the collection it searched.
     var edits = 0
     /// The file as `collection` shows it, where pages read their rows (nil: read the file).
     var snapshot: CatalogSnapshot?
@@ -44,9 +44,10 @@ public final class ServedCatalog: CatalogEndpoint {
   ) throws(StoreError) {
     self.name = name
     // Pages read a snapshot of the file taken with each edit: that needs a pool.
-    self.store =
+    let store =
       store.allowsConcurrentReads
       ? store : try CatalogStore.open(at: store.url, concurrentReads: true)
+    self.store = store
     let (collection, _) = try store.openCollection()
     // Near-spelling dictionaries and trigrams, off the request path.
     collection.index.prepareForSearchingInBackground()
@@ -80,9 +81,10 @@ public final class ServedCatalog: CatalogEndpoint {
     }
     current.withLock { state in
       state.collection = first
+      state.edits += 1
       state.recent.removeAll()
     }
-    standby.withLock { $0 = (second, []) }
+    standby.withLock { $0 = (second, nil) }
   }
 
   package var schema: CatalogSchema { collection.schema }
@@ -97,15 +99,12 @@ public final class ServedCatalog: CatalogEndpoint {
   var collection: FilteredCollection { current.withLock { $0.collection } }
 
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
-  /// (for an add without one, the id the catalog gave it). Searches go on meanwhile: one whose
-  /// page was read while the file changed is searched again (`search(_:)`).
+  /// (for an add without one, the id the catalog gave it). Searches go on meanwhile, on the
+  /// collection and snapshot before it.
   package func commit(_ edit: CatalogEdit) throws(ServerError) -> ItemID {
     editing.lock()
     defer { editing.unlock() }
-    let searched = current.withLock { state in
-      state.edits += 1  // odd: the file may change from here on
-      return state.collection
-    }
+    let searched = current.withLock { $0.collection }
     var controller = SearchController(collection: caughtUpStandby() ?? searched)
     var committed: CommittedEdit?
     defer {
@@ -114,17 +113,14 @@ public final class ServedCatalog: CatalogEndpoint {
       // taken; pages then read the file as it is).
       let snapshot = committed == nil ? nil : try? store.snapshot()
       current.withLock { state in
-        if committed != nil {
-          state.collection = edited
-          state.snapshot = snapshot
-          state.recent.removeAll()
-        }
-        state.edits += 1  // even: the collection is the file's again
+        guard committed != nil else { return }
+        state.collection = edited
+        state.snapshot = snapshot
+        state.edits += 1
+        state.recent.removeAll()
       }
       // The collection searches read until now is the next edit's, once it has this one.
-      standby.withLock {
-        $0 = committed.map { (searched, [$0.edit]) } ?? (controller.collection, [])
-      }
+      standby.withLock { $0 = committed.map { (searched, $0.edit) } ?? (edited, nil) }
     }
     do throws(CatalogEditFailure<StoreError>) {
       committed = try controller.commit(edit, to: store)
@@ -143,22 +139,15 @@ public final class ServedCatalog: CatalogEndpoint {
     }
   }
 
-  /// The standby collection with the edits it missed made (in place, unless a search still
+  /// The standby collection with the edit it missed made (in place, unless a search still
   /// holds it), taken out of `standby` so that nothing else refers to it; nil before the first
   /// edit.
   private func caughtUpStandby() -> FilteredCollection? {
-    guard var (collection, behind) = standby.withLock({ $0.take() }) else { return nil }
-    for edit in behind {
-      // Each was made on the searched collection, so each fits.
-      switch edit {
-      case .add(let id, let fields):
-        _ = try? collection.add(Item(id: id ?? ItemID(""), fields: fields))
-      case .update(let item): _ = try? collection.update(item)
-      case .delete(let id): _ = try? collection.delete(id: id)
-      }
-    }
-    behind = []
-    return collection
+    // One reference only (a second would make the edit copy the index).
+    guard var standby = standby.withLock({ $0.take() }) else { return nil }
+    // It was made on the searched collection, which this one was, so it fits.
+    if let behind = standby.behind { _ = try? standby.collection.apply(behind) }
+    return standby.collection
   }
 
   /// The item with `id` as the file holds it now.
