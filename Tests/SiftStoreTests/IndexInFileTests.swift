@@ -353,6 +353,43 @@ struct IndexInFileTests {
     #expect(try store.openCollection().report.indexSource == .archive)
   }
 
+  @Test(
+    "the index file Sift wrote is read unchecked while it keeps its stamp; written to or copied, it is checked whole"
+  )
+  func stampedFileIsTrusted() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let store = try CatalogStore.create(
+      at: folder.file("products.sqlite"), document: try BuiltInCatalog.products.load())
+    let url = IndexFile.url(forCatalogAt: store.url)
+    #expect(try #require(try store.mappedIndexFile()).isTrusted)
+    // Sift backdates what it writes, so a write, however soon, moves the modification time.
+    let modified = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]
+    #expect(try #require(modified as? Date) < Date().addingTimeInterval(-1))
+    let stamp = IndexFile.Stamp(ofFileAt: url)
+    // The same bytes written again: no longer the file Sift wrote, so checked — and whole, read.
+    try Data(contentsOf: url).write(to: url)
+    #expect(IndexFile.Stamp(ofFileAt: url) != stamp)
+    #expect(try #require(try store.mappedIndexFile()).isTrusted == false)
+    let (opened, report) = try store.openCollection()
+    #expect(report.indexSource == .archive)
+    try Self.expectSameRows(opened, as: store)
+    // A save stamps the file it writes.
+    var session = try CatalogSession(store: store)
+    _ = try session.add(fields: ["title": .text("Violet Rose")])
+    #expect(try session.saveIndex())
+    #expect(try #require(try store.mappedIndexFile()).isTrusted)
+    // Copied with the catalog: another file, checked whole, read.
+    try store.close()
+    let copy = folder.file("copy.sqlite")
+    try FileManager.default.copyItem(at: store.url, to: copy)
+    try FileManager.default.copyItem(at: url, to: IndexFile.url(forCatalogAt: copy))
+    let copied = try CatalogStore.open(at: copy)
+    defer { try? copied.close() }
+    #expect(try #require(try copied.mappedIndexFile()).isTrusted == false)
+    #expect(try copied.openCollection().report.indexSource == .archive)
+  }
+
   @Test("an index already opened keeps reading its own file when a save replaces it")
   func openedIndexOutlivesItsFile() throws {
     let folder = try TemporaryFolder()
@@ -383,7 +420,7 @@ struct IndexInFileTests {
           DROP TABLE index_file; DROP TABLE items_generation;
           DROP TRIGGER items_inserted; DROP TRIGGER items_updated; DROP TRIGGER items_deleted;
           DROP TRIGGER schema_changed; DROP TABLE items_changes; DROP INDEX items_by_number;
-          DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v3', 'v4', 'v5', 'v6');
+          DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v3', 'v4', 'v5', 'v6', 'v7');
           """)
     }
     try store.close()
@@ -454,7 +491,7 @@ struct IndexInFileTests {
             id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL,
             archive BLOB NOT NULL, near_spellings BLOB);
           INSERT INTO search_index VALUES (1, (SELECT value FROM items_generation), x'00', NULL);
-          DELETE FROM grdb_migrations WHERE identifier = 'v6';
+          DELETE FROM grdb_migrations WHERE identifier IN ('v6', 'v7');
           """)
     }
     try store.close()

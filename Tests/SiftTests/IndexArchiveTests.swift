@@ -201,6 +201,17 @@ struct IndexArchiveTests {
         }, schema: document.schema)
     }
     #expect(try SearchIndex<ItemID>(archive: resealed { _ in }, schema: document.schema).count > 0)
+    // Sealed, but two slots' positions in the popularity order (the last array) swapped: the
+    // order and the positions must agree, or ranking could read out of bounds.
+    #expect(throws: IndexArchive.Failure.damaged("popularity order")) {
+      _ = try SearchIndex<ItemID>(
+        archive: resealed { body in
+          let last = body.count - 4
+          let (a, b) = (Array(body[(last - 4)..<last]), Array(body[last...]))
+          #expect(a != b)
+          body.replaceSubrange((last - 4)..., with: b + a)
+        }, schema: document.schema)
+    }
   }
 
   /// An index read from an archive finds its ids' slots on first use (not on open): copies made

@@ -11,12 +11,14 @@
 /// (u64), the folding table's fingerprint (u64: text folded by another table must be folded
 /// again), the item count, then the ids, per text field the folded bytes, slot starts, initial-
 /// consonant keys and summaries, per number field the values, the category names and each
-/// item's category, the popularity order, and a 64-bit checksum of everything before it.
+/// item's category, the popularity order and each slot's position in it, and a 64-bit checksum
+/// of everything before it.
 public enum IndexArchive {
   /// Raised when the format changes; an archive of another version is refused (and rebuilt).
   /// Version 2 added the folding table's fingerprint; version 3 aligns every array to 8 bytes
-  /// (so a mapped archive is read in place) and checksums in four lanes.
-  public static let formatVersion: UInt16 = 3
+  /// (so a mapped archive is read in place) and checksums in four lanes; version 4 keeps each
+  /// slot's position in the popularity order, so that opening computes nothing per item.
+  public static let formatVersion: UInt16 = 4
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.
@@ -123,8 +125,10 @@ extension SearchIndex where ID == ItemID {
     }
     writer.appendStrings(categoryNames)
     writer.appendArray(itemCategories)
-    writer.appendArray(
+    let order = IndexBuffer(
       popularityOrder.compactMap { newSlot[Int($0)] >= 0 ? newSlot[Int($0)] : nil })
+    writer.appendArray(order)
+    writer.appendArray(Self.positions(in: order))
     return writer.sealed()
   }
 
@@ -156,8 +160,10 @@ extension SearchIndex where ID == ItemID {
   /// copy of it lives; a buffer an edit changes is copied first.
   ///
   /// `checksum: .verified` when the caller checked `IndexArchive.checksumAgrees` on the same
-  /// bytes already (reading a file in chunks, so that checking does not map every page).
-  /// The offsets are checked here in any case: no damage can make a search read out of bounds.
+  /// bytes already (reading a file in chunks, so that checking does not map every page); the
+  /// offsets are then checked here, so that no damage can make a search read out of bounds.
+  /// `.trusted` when the caller knows the bytes are the ones Sift wrote and checked: neither is
+  /// read, and opening touches only the pages it needs.
   ///
   /// - Throws: as `init(archive:schema:)` for an array.
   package init(
@@ -181,8 +187,8 @@ extension SearchIndex where ID == ItemID {
     ids = SlotIDs(archived: idColumn.bytes, starts: idColumn.starts) {
       ItemID(String(decoding: $0, as: UTF8.self))
     }
-    isLive = Array(repeating: true, count: count)
-    orderKeys = (0..<Int64(count)).map { $0 }
+    isLive = LiveSlots(allLive: count)
+    orderKeys = CatalogOrderKeys(slotOrder: count)
     nextOrderKey = Int64(count)
     self.count = count
     slotByID = SlotMap(lazilyFrom: ids)
@@ -209,28 +215,35 @@ extension SearchIndex where ID == ItemID {
     categories = try reader.readBuffer()
     let categoryCount = Int32(categoryNames.count)
     guard categories.count == count,
-      categories.withUnsafeBufferPointer({ $0.allSatisfy { $0 >= -1 && $0 < categoryCount } })
+      reader.holds({
+        categories.withUnsafeBufferPointer { $0.allSatisfy { $0 >= -1 && $0 < categoryCount } }
+      })
     else { throw .damaged("categories") }
     let order: IndexBuffer<Int32> = try reader.readBuffer()
-    guard order.count == count, Self.isPermutation(order) else {
+    let ranks: IndexBuffer<UInt32> = try reader.readBuffer()
+    guard order.count == count, ranks.count == count,
+      reader.holds({ Self.areInverse(order, ranks) })
+    else {
       throw .damaged("popularity order")
     }
     guard reader.offset == reader.end else { throw .damaged("trailing bytes") }
-    if rankingColumn != nil { popularityKeys = (0..<count).map(popularityKey(of:)) }
-    setPopularityOrder(order)
+    setPopularityOrder(order, ranks: ranks)
   }
 }
 
 extension SearchIndex {
-  /// Whether `order` holds each of `0..<order.count` once.
-  static func isPermutation(_ order: IndexBuffer<Int32>) -> Bool {
-    var seen = [Bool](repeating: false, count: order.count)
-    return order.withUnsafeBufferPointer { order in
-      for slot in order {
-        guard slot >= 0, Int(slot) < seen.count, !seen[Int(slot)] else { return false }
-        seen[Int(slot)] = true
+  /// Whether `order` holds each of `0..<order.count` once, at the position `ranks` gives it.
+  static func areInverse(_ order: IndexBuffer<Int32>, _ ranks: IndexBuffer<UInt32>) -> Bool {
+    order.withUnsafeBufferPointer { order in
+      ranks.withUnsafeBufferPointer { ranks in
+        guard order.count == ranks.count else { return false }
+        for (position, slot) in order.enumerated() {
+          guard slot >= 0, Int(slot) < ranks.count, ranks[Int(slot)] == UInt32(position) else {
+            return false
+          }
+        }
+        return true
       }
-      return true
     }
   }
 }
@@ -295,6 +308,10 @@ extension IndexArchive {
     case verify
     /// The caller checked it with `checksumAgrees(_:done:)`.
     case verified
+    /// The caller knows these are the bytes Sift wrote and checked: an index file unchanged
+    /// since (`MappedIndexFile`). Neither the checksum nor the offsets are read, so opening
+    /// touches no page a search does not need.
+    case trusted
   }
 
   /// Whether the last 8 bytes of `bytes` are the seal (`Checksum.sealing`) of those before them,
@@ -400,6 +417,9 @@ struct ArchiveReader {
   var offset = 0
   /// What keeps `bytes` alive, when buffers may borrow them instead of copying.
   var owner: (any AnyObject & Sendable)?
+  /// Whether the bytes are vouched for (`ChecksumCheck.trusted`): whole-buffer checks pass
+  /// unread.
+  private(set) var trusted = false
 
   init(bytes: UnsafeRawBufferPointer, end: Int) {
     self.bytes = bytes
@@ -424,11 +444,15 @@ struct ArchiveReader {
     if case .verify = checksum, !IndexArchive.checksumAgrees(bytes) {
       throw .damaged("checksum")
     }
+    if case .trusted = checksum { trusted = true }
     guard try read() as UInt64 == IndexArchive.fingerprint(of: schema) else {
       throw .otherSchema
     }
     guard try read() as UInt64 == IndexArchive.foldingFingerprint else { throw .otherFolding }
   }
+
+  /// Whether `condition` holds of a whole buffer, read only when the bytes are not trusted.
+  func holds(_ condition: () -> Bool) -> Bool { trusted || condition() }
 
   private mutating func take(_ count: Int) throws(IndexArchive.Failure) -> Range<Int> {
     guard count >= 0, count <= end - offset else { throw .damaged("cut short") }
@@ -482,7 +506,7 @@ struct ArchiveReader {
   mutating func readColumn(slots: Int) throws(IndexArchive.Failure) -> FoldedColumn {
     let columnBytes: IndexBuffer<UInt8> = try readBuffer()
     let starts: IndexBuffer<UInt32> = try readBuffer()
-    guard starts.count == slots + 1, starts.areOffsets(into: columnBytes.count) else {
+    guard starts.count == slots + 1, holds({ starts.areOffsets(into: columnBytes.count) }) else {
       throw .damaged("column offsets")
     }
     return FoldedColumn(bytes: columnBytes, starts: starts)

@@ -225,10 +225,12 @@ extension SearchIndex {
       slots = found
       remaining = remaining.dropFirst()
     } else if let candidates {
-      slots = candidates.filter { isLive[Int($0)] }
+      slots = isLive.areAllLive ? candidates : candidates.filter { isLive[Int($0)] }
     } else if let probe = firstProbe {
       slots = scan(probe)
       remaining = remaining.dropFirst()
+    } else if isLive.areAllLive {
+      slots = Array(0..<Int32(slotCount))
     } else {
       slots = (0..<Int32(slotCount)).filter { isLive[Int($0)] }
     }

@@ -359,8 +359,8 @@ extension SearchIndex {
 
   /// Whether slot `a` comes before slot `b` on popularity, then catalog order.
   func popularityPrecedes(_ a: Int, _ b: Int) -> Bool {
-    if !popularityKeys.isEmpty {
-      let (keyA, keyB) = (popularityKeys[a], popularityKeys[b])
+    if rankingColumn != nil {
+      let (keyA, keyB) = (popularityKey(of: a), popularityKey(of: b))
       if keyA != keyB { return keyA < keyB }
     }
     return orderKeys[a] < orderKeys[b]

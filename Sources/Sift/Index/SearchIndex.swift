@@ -14,9 +14,9 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
 
   /// Per slot, the item's id (empty for a line index, whose slot is the line number).
   var ids = SlotIDs<ID>()
-  var isLive: [Bool] = []
+  var isLive = LiveSlots()
   /// Catalog order: ties in relevance are broken by it.
-  var orderKeys: [Int64] = []
+  var orderKeys = CatalogOrderKeys()
   var slotByID = SlotMap<ID>()
   var nextOrderKey: Int64 = 0
   private var deadCount = 0
@@ -41,15 +41,12 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   let titleColumn: Int?
   /// The ranking field's column among `numberFields`, if the schema declares one.
   let rankingColumn: Int?
-  /// Per slot, popularity as a sort key: smaller comes first (a missing value last). Empty
-  /// without a ranking field.
-  var popularityKeys: [Double] = []
   /// Every slot (dead ones too, until compaction) by popularity, then catalog order: ranking
   /// walks it to order many matches without comparing them. Empty for a line index, whose
   /// slot order is that order.
   var popularityOrder: IndexBuffer<Int32> = []
   /// Each slot's position in `popularityOrder`: one integer key for sorting a few matches.
-  var popularityRanks: [UInt32] = []
+  var popularityRanks: IndexBuffer<UInt32> = []
   /// The word dictionaries for near spellings, built when first needed and shared by copies.
   var typoDictionaries = TypoDictionaries()
   /// Which slots hold each trigram, once `prepareSubstringSearch()` built it; shared by copies.
@@ -185,7 +182,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   ) {
     let slot = isLive.count
     ids.append(id)
-    isLive.append(true)
+    isLive.append(live: true)
     orderKeys.append(orderKey)
     slotByID[id] = slot
     for (index, strings) in values.texts.enumerated() where foldingText {
@@ -196,7 +193,6 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     for (index, number) in values.numbers.enumerated() {
       numbers[index].append(number ?? .nan)
     }
-    if rankingColumn != nil { popularityKeys.append(popularityKey(of: slot)) }
     categories.append(categoryID(for: values.category))
   }
 
@@ -216,15 +212,21 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     return ordered ? slots : slots.sorted { popularityPrecedes(Int($0), Int($1)) }
   }
 
-  /// Sets `popularityOrder` and the positions in it.
-  mutating func setPopularityOrder(_ order: IndexBuffer<Int32>) {
+  /// Sets `popularityOrder` and the positions in it (`ranks` when they were read with it).
+  mutating func setPopularityOrder(_ order: IndexBuffer<Int32>, ranks: IndexBuffer<UInt32>? = nil) {
     popularityOrder = order
-    popularityRanks = [UInt32](repeating: 0, count: order.count)
-    popularityRanks.withUnsafeMutableBufferPointer { ranks in
+    popularityRanks = ranks ?? Self.positions(in: order)
+  }
+
+  /// Each slot's position in `order`.
+  static func positions(in order: IndexBuffer<Int32>) -> IndexBuffer<UInt32> {
+    var ranks = [UInt32](repeating: 0, count: order.count)
+    ranks.withUnsafeMutableBufferPointer { ranks in
       order.withUnsafeBufferPointer { order in
         for (position, slot) in order.enumerated() { ranks[Int(slot)] = UInt32(position) }
       }
     }
+    return IndexBuffer(ranks)
   }
 
   /// Puts a new slot in its place in `popularityOrder`.
@@ -252,7 +254,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   }
 
   private mutating func kill(_ slot: Int) {
-    isLive[slot] = false
+    isLive.kill(slot)
     deadCount += 1
   }
 
@@ -261,14 +263,13 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     guard deadCount > 64, deadCount > count else { return }
     let keep = orderedLiveSlots()
     ids = SlotIDs(keep.map { ids[$0] })
-    orderKeys = keep.map { orderKeys[$0] }
-    isLive = Array(repeating: true, count: keep.count)
+    orderKeys = CatalogOrderKeys(keep.map { orderKeys[$0] })
+    isLive = LiveSlots(allLive: keep.count)
     columns = columns.map { $0.compacted(keeping: keep) }
     initialColumns = initialColumns.map { $0?.compacted(keeping: keep) }
     summaries = summaries.map { $0?.compacted(keeping: keep) }
     numbers = numbers.map { column in IndexBuffer(keep.map { column[$0] }) }
     categories = IndexBuffer(keep.map { categories[$0] })
-    if !popularityKeys.isEmpty { popularityKeys = keep.map { popularityKeys[$0] } }
     slotByID = SlotMap(building: ids)
     deadCount = 0
     layout += 1

@@ -129,8 +129,10 @@ final class TrigramIndex: Sendable {
       slotCount <= limit && letters.count == slotCount && counts.count == keyCount
       && postingStarts.count == keyCount + 1 && table.count > keyCount
       && table.count & (table.count - 1) == 0
-      && table.withUnsafeBufferPointer { $0.allSatisfy { $0 >= -1 && $0 < Int32(keyCount) } }
-      && postingStarts.areOffsets(into: postings.count)
+      && reader.holds {
+        table.withUnsafeBufferPointer { $0.allSatisfy { $0 >= -1 && $0 < Int32(keyCount) } }
+          && postingStarts.areOffsets(into: postings.count)
+      }
     guard valid else { throw .damaged("trigram offsets") }
   }
 
@@ -161,21 +163,21 @@ final class TrigramIndex: Sendable {
   /// The slots (below `slotCount`, ascending) whose text holds `letter`, a letter a–z, and that
   /// `isLive` (as long as `slotCount` or longer) says are live; nil for any other byte (its bit
   /// is shared). On both cores for many slots: most of a first keystroke at 4×.
-  func liveSlots(holdingLetter letter: UInt8, isLive: [Bool]) -> [Int32]? {
+  func liveSlots(holdingLetter letter: UInt8, isLive: LiveSlots) -> [Int32]? {
     guard RawColumn.hasOwnBit(letter), isLive.count >= slotCount else { return nil }
     let bit = RawColumn.wordStartBit(letter)
     let ranges = Parallel.ranges(
       count: slotCount, parts: Parallel.parts(for: slotCount, minimumPerPart: 100_000))
     let parts = letters.withUnsafeBufferPointer { letters in
-      isLive.withUnsafeBufferPointer { isLive in
-        let (letters, isLive) = (
-          SharedReadBuffer(buffer: letters), SharedReadBuffer(buffer: isLive)
-        )
+      isLive.withFlags { isLive in
+        let letters = SharedReadBuffer(buffer: letters)
+        let isLive = isLive.map { SharedReadBuffer(buffer: $0) }
         return Parallel.map(parts: ranges.count) { part in
           let range = ranges[part]
           return [Int32](unsafeUninitializedCapacity: range.count) { slots, count in
             var found = 0
-            for slot in range where letters.buffer[slot] & bit != 0 && isLive.buffer[slot] {
+            for slot in range
+            where letters.buffer[slot] & bit != 0 && isLive?.buffer[slot] != false {
               slots[found] = Int32(slot)
               found += 1
             }

@@ -158,8 +158,9 @@ final class TypoDictionary: Sendable {
     let postingStarts: IndexBuffer<UInt32> = try reader.readBuffer()
     let postings: IndexBuffer<Int32> = try reader.readBuffer()
     guard slotCount <= slotLimit,
-      wordStarts.areOffsets(into: words.count),
-      postingStarts.areOffsets(into: postings.count),
+      reader.holds({
+        wordStarts.areOffsets(into: words.count) && postingStarts.areOffsets(into: postings.count)
+      }),
       wordStarts.count == postingStarts.count
     else { throw .damaged("near-spelling dictionary") }
     return TypoDictionary(

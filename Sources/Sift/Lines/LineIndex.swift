@@ -18,7 +18,7 @@ extension SearchIndex where ID == Never {
     for line in lines {
       columns[0].append([line])
       initialColumns[0].appendInitials([line], slotsBefore: columns[0].slotCount - 1)
-      isLive.append(true)
+      isLive.append(live: true)
       orderKeys.append(Int64(isLive.count - 1))
       categories.append(-1)
     }
@@ -103,8 +103,8 @@ extension SearchIndex where ID == Never {
       parts: zip(parts, folded).map { LineStarts.Part(base: $0.lowerBound, starts: $1.lineStarts) })
     index.initialColumns[0] = .joinedInitials(
       folded.map(\.initials), slotCounts: folded.map(\.lineStarts.count))
-    index.isLive = Array(repeating: true, count: lines.count)
-    index.orderKeys = Array(0..<Int64(lines.count))
+    index.isLive = LiveSlots(allLive: lines.count)
+    index.orderKeys = CatalogOrderKeys(slotOrder: lines.count)
     index.categories = IndexBuffer(Array(repeating: -1, count: lines.count))
     index.count = lines.count
     return (index, lines)

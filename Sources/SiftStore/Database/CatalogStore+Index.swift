@@ -42,8 +42,9 @@ extension CatalogStore {
   /// built from the items and saved for the next open. The collection holds the index alone:
   /// the items it shows are read from the file when shown (`CatalogItemSource`).
   ///
-  /// - Complexity: O(size of the archive) when it is current; otherwise reading every item and
-  ///   a full build.
+  /// - Complexity: when the file is current, the pages the first search reads — and its whole
+  ///   size once to check it, when it is not as Sift wrote it (copied, written to); otherwise
+  ///   reading every item and a full build.
   public func openCollection(
     typoTolerance: TypoTolerance = .automatic
   ) throws(StoreError) -> (collection: FilteredCollection, report: OpenReport) {
@@ -71,7 +72,8 @@ extension CatalogStore {
           return Opened { () throws(Unreadable) in
             do throws(IndexArchive.Failure) {
               let index = try SearchIndex<ItemID>(
-                borrowing: file.archive, keptBy: file, checksum: .verified, schema: schema)
+                borrowing: file.archive, keptBy: file, checksum: file.checksumCheck,
+                schema: schema)
               return (index, file, 0)
             } catch {
               throw Unreadable(reason: "\(error)")
@@ -91,7 +93,7 @@ extension CatalogStore {
       var index = read.index
       let replayed = read.replayed
       if let trigrams = read.file.trigrams {
-        index.useStoredTrigrams(trigrams, keptBy: read.file, checksum: .verified)
+        index.useStoredTrigrams(trigrams, keptBy: read.file, checksum: read.file.checksumCheck)
       }
       // A long log is folded into a fresh file, so later opens replay nothing.
       if replayed > Self.replaySaveThreshold(itemCount: index.count) {
@@ -100,7 +102,7 @@ extension CatalogStore {
         // Read when first needed, from the same mapped file.
         let file = read.file
         index.readNearSpellings(borrowingWhenNeeded: {
-          file.verifiedNearSpellings().map { ($0, file, .verified) }
+          file.verifiedNearSpellings().map { ($0, file, file.checksumCheck) }
         })
       }
       let collection = FilteredCollection(
@@ -249,7 +251,7 @@ extension CatalogStore {
     while let row = try rows.next() { changed[ItemID(row[0] as String)] = (row[1] as Int64) == 1 }
     guard
       var index = try? SearchIndex<ItemID>(
-        borrowing: file.archive, keptBy: file, checksum: .verified, schema: schema),
+        borrowing: file.archive, keptBy: file, checksum: file.checksumCheck, schema: schema),
       changed.count <= max(1_000, index.count / 10)
     else { return nil }
     let items = Dictionary(
@@ -292,7 +294,8 @@ extension CatalogStore {
     _ body: (Result<MappedIndexFile, MappedIndexFile.Failure>) throws -> T
   ) throws -> T? {
     guard
-      let row = try Row.fetchOne(db, sql: "SELECT generation, token FROM index_file WHERE id = 1")
+      let row = try Row.fetchOne(
+        db, sql: "SELECT generation, token, stamp FROM index_file WHERE id = 1")
     else { return nil }
     guard let token = UUID(uuidString: row[1] as String) else {
       return try body(.failure(.otherSave))
@@ -300,7 +303,8 @@ extension CatalogStore {
     let url = IndexFile.url(forCatalogAt: catalog)
     return try body(
       Result { () throws(MappedIndexFile.Failure) in
-        try MappedIndexFile(url: url, token: token, generation: row[0])
+        try MappedIndexFile(
+          url: url, token: token, generation: row[0], stamp: IndexFile.Stamp(recorded: row[2]))
       })
   }
 
@@ -311,17 +315,27 @@ extension CatalogStore {
   }
 
   /// Renames the index file written at `temporary` into place and records it in the catalog:
-  /// its token and the generation it answers. The change log up to that generation is done with.
+  /// its token, the generation it answers and its stamp once in place (so that opening trusts
+  /// it while it keeps that stamp). The change log up to that generation is done with.
   static func install(
     _ temporary: URL, token: UUID, generation: Int64, _ catalog: URL, _ db: Database
   ) throws {
     try db.execute(sql: "DELETE FROM items_changes WHERE generation <= ?", arguments: [generation])
     try db.execute(
       sql: """
-        INSERT INTO index_file (id, generation, token) VALUES (1, ?, ?)
-        ON CONFLICT(id) DO UPDATE SET generation = excluded.generation, token = excluded.token
+        INSERT INTO index_file (id, generation, token, stamp) VALUES (1, ?, ?, NULL)
+        ON CONFLICT(id) DO UPDATE SET generation = excluded.generation, token = excluded.token,
+          stamp = NULL
         """,
       arguments: [generation, token.uuidString])
-    try IndexFile.install(temporary, at: IndexFile.url(forCatalogAt: catalog))
+    let final = IndexFile.url(forCatalogAt: catalog)
+    try IndexFile.install(temporary, at: final)
+    try recordStamp(ofIndexFileAt: final, db)
+  }
+
+  /// Records the stamp the index file at `url` has now, for the file the catalog records.
+  static func recordStamp(ofIndexFileAt url: URL, _ db: Database) throws {
+    guard let stamp = IndexFile.Stamp(ofFileAt: url) else { return }
+    try db.execute(sql: "UPDATE index_file SET stamp = ? WHERE id = 1", arguments: [stamp.text])
   }
 }

@@ -48,7 +48,7 @@ public final class CatalogStore: Sendable {
     do {
       let writer: any DatabaseWriter =
         concurrentReads
-        ? try DatabasePool(path: path, configuration: configuration(readonly: false))
+        ? try DatabasePool(path: path, configuration: configuration(readonly: false, pool: true))
         : try DatabaseQueue(path: path, configuration: configuration(readonly: false))
       try migrator.migrate(writer)
       return CatalogStore(url: url, queue: writer)
@@ -105,7 +105,12 @@ public final class CatalogStore: Sendable {
       try? FileManager.default.removeItem(at: IndexFile.url(forCatalogAt: temporary))
       throw .failure(path, error)
     }
-    return try open(at: url)
+    let store = try open(at: url)
+    // The rename moved the index file's change time: its stamp is taken again, in place.
+    try store.write { db in
+      try Self.recordStamp(ofIndexFileAt: IndexFile.url(forCatalogAt: url), db)
+    }
+    return store
   }
 
   /// Reads the file without writing to find out whether it is a Sift catalog this version of
@@ -139,7 +144,7 @@ public final class CatalogStore: Sendable {
   }
 
   /// The migrations this version of Sift knows, oldest first.
-  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5", "v6"]
+  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5", "v6", "v7"]
 
   private static func firstColumn(_ connection: OpaquePointer?, _ sql: String) -> String? {
     allRows(connection, sql).first
@@ -156,10 +161,23 @@ public final class CatalogStore: Sendable {
     return rows
   }
 
-  private static func configuration(readonly: Bool) -> Configuration {
+  /// A connection in WAL mode. A pool's is GRDB's, which writes to the catalog on opening so
+  /// that the `-wal` file exists for its readers; a single connection (a command's) needs no
+  /// such file, so it sets the mode itself and an open that reads writes nothing (no sync on
+  /// opening, no checkpoint on closing).
+  private static func configuration(readonly: Bool, pool: Bool = false) -> Configuration {
     var configuration = Configuration()
     configuration.readonly = readonly
-    if !readonly { configuration.journalMode = .wal }
+    if !readonly, pool {
+      configuration.journalMode = .wal
+    } else if !readonly {
+      configuration.prepareDatabase { db in
+        guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+          throw DatabaseError(message: "could not use WAL mode at \(db.description)")
+        }
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      }
+    }
     configuration.busyMode = .timeout(5)
     return configuration
   }
@@ -276,6 +294,11 @@ public final class CatalogStore: Sendable {
             token TEXT NOT NULL
           );
           """)
+    }
+    // v7: the stamp (`IndexFile.Stamp`) of the index file as Sift wrote it: a file that keeps
+    // it is read without its checksum, so opening reads only the pages a search touches.
+    migrator.registerMigration("v7") { db in
+      try db.execute(sql: "ALTER TABLE index_file ADD COLUMN stamp TEXT")
     }
     return migrator
   }()

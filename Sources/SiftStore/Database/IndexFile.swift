@@ -84,6 +84,7 @@ struct IndexFile {
         try writeAll(section.bytes, descriptor, temporary)
         written = section.offset + section.bytes.count
       }
+      try backdate(descriptor, temporary)
       guard fsync(descriptor) == 0 else {
         throw IndexFileError.system("fsync", temporary.path, errno)
       }
@@ -92,6 +93,58 @@ struct IndexFile {
       throw error
     }
     return temporary
+  }
+
+  /// Sets the file's modification time two whole seconds back, so that any later write — which
+  /// stamps the time it happened, to the nanosecond or the second — changes it, however soon it
+  /// comes: `Stamp` can then tell the file is the one Sift wrote without reading it.
+  private static func backdate(_ descriptor: Int32, _ url: URL) throws {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let past = timespec(tv_sec: now.tv_sec - 2, tv_nsec: 0)
+    var times = (past, past)
+    let done = withUnsafePointer(to: &times) {
+      $0.withMemoryRebound(to: timespec.self, capacity: 2) { futimens(descriptor, $0) }
+    }
+    guard done == 0 else { throw IndexFileError.system("futimens", url.path, errno) }
+  }
+
+  /// One state of a file, as `stat` tells it: device, inode, size, and the times of its last
+  /// change and modification. The catalog records the stamp of the index file Sift wrote; a
+  /// file that still has it was not written, copied or replaced since (Sift backdates what
+  /// it writes, so a write even within the same clock tick moves the modification time), and
+  /// is read without its checksum. A file whose stamp differs is checked whole.
+  struct Stamp: Equatable, CustomStringConvertible {
+    let text: String
+
+    init?(recorded: String?) {
+      guard let recorded else { return nil }
+      text = recorded
+    }
+
+    init(_ status: stat) {
+      #if canImport(Darwin)
+        let modified = status.st_mtimespec
+        let changed = status.st_ctimespec
+      #else
+        let modified = status.st_mtim
+        let changed = status.st_ctim
+      #endif
+      text = [
+        UInt64(status.st_dev), UInt64(status.st_ino), UInt64(status.st_size),
+        UInt64(modified.tv_sec), UInt64(modified.tv_nsec), UInt64(changed.tv_sec),
+        UInt64(changed.tv_nsec),
+      ].map(String.init).joined(separator: ":")
+    }
+
+    /// The stamp of the file at `url` now; nil when it cannot be read.
+    init?(ofFileAt url: URL) {
+      var status = stat()
+      guard stat(url.path, &status) == 0 else { return nil }
+      self.init(status)
+    }
+
+    var description: String { text }
   }
 
   /// Renames a file written by `writeTemporary` into place, and flushes the directory so the
@@ -169,6 +222,12 @@ final class MappedIndexFile: @unchecked Sendable {
   private let length: Int
   /// Whether the trigram index's checksum agrees (it is optional: not using it costs a build).
   private let trigramsAgree: Bool
+  /// Whether the file is the one Sift wrote, unchanged since (its `IndexFile.Stamp` is the one
+  /// the catalog recorded): its sections are read without their checksums.
+  let isTrusted: Bool
+
+  /// How the sections' readers treat their checksums: checked here, or trusted.
+  var checksumCheck: IndexArchive.ChecksumCheck { isTrusted ? .trusted : .verified }
 
   /// Why a file was not mapped; the caller builds the index from the items instead.
   enum Failure: Error, Equatable, CustomStringConvertible {
@@ -190,8 +249,9 @@ final class MappedIndexFile: @unchecked Sendable {
 
   /// Maps the file at `url` if its header names `token` and `generation`, and its archive's
   /// checksum agrees — checked a megabyte at a time, each let go once read, so that checking
-  /// does not leave every page of the file in memory.
-  init(url: URL, token: UUID, generation: Int64) throws(Failure) {
+  /// does not leave every page of the file in memory — unless the file still has the stamp
+  /// `stamp` the catalog recorded when Sift wrote it.
+  init(url: URL, token: UUID, generation: Int64, stamp: IndexFile.Stamp?) throws(Failure) {
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw errno == ENOENT ? .missing : .damaged(String(cString: strerror(errno)))
@@ -206,14 +266,17 @@ final class MappedIndexFile: @unchecked Sendable {
       mapped != MAP_FAILED
     else { throw .damaged("mmap: \(String(cString: strerror(errno)))") }
     let base = UnsafeRawPointer(mapped)
-    guard Self.checksumAgrees(Self.bytes(header.archive, of: base)) else {
+    let trusted = stamp != nil && stamp == IndexFile.Stamp(status)
+    guard trusted || Self.checksumAgrees(Self.bytes(header.archive, of: base)) else {
       munmap(mapped, size)
       throw .damaged("checksum")
     }
     self.header = header
     self.base = base
     length = size
-    trigramsAgree = header.trigrams.map { Self.checksumAgrees(Self.bytes($0, of: base)) } ?? false
+    isTrusted = trusted
+    trigramsAgree =
+      header.trigrams.map { trusted || Self.checksumAgrees(Self.bytes($0, of: base)) } ?? false
   }
 
   /// Checks a section's checksum a megabyte at a time, letting each go once read. (A section
@@ -234,7 +297,7 @@ final class MappedIndexFile: @unchecked Sendable {
   /// The near-spelling dictionaries when their checksum agrees, checked (a chunk at a time)
   /// when first asked: they are read on the first misspelling, or in the background.
   func verifiedNearSpellings() -> UnsafeRawBufferPointer? {
-    guard let near = nearSpellings, Self.checksumAgrees(near) else { return nil }
+    guard let near = nearSpellings, isTrusted || Self.checksumAgrees(near) else { return nil }
     return near
   }
   /// The trigram index, when the file has one whose checksum agrees.
