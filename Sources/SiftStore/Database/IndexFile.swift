@@ -130,11 +130,11 @@ struct IndexFile {
         let modified = status.st_mtim
         let changed = status.st_ctim
       #endif
-      text = [
-        UInt64(status.st_dev), UInt64(status.st_ino), UInt64(status.st_size),
-        UInt64(modified.tv_sec), UInt64(modified.tv_nsec), UInt64(changed.tv_sec),
-        UInt64(changed.tv_nsec),
-      ].map(String.init).joined(separator: ":")
+      // As the system gives them: no conversion can trap on a device number or a time
+      // before 1970.
+      text =
+        "\(status.st_dev):\(status.st_ino):\(status.st_size):"
+        + "\(modified.tv_sec).\(modified.tv_nsec):\(changed.tv_sec).\(changed.tv_nsec)"
     }
 
     /// The stamp of the file at `url` now; nil when it cannot be read.
