@@ -32,13 +32,6 @@ struct IndexBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
     return try owned.withUnsafeBufferPointer(body)
   }
 
-  /// Reads one byte of each page of a borrowed buffer, so that the file's pages are mapped
-  /// before a search needs them (an owned buffer is in memory already).
-  func readInBorrowedPages() {
-    guard let borrowed else { return }
-    readOneBytePerPage(UnsafeRawBufferPointer(borrowed))
-  }
-
   func withUnsafeBytes<Result>(
     _ body: (UnsafeRawBufferPointer) throws -> Result
   ) rethrows -> Result {
@@ -123,15 +116,4 @@ extension IndexBuffer: ExpressibleByArrayLiteral {
 
 extension IndexBuffer: Equatable where Element: Equatable {
   static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }
-}
-
-/// Touches `bytes` a page at a time. Not optimised, so that the reads, whose values nothing
-/// uses, are made.
-@_optimize(none)
-private func readOneBytePerPage(_ bytes: UnsafeRawBufferPointer) {
-  var offset = 0
-  while offset < bytes.count {
-    _ = bytes[offset]
-    offset += 4096
-  }
 }

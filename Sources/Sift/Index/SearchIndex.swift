@@ -182,7 +182,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   ) {
     let slot = isLive.count
     ids.append(id)
-    isLive.append(live: true)
+    isLive.appendLive()
     orderKeys.append(orderKey)
     slotByID[id] = slot
     for (index, strings) in values.texts.enumerated() where foldingText {

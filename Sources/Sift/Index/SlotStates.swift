@@ -20,9 +20,9 @@ struct LiveSlots: Sendable {
     return flags[slot]
   }
 
-  mutating func append(live: Bool) {
-    if flags == nil, !live { flags = Array(repeating: true, count: count) }
-    flags?.append(live)
+  /// Adds a live slot.
+  mutating func appendLive() {
+    flags?.append(true)
     count += 1
   }
 

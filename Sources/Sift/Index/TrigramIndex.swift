@@ -102,9 +102,6 @@ final class TrigramIndex: Sendable {
     buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
   }
 
-  /// Maps the letters' pages, when they are borrowed from a file.
-  func readInLetters() { letters.readInBorrowedPages() }
-
   /// Writes the index after `ArchiveWriter`'s header: the slot count, then its arrays.
   func write(to writer: inout ArchiveWriter) {
     writer.append(UInt64(slotCount))
@@ -179,17 +176,11 @@ final class TrigramIndex: Sendable {
           let range = ranges[part]
           return [Int32](unsafeUninitializedCapacity: range.count) { slots, count in
             var found = 0
-            if let isLive {
-              for slot in range where letters.buffer[slot] & bit != 0 && isLive.buffer[slot] {
-                slots[found] = Int32(slot)
-                found += 1
-              }
-            } else {
-              // Every slot live (no edit since opening): the letters alone.
-              for slot in range where letters.buffer[slot] & bit != 0 {
-                slots[found] = Int32(slot)
-                found += 1
-              }
+            // No flags while every slot is live (no edit since opening).
+            for slot in range
+            where letters.buffer[slot] & bit != 0 && isLive?.buffer[slot] ?? true {
+              slots[found] = Int32(slot)
+              found += 1
             }
             count = found
           }
@@ -440,33 +431,13 @@ extension SearchIndex {
 
   /// Makes ready what speeds up searches on a large catalog — the near-spelling dictionaries
   /// (read from the file or built) and the trigram index — on a background queue, right after
-  /// opening: typing never waits for them, and copies of the index share them. An index read
-  /// from a file also has the pages every first letter reads mapped there, rather than on the
-  /// first keystroke (opening reads nothing it does not need; typing is about to).
+  /// opening: typing never waits for them, and copies of the index share them.
   public func prepareForSearchingInBackground() {
     let index = self
     DispatchQueue.global(qos: .utility).async {
-      index.readInWhatFirstLettersRead()
       index.prepareNearSpellings()
       index.prepareSubstringSearch()
     }
-  }
-
-  /// Maps the borrowed pages a one-letter search reads: the letters of each slot, the column
-  /// summaries and value starts, the popularity order and positions, the categories and the
-  /// ranking numbers.
-  public func readInWhatFirstLettersRead() {
-    trigrams.current?.readInLetters()
-    for column in columns { column.starts.readInBorrowedPages() }
-    for summary in summaries.compactMap({ $0 }) {
-      summary.wordStarts.readInBorrowedPages()
-      summary.valueStarts.readInBorrowedPages()
-      summary.lengths.readInBorrowedPages()
-    }
-    popularityOrder.readInBorrowedPages()
-    popularityRanks.readInBorrowedPages()
-    categories.readInBorrowedPages()
-    if let rankingColumn { numbers[rankingColumn].readInBorrowedPages() }
   }
 }
 

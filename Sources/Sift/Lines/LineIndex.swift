@@ -18,7 +18,7 @@ extension SearchIndex where ID == Never {
     for line in lines {
       columns[0].append([line])
       initialColumns[0].appendInitials([line], slotsBefore: columns[0].slotCount - 1)
-      isLive.append(live: true)
+      isLive.appendLive()
       orderKeys.append(Int64(isLive.count - 1))
       categories.append(-1)
     }

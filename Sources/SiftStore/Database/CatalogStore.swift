@@ -48,8 +48,8 @@ public final class CatalogStore: Sendable {
     do {
       let writer: any DatabaseWriter =
         concurrentReads
-        ? try DatabasePool(path: path, configuration: configuration(readonly: false, pool: true))
-        : try DatabaseQueue(path: path, configuration: configuration(readonly: false))
+        ? try DatabasePool(path: path, configuration: configuration(pool: true))
+        : try DatabaseQueue(path: path, configuration: configuration())
       try migrator.migrate(writer)
       return CatalogStore(url: url, queue: writer)
     } catch {
@@ -76,7 +76,7 @@ public final class CatalogStore: Sendable {
         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       do {
         let queue = try DatabaseQueue(
-          path: temporary.path, configuration: configuration(readonly: false))
+          path: temporary.path, configuration: configuration())
         try queue.writeWithoutTransaction { db in
           try db.execute(sql: "PRAGMA application_id = \(applicationID)")
         }
@@ -165,12 +165,11 @@ public final class CatalogStore: Sendable {
   /// that the `-wal` file exists for its readers; a single connection (a command's) needs no
   /// such file, so it sets the mode itself and an open that reads writes nothing (no sync on
   /// opening, no checkpoint on closing).
-  private static func configuration(readonly: Bool, pool: Bool = false) -> Configuration {
+  private static func configuration(pool: Bool = false) -> Configuration {
     var configuration = Configuration()
-    configuration.readonly = readonly
-    if !readonly, pool {
+    if pool {
       configuration.journalMode = .wal
-    } else if !readonly {
+    } else {
       configuration.prepareDatabase { db in
         guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
           throw DatabaseError(message: "could not use WAL mode at \(db.description)")

@@ -88,8 +88,6 @@ struct BenchCommand: ParsableCommand {
     controller.collection.index.prepareSubstringSearch()
     let trigramMilliseconds = Self.milliseconds(since: trigramsStarted)
     let trigramBytes = controller.collection.index.substringSearchMemory?.bytes ?? 0
-    // And the pages every first letter reads, which the app maps in the background too.
-    controller.collection.index.readInWhatFirstLettersRead()
 
     var facetLatencies: [Double] = []
     let times = Self.typing(lines, each: each, clear: { controller.send(.setText("")) }) {
