@@ -128,6 +128,52 @@ struct IndexArchiveTests {
     #expect(collection.index.archived() == fresh.index.archived())
   }
 
+  /// `archive` changed by `change` and sealed again, as Sift seals: whole, but not as written.
+  static func resealed(_ archive: [UInt8], _ change: (inout [UInt8]) -> Void) -> [UInt8] {
+    var bytes = Array(archive.dropLast(8))
+    change(&bytes)
+    // FNV-1a in four lanes over 32-byte blocks, the rest in a fifth, folded together; an
+    // archive's seal is that of each megabyte, then of those checksums in order.
+    func fnv(_ bytes: [UInt8]) -> UInt64 {
+      let prime: UInt64 = 0x100_0000_01b3
+      var lanes: [UInt64] = [
+        0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x9ce4_8422_2325_cbf2,
+        0x2325_cbf2_9ce4_8422,
+      ]
+      var tail: UInt64 = 0
+      let words = stride(from: 0, to: bytes.count / 8 * 8, by: 8).map { offset in
+        bytes[offset..<offset + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      }
+      let blockWords = bytes.count / 32 * 4
+      for (index, word) in words.enumerated() {
+        if index < blockWords {
+          lanes[index % 4] = (lanes[index % 4] ^ word) &* prime
+        } else {
+          tail = (tail ^ word) &* prime
+        }
+      }
+      for byte in bytes[(bytes.count / 8 * 8)...] { tail = (tail ^ UInt64(byte)) &* prime }
+      return lanes.reduce(tail) { ($0 ^ $1) &* prime }
+    }
+    let chunk = 1 << 20
+    let chunkSums = stride(from: 0, to: bytes.count, by: chunk).flatMap { start in
+      withUnsafeBytes(
+        of: fnv(Array(bytes[start..<min(bytes.count, start + chunk)])).littleEndian, Array.init)
+    }
+    let checksum = fnv(chunkSums)
+    return bytes + withUnsafeBytes(of: checksum.littleEndian, Array.init)
+  }
+
+  /// Where `values`, little-endian, lie in `body` at a multiple of 8 bytes (where an archive
+  /// puts an array).
+  static func offset<T: FixedWidthInteger>(of values: [T], in body: [UInt8]) -> Int? {
+    let pattern = values.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
+    guard !pattern.isEmpty else { return nil }
+    return stride(from: 0, through: body.count - pattern.count, by: 8).first {
+      body[$0..<($0 + pattern.count)].elementsEqual(pattern)
+    }
+  }
+
   @Test("cut, altered or foreign bytes are refused, never searched", arguments: [11, 12])
   func damage(seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
@@ -155,40 +201,7 @@ struct IndexArchiveTests {
     }
     // Whole and unaltered, but folded by another table (an older Sift's) or of format 1: the
     // checksum agrees, the header does not.
-    func resealed(_ change: (inout [UInt8]) -> Void) -> [UInt8] {
-      var bytes = Array(bytes.dropLast(8))
-      change(&bytes)
-      // FNV-1a in four lanes over 32-byte blocks, the rest in a fifth, folded together; an
-      // archive's seal is that of each megabyte, then of those checksums in order.
-      func fnv(_ bytes: [UInt8]) -> UInt64 {
-        let prime: UInt64 = 0x100_0000_01b3
-        var lanes: [UInt64] = [
-          0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x9ce4_8422_2325_cbf2,
-          0x2325_cbf2_9ce4_8422,
-        ]
-        var tail: UInt64 = 0
-        let words = stride(from: 0, to: bytes.count / 8 * 8, by: 8).map { offset in
-          bytes[offset..<offset + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        }
-        let blockWords = bytes.count / 32 * 4
-        for (index, word) in words.enumerated() {
-          if index < blockWords {
-            lanes[index % 4] = (lanes[index % 4] ^ word) &* prime
-          } else {
-            tail = (tail ^ word) &* prime
-          }
-        }
-        for byte in bytes[(bytes.count / 8 * 8)...] { tail = (tail ^ UInt64(byte)) &* prime }
-        return lanes.reduce(tail) { ($0 ^ $1) &* prime }
-      }
-      let chunk = 1 << 20
-      let chunkSums = stride(from: 0, to: bytes.count, by: chunk).flatMap { start in
-        withUnsafeBytes(
-          of: fnv(Array(bytes[start..<min(bytes.count, start + chunk)])).littleEndian, Array.init)
-      }
-      let checksum = fnv(chunkSums)
-      return bytes + withUnsafeBytes(of: checksum.littleEndian, Array.init)
-    }
+    func resealed(_ change: (inout [UInt8]) -> Void) -> [UInt8] { Self.resealed(bytes, change) }
     // Magic (6 bytes), version (2), the schema's fingerprint (8), the folding table's (8).
     #expect(throws: IndexArchive.Failure.otherFolding) {
       _ = try SearchIndex<ItemID>(
@@ -201,15 +214,30 @@ struct IndexArchiveTests {
         }, schema: document.schema)
     }
     #expect(try SearchIndex<ItemID>(archive: resealed { _ in }, schema: document.schema).count > 0)
-    // Sealed, but two slots' positions in the popularity order (the last array) swapped: the
-    // order and the positions must agree, or ranking could read out of bounds.
+    // Sealed, but two slots' positions in the popularity order swapped: the order and the
+    // positions must agree, or ranking could read out of bounds.
+    let index = try SearchIndex<ItemID>(archive: bytes, schema: document.schema)
     #expect(throws: IndexArchive.Failure.damaged("popularity order")) {
       _ = try SearchIndex<ItemID>(
         archive: resealed { body in
-          let last = body.count - 4
-          let (a, b) = (Array(body[(last - 4)..<last]), Array(body[last...]))
+          let at = try! #require(Self.offset(of: Array(index.popularityRanks), in: body))
+          let (a, b) = (Array(body[at..<(at + 4)]), Array(body[(at + 4)..<(at + 8)]))
           #expect(a != b)
-          body.replaceSubrange((last - 4)..., with: b + a)
+          body.replaceSubrange(at..<(at + 8), with: b + a)
+        }, schema: document.schema)
+    }
+    // Sealed, but a kept first match names a slot past the last: refused the same way.
+    let listed = try document.makeCollection().index.archived(
+      leadingRowsKept: 9, leadingMatchesAbove: 0)
+    let slots = try #require(
+      try SearchIndex<ItemID>(archive: listed, schema: document.schema).leadingMatches?.slots)
+    #expect(!slots.isEmpty)
+    #expect(throws: IndexArchive.Failure.damaged("leading matches")) {
+      _ = try SearchIndex<ItemID>(
+        archive: Self.resealed(listed) { body in
+          let at = try! #require(Self.offset(of: Array(slots), in: body))
+          body.replaceSubrange(
+            at..<(at + 4), with: withUnsafeBytes(of: Int32(index.count).littleEndian, Array.init))
         }, schema: document.schema)
     }
   }

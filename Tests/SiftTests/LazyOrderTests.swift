@@ -63,9 +63,16 @@ struct LazyOrderTests {
           let summaries = context.columns(of: context.probes[0]).map { context.columns[Int($0)] }
           for entry in full {
             let bound = index.exactnessBound(Int(entry.slot), context)
+            let rank = MatchRank(packed: entry.rank)
+            #expect(bound <= rank.exactness.rawValue, "\(query): slot \(entry.slot)")
+            // Read from the values, exactness 0 or 1 is the rank's; in the title, the whole rank.
+            let value = index.valueExactness(Int(entry.slot), context)
             #expect(
-              bound <= MatchRank(packed: entry.rank).exactness.rawValue,
+              value?.exactness == (rank.exactness.rawValue < 2 ? rank.exactness.rawValue : nil),
               "\(query): slot \(entry.slot)")
+            if let value, value.attribute == 0 {
+              #expect(rank.attribute == 0 && rank.position == 0, "\(query): slot \(entry.slot)")
+            }
             // The first keystroke's shortcut gives the same bound.
             if let letter {
               let shortcut = SearchIndex<ItemID>.oneLetterBound(

@@ -11,14 +11,15 @@
 /// (u64), the folding table's fingerprint (u64: text folded by another table must be folded
 /// again), the item count, then the ids, per text field the folded bytes, slot starts, initial-
 /// consonant keys and summaries, per number field the values, the category names and each
-/// item's category, the popularity order and each slot's position in it, and a 64-bit checksum
-/// of everything before it.
+/// item's category, the popularity order and each slot's position in it, the lists of
+/// `LeadingMatches`, and a 64-bit checksum of everything before it.
 public enum IndexArchive {
   /// Raised when the format changes; an archive of another version is refused (and rebuilt).
   /// Version 2 added the folding table's fingerprint; version 3 aligns every array to 8 bytes
   /// (so a mapped archive is read in place) and checksums in four lanes; version 4 keeps each
-  /// slot's position in the popularity order, so that opening computes nothing per item.
-  public static let formatVersion: UInt16 = 4
+  /// slot's position in the popularity order, so that opening computes nothing per item;
+  /// version 5 keeps the first matches of short needles (`LeadingMatches`).
+  public static let formatVersion: UInt16 = 5
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.
@@ -62,6 +63,12 @@ extension SearchIndex where ID == ItemID {
   ///
   /// - Complexity: O(*n*) in the items and their folded text.
   public func archived() -> [UInt8] {
+    archived(
+      leadingRowsKept: LeadingMatches.rowsKept, leadingMatchesAbove: LeadingMatches.matchesAbove)
+  }
+
+  /// `archived()` with lists of `LeadingMatches` kept as asked (tests keep short ones).
+  func archived(leadingRowsKept: Int, leadingMatchesAbove: Int) -> [UInt8] {
     let keep = orderedLiveSlots()
     var newSlot = [Int32](repeating: -1, count: slotCount)
     for (position, slot) in keep.enumerated() { newSlot[slot] = Int32(position) }
@@ -129,6 +136,11 @@ extension SearchIndex where ID == ItemID {
       popularityOrder.compactMap { newSlot[Int($0)] >= 0 ? newSlot[Int($0)] : nil })
     writer.appendArray(order)
     writer.appendArray(Self.positions(in: order))
+    // The lists read back when nothing changed since; else made for the live slots as they are.
+    let leading =
+      leadingMatches.flatMap { $0.slotCount == slotCount && keep.count == slotCount ? $0 : nil }
+      ?? makeLeadingMatches(rowsKept: leadingRowsKept, matchesAbove: leadingMatchesAbove)
+    leading.write(to: &writer, renumbering: newSlot)
     return writer.sealed()
   }
 
@@ -226,6 +238,7 @@ extension SearchIndex where ID == ItemID {
     else {
       throw .damaged("popularity order")
     }
+    leadingMatches = try LeadingMatches(reading: &reader, slotCount: count)
     guard reader.offset == reader.end else { throw .damaged("trailing bytes") }
     setPopularityOrder(order, ranks: ranks)
   }

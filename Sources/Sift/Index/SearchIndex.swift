@@ -51,6 +51,8 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   var typoDictionaries = TypoDictionaries()
   /// Which slots hold each trigram, once `prepareSubstringSearch()` built it; shared by copies.
   var trigrams = TrigramBox()
+  /// The first matches of short needles, as read from an archive; nil after a compaction.
+  var leadingMatches: LeadingMatches?
 
   /// The number of items.
   public internal(set) var count = 0
@@ -277,6 +279,7 @@ public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     // Slots were renumbered: the dictionaries' and trigrams' postings no longer apply.
     typoDictionaries = TypoDictionaries()
     trigrams = TrigramBox()
+    leadingMatches = nil
   }
 }
 

@@ -1,0 +1,211 @@
+/// For each needle of one or two letters a–z that many items hold, the first of its matches in
+/// ranked order — as a search for that needle alone, over every text field, ranks them. A first
+/// or second keystroke then reads its page from a list instead of bounding every match (the
+/// 760,000 matches of "a" at four times the cities): what the PostgreSQL store's `letters`
+/// table does in SQL.
+///
+/// Made for the slots `0..<slotCount` as they were when the index was archived, and kept in the
+/// archive. A search filters a list by its own matches (so scopes, tokens, negations and dead
+/// slots are honoured) and merges in the slots added since (`SearchIndex.leadingRows`); a rank
+/// depends only on an item's text, which a slot never changes, so the lists stay true until a
+/// compaction renumbers the slots and drops them.
+struct LeadingMatches: Sendable {
+  /// The needles, ascending: a letter as its byte, two letters as `first << 8 | second`.
+  let needles: IndexBuffer<UInt16>
+  /// Per needle, how many slots matched it: a list this long holds every match.
+  let matchCounts: IndexBuffer<UInt32>
+  /// Per needle, where its rows start in `slots` and `ranks`; one more than there are needles.
+  let starts: IndexBuffer<UInt32>
+  let slots: IndexBuffer<Int32>
+  let ranks: IndexBuffer<UInt16>
+  /// The slots the lists were made over.
+  let slotCount: Int
+
+  /// How many rows a list keeps: twice a first search's rows, so scrolling to the second page
+  /// reads the list too.
+  static let rowsKept = 256
+  /// Needles with at most this many matches get no list: ranking them whole costs less than a
+  /// page of a list would save (`SearchIndex.firstRows` ranks such sets whole anyway).
+  static let matchesAbove = 2_048
+
+  /// One needle's list.
+  struct List {
+    let rows: ArraySlice<RankedSlot>
+    /// Whether it holds every match the needle had.
+    let isWhole: Bool
+  }
+
+  /// The key of a needle of one or two letters a–z; nil for any other.
+  static func key(of needle: some Collection<UInt8>) -> UInt16? {
+    guard (1...2).contains(needle.count), needle.allSatisfy(RawColumn.hasOwnBit) else {
+      return nil
+    }
+    return needle.reduce(0) { $0 << 8 | UInt16($1) }
+  }
+
+  /// Every needle a list may be kept for: the 26 letters, then the 676 pairs.
+  static var candidateNeedles: [[UInt8]] {
+    let letters = Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
+    return letters.map { [$0] } + letters.flatMap { first in letters.map { [first, $0] } }
+  }
+
+  /// The list kept for `needle`, if any.
+  func list(for needle: [UInt8]) -> List? {
+    guard let key = Self.key(of: needle) else { return nil }
+    var low = 0
+    var high = needles.count
+    while low < high {
+      let mid = (low + high) / 2
+      if needles[mid] < key { low = mid + 1 } else { high = mid }
+    }
+    guard low < needles.count, needles[low] == key else { return nil }
+    let range = Int(starts[low])..<Int(starts[low + 1])
+    return List(
+      rows: ArraySlice(range.map { RankedSlot(slot: slots[$0], rank: ranks[$0]) }),
+      isWhole: range.count == Int(matchCounts[low]))
+  }
+
+  var memoryBytes: Int {
+    needles.count * 2 + matchCounts.count * 4 + starts.count * 4 + slots.count * 4
+      + ranks.count * 2
+  }
+
+  /// Writes the lists after the rest of an archive, their slots renumbered by `newSlot`.
+  func write(to writer: inout ArchiveWriter, renumbering newSlot: [Int32]) {
+    writer.appendArray(needles)
+    writer.appendArray(matchCounts)
+    writer.appendArray(starts)
+    writer.appendArray(IndexBuffer(slots.map { newSlot[Int($0)] }))
+    writer.appendArray(ranks)
+  }
+
+  /// Reads what `write(to:renumbering:)` wrote, for an archive of `slotCount` slots, checking
+  /// (unless the bytes are trusted) every offset and slot a search follows.
+  init(reading reader: inout ArchiveReader, slotCount: Int) throws(IndexArchive.Failure) {
+    needles = try reader.readBuffer()
+    matchCounts = try reader.readBuffer()
+    starts = try reader.readBuffer()
+    slots = try reader.readBuffer()
+    ranks = try reader.readBuffer()
+    self.slotCount = slotCount
+    let (needles, starts, slots) = (needles, starts, slots)
+    guard matchCounts.count == needles.count, starts.count == needles.count + 1,
+      ranks.count == slots.count,
+      reader.holds({
+        starts.areOffsets(into: slots.count) && zip(needles, needles.dropFirst()).allSatisfy(<)
+          && slots.allSatisfy { $0 >= 0 && Int($0) < slotCount }
+      })
+    else { throw .damaged("leading matches") }
+  }
+
+  init(
+    needles: [UInt16], matchCounts: [UInt32], starts: [UInt32], rows: [RankedSlot],
+    slotCount: Int
+  ) {
+    self.needles = IndexBuffer(needles)
+    self.matchCounts = IndexBuffer(matchCounts)
+    self.starts = IndexBuffer(starts)
+    slots = IndexBuffer(rows.map(\.slot))
+    ranks = IndexBuffer(rows.map(\.rank))
+    self.slotCount = slotCount
+  }
+}
+
+extension SearchIndex {
+  /// The lists of `LeadingMatches` for the live slots as they are now: each candidate needle
+  /// searched alone, in every text field, exactly as a person typing it would search it.
+  ///
+  /// - Complexity: a search per candidate needle (702), on every core; the trigram index is
+  ///   built first if it is not, so that each pair reads its postings instead of the text.
+  func makeLeadingMatches(
+    rowsKept: Int = LeadingMatches.rowsKept, matchesAbove: Int = LeadingMatches.matchesAbove
+  ) -> LeadingMatches {
+    prepareSubstringSearch()
+    let needles = LeadingMatches.candidateNeedles
+    let ranges = Parallel.ranges(
+      count: needles.count, parts: Parallel.parts(for: needles.count, minimumPerPart: 1))
+    let found = Parallel.map(parts: ranges.count) { part in
+      ranges[part].compactMap { position -> (key: UInt16, count: Int, rows: [RankedSlot])? in
+        let needle = needles[position]
+        let term = QueryTerm(
+          condition: .text(TextCondition(needle: String(decoding: needle, as: UTF8.self))),
+          range: 0..<needle.count)
+        let outcome = searchSlots(MatchRequest(terms: [term], typos: .off), rows: rowsKept)
+        guard outcome.slots.count > matchesAbove else { return nil }
+        return (LeadingMatches.key(of: needle)!, outcome.slots.count, outcome.ordered)
+      }
+    }
+    var keys: [UInt16] = []
+    var counts: [UInt32] = []
+    var starts: [UInt32] = [0]
+    var rows: [RankedSlot] = []
+    for list in found.joined() {
+      keys.append(list.key)
+      counts.append(UInt32(list.count))
+      rows += list.rows.prefix(rowsKept)
+      starts.append(UInt32(rows.count))
+    }
+    return LeadingMatches(
+      needles: keys, matchCounts: counts, starts: starts, rows: rows, slotCount: slotCount)
+  }
+
+  /// `firstRows` for a plan whose one ranked term is a needle with a kept list: the list's
+  /// rows that are among `slots`, merged with the slots added since the list was made; nil when
+  /// there is no list for the plan, or it runs out before `rows` of `slots` without holding
+  /// every match (a narrow scope: the caller bounds every match instead).
+  ///
+  /// - Complexity: O(*k* log *m*) for the *k* listed rows read, plus ranking the added slots.
+  func leadingRows(_ slots: [Int32], _ plan: MatchPlan, rows: Int) -> [RankedSlot]? {
+    guard let leading = leadingMatches, plan.rankProbes.count == 1, plan.queryNumber == nil
+    else { return nil }
+    let probe = plan.rankProbes[0]
+    guard probe.number == nil, !probe.initials, probe.columns.elementsEqual(columns.indices),
+      let list = leading.list(for: probe.needle)
+    else { return nil }
+    // `slots` ascends: those below the list's slot count are the ones it ranked.
+    let covered = partition(slots, below: Int32(min(leading.slotCount, slotCount)))
+    var first: [RankedSlot] = []
+    first.reserveCapacity(rows)
+    for row in list.rows where first.count < rows {
+      if contains(slots[..<covered], row.slot) { first.append(row) }
+    }
+    guard first.count == rows || list.isWhole else { return nil }
+    guard covered < slots.count else { return first }
+    let added = firstRows(Array(slots[covered...]), plan, rows: rows, usingLists: false).entries
+    var merged: [RankedSlot] = []
+    merged.reserveCapacity(rows)
+    var (a, b) = (first[...], added[...])
+    while merged.count < rows, let next = a.first ?? b.first {
+      if let x = a.first, let y = b.first, precedes(y, x) {
+        merged.append(y)
+        b = b.dropFirst()
+      } else {
+        merged.append(next)
+        if a.first != nil { a = a.dropFirst() } else { b = b.dropFirst() }
+      }
+    }
+    return merged
+  }
+
+  /// The first position of ascending `slots` that is not below `bound`.
+  private func partition(_ slots: [Int32], below bound: Int32) -> Int {
+    var low = 0
+    var high = slots.count
+    while low < high {
+      let mid = (low + high) / 2
+      if slots[mid] < bound { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+
+  /// Whether ascending `slots` holds `slot`.
+  private func contains(_ slots: ArraySlice<Int32>, _ slot: Int32) -> Bool {
+    var low = slots.startIndex
+    var high = slots.endIndex
+    while low < high {
+      let mid = (low + high) / 2
+      if slots[mid] < slot { low = mid + 1 } else { high = mid }
+    }
+    return low < slots.endIndex && slots[low] == slot
+  }
+}
