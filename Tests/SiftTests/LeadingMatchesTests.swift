@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sift
 
-/// The first matches of one- and two-letter needles kept in the archive (`LeadingMatches`):
+/// The first matches of needles of one to three letters kept in the archive (`LeadingMatches`):
 /// a page read from them must be the start of the full sort (`order(rank(…))`) of the index as
 /// it is — after adds, changes and deletes, with scopes, tokens and negations, and with lists
 /// too short for the page (then the bounds answer).
@@ -11,7 +11,9 @@ import Testing
 struct LeadingMatchesTests {
   static let countries = ["fr", "us", "vn", "no"]
   static let queries = [
-    "a", "b", "c", "s", "n", "ab", "ba", "ca", "an", "sa", "ac", "country:fr a", "country:no sa",
+    "a", "b", "c", "s", "n", "ab", "ba", "ca", "an", "sa", "ac", "san", "cab", "aba",
+    "country:fr a",
+    "country:no sa", "ban -a",
     "a -b", "b -san", "a country:us", "name:a", "x", "zz",
   ]
 

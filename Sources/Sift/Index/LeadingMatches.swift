@@ -1,8 +1,8 @@
-/// For each needle of one or two letters a–z that many items hold, the first of its matches in
-/// ranked order — as a search for that needle alone, over every text field, ranks them. A first
-/// or second keystroke then reads its page from a list instead of bounding every match (the
-/// 760,000 matches of "a" at four times the cities): what the PostgreSQL store's `letters`
-/// table does in SQL.
+/// For each needle of one to three letters a–z that many items hold, the first of its matches in
+/// ranked order — as a search for that needle alone, over every text field, ranks them. The
+/// first keystrokes of a word then read their page from a list instead of bounding every match
+/// (the 760,000 matches of "a" at four times the cities, the 12,000 of "san" at 1×): what the
+/// PostgreSQL store's `letters` table does in SQL.
 ///
 /// Made for the slots `0..<slotCount` as they were when the index was archived, and kept in the
 /// archive. A search filters a list by its own matches (so scopes, tokens, negations and dead
@@ -10,8 +10,9 @@
 /// depends only on an item's text, which a slot never changes, so the lists stay true until a
 /// compaction renumbers the slots and drops them.
 struct LeadingMatches: Sendable {
-  /// The needles, ascending: a letter as its byte, two letters as `first << 8 | second`.
-  let needles: IndexBuffer<UInt16>
+  /// The needles, ascending: a letter as its byte, two or three letters as their bytes one
+  /// after the other (`first << 8 | second`, `first << 16 | second << 8 | third`).
+  let needles: IndexBuffer<UInt32>
   /// Per needle, how many slots matched it: a list this long holds every match.
   let matchCounts: IndexBuffer<UInt32>
   /// Per needle, where its rows start in `slots` and `ranks`; one more than there are needles.
@@ -35,18 +36,20 @@ struct LeadingMatches: Sendable {
     let isWhole: Bool
   }
 
-  /// The key of a needle of one or two letters a–z; nil for any other.
-  static func key(of needle: some Collection<UInt8>) -> UInt16? {
-    guard (1...2).contains(needle.count), needle.allSatisfy(RawColumn.hasOwnBit) else {
+  /// The key of a needle of one to three letters a–z; nil for any other.
+  static func key(of needle: some Collection<UInt8>) -> UInt32? {
+    guard (1...3).contains(needle.count), needle.allSatisfy(RawColumn.hasOwnBit) else {
       return nil
     }
-    return needle.reduce(0) { $0 << 8 | UInt16($1) }
+    return needle.reduce(0) { $0 << 8 | UInt32($1) }
   }
 
-  /// Every needle a list may be kept for: the 26 letters, then the 676 pairs.
+  /// Every needle a list may be kept for: the 26 letters, the 676 pairs, then the 17,576
+  /// triples, in the order of their keys.
   static var candidateNeedles: [[UInt8]] {
     let letters = Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
-    return letters.map { [$0] } + letters.flatMap { first in letters.map { [first, $0] } }
+    let pairs = letters.flatMap { first in letters.map { [first, $0] } }
+    return letters.map { [$0] } + pairs + pairs.flatMap { pair in letters.map { pair + [$0] } }
   }
 
   /// The list kept for `needle`, if any.
@@ -99,7 +102,7 @@ struct LeadingMatches: Sendable {
   }
 
   init(
-    needles: [UInt16], matchCounts: [UInt32], starts: [UInt32], rows: [RankedSlot],
+    needles: [UInt32], matchCounts: [UInt32], starts: [UInt32], rows: [RankedSlot],
     slotCount: Int
   ) {
     self.needles = IndexBuffer(needles)
@@ -115,17 +118,22 @@ extension SearchIndex {
   /// The lists of `LeadingMatches` for the live slots as they are now: each candidate needle
   /// searched alone, in every text field, exactly as a person typing it would search it.
   ///
-  /// - Complexity: a search per candidate needle (702), on every core; the trigram index is
-  ///   built first if it is not, so that each pair reads its postings instead of the text.
+  /// - Complexity: a search per letter, pair and triple that enough slots hold (a triple's
+  ///   count is its trigram's), on every core; the trigram index is built first if it is not,
+  ///   so that each needle reads its postings instead of the text.
   func makeLeadingMatches(
     rowsKept: Int = LeadingMatches.rowsKept, matchesAbove: Int = LeadingMatches.matchesAbove
   ) -> LeadingMatches {
     prepareSubstringSearch()
-    let needles = LeadingMatches.candidateNeedles
+    let trigrams = trigrams.current
+    let needles = LeadingMatches.candidateNeedles.filter { needle in
+      needle.count < 3
+        || trigrams.map { $0.candidateCount(for: needle) ?? 0 > matchesAbove } ?? true
+    }
     let ranges = Parallel.ranges(
       count: needles.count, parts: Parallel.parts(for: needles.count, minimumPerPart: 1))
     let found = Parallel.map(parts: ranges.count) { part in
-      ranges[part].compactMap { position -> (key: UInt16, count: Int, rows: [RankedSlot])? in
+      ranges[part].compactMap { position -> (key: UInt32, count: Int, rows: [RankedSlot])? in
         let needle = needles[position]
         let term = QueryTerm(
           condition: .text(TextCondition(needle: String(decoding: needle, as: UTF8.self))),
@@ -135,7 +143,7 @@ extension SearchIndex {
         return (LeadingMatches.key(of: needle)!, outcome.slots.count, outcome.ordered)
       }
     }
-    var keys: [UInt16] = []
+    var keys: [UInt32] = []
     var counts: [UInt32] = []
     var starts: [UInt32] = [0]
     var rows: [RankedSlot] = []

@@ -58,19 +58,19 @@ extension SearchIndex {
   ///
   /// - Complexity: O(*m*) cheap bounds, a full rank for about *rows* · log(*m* / *rows*)
   ///   matches, O(*rows* log *rows*) to sort them. Small sets are ranked and sorted whole; a
-  ///   needle of one or two letters with a kept list reads its rows from it (`leadingRows`).
+  ///   needle of one to three letters with a kept list reads its rows from it (`leadingRows`).
   /// - Parameters:
   ///   - wholeBelow: sets no larger — or no larger than eight pages — are ranked and sorted
   ///     whole, where the bounds would not pay; 0 bounds every set (for tests).
   ///   - usingLists: whether a short needle's kept list (`LeadingMatches`) may answer.
   func firstRows(
-    _ slots: [Int32], _ plan: MatchPlan, rows: Int, wholeBelow: Int = 2_048,
+    _ slots: [Int32], _ plan: MatchPlan, rows: Int, wholeBelow: Int = 256,
     usingLists: Bool = true
   ) -> (entries: [RankedSlot], isComplete: Bool) {
     if slots.isEmpty { return ([], true) }
     if rows <= 0 { return ([], false) }
     if rows >= slots.count || slots.count <= wholeBelow
-      || (wholeBelow > 0 && slots.count <= rows * 8)
+      || (wholeBelow > 0 && slots.count <= rows * 2)
     {
       return (order(rank(slots, plan, nearSpellings: false)), true)
     }
