@@ -11,7 +11,7 @@ struct LazyOrderTests {
   static let syllables = ["a", "ba", "ab", "ca", "b", "ac", "cab", "san", "an", " ", "-", "á"]
   static let queries = [
     "a", "b", "c", "ab", "ba", "an", "san", "cab", "a b", "b a", "ca b", "a -b", "\"a b\"",
-    "500", "name:a", "alternates:b", "sa", "ac ab", "x",
+    "500", "name:a", "alternates:b", "sa", "ac ab", "x", "san a", "a ba", "ab c", "ca b -x",
   ]
 
   static func randomCatalog(
@@ -47,10 +47,12 @@ struct LazyOrderTests {
   func firstRowsAtEveryBoundary() throws {
     var random = SplitMix64(seed: 2811)
     var compared = 0
-    for _ in 0..<6 {
+    for round in 0..<6 {
       let collection = try Self.randomCatalog(
         count: Int.random(in: 200...900, using: &random), using: &random)
       let index = collection.index
+      // With the trigram index, several terms are bounded by which slots hold the whole query.
+      if round % 2 == 1 { index.prepareSubstringSearch() }
       for query in Self.queries {
         let request = ResolvedCriteria(SearchCriteria(text: query), schema: index.schema)
           .request(typos: .off)
