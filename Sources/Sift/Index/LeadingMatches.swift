@@ -55,12 +55,7 @@ struct LeadingMatches: Sendable {
   /// The list kept for `needle`, if any.
   func list(for needle: [UInt8]) -> List? {
     guard let key = Self.key(of: needle) else { return nil }
-    var low = 0
-    var high = needles.count
-    while low < high {
-      let mid = (low + high) / 2
-      if needles[mid] < key { low = mid + 1 } else { high = mid }
-    }
+    let low = needles.lowerBound(of: key)
     guard low < needles.count, needles[low] == key else { return nil }
     let range = Int(starts[low])..<Int(starts[low + 1])
     return List(
@@ -171,11 +166,12 @@ extension SearchIndex {
       let list = leading.list(for: probe.needle)
     else { return nil }
     // `slots` ascends: those below the list's slot count are the ones it ranked.
-    let covered = partition(slots, below: Int32(min(leading.slotCount, slotCount)))
+    let covered = slots.lowerBound(of: Int32(min(leading.slotCount, slotCount)))
     var first: [RankedSlot] = []
     first.reserveCapacity(rows)
     for row in list.rows where first.count < rows {
-      if contains(slots[..<covered], row.slot) { first.append(row) }
+      let at = slots[..<covered].lowerBound(of: row.slot)
+      if at < covered, slots[at] == row.slot { first.append(row) }
     }
     guard first.count == rows || list.isWhole else { return nil }
     guard covered < slots.count else { return first }
@@ -194,26 +190,17 @@ extension SearchIndex {
     }
     return merged
   }
+}
 
-  /// The first position of ascending `slots` that is not below `bound`.
-  private func partition(_ slots: [Int32], below bound: Int32) -> Int {
-    var low = 0
-    var high = slots.count
+extension RandomAccessCollection where Element: Comparable, Index == Int {
+  /// The first index of this ascending collection whose element is not below `value`.
+  func lowerBound(of value: Element) -> Int {
+    var low = startIndex
+    var high = endIndex
     while low < high {
       let mid = (low + high) / 2
-      if slots[mid] < bound { low = mid + 1 } else { high = mid }
+      if self[mid] < value { low = mid + 1 } else { high = mid }
     }
     return low
-  }
-
-  /// Whether ascending `slots` holds `slot`.
-  private func contains(_ slots: ArraySlice<Int32>, _ slot: Int32) -> Bool {
-    var low = slots.startIndex
-    var high = slots.endIndex
-    while low < high {
-      let mid = (low + high) / 2
-      if slots[mid] < slot { low = mid + 1 } else { high = mid }
-    }
-    return low < slots.endIndex && slots[low] == slot
   }
 }

@@ -219,13 +219,7 @@ extension SearchIndex {
       // A new slot is the highest one (appending keeps slot order) unless the index was
       // compacted meanwhile.
       if let last = slots.last, last > placed.slot {
-        var low = 0
-        var high = slots.count
-        while low < high {
-          let mid = (low + high) / 2
-          if slots[mid] < placed.slot { low = mid + 1 } else { high = mid }
-        }
-        slots.insert(placed.slot, at: low)
+        slots.insert(placed.slot, at: slots.lowerBound(of: placed.slot))
       } else {
         slots.append(placed.slot)
       }
