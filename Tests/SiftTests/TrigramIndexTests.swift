@@ -140,6 +140,33 @@ struct TrigramIndexTests {
   }
 
   @Test(
+    "a letter's live slots, found in parts on every core, are those a plain filter finds",
+    arguments: [1, 7, 100, 1_000])
+  func lettersInParts(minimumPerPart: Int) throws {
+    var random = SplitMix64(seed: 78)
+    print("letters in parts seed 78")
+    let items = (1...400).map { Self.item($0, &random) }
+    var collection = try FilteredCollection(schema: Self.schema, items: items)
+    let index = collection.index
+    let trigrams = TrigramIndex(columns: index.columns, slotCount: index.slotCount)
+    // Dead slots too: every third item deleted after the letters were made.
+    for item in items.enumerated().filter({ $0.offset % 3 == 1 }).map(\.element) {
+      _ = try collection.delete(id: item.id)
+    }
+    for isLive in [index.isLive, collection.index.isLive] {
+      for letter in UInt8(ascii: "a")...UInt8(ascii: "z") {
+        let expected = (0..<trigrams.slotCount).filter { slot in
+          isLive[slot] && trigrams.slot(slot, holdsLetter: letter)
+        }
+        #expect(
+          trigrams.liveSlots(holdingLetter: letter, isLive: isLive, minimumPerPart: minimumPerPart)
+            == expected.map(Int32.init), "\(UnicodeScalar(letter))")
+      }
+    }
+    #expect(trigrams.liveSlots(holdingLetter: UInt8(ascii: "1"), isLive: index.isLive) == nil)
+  }
+
+  @Test(
     "a needle's candidates are the slots holding its rarest trigram, which hold every match; two bytes', exactly the slots holding them"
   )
   func candidatesAgainstReference() throws {

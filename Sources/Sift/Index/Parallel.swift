@@ -15,6 +15,16 @@ enum Parallel {
     return (0..<parts).map { min(count, $0 * size)..<min(count, ($0 + 1) * size) }
   }
 
+  /// The parts' results one after the other, each part copied in one go (`Array(parts.joined())`
+  /// goes through the flattened sequence one element at a time).
+  static func concatenated<Element>(_ parts: [[Element]]) -> [Element] {
+    if parts.count == 1 { return parts[0] }
+    var all: [Element] = []
+    all.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+    for part in parts { all.append(contentsOf: part) }
+    return all
+  }
+
   /// `body(part)` for every part in `0..<parts`, run concurrently; the results in part order.
   static func map<Result>(parts: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
     guard parts > 1 else { return parts == 1 ? [body(0)] : [] }

@@ -47,7 +47,7 @@ extension SearchIndex {
         }
       }
     }
-    return parts.count == 1 ? parts[0] : Array(parts.joined())
+    return Parallel.concatenated(parts)
   }
 
   /// The first `rows` matches in ranked order (rank, popularity, catalog order) and whether
@@ -60,7 +60,7 @@ extension SearchIndex {
   ///   matches, O(*rows* log *rows*) to sort them. Small sets are ranked and sorted whole; a
   ///   needle of one to three letters with a kept list reads its rows from it (`leadingRows`).
   /// - Parameters:
-  ///   - wholeBelow: sets no larger — or no larger than eight pages — are ranked and sorted
+  ///   - wholeBelow: sets no larger — or no larger than two pages — are ranked and sorted
   ///     whole, where the bounds would not pay; 0 bounds every set (for tests).
   ///   - usingLists: whether a short needle's kept list (`LeadingMatches`) may answer.
   func firstRows(
@@ -156,6 +156,7 @@ extension SearchIndex {
               continue
             }
             if value.attribute == 0 {
+              // `bound >> 32` is the packed rank of this exactness in the title's first word.
               heap.insert(UInt64(bound >> 32) << 32 | popularity)
               continue
             }

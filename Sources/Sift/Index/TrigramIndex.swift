@@ -162,32 +162,47 @@ final class TrigramIndex: Sendable {
 
   /// The slots (below `slotCount`, ascending) whose text holds `letter`, a letter a–z, and that
   /// `isLive` (as long as `slotCount` or longer) says are live; nil for any other byte (its bit
-  /// is shared). On both cores for many slots: most of a first keystroke at 4×.
-  func liveSlots(holdingLetter letter: UInt8, isLive: LiveSlots) -> [Int32]? {
+  /// is shared). On both cores for many slots (`minimumPerPart` each): most of a first
+  /// keystroke at 4×.
+  func liveSlots(
+    holdingLetter letter: UInt8, isLive: LiveSlots, minimumPerPart: Int = 100_000
+  ) -> [Int32]? {
     guard RawColumn.hasOwnBit(letter), isLive.count >= slotCount else { return nil }
     let bit = RawColumn.wordStartBit(letter)
     let ranges = Parallel.ranges(
-      count: slotCount, parts: Parallel.parts(for: slotCount, minimumPerPart: 100_000))
-    let parts = letters.withUnsafeBufferPointer { letters in
-      isLive.withFlags { isLive in
-        let letters = SharedReadBuffer(buffer: letters)
-        let isLive = isLive.map { SharedReadBuffer(buffer: $0) }
-        return Parallel.map(parts: ranges.count) { part in
-          let range = ranges[part]
-          return [Int32](unsafeUninitializedCapacity: range.count) { slots, count in
-            var found = 0
+      count: slotCount, parts: Parallel.parts(for: slotCount, minimumPerPart: minimumPerPart))
+    // Each part writes where its own slots would start, then the parts are moved together:
+    // one array, no copy of 760,000 slots into another.
+    return [Int32](unsafeUninitializedCapacity: slotCount) { output, initialized in
+      let shared = SharedWriteBuffer(buffer: output)
+      let found = letters.withUnsafeBufferPointer { letters in
+        isLive.withFlags { isLive in
+          let letters = SharedReadBuffer(buffer: letters)
+          let isLive = isLive.map { SharedReadBuffer(buffer: $0) }
+          return Parallel.map(parts: ranges.count) { part in
+            let range = ranges[part]
+            var end = range.lowerBound
             // No flags while every slot is live (no edit since opening).
             for slot in range
             where letters.buffer[slot] & bit != 0 && isLive?.buffer[slot] ?? true {
-              slots[found] = Int32(slot)
-              found += 1
+              shared.buffer.initializeElement(at: end, to: Int32(slot))
+              end += 1
             }
-            count = found
+            return end - range.lowerBound
           }
         }
       }
+      var count = 0
+      for (part, partCount) in found.enumerated() {
+        let start = ranges[part].lowerBound
+        if start != count, partCount > 0 {
+          (output.baseAddress! + count).moveInitialize(
+            from: output.baseAddress! + start, count: partCount)
+        }
+        count += partCount
+      }
+      initialized = count
     }
-    return parts.count == 1 ? parts[0] : Array(parts.joined())
   }
 
   /// The slots (below `slotCount`, ascending) that may hold `needle`: those holding its rarest
