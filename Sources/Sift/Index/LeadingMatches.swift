@@ -108,17 +108,25 @@ extension SearchIndex {
   /// The lists of `LeadingMatches` for the live slots as they are now: each candidate needle
   /// searched alone, in every text field, exactly as a person typing it would search it.
   ///
-  /// - Complexity: a search per letter, pair and triple that enough slots hold (a triple's
-  ///   count is its trigram's), on every core; the trigram index is built first if it is not,
-  ///   so that each needle reads its postings instead of the text.
+  /// - Complexity: a search per letter, and per pair and triple that enough slots hold, on
+  ///   every core, each reading its postings from the trigram index (built first if need be).
   func makeLeadingMatches(
     rowsKept: Int = LeadingMatches.rowsKept, matchesAbove: Int = LeadingMatches.matchesAbove
   ) -> LeadingMatches {
+    // The trigram index answers each pair and triple from its postings, and counts them first
+    // (at least the live matches, so no needle with a list is passed over). One over every
+    // slot: built into the shared box when nobody is building it, else here — one read from a
+    // file before later adds would undercount, one being built elsewhere is not there yet.
     prepareSubstringSearch()
-    let trigrams = trigrams.current
+    let trigrams =
+      trigrams.current.flatMap { $0.slotCount == slotCount ? $0 : nil }
+      ?? TrigramIndex(columns: columns, slotCount: slotCount)
+    var withTrigrams = self
+    withTrigrams.trigrams = TrigramBox(built: trigrams)
+    let searched = withTrigrams
+    // A pair's bigram count and a triple's trigram count are their exact match counts.
     let needles = LeadingMatches.candidateNeedles.filter { needle in
-      needle.count < 3
-        || trigrams.map { $0.candidateCount(for: needle) ?? 0 > matchesAbove } ?? true
+      needle.count == 1 || trigrams.candidateCount(for: needle) ?? 0 > matchesAbove
     }
     let ranges = Parallel.ranges(
       count: needles.count, parts: Parallel.parts(for: needles.count, minimumPerPart: 1))
@@ -128,7 +136,8 @@ extension SearchIndex {
         let term = QueryTerm(
           condition: .text(TextCondition(needle: String(decoding: needle, as: UTF8.self))),
           range: 0..<needle.count)
-        let outcome = searchSlots(MatchRequest(terms: [term], typos: .off), rows: rowsKept)
+        let outcome = searched.searchSlots(
+          MatchRequest(terms: [term], typos: .off), rows: rowsKept)
         guard outcome.slots.count > matchesAbove else { return nil }
         return (LeadingMatches.key(of: needle)!, outcome.slots.count, outcome.ordered)
       }
