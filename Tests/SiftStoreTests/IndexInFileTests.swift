@@ -327,6 +327,38 @@ struct IndexInFileTests {
     try expectScanRows(damaged.collection)
   }
 
+  @Test(
+    "sections longer than one write, shorter, and empty are written whole, each on a page of its own"
+  )
+  func sectionsWrittenInChunks() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let final = folder.file("cities.sqlite-index")
+    var random = SplitMix64(seed: 2811)
+    print("sectionsWrittenInChunks: seed 2811")
+    func bytes(_ count: Int) -> [UInt8] {
+      (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    }
+    let chunk = IndexFile.writeChunk
+    let (archive, near) = (bytes(3 * chunk + 17), bytes(chunk - 1))
+    let token = UUID()
+    let temporary = try IndexFile.writeTemporary(
+      beside: final, token: token, generation: 7, archive: archive, nearSpellings: near,
+      trigrams: [])
+    try IndexFile.install(temporary, at: final)
+    let mapped = try MappedIndexFile(
+      url: final, token: token, generation: 7, stamp: IndexFile.Stamp(ofFileAt: final))
+    #expect([UInt8](mapped.archive) == archive)
+    #expect(mapped.nearSpellings.map { [UInt8]($0) } == near)
+    #expect(mapped.header.trigrams == nil)
+    #expect(mapped.header.archive.lowerBound % 4096 == 0)
+    #expect(
+      mapped.header.nearSpellings?.lowerBound
+        == IndexFile.roundedUp(mapped.header.archive.upperBound))
+    let size = try FileManager.default.attributesOfItem(atPath: final.path)[.size] as? Int
+    #expect(size == mapped.header.nearSpellings?.upperBound)
+  }
+
   @Test("a save removes the temporary files of saves killed long ago, not one still being written")
   func abandonedSavesRemoved() throws {
     let folder = try TemporaryFolder()

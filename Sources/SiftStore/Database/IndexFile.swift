@@ -180,11 +180,18 @@ struct IndexFile {
     }
   }
 
+  /// The most one `write` hands the system. The page cache keeps a file in pieces as large as
+  /// the writes that made it (Linux 6.x, ext4), and a reader that maps the file is charged a
+  /// whole piece for each byte it touches: written in one go, the index file just saved cost a
+  /// `sift bench` 92 MB, in 64 KB writes 70 MB (Benchmarks/README.md, issue 28).
+  static let writeChunk = 65_536
+
   private static func writeAll(_ bytes: [UInt8], _ descriptor: Int32, _ url: URL) throws {
     try bytes.withUnsafeBytes { raw in
       var offset = 0
       while offset < raw.count {
-        let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+        let count = min(raw.count - offset, writeChunk)
+        let written = write(descriptor, raw.baseAddress! + offset, count)
         if written < 0 {
           if errno == EINTR { continue }
           throw IndexFileError.system("write", url.path, errno)
