@@ -6,8 +6,11 @@ enum Parallel {
   /// How many parts `count` units of work are worth: one per core, each at least
   /// `minimumPerPart` units; 1 for small work.
   static func parts(for count: Int, minimumPerPart: Int) -> Int {
-    max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / minimumPerPart))
+    max(1, min(processors, count / minimumPerPart))
   }
+
+  /// Read once: asking costs a system call, and a keystroke asks several times.
+  static let processors = ProcessInfo.processInfo.activeProcessorCount
 
   /// `0..<count` cut into `parts` ranges of nearly equal size, in order.
   static func ranges(count: Int, parts: Int) -> [Range<Int>] {
