@@ -71,20 +71,21 @@ def build_tantivy(cities):
     builder.add_text_field("name", stored=True, tokenizer_name="default")
     builder.add_text_field("alternates", stored=False, tokenizer_name="default")
     builder.add_integer_field("population", stored=False, fast=True)
+    builder.add_integer_field("id", stored=True)
     schema = builder.build()
     index = tantivy.Index(schema)
     writer = index.writer(heap_size=500_000_000, num_threads=2)
     for city in cities:
         writer.add_document(tantivy.Document(
             name=fold(city["name"]), alternates=[fold(a) for a in city["alternates"]] or [""],
-            population=int(city["population"] or 0)))
+            population=int(city["population"] or 0), id=int(city["id"])))
     writer.commit()
     writer.wait_merging_threads()
     index.reload()
     return tantivy, schema, index
 
 
-def tantivy_search(tantivy, schema, searcher, typed):
+def tantivy_search(tantivy, schema, searcher, typed, limit=20):
     words = [w for w in re.split(r"[^\w]+", fold(typed)) if w]
     if not words:
         return 0, []
@@ -99,7 +100,7 @@ def tantivy_search(tantivy, schema, searcher, typed):
         clauses.append((tantivy.Occur.Must,
                         tantivy.Query.boolean_query([(tantivy.Occur.Should, f) for f in fields])))
     query = tantivy.Query.boolean_query(clauses)
-    result = searcher.search(query, 20, count=True, weight_by_field="population")
+    result = searcher.search(query, limit, count=True, weight_by_field="population")
     return result.count, result.hits
 
 
