@@ -58,6 +58,15 @@ struct RelevanceTests {
       first: item("a", "Lyonville", population: 10),
       second: item("b", "Villeurbanne", alternates: ["Lyonville"], population: 500)),
     Case(
+      rule: "attribute: the field of the value equal to the query, not of a word elsewhere",
+      query: "asmar",
+      first: item("a", "Āsmār", population: 10),
+      second: item("b", "Asmara", alternates: ["Asmar"], population: 500)),
+    Case(
+      rule: "attribute: the field of the value starting with the query", query: "san jo",
+      first: item("a", "San José del Monte", population: 10),
+      second: item("b", "Jose Panganiban", alternates: ["San Jose Panganiban"], population: 500)),
+    Case(
       rule: "position: an earlier word before a later one", query: "rose",
       first: item("a", "Old Rose", population: 10),
       second: item("b", "Big Old Rose", population: 500)),

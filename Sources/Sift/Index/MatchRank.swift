@@ -31,7 +31,8 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   public var typos: Int
   public var exactness: Exactness
   /// The field of the best match: 0 is the title, then the other searched fields in schema
-  /// order (text fields, then number fields).
+  /// order (text fields, then number fields). When a value equals or starts with the query,
+  /// the best such value's field (at position 0).
   public var attribute: Int
   /// Words before the best match in its value (0: the value starts with it), at most 7.
   public var position: Int

@@ -18,8 +18,10 @@ public enum IndexArchive {
   /// Version 2 added the folding table's fingerprint; version 3 aligns every array to 8 bytes
   /// (so a mapped archive is read in place) and checksums in four lanes; version 4 keeps each
   /// slot's position in the popularity order, so that opening computes nothing per item;
-  /// version 5 keeps the first matches of short needles (`LeadingMatches`).
-  public static let formatVersion: UInt16 = 5
+  /// version 5 keeps the first matches of short needles (`LeadingMatches`); version 6 has the
+  /// same layout, but its lists were ranked with the attribute of the value that decides
+  /// exactness (issue 29), so a list of version 5 is in another order.
+  public static let formatVersion: UInt16 = 6
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.

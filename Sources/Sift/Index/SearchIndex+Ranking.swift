@@ -325,24 +325,36 @@ extension SearchIndex {
     let bit = RawColumn.wordStartBit(letter)
     var equals = false
     var startsValue = false
-    var bestAttribute = Int.max
-    var bestPosition = Int.max
+    var equalAttribute = Int.max
+    var startingAttribute = Int.max
     let columns = context.columns(of: context.probes[0])
     for column in columns {
       let raw = context.columns[Int(column)]
       guard raw.valueStarts![slot] & bit != 0 else { continue }
+      let attribute = attribute(ofText: Int(column))
       if raw.lengths![slot] & RawColumn.lengthBit(1) == 0 {
         startsValue = true
+        startingAttribute = min(startingAttribute, attribute)
       } else if let found = raw.valueStarting(with: context.query, inSlot: slot) {
-        if found.isEqual { equals = true } else { startsValue = true }
-      } else {
-        continue
-      }
-      let attribute = attribute(ofText: Int(column))
-      if (attribute, 0) < (bestAttribute, bestPosition) {
-        (bestAttribute, bestPosition) = (attribute, 0)
+        if found.isEqual {
+          equals = true
+          equalAttribute = min(equalAttribute, attribute)
+        } else {
+          startsValue = true
+          startingAttribute = min(startingAttribute, attribute)
+        }
       }
     }
+    if equals || startsValue {
+      // The value that decided the exactness gives the attribute, at position 0.
+      return MatchRank(
+        typos: 0, exactness: equals ? .equalsQuery : .startsValue,
+        attribute: min(equals ? equalAttribute : startingAttribute, MatchRank.maximumAttribute),
+        position: 0
+      ).packed
+    }
+    var bestAttribute = Int.max
+    var bestPosition = Int.max
     var found = false
     var wordStart = false
     for column in columns {
@@ -364,9 +376,7 @@ extension SearchIndex {
       if mayStartWord { wordStart = true }
     }
     return MatchRank(
-      typos: 0,
-      exactness: equals
-        ? .equalsQuery : startsValue ? .startsValue : wordStart ? .wordStarts : .substring,
+      typos: 0, exactness: wordStart ? .wordStarts : .substring,
       attribute: min(bestAttribute, MatchRank.maximumAttribute),
       position: min(bestPosition, MatchRank.maximumPosition)
     ).packed
@@ -491,6 +501,18 @@ extension SearchIndex {
     var equals = false
     var startsValue = false
     var exact: (field: SlotAnalysis.Field, offset: Int?)?
+    // The best value equal to the query, and the best starting with it: when one decides the
+    // exactness, its field is the rank's attribute (an alternate equal to the query does not
+    // borrow the title's attribute from a term the title merely holds).
+    var equalValue = (attribute: Int.max, field: SlotAnalysis.Field?.none, offset: Int?.none)
+    var startingValue = equalValue
+    @inline(__always)
+    func decided(
+      _ equal: Bool, _ attribute: Int, _ field: SlotAnalysis.Field, _ offset: Int?
+    ) {
+      if equal, attribute < equalValue.attribute { equalValue = (attribute, field, offset) }
+      if !equal, attribute < startingValue.attribute { startingValue = (attribute, field, offset) }
+    }
     let query = context.query
     if !query.isEmpty {
       for column in context.queryColumns {
@@ -502,6 +524,7 @@ extension SearchIndex {
         {
           startsValue = true  // the mask says so, and no value is one byte long
           consider(attribute(ofText: Int(column)), 0, .text(Int(column)), nil)
+          decided(false, attribute(ofText: Int(column)), .text(Int(column)), nil)
           if exact == nil { exact = (.text(Int(column)), nil) }
           continue
         }
@@ -514,6 +537,7 @@ extension SearchIndex {
           if exact == nil { exact = (.text(Int(column)), found.offset) }
         }
         consider(attribute(ofText: Int(column)), 0, .text(Int(column)), found.offset)
+        decided(found.isEqual, attribute(ofText: Int(column)), .text(Int(column)), found.offset)
       }
     }
     if let value = context.queryNumber {
@@ -521,6 +545,7 @@ extension SearchIndex {
         if !equals { exact = (.number(Int(column)), nil) }
         equals = true
         consider(attribute(ofNumber: Int(column)), 0, .number(Int(column)), nil)
+        decided(true, attribute(ofNumber: Int(column)), .number(Int(column)), nil)
       }
     }
     var typos = 0
@@ -581,6 +606,10 @@ extension SearchIndex {
           attribute(ofText: near.column), position, .text(near.column), near.bytes.lowerBound)
       }
       allWordStarts = allWordStarts && wordStart
+    }
+    if equals || startsValue {
+      let value = equals ? equalValue : startingValue
+      best = (value.attribute, 0, value.field, value.offset)
     }
     let rank = MatchRank(
       typos: typos,

@@ -10,7 +10,8 @@ import Sift
 /// rank (`MatchRank` packed) the item has for that letter alone, computed exactly as
 /// `SearchSQL` ranks: such an item is equal or starts a value, so it ranks before every item
 /// that only has a word or a piece starting with the letter — and the first page of a
-/// one-letter search is read from these ranks in order.
+/// one-letter search is read from these ranks in order. The value that decides the exactness
+/// gives the attribute: the best value equal to the letter, else the best starting with it.
 struct LetterSummary: Equatable, Sendable {
   var held: Int32 = 0
   var startingWords: Int32 = 0
@@ -21,26 +22,27 @@ struct LetterSummary: Equatable, Sendable {
   /// A folded text column (values separated by U+001F) and its attribute (`CatalogLayout`).
   init(columns: [(folded: Substring.UTF8View, attribute: Int)]) {
     var equal: Int32 = 0
+    var equalKeys = [Int](repeating: Int.max, count: 26)
     var queryKeys = [Int](repeating: Int.max, count: 26)
-    var firstKeys = [Int](repeating: Int.max, count: 26)
     for (text, attribute) in columns {
-      var seen: Int32 = 0
+      func valueEnded(_ length: Int, _ first: UInt8) {
+        guard length == 1, let letter = Self.letter(first) else { return }
+        equal |= 1 << letter
+        equalKeys[letter] = min(equalKeys[letter], attribute * 8)
+      }
       var valueStart = true
       var previousIsBoundary = true
       var valueLength = 0
       var firstByte: UInt8 = 0
-      var wordsInValue = 0
       for byte in text {
         if byte == 0x1F {
-          if valueLength == 1, let letter = Self.letter(firstByte) { equal |= 1 << letter }
+          valueEnded(valueLength, firstByte)
           valueStart = true
           previousIsBoundary = true
           valueLength = 0
-          wordsInValue = 0
           continue
         }
         let isBoundary = NearSpelling.isWordBoundary(byte)
-        if !isBoundary, previousIsBoundary { wordsInValue += 1 }
         if let letter = Self.letter(byte) {
           let bit: Int32 = 1 << letter
           held |= bit
@@ -49,25 +51,19 @@ struct LetterSummary: Equatable, Sendable {
             startingValues |= bit
             queryKeys[letter] = min(queryKeys[letter], attribute * 8)
           }
-          // `word_position`: the word of the column's first occurrence, within its value.
-          if seen & bit == 0 {
-            seen |= bit
-            firstKeys[letter] = min(
-              firstKeys[letter], attribute * 8 + min(max(wordsInValue - 1, 0), 7))
-          }
         }
         if valueLength == 0 { firstByte = byte }
         valueLength += 1
         valueStart = false
         previousIsBoundary = isBoundary
       }
-      if valueLength == 1, let letter = Self.letter(firstByte) { equal |= 1 << letter }
+      valueEnded(valueLength, firstByte)
     }
     for letter in 0..<26 where startingValues & (1 << letter) != 0 {
-      let best = min(queryKeys[letter], firstKeys[letter])
+      let equals = equal & (1 << letter) != 0
       let rank = MatchRank(
-        exactness: equal & (1 << letter) != 0 ? .equalsQuery : .startsValue,
-        attribute: best / 8, position: best % 8)
+        exactness: equals ? .equalsQuery : .startsValue,
+        attribute: (equals ? equalKeys[letter] : queryKeys[letter]) / 8, position: 0)
       ranks.append(LetterRank(letter: letter, rank: Int(rank.packed)))
     }
   }

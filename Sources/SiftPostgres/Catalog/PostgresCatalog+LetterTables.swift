@@ -71,23 +71,8 @@ extension PostgresCatalog {
     schemaName: String, layout: CatalogLayout, on connection: PostgresConnection
   ) async throws {
     let s = "\"\(schemaName)\""
-    let texts = layout.textFields.indices.map { "t\($0)" }
-    let popularity = layout.popularity.column
-    let rows = try await connection.execute(
-      "SELECT ord, category, \(popularity), ARRAY[\((texts + ["''"]).joined(separator: ", "))] FROM \(s).items"
-    )
-    var letterLines = ""
-    var masks = ""
-    var counts = LetterCounts()
-    for try await (order, category, pop, folded) in rows.decode(
-      (Int, String?, Double?, [String]).self)
-    {
-      let summary = layout.letterSummary(folded: Array(folded.dropLast()))
-      counts.add(summary, category: category, sign: 1)
-      masks += "\(order)\t\(summary.held)\t\(summary.startingWords)\t\(summary.startingValues)\n"
-      letterLines += FoldedRow.letterLines(
-        summary.ranks, popularity: pop, order: Int64(order), category: category)
-    }
+    let (letterLines, masks, counts) = try await summaries(
+      schemaName: schemaName, layout: layout, on: connection)
     try await connection.execute(
       "CREATE TEMPORARY TABLE letter_masks (ord bigint, lh integer, lw integer, lv integer) ON COMMIT DROP"
     )
@@ -106,5 +91,47 @@ extension PostgresCatalog {
     )
     try await writeCounts(counts.changes, schemaName: schemaName, on: connection)
     for statement in layout.letterIndexes(schemaName) { try await connection.execute(statement) }
+  }
+
+  /// Replaces the ranks of the letters table (format 2) with ranks made by today's rules; the
+  /// masks and counts do not depend on them.
+  static func rerankLetters(
+    schemaName: String, layout: CatalogLayout, on connection: PostgresConnection
+  ) async throws {
+    let (letterLines, _, _) = try await summaries(
+      schemaName: schemaName, layout: layout, on: connection)
+    try await connection.execute("DELETE FROM \"\(schemaName)\".letters")
+    try await connection.execute("SET LOCAL search_path TO \"\(schemaName)\", public")
+    try await connection.copyFrom(
+      table: "letters", columns: ["letter", "rank", "pop", "ord", "category"],
+      logger: PostgresLink.logger
+    ) { writer in
+      try await writer.write(ByteBuffer(string: letterLines))
+    }
+  }
+
+  /// Every item's `LetterSummary`, from its folded columns: the letters table's lines, the
+  /// masks' lines and the counts, as `COPY` and `writeCounts` take them.
+  private static func summaries(
+    schemaName: String, layout: CatalogLayout, on connection: PostgresConnection
+  ) async throws -> (letterLines: String, masks: String, counts: LetterCounts) {
+    let texts = layout.textFields.indices.map { "t\($0)" }
+    let popularity = layout.popularity.column
+    let rows = try await connection.execute(
+      "SELECT ord, category, \(popularity), ARRAY[\((texts + ["''"]).joined(separator: ", "))] FROM \"\(schemaName)\".items"
+    )
+    var letterLines = ""
+    var masks = ""
+    var counts = LetterCounts()
+    for try await (order, category, pop, folded) in rows.decode(
+      (Int, String?, Double?, [String]).self)
+    {
+      let summary = layout.letterSummary(folded: Array(folded.dropLast()))
+      counts.add(summary, category: category, sign: 1)
+      masks += "\(order)\t\(summary.held)\t\(summary.startingWords)\t\(summary.startingValues)\n"
+      letterLines += FoldedRow.letterLines(
+        summary.ranks, popularity: pop, order: Int64(order), category: category)
+    }
+    return (letterLines, masks, counts)
   }
 }

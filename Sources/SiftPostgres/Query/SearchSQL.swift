@@ -252,19 +252,25 @@ struct SearchSQL {
     let start = bind(.text(separatorText + query))
     var equals = queryColumns.map { "strpos(\(separator) || t\($0) || \(separator), \(whole)) > 0" }
     let starts = queryColumns.map { "strpos(\(separator) || t\($0), \(start)) > 0" }
-    var queryKeys = queryColumns.map {
+    let queryKeys = queryColumns.map {
       "CASE WHEN strpos(\(separator) || t\($0), \(start)) > 0 THEN \(layout.attribute(ofText: $0) * 8) END"
+    }
+    var equalKeys = zip(queryColumns, equals).map { column, test in
+      "CASE WHEN \(test) THEN \(layout.attribute(ofText: column) * 8) END"
     }
     if rankProbes.count == 1, let number = rankProbes[0].number {
       let value = bind(.number(number))
       for column in rankProbes[0].numberColumns {
         equals.append("coalesce(n\(column) = \(value), false)")
-        queryKeys.append(
+        equalKeys.append(
           "CASE WHEN n\(column) = \(value) THEN \(layout.attribute(ofNumber: column) * 8) END")
       }
     }
     cheap.append("(\(Self.any(equals))) AS query_equals")
     cheap.append("(\(Self.any(starts))) AS query_starts")
+    // The value that decides the exactness gives the attribute: the best equal to the query,
+    // else the best starting with it (`SearchIndex.analyse`).
+    cheap.append("\(Self.least(equalKeys)) AS query_equal_key")
     cheap.append("\(Self.least(queryKeys)) AS query_key")
     var largestKey = 0
     for (index, probe) in rankProbes.enumerated() {
@@ -326,7 +332,7 @@ struct SearchSQL {
       }
     }
     let rank = { (prefix: String) -> String in
-      var best = ["query_key"]
+      var best: [String] = []
       var typos: [String] = []
       var allStart: [String] = []
       for index in attributes.indices {
@@ -343,7 +349,10 @@ struct SearchSQL {
         CASE WHEN query_equals THEN 0 WHEN query_starts THEN 1 \
         WHEN \(allStart.joined(separator: " AND ")) THEN 2 ELSE 3 END
         """
-      let bestKey = "coalesce(\(Self.least(best)), 127)"
+      let bestKey = """
+        (CASE WHEN query_equals THEN query_equal_key WHEN query_starts THEN query_key \
+        ELSE coalesce(\(Self.least(best)), 127) END)
+        """
       return """
         (least(\(typos.joined(separator: " + ")), 7) * 512 + (\(exactness)) * 128 \
         + least(\(bestKey) / 8, 15) * 8 + \(bestKey) % 8)

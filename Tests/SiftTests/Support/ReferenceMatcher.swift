@@ -113,15 +113,19 @@ struct ReferenceMatcher {
     let query = terms.map { $0.textCondition!.needle }.joined(separator: " ")
     var equals = false
     var startsValue = false
+    // The best attribute of a value equal to the query, and of one starting with it: the one
+    // that decides the exactness gives the rank's attribute, at position 0.
+    var equalAttribute = Int.max
+    var startingAttribute = Int.max
     let queryFields = Set(terms.flatMap { $0.textCondition!.field.map { [$0] } ?? textFields })
     for field in queryFields {
       let folded = (item[field]).indexedStrings.map { TextFolding.fold($0) }
       if folded.contains(query) {
         equals = true
-        consider([attribute(field), 0])
+        equalAttribute = min(equalAttribute, attribute(field))
       } else if folded.contains(where: { $0.utf8.starts(with: query.utf8) }) {
         startsValue = true
-        consider([attribute(field), 0])
+        startingAttribute = min(startingAttribute, attribute(field))
       }
     }
     if terms.count == 1, let condition = terms[0].textCondition, condition.field == nil,
@@ -129,7 +133,7 @@ struct ReferenceMatcher {
     {
       for field in numberFields where (item[field]).indexedNumber == number {
         equals = true
-        consider([attribute(field), 0])
+        equalAttribute = min(equalAttribute, attribute(field))
       }
     }
     var typoCount = 0
@@ -177,6 +181,11 @@ struct ReferenceMatcher {
       allWordStarts = allWordStarts && wordStart
     }
     let exactness = equals ? 0 : startsValue ? 1 : allWordStarts ? 2 : 3
+    if equals || startsValue {
+      return [
+        min(typoCount, 7), exactness, min(equals ? equalAttribute : startingAttribute, 15), 0,
+      ]
+    }
     return [min(typoCount, 7), exactness, min(best?[0] ?? 15, 15), best?[1] ?? 7]
   }
 
