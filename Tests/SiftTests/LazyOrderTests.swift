@@ -67,13 +67,18 @@ struct LazyOrderTests {
             let bound = index.exactnessBound(Int(entry.slot), context)
             let rank = MatchRank(packed: entry.rank)
             #expect(bound <= rank.exactness.rawValue, "\(query): slot \(entry.slot)")
-            // Read from the values, exactness 0 or 1 is the rank's; in the title, the whole rank.
-            let value = index.valueExactness(Int(entry.slot), context)
+            // Read from the values, exactness 0 or 1 is the rank's, and then the value is the
+            // whole rank (these queries find no near spellings).
+            let value = index.decidingValue(Int(entry.slot), context)
             #expect(
-              value?.exactness == (rank.exactness.rawValue < 2 ? rank.exactness.rawValue : nil),
+              value?.rank.exactness.rawValue
+                == (rank.exactness.rawValue < 2 ? rank.exactness.rawValue : nil),
               "\(query): slot \(entry.slot)")
-            if let value, value.attribute == 0 {
-              #expect(rank.attribute == 0 && rank.position == 0, "\(query): slot \(entry.slot)")
+            if let value {
+              #expect(value.rank == rank, "\(query): slot \(entry.slot)")
+              if value.attribute == 0 {
+                #expect(rank.attribute == 0 && rank.position == 0, "\(query): slot \(entry.slot)")
+              }
             }
             // The first keystroke's shortcut gives the same bound.
             if let letter {

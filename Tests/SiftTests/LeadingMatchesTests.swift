@@ -69,10 +69,7 @@ struct LeadingMatchesTests {
     var read = try SearchIndex<ItemID>(archive: bytes, schema: schema)
     // The trigram index read beside it, as a catalog's file gives it: it knows none of the
     // slots added below, so lists made after them must not trust its counts.
-    let trigrams = IndexArchiveTests.Borrowed(built.index.archivedTrigrams())
-    let usesStored = read.useStoredTrigrams(
-      UnsafeRawBufferPointer(trigrams.bytes), keptBy: trigrams, checksum: .verify)
-    #expect(usesStored)
+    Self.readStoredTrigrams(into: &read, of: built.index)
     let leading = try #require(read.leadingMatches)
     #expect(leading.needles.count > 20)
     #expect(Self.compare(read, "as read") > 50)
@@ -111,6 +108,16 @@ struct LeadingMatchesTests {
         == fresh.index.archived(leadingRowsKept: 9, leadingMatchesAbove: 0))
   }
 
+  /// Gives `index` the trigram index archived from `source`, read as a catalog's file gives it.
+  static func readStoredTrigrams(
+    into index: inout SearchIndex<ItemID>, of source: SearchIndex<ItemID>
+  ) {
+    let trigrams = IndexArchiveTests.Borrowed(source.archivedTrigrams())
+    let usesStored = index.useStoredTrigrams(
+      UnsafeRawBufferPointer(trigrams.bytes), keptBy: trigrams, checksum: .verify)
+    #expect(usesStored)
+  }
+
   @Test("needles only items added since the trigram index was read hold still get their lists")
   func listsForNeedlesOfAddedItems() throws {
     var random = SplitMix64(seed: 2_833)
@@ -119,10 +126,7 @@ struct LeadingMatchesTests {
     let built = try FilteredCollection(schema: schema, items: items)
     var read = try SearchIndex<ItemID>(
       archive: built.index.archived(leadingRowsKept: 9, leadingMatchesAbove: 0), schema: schema)
-    let trigrams = IndexArchiveTests.Borrowed(built.index.archivedTrigrams())
-    let usesStored = read.useStoredTrigrams(
-      UnsafeRawBufferPointer(trigrams.bytes), keptBy: trigrams, checksum: .verify)
-    #expect(usesStored)
+    Self.readStoredTrigrams(into: &read, of: built.index)
     var collection = try FilteredCollection(items, schema: built.searchSchema, index: read)
     // Letters the random names never use: "zq" and "zqx" are held by added items only.
     for number in 300..<305 {

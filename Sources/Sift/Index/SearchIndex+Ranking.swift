@@ -22,6 +22,24 @@ struct SlotAnalysis {
     case text(Int)
     case number(Int)
   }
+
+  /// A value equal to the query or starting with it (`SearchIndex.decidingValue`): it decides
+  /// the exactness, and its field is the rank's attribute, at position 0.
+  struct DecidingValue {
+    var isEqual: Bool
+    var attribute: Int
+    var field: Field
+    /// Where the value starts in its text column (nil for a number, or when only the column's
+    /// summary said so).
+    var offset: Int?
+
+    /// The whole rank of a match without near spellings.
+    var rank: MatchRank {
+      MatchRank(
+        typos: 0, exactness: isEqual ? .equalsQuery : .startsValue,
+        attribute: min(attribute, MatchRank.maximumAttribute), position: 0)
+    }
+  }
 }
 
 extension SearchIndex {
@@ -146,20 +164,17 @@ extension SearchIndex {
           if level < 2 {
             // The summaries only said a value may start with the query's first byte: check
             // the values. A later level's pass takes the match if the bound was too hopeful;
-            // a title that equals or starts with the query settles the rank at once.
-            guard let value = valueExactness(slot, context) else {
+            // a value that equals or starts with the query is the whole rank (no typos here).
+            guard let value = decidingValue(slot, context) else {
               levels[position] = wordStartBound(slot, context)
               continue
             }
-            if value.exactness != level {
-              levels[position] = value.exactness
+            if value.rank.exactness.rawValue != level {
+              levels[position] = value.rank.exactness.rawValue
               continue
             }
-            if value.attribute == 0 {
-              // `bound >> 32` is the packed rank of this exactness in the title's first word.
-              heap.insert(UInt64(bound >> 32) << 32 | popularity)
-              continue
-            }
+            heap.insert(UInt64(value.rank.packed) << 32 | popularity)
+            continue
           }
           heap.insert(
             UInt64(analyse(slot, plan, context, nearSpellings: false).rank.packed) << 32
@@ -250,37 +265,44 @@ extension SearchIndex {
     return 2
   }
 
-  /// A slot's exactness when a value equals the query (0) or starts with it (1), read from the
-  /// values themselves as `analyse` reads them, with the best attribute of such a value — nil
-  /// when none does. The summaries only say a value may start with the query's first byte:
-  /// for "da n", 2,763 of 12,091 matches, of which none starts with "da n". Attribute 0 (the
-  /// title) at position 0 is the best place a rank can give, so it is then the whole rank.
-  func valueExactness(
-    _ slot: Int, _ context: RankingContext
-  ) -> (exactness: UInt8, attribute: Int)? {
+  /// The value that decides a slot's exactness: the best (title first) value equal to the
+  /// query, else the best starting with it — nil when none does. Read from the values
+  /// themselves: the summaries only say a value may start with the query's first byte (for
+  /// "da n", 2,763 of 12,091 matches, of which none starts with "da n").
+  func decidingValue(_ slot: Int, _ context: RankingContext) -> SlotAnalysis.DecidingValue? {
     let query = context.query
     guard !query.isEmpty else { return nil }
-    var best: (exactness: UInt8, attribute: Int)?
-    func consider(_ exactness: UInt8, _ attribute: Int) {
-      if best.map({ (exactness, attribute) < ($0.exactness, $0.attribute) }) ?? true {
-        best = (exactness, attribute)
+    var best: SlotAnalysis.DecidingValue?
+    @inline(__always)
+    func consider(_ value: SlotAnalysis.DecidingValue) {
+      guard let kept = best else { return best = value }
+      if (value.isEqual ? 0 : 1, value.attribute) < (kept.isEqual ? 0 : 1, kept.attribute) {
+        best = value
       }
     }
     for column in context.queryColumns {
       let raw = context.columns[Int(column)]
       guard raw.mayStartValue(slot, with: query[0]) else { continue }
+      let attribute = attribute(ofText: Int(column))
       if query.count == 1, RawColumn.hasOwnBit(query[0]), raw.valueStarts != nil,
         !raw.mayHaveValue(slot, ofLength: 1)
       {
-        consider(1, attribute(ofText: Int(column)))
+        // The mask says a value starts with the letter, and no value is one byte long.
+        consider(.init(isEqual: false, attribute: attribute, field: .text(Int(column))))
         continue
       }
       guard let found = raw.valueStarting(with: query, inSlot: slot) else { continue }
-      consider(found.isEqual ? 0 : 1, attribute(ofText: Int(column)))
+      consider(
+        .init(
+          isEqual: found.isEqual, attribute: attribute, field: .text(Int(column)),
+          offset: found.offset))
     }
     if let value = context.queryNumber {
       for column in context.queryNumberColumns where context.numbers[Int(column)][slot] == value {
-        consider(0, attribute(ofNumber: Int(column)))
+        consider(
+          .init(
+            isEqual: true, attribute: attribute(ofNumber: Int(column)), field: .number(Int(column)))
+        )
       }
     }
     return best
@@ -498,59 +520,14 @@ extension SearchIndex {
         best = (attribute, position, field, offset)
       }
     }
-    var equals = false
-    var startsValue = false
-    var exact: (field: SlotAnalysis.Field, offset: Int?)?
-    // The best value equal to the query, and the best starting with it: when one decides the
-    // exactness, its field is the rank's attribute (an alternate equal to the query does not
-    // borrow the title's attribute from a term the title merely holds).
-    var equalValue = (attribute: Int.max, field: SlotAnalysis.Field?.none, offset: Int?.none)
-    var startingValue = equalValue
-    @inline(__always)
-    func decided(
-      _ equal: Bool, _ attribute: Int, _ field: SlotAnalysis.Field, _ offset: Int?
-    ) {
-      if equal, attribute < equalValue.attribute { equalValue = (attribute, field, offset) }
-      if !equal, attribute < startingValue.attribute { startingValue = (attribute, field, offset) }
-    }
-    let query = context.query
-    if !query.isEmpty {
-      for column in context.queryColumns {
-        let raw = context.columns[Int(column)]
-        // Only a value that starts with the query's first byte can start with the query.
-        guard raw.mayStartValue(slot, with: query[0]) else { continue }
-        if query.count == 1, RawColumn.hasOwnBit(query[0]), raw.valueStarts != nil,
-          !raw.mayHaveValue(slot, ofLength: 1)
-        {
-          startsValue = true  // the mask says so, and no value is one byte long
-          consider(attribute(ofText: Int(column)), 0, .text(Int(column)), nil)
-          decided(false, attribute(ofText: Int(column)), .text(Int(column)), nil)
-          if exact == nil { exact = (.text(Int(column)), nil) }
-          continue
-        }
-        guard let found = raw.valueStarting(with: query, inSlot: slot) else { continue }
-        if found.isEqual {
-          if !equals { exact = (.text(Int(column)), found.offset) }
-          equals = true
-        } else {
-          startsValue = true
-          if exact == nil { exact = (.text(Int(column)), found.offset) }
-        }
-        consider(attribute(ofText: Int(column)), 0, .text(Int(column)), found.offset)
-        decided(found.isEqual, attribute(ofText: Int(column)), .text(Int(column)), found.offset)
-      }
-    }
-    if let value = context.queryNumber {
-      for column in context.queryNumberColumns where context.numbers[Int(column)][slot] == value {
-        if !equals { exact = (.number(Int(column)), nil) }
-        equals = true
-        consider(attribute(ofNumber: Int(column)), 0, .number(Int(column)), nil)
-        decided(true, attribute(ofNumber: Int(column)), .number(Int(column)), nil)
-      }
-    }
+    // A value equal to the query or starting with it decides the exactness and the place: an
+    // alternate equal to the query does not borrow the title's attribute from a word the title
+    // merely holds.
+    let decided = decidingValue(slot, context)
     var typos = 0
     var allWordStarts = true
-    for (index, probe) in context.probes.enumerated() {
+    // Once a value decides the place, the terms can only add near spellings' edits.
+    for (index, probe) in context.probes.enumerated() where decided == nil || nearSpellings {
       var found = false
       var wordStart = false
       let needle = context.needle(probe)
@@ -607,19 +584,18 @@ extension SearchIndex {
       }
       allWordStarts = allWordStarts && wordStart
     }
-    if equals || startsValue {
-      let value = equals ? equalValue : startingValue
-      best = (value.attribute, 0, value.field, value.offset)
-    }
-    let rank = MatchRank(
-      typos: typos,
-      exactness: equals
-        ? .equalsQuery : startsValue ? .startsValue : allWordStarts ? .wordStarts : .substring,
+    var rank = MatchRank(
+      typos: typos, exactness: allWordStarts ? .wordStarts : .substring,
       attribute: min(best.attribute, MatchRank.maximumAttribute),
       position: min(best.position, MatchRank.maximumPosition))
+    if let decided {
+      best = (decided.attribute, 0, decided.field, decided.offset)
+      rank = decided.rank
+      rank.typos = typos
+    }
     return SlotAnalysis(
-      rank: rank, field: best.field, offset: best.offset, exactField: exact?.field,
-      exactOffset: exact?.offset)
+      rank: rank, field: best.field, offset: best.offset, exactField: decided?.field,
+      exactOffset: decided?.offset)
   }
 
   /// The attribute of a text column: the title first, then the other text fields in order.

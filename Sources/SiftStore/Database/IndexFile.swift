@@ -182,8 +182,9 @@ struct IndexFile {
 
   /// The most one `write` hands the system. The page cache keeps a file in pieces as large as
   /// the writes that made it (Linux 6.x, ext4), and a reader that maps the file is charged a
-  /// whole piece for each byte it touches: written in one go, the index file just saved cost a
-  /// `sift bench` 92 MB, in 64 KB writes 70 MB (Benchmarks/README.md, issue 28).
+  /// whole piece for each byte it touches: written in one go, the cities' index file just
+  /// imported cost a `sift bench` 93 MB, in 64 KB writes 61 MB — what it costs once settled
+  /// (Benchmarks/README.md, issue 28).
   static let writeChunk = 65_536
 
   private static func writeAll(_ bytes: [UInt8], _ descriptor: Int32, _ url: URL) throws {
