@@ -19,9 +19,11 @@ enum SearchResponse {
     let results = zip(rows, items ?? collection.elements(atRows: rows)).compactMap {
       row, item -> JSONValue? in
       guard let item else { return nil }
+      var explanation = explain ? collection.explanation(forRow: row) : nil
+      // The rule against the next result on the page: a page from PostgreSQL knows no other.
+      if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
       return ResultItem.json(
-        item, collection: collection,
-        explanation: explain ? collection.explanation(forRow: row) : nil,
+        item, collection: collection, explanation: explanation,
         listValues: ResultItem.listValuesOnAPage)
     }
     return json(

@@ -186,6 +186,34 @@ struct CitiesCorpusTests {
     }
   }
 
+  /// Issue 29's cases: the first letters of a famous place, typed. A hamlet or an airport code
+  /// that equals them no longer comes first; a word finished with a space is still exact.
+  @Test("gen, pra, mon, cope, st pete, war: the popular city for a short prefix")
+  func typedPrefixes() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let queries = ["gen", "pra", "mon", "cope", "st pete", "war", "war "]
+    let answers = try Self.answers(queries, limit: 3, sift)
+    let gen = answers["gen"]?.titles ?? []
+    #expect(gen.contains("Genoa") || gen.contains("Geneva"), "gen: \(gen)")
+    #expect(!gen.contains("Gennes-sur-Seiche") && !gen.contains("Puente-Genil"), "gen: \(gen)")
+    #expect(answers["pra"]?.titles.first == "Prague", "\(String(describing: answers["pra"]))")
+    let mon = answers["mon"]?.titles ?? []
+    #expect(mon.contains("Montréal") && !mon.contains("Mons"), "mon: \(mon)")
+    #expect(answers["cope"]?.titles.first == "Copenhagen")
+    #expect(answers["st pete"]?.titles.first == "Saint Petersburg")
+    #expect(answers["war"]?.titles.first == "Warsaw", "\(String(describing: answers["war"]))")
+    // Finished, "war" is a whole word: the places named exactly so come first.
+    #expect(answers["war "]?.titles.first == "War", "\(String(describing: answers["war "]))")
+    let brazil = try sift.run([
+      "search", "--catalog", "cities.sqlite", "--json", "--limit", "3", "--token", "country:BR",
+      "sao p",
+    ])
+    #expect(brazil.status == 0, "\(brazil.stderr)")
+    #expect(brazil.titles.first == "São Paulo", "\(brazil.titles)")
+    #expect(brazil.titles.dropFirst().first?.hasPrefix("São Pedro") == true, "\(brazil.titles)")
+  }
+
   /// Spellings that found nothing before katakana, Arabic-script letters and digits were folded
   /// (DESIGN §3, "More scripts"): each names a city that has only the other spelling.
   @Test("katakana finds hiragana and back, Arabic keyboards find Persian names, ه finds ة")

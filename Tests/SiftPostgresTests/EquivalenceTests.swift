@@ -127,8 +127,10 @@ struct EquivalenceTests {
       default: return String(whole.dropFirst())
       }
     }
-    let text = (0..<Int.random(in: 1...3, using: &random)).map { _ in term() }
-      .joined(separator: " ")
+    // A third finished with a space: ranked as finished words, not as a word being typed.
+    let text =
+      (0..<Int.random(in: 1...3, using: &random)).map { _ in term() }.joined(separator: " ")
+      + (Int.random(in: 0..<3, using: &random) == 0 ? " " : "")
     // Now and then a token: the target's category or any suggested one.
     var tokens: [String] = []
     if Int.random(in: 0..<5, using: &random) == 0, let field = schema.categoryField,

@@ -40,8 +40,8 @@ struct RelevanceTests {
       first: item("a", "Lisbnia", population: 10), second: item("b", "Lisbon", population: 500),
       typos: TypoTolerance(threshold: 5)),
     Case(
-      rule: "exactness: an alternate name equal to the query before a longer title",
-      query: "new york",
+      rule: "exactness: an alternate name equal to a finished query before a longer title",
+      query: "new york ",
       first: item("a", "New York City", alternates: ["New York"], population: 10),
       second: item("b", "New York Mills", population: 500)),
     Case(
@@ -54,7 +54,7 @@ struct RelevanceTests {
       first: item("a", "Red Rose", population: 10), second: item("b", "Primrose", population: 500)
     ),
     Case(
-      rule: "attribute: the title before another field", query: "lyon",
+      rule: "attribute: the title before another field", query: "lyon ",
       first: item("a", "Lyonville", population: 10),
       second: item("b", "Villeurbanne", alternates: ["Lyonville"], population: 500)),
     Case(
@@ -63,9 +63,25 @@ struct RelevanceTests {
       first: item("a", "Āsmār", population: 10),
       second: item("b", "Asmara", alternates: ["Asmar"], population: 500)),
     Case(
-      rule: "attribute: the field of the value starting with the query", query: "san jo",
+      rule: "attribute: the field of the value starting with a finished query", query: "san jo ",
       first: item("a", "San José del Monte", population: 10),
       second: item("b", "Jose Panganiban", alternates: ["San Jose Panganiban"], population: 500)),
+    Case(
+      rule: "typing: the title equal to the word being typed before a more popular start",
+      query: "war",
+      first: item("a", "War", population: 10),
+      second: item("b", "Warsaw", alternates: ["War"], population: 500)),
+    Case(
+      rule: "typing: popularity before an alternate name equal to the word being typed",
+      query: "war",
+      first: item("a", "Warsaw", population: 1_700_000),
+      second: item("b", "Waris", alternates: ["WAR"], population: 10)),
+    Case(
+      rule: "typing: a thousand times the people before a title that starts with the query",
+      query: "san jo",
+      first: item(
+        "a", "Jose Panganiban", alternates: ["San Jose Panganiban"], population: 500_000),
+      second: item("b", "San José del Monte", population: 10)),
     Case(
       rule: "position: an earlier word before a later one", query: "rose",
       first: item("a", "Old Rose", population: 10),
@@ -82,7 +98,9 @@ struct RelevanceTests {
   @Test("each rule decides a pair on its own", arguments: cases)
   func rule(_ test: Case) throws {
     // Popularity and catalog order would put `second` first wherever the rule does not decide
-    // (except in the two cases about them, where the items are given in their own order).
+    // (except in the two cases about them, where the items are given in their own order). In
+    // the "typing" cases popularity is what decides, and catalog order and the finished word's
+    // exactness put `second` first.
     let ordered = test.rule.hasPrefix("popularity") || test.rule.hasPrefix("catalog")
     let items = ordered ? [test.first, test.second] : [test.second, test.first]
     var collection = try FilteredCollection(
@@ -214,10 +232,19 @@ struct RelevanceTests {
         Self.item(
           "m", "Munich", alternates: ["München", "Monaco di Baviera"], population: 1_500_000)
       ])
-    collection.filter(by: SearchCriteria(text: "munchen"))
+    collection.filter(by: SearchCriteria(text: "munchen "))
     let explanation = try #require(collection.explanation(forRow: 0))
     #expect(
       explanation.rank == MatchRank(typos: 0, exactness: .equalsQuery, attribute: 1, position: 0))
+    // Still typing: an alternate name equal to the word is a start like any other.
+    collection.filter(by: SearchCriteria(text: "munchen"))
+    // 1,500,000 reaches 10^6: magnitude 7, and an alternate name equal to it 2 points;
+    // 15 - 9 = 6.
+    #expect(
+      collection.explanation(forRow: 0)?.rank
+        == MatchRank(typos: 0, exactness: .startsValue, attribute: 6, position: 0))
+    #expect(collection.explanation(forRow: 0)?.typedWeight == .init(magnitude: 7, points: 2))
+    collection.filter(by: SearchCriteria(text: "munchen "))
     #expect(explanation.exactField == "alternates" && explanation.exactValue == "München")
     #expect(explanation.field == "alternates" && explanation.value == "München")
     #expect(explanation.rankingField == "population" && explanation.popularity == 1_500_000)

@@ -53,6 +53,9 @@ struct SeedScenarioTests {
     #expect(search.type("ram") == ["Caramel"])
     #expect(search.collection.rank(atRow: 0)?.exactness == .substring)
     #expect(search.type("candy cane") == ["Candy Cane"])
+    // Still typing: the title equal to the query is a start with a title's points.
+    #expect(search.collection.rank(atRow: 0)?.exactness == .startsValue)
+    #expect(search.type("candy cane ") == ["Candy Cane"])
     #expect(search.collection.rank(atRow: 0)?.exactness == .equalsQuery)
     #expect(search.type("cane candy") == ["Candy Cane"])
     #expect(search.collection.rank(atRow: 0)?.exactness == .wordStarts)

@@ -16,8 +16,26 @@ public struct MatchExplanation: Hashable, Sendable {
   public var popularity: Double?
   /// The item's key in catalog order (rule 5): smaller comes first.
   public var catalogOrder: Int64
+  /// While the last word is typed (`MatchRequest.isTyping`), a start's weight
+  /// (`MatchRank.typedStart`): the powers of ten its popularity reaches, and the points of a
+  /// title equal to the query (5), or of a title starting with it or another value equal to it
+  /// (2). Larger comes first; nil otherwise.
+  public var typedWeight: TypedWeight?
+  /// The first rule that puts this result before the next one — "typos", "exactness",
+  /// "attribute", "position", the ranking field's name or "catalog order" — nil for the last
+  /// (`sift serve` compares within its page: nil for a page's last result).
+  public var aheadOfNext: String?
   /// Every field value with something highlighted, and the ranges.
   public var highlights: [Highlight]
+
+  /// A start's weight while the last word is typed: its sum decides, larger first.
+  public struct TypedWeight: Hashable, Sendable {
+    /// The powers of ten, 1 to 10^9, the item's popularity reaches.
+    public var magnitude: Int
+    /// 5 for a title equal to the query, 2 for a title starting with it or another value equal
+    /// to it, else 0.
+    public var points: Int
+  }
 
   /// Highlighted ranges of one value of one field.
   public struct Highlight: Hashable, Sendable {
@@ -46,6 +64,26 @@ extension SearchCollection {
     let (exactField, exactValue) = describe(
       analysis.slot.exactField, offset: analysis.slot.exactOffset, element)
     let ranking = schema.rankingField?.field
+    func popularity(of element: Element) -> Double? {
+      ranking.flatMap { searchSchema.value(of: element, field: $0).indexedNumber }
+    }
+    var aheadOfNext: String?
+    if let next = self.element(atRow: row + 1),
+      let following = index.analysis(of: next.id, request: request, in: matches)
+    {
+      aheadOfNext = MatchExplanation.rule(
+        separating: (analysis.slot.rank, popularity(of: element), analysis.catalogOrder),
+        from: (following.slot.rank, popularity(of: next), following.catalogOrder),
+        rankingField: ranking)
+    }
+    var typedWeight: MatchExplanation.TypedWeight?
+    if request.isTyping, analysis.slot.rank.exactness == .startsValue {
+      let magnitude =
+        schema.rankingField?.isAscending == true
+        ? 0 : popularity(of: element).map(MatchRank.magnitude(of:)) ?? 0
+      let weight = MatchRank.maximumAttribute - analysis.slot.rank.attribute
+      typedWeight = .init(magnitude: magnitude, points: max(0, weight - magnitude))
+    }
     var highlights: [MatchExplanation.Highlight] = []
     for definition in schema.fields {
       guard let stored = searchSchema.value(of: element, field: definition.name) else { continue }
@@ -60,9 +98,9 @@ extension SearchCollection {
     }
     return MatchExplanation(
       rank: analysis.slot.rank, field: field, value: value, exactField: exactField,
-      exactValue: exactValue, rankingField: ranking,
-      popularity: ranking.flatMap { searchSchema.value(of: element, field: $0).indexedNumber },
-      catalogOrder: analysis.catalogOrder, highlights: highlights)
+      exactValue: exactValue, rankingField: ranking, popularity: popularity(of: element),
+      catalogOrder: analysis.catalogOrder, typedWeight: typedWeight, aheadOfNext: aheadOfNext,
+      highlights: highlights)
   }
 
   /// A field of the analysis by name, and the stored value that holds `offset` of its column.
@@ -84,6 +122,21 @@ extension SearchCollection {
     case .none:
       return (nil, nil)
     }
+  }
+}
+
+extension MatchExplanation {
+  /// The first rule, in the order they apply, on which two results differ.
+  static func rule(
+    separating a: (rank: MatchRank, popularity: Double?, order: Int64),
+    from b: (rank: MatchRank, popularity: Double?, order: Int64), rankingField: String?
+  ) -> String {
+    if a.rank.typos != b.rank.typos { return "typos" }
+    if a.rank.exactness != b.rank.exactness { return "exactness" }
+    if a.rank.attribute != b.rank.attribute { return "attribute" }
+    if a.rank.position != b.rank.position { return "position" }
+    if let rankingField, a.popularity != b.popularity { return rankingField }
+    return "catalog order"
   }
 }
 

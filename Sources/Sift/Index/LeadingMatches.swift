@@ -1,5 +1,6 @@
 /// For each needle of one to three letters a–z that many items hold, the first of its matches in
-/// ranked order — as a search for that needle alone, over every text field, ranks them. The
+/// ranked order — as a search for that needle alone, still being typed (`MatchRequest.isTyping`:
+/// a first keystroke always is), over every text field, ranks them. The
 /// first keystrokes of a word then read their page from a list instead of bounding every match
 /// (the 760,000 matches of "a" at four times the cities, the 12,000 of "san" at 1×): what the
 /// PostgreSQL store's `letters` table does in SQL.
@@ -137,7 +138,7 @@ extension SearchIndex {
           condition: .text(TextCondition(needle: String(decoding: needle, as: UTF8.self))),
           range: 0..<needle.count)
         let outcome = searched.searchSlots(
-          MatchRequest(terms: [term], typos: .off), rows: rowsKept)
+          MatchRequest(terms: [term], typos: .off, isTyping: true), rows: rowsKept)
         guard outcome.slots.count > matchesAbove else { return nil }
         return (LeadingMatches.key(of: needle)!, outcome.slots.count, outcome.ordered)
       }
@@ -163,7 +164,8 @@ extension SearchIndex {
   ///
   /// - Complexity: O(*k* log *m*) for the *k* listed rows read, plus ranking the added slots.
   func leadingRows(_ slots: [Int32], _ plan: MatchPlan, rows: Int) -> [RankedSlot]? {
-    guard let leading = leadingMatches, plan.rankProbes.count == 1, plan.queryNumber == nil
+    guard let leading = leadingMatches, plan.isTyping, plan.rankProbes.count == 1,
+      plan.queryNumber == nil
     else { return nil }
     let probe = plan.rankProbes[0]
     guard probe.number == nil, !probe.initials, probe.columns.elementsEqual(columns.indices),

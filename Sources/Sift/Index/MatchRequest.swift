@@ -11,15 +11,22 @@ public struct MatchRequest: Hashable, Sendable {
   public var searchedFields: [String]?
   /// When terms may also match near spellings.
   public var typos: TypoTolerance
+  /// Whether the query's last word is still being typed (`Query.endsInTypedWord`): "gen" is
+  /// on its way to "Geneva" or "Genoa", and a hamlet or a code that equals it is weak evidence.
+  /// Exactness then ranks a value equal to the whole query first only in the title; any other
+  /// value equal to it or starting with it is a start, and among starts popularity decides
+  /// (README, "How results are ordered").
+  public var isTyping: Bool
 
   public init(
     terms: [QueryTerm], requiredCategory: String? = nil, searchedFields: [String]? = nil,
-    typos: TypoTolerance = .automatic
+    typos: TypoTolerance = .automatic, isTyping: Bool = false
   ) {
     self.terms = terms
     self.requiredCategory = requiredCategory
     self.searchedFields = searchedFields
     self.typos = typos
+    self.isTyping = isTyping
   }
 
 }
@@ -27,7 +34,7 @@ public struct MatchRequest: Hashable, Sendable {
 extension ResolvedCriteria {
   /// The criteria as the index takes them: tokens as terms, the scope as a category or fields.
   public func request(typos: TypoTolerance = .automatic) -> MatchRequest {
-    var request = MatchRequest(terms: allTerms, typos: typos)
+    var request = MatchRequest(terms: allTerms, typos: typos, isTyping: query.endsInTypedWord)
     switch scope?.filter {
     case .category(let value): request.requiredCategory = TextFolding.fold(value)
     case .fields(let names): request.searchedFields = names

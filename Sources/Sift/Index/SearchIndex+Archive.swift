@@ -20,8 +20,9 @@ public enum IndexArchive {
   /// slot's position in the popularity order, so that opening computes nothing per item;
   /// version 5 keeps the first matches of short needles (`LeadingMatches`); version 6 has the
   /// same layout, but its lists were ranked with the attribute of the value that decides
-  /// exactness (issue 29), so a list of version 5 is in another order.
-  public static let formatVersion: UInt16 = 6
+  /// exactness (issue 29), so a list of version 5 is in another order; version 7 ranks its
+  /// lists as a word still being typed ranks (`MatchRequest.isTyping`).
+  public static let formatVersion: UInt16 = 7
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.

@@ -72,6 +72,8 @@ struct MatchPlan {
   var queryColumns: [Int]
   /// A lone number term: a number value equal to it equals the query too.
   var queryNumber: (value: Double, columns: [Int])?
+  /// The last word is still being typed (`MatchRequest.isTyping`).
+  var isTyping = false
 
   var hasTypoTerms: Bool { rankProbes.contains { $0.typo != nil } }
 }
@@ -128,7 +130,7 @@ extension SearchIndex {
     }
     var plan = MatchPlan(
       terms: terms, rankProbes: rankProbes, requiredCategory: requiredCategory, query: nil,
-      queryColumns: [], queryNumber: nil)
+      queryColumns: [], queryNumber: nil, isTyping: request.isTyping)
     if !rankProbes.isEmpty {
       plan.query = Array(rankProbes.map(\.needle).joined(separator: [UInt8(ascii: " ")]))
       plan.queryColumns = Array(Set(rankProbes.flatMap(\.columns))).sorted()

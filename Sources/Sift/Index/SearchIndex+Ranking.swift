@@ -32,10 +32,26 @@ struct SlotAnalysis {
     /// Where the value starts in its text column (nil for a number, or when only the column's
     /// summary said so).
     var offset: Int?
+    /// The item's magnitude (`MatchRank.magnitude`) when the query's last word is still being
+    /// typed (`MatchRequest.isTyping`); nil when it is finished.
+    var typingMagnitude: Int?
 
-    /// The whole rank of a match without near spellings.
+    /// While the last word is typed, the points this value gives its item
+    /// (`MatchRank.typedPoints`): the better value has more.
+    var typedPoints: Int {
+      MatchRank.typedPoints(
+        titleEquals: attribute == 0 && isEqual, titleStarts: attribute == 0, valueEquals: isEqual)
+    }
+
+    /// The whole rank of a match without near spellings. While the last word is typed, every
+    /// value equal to the query or starting with it is a start, weighed by the item's
+    /// magnitude and its points (`MatchRank.typedStart`): "war" finds Warsaw before War (775
+    /// people) and the hamlets whose alternate names are "War".
     var rank: MatchRank {
-      MatchRank(
+      if let typingMagnitude {
+        return MatchRank.typedStart(magnitude: typingMagnitude, points: typedPoints)
+      }
+      return MatchRank(
         typos: 0, exactness: isEqual ? .equalsQuery : .startsValue,
         attribute: min(attribute, MatchRank.maximumAttribute), position: 0)
     }
@@ -110,13 +126,13 @@ extension SearchIndex {
               if let letter = Self.singleLetter(context) {
                 // The first keystroke: three bit tests a column, without the general rule's
                 // loops over terms (`exactnessBound` gives the same levels).
-                let summaries = context.columns(of: context.probes[0]).map {
-                  context.columns[Int($0)]
-                }
+                let searched = context.columns(of: context.probes[0])
+                let summaries = searched.map { context.columns[Int($0)] }
+                let mayEqual = searched.map { mayEqualQuery(column: Int($0), context) }
                 let bit = RawColumn.wordStartBit(letter)
                 for position in ranges[part] {
                   output.buffer[position] = Self.oneLetterBound(
-                    bit, Int(input.buffer[position]), summaries)
+                    bit, Int(input.buffer[position]), summaries, mayEqual: mayEqual)
                 }
                 return
               }
@@ -138,10 +154,16 @@ extension SearchIndex {
         // No typos on this path: a rank starts with its exactness (`MatchRank.packed`).
         let bound = UInt64(level) << (7 + 32)
         if heap.isFull, bound > heap.largest { break }
+        // While the last word is typed, a start's attribute depends on its popularity: a
+        // bound of its own (`attributeBound`), which only grows as popularity falls.
+        let typedStarts = context.isTyping && level == 1
         if let letter {
           // A letter's rank costs a few bit tests: rank the level in slot order.
           for (position, slot) in slots.enumerated() where levels[position] == level {
             let popularity = UInt64(identity ? UInt32(slot) : popularityRanks[Int(slot)])
+            let bound =
+              typedStarts
+              ? bound | attributeBound(level: level, Int(slot), context) << (3 + 32) : bound
             if heap.isFull, bound | popularity >= heap.largest { continue }
             heap.insert(UInt64(rankOneLetter(letter, Int(slot), context)) << 32 | popularity)
           }
@@ -158,9 +180,11 @@ extension SearchIndex {
         queue.heapify()
         while let key = queue.popMin() {
           let popularity = key >> 32
-          if heap.isFull, bound | popularity >= heap.largest { break }
           let position = Int(key & 0xFFFF_FFFF)
           let slot = Int(slots[position])
+          let bound =
+            typedStarts ? bound | attributeBound(level: level, slot, context) << (3 + 32) : bound
+          if heap.isFull, bound | popularity >= heap.largest { break }
           if level < 2 {
             // The summaries only said a value may start with the query's first byte: check
             // the values. A later level's pass takes the match if the bound was too hopeful;
@@ -233,17 +257,30 @@ extension SearchIndex {
       for column in context.queryColumns {
         let raw = context.columns[Int(column)]
         guard raw.mayStartValue(slot, with: query[0]) else { continue }
-        if raw.mayHaveValue(slot, ofLength: query.count) { return 0 }
+        if raw.mayHaveValue(slot, ofLength: query.count),
+          mayEqualQuery(column: Int(column), context)
+        {
+          return 0
+        }
         startsValue = true
       }
       if let value = context.queryNumber,
         context.queryNumberColumns.contains(where: { context.numbers[Int($0)][slot] == value })
       {
-        return 0
+        if !context.isTyping { return 0 }
+        startsValue = true
       }
       if startsValue { return 1 }
     }
     return wordStartBound(slot, context)
+  }
+
+  /// Whether a value of text column `column` equal to the query gives the first exactness
+  /// level: in any column, except while the last word is typed — then in none, since every
+  /// value equal to the query or starting with it is a start (`MatchRank.typedStart`).
+  @inline(__always)
+  func mayEqualQuery(column: Int, _ context: RankingContext) -> Bool {
+    !context.isTyping
   }
 
   /// The best exactness a slot with no value equal to or starting with the query can have:
@@ -276,9 +313,7 @@ extension SearchIndex {
     @inline(__always)
     func consider(_ value: SlotAnalysis.DecidingValue) {
       guard let kept = best else { return best = value }
-      if (value.isEqual ? 0 : 1, value.attribute) < (kept.isEqual ? 0 : 1, kept.attribute) {
-        best = value
-      }
+      if Self.decides(value, over: kept, isTyping: context.isTyping) { best = value }
     }
     for column in context.queryColumns {
       let raw = context.columns[Int(column)]
@@ -305,19 +340,46 @@ extension SearchIndex {
         )
       }
     }
+    if context.isTyping { best?.typingMagnitude = context.magnitude(slot) }
     return best
   }
 
-  /// `exactnessBound` for a one-letter query (`singleLetter`) whose letter has the bit `bit`,
-  /// over the summaries of the columns it searches: equal when a value may start with the
-  /// letter and be one byte long, starts a value, starts a word, or else a substring.
+  /// Whether `value` rather than `kept` decides a slot's exactness: one equal to the query
+  /// before one starting with it, then the better attribute; while the last word is typed, the
+  /// one with more points first (`DecidingValue.typedPoints`).
   @inline(__always)
-  static func oneLetterBound(_ bit: UInt32, _ slot: Int, _ columns: [RawColumn]) -> UInt8 {
+  static func decides(
+    _ value: SlotAnalysis.DecidingValue, over kept: SlotAnalysis.DecidingValue, isTyping: Bool
+  ) -> Bool {
+    if isTyping, value.typedPoints != kept.typedPoints {
+      return value.typedPoints > kept.typedPoints
+    }
+    return (value.isEqual ? 0 : 1, value.attribute) < (kept.isEqual ? 0 : 1, kept.attribute)
+  }
+
+  /// The smallest attribute a match at exactness `level` can have, from its popularity alone:
+  /// while the last word is typed, a start's attribute is 15 less its magnitude and at most
+  /// the points of a title equal to the query (`MatchRank.typedStart`); else 0.
+  @inline(__always)
+  func attributeBound(level: UInt8, _ slot: Int, _ context: RankingContext) -> UInt64 {
+    guard context.isTyping, level == 1 else { return 0 }
+    let points = context.magnitude(slot) + MatchRank.typedTitleEqualPoints
+    return UInt64(MatchRank.maximumAttribute - min(MatchRank.maximumAttribute, points))
+  }
+
+  /// `exactnessBound` for a one-letter query (`singleLetter`) whose letter has the bit `bit`,
+  /// over the summaries of the columns it searches (`mayEqual`: whether a value of each column
+  /// equal to the query gives the first level, `mayEqualQuery`): equal when a value may start
+  /// with the letter and be one byte long, starts a value, starts a word, or else a substring.
+  @inline(__always)
+  static func oneLetterBound(
+    _ bit: UInt32, _ slot: Int, _ columns: [RawColumn], mayEqual: [Bool]
+  ) -> UInt8 {
     var level: UInt8 = 3
     let lengthOne = RawColumn.lengthBit(1)
-    for raw in columns {
+    for (raw, mayEqual) in zip(columns, mayEqual) {
       if raw.valueStarts![slot] & bit != 0 {
-        if raw.lengths![slot] & lengthOne != 0 { return 0 }
+        if mayEqual, raw.lengths![slot] & lengthOne != 0 { return 0 }
         level = 1
       } else if level > 2, raw.wordStarts![slot] & bit != 0 {
         level = 2
@@ -369,6 +431,12 @@ extension SearchIndex {
     }
     if equals || startsValue {
       // The value that decided the exactness gives the attribute, at position 0.
+      if context.isTyping {
+        let points = MatchRank.typedPoints(
+          titleEquals: equalAttribute == 0, titleStarts: startingAttribute == 0,
+          valueEquals: equals)
+        return MatchRank.typedStart(magnitude: context.magnitude(slot), points: points).packed
+      }
       return MatchRank(
         typos: 0, exactness: equals ? .equalsQuery : .startsValue,
         attribute: min(equals ? equalAttribute : startingAttribute, MatchRank.maximumAttribute),
@@ -875,6 +943,18 @@ struct RankingContext {
   var queryColumns: UnsafeBufferPointer<Int32>
   var queryNumber: Double?
   var queryNumberColumns: UnsafeBufferPointer<Int32>
+  /// The query's last word is still being typed (`MatchRequest.isTyping`).
+  var isTyping: Bool
+  /// The ranking field's values when larger is better: what `MatchRank.magnitude` weighs.
+  var popularity: UnsafeBufferPointer<Double>?
+
+  /// The slot's magnitude (`MatchRank.magnitude`): 0 without a larger-is-better ranking field.
+  @inline(__always)
+  func magnitude(_ slot: Int) -> Int {
+    guard let popularity else { return 0 }
+    let value = popularity[slot]
+    return value.isNaN ? 0 : MatchRank.magnitude(of: value)
+  }
 
   @inline(__always)
   func needle(_ probe: Probe) -> UnsafeBufferPointer<UInt8> {
@@ -935,7 +1015,10 @@ extension SearchIndex {
                   query: UnsafeBufferPointer(rebasing: arena[queryRange]),
                   queryColumns: UnsafeBufferPointer(rebasing: lists[queryColumnsRange]),
                   queryNumber: plan.queryNumber?.value,
-                  queryNumberColumns: UnsafeBufferPointer(rebasing: lists[queryNumberRange])))
+                  queryNumberColumns: UnsafeBufferPointer(rebasing: lists[queryNumberRange]),
+                  isTyping: plan.isTyping,
+                  popularity: schema.rankingField?.isAscending == true
+                    ? nil : rankingColumn.map { numbers[$0] }))
             }
           }
         }

@@ -121,6 +121,12 @@ extension MatchExplanation {
     if let exactField {
       members += [("exact_field", .string(exactField)), ("exact_value", .optional(exactValue))]
     }
+    if let typedWeight {
+      members += [
+        ("typed_magnitude", .number(Double(typedWeight.magnitude))),
+        ("typed_points", .number(Double(typedWeight.points))),
+      ]
+    }
     members += [
       ("attribute", .number(Double(rank.attribute))), ("field", .optional(field)),
       ("value", .optional(value)), ("position", .number(Double(rank.position))),
@@ -132,6 +138,7 @@ extension MatchExplanation {
       ]
     }
     members.append(("catalog_order", .number(Double(catalogOrder))))
+    members.append(("ahead_of_next", .optional(aheadOfNext)))
     return members
   }
 }

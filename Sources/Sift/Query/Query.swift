@@ -50,6 +50,17 @@ public struct Query: Hashable, Sendable {
   /// True when there is nothing to filter by.
   public var isEmpty: Bool { terms.isEmpty }
 
+  /// Whether the text ends in a word still being typed: its last term is plain text (or a
+  /// field's text) with nothing after it — no space, no closing quote of a phrase — and not
+  /// negated. "gen" is typed, "gen " and "\"gen\"" are finished (`MatchRequest.isTyping`).
+  public var endsInTypedWord: Bool {
+    guard let last = terms.last, !last.isNegated, let condition = last.textCondition,
+      !condition.isPhrase, last.range.upperBound == text.count,
+      text.last.map({ !$0.isWhitespace }) ?? false
+    else { return false }
+    return true
+  }
+
   /// The positive text conditions: what relevance and highlighting look for.
   public var positiveTextConditions: [TextCondition] {
     terms.compactMap { $0.isNegated ? nil : $0.textCondition }

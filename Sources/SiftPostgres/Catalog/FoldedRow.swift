@@ -38,8 +38,9 @@ struct FoldedRow: Sendable {
       )
     }
     numbers = values.numbers.map { $0.flatMap { $0.isNaN ? nil : $0 } }
-    letters = layout.letterSummary(folded: texts.map { folded, _ in folded })
     popularity = layout.rankingColumn.flatMap { [numbers] in numbers[$0] }
+    letters = layout.letterSummary(
+      folded: texts.map { folded, _ in folded }, popularity: popularity)
     category = values.category.map(TextFolding.fold)
     fields = Self.json(item, layout.schema)
     // PostgreSQL's text cannot hold NUL, nor jsonb its escape: say which item, not the server.

@@ -10,8 +10,10 @@ import Sift
 /// rank (`MatchRank` packed) the item has for that letter alone, computed exactly as
 /// `SearchSQL` ranks: such an item is equal or starts a value, so it ranks before every item
 /// that only has a word or a piece starting with the letter — and the first page of a
-/// one-letter search is read from these ranks in order. The value that decides the exactness
-/// gives the attribute: the best value equal to the letter, else the best starting with it.
+/// one-letter search is read from these ranks in order. They are the ranks of a letter still
+/// being typed (`MatchRequest.isTyping`, as a first keystroke is): every value equal to the
+/// letter or starting with it is a start, weighed by the item's magnitude and whether it is the
+/// title (`MatchRank.typedStart`).
 struct LetterSummary: Equatable, Sendable {
   var held: Int32 = 0
   var startingWords: Int32 = 0
@@ -19,16 +21,17 @@ struct LetterSummary: Equatable, Sendable {
   /// Per letter that starts a value, its rank, in letter order.
   var ranks: [LetterRank] = []
 
-  /// A folded text column (values separated by U+001F) and its attribute (`CatalogLayout`).
-  init(columns: [(folded: Substring.UTF8View, attribute: Int)]) {
+  /// Folded text columns (values separated by U+001F) with their attributes (`CatalogLayout`),
+  /// and the item's magnitude (`CatalogLayout.magnitude(of:)`).
+  init(columns: [(folded: Substring.UTF8View, attribute: Int)], magnitude: Int) {
+    var titleEquals: Int32 = 0
     var equal: Int32 = 0
-    var equalKeys = [Int](repeating: Int.max, count: 26)
-    var queryKeys = [Int](repeating: Int.max, count: 26)
+    var titleStarts: Int32 = 0
     for (text, attribute) in columns {
       func valueEnded(_ length: Int, _ first: UInt8) {
         guard length == 1, let letter = Self.letter(first) else { return }
         equal |= 1 << letter
-        equalKeys[letter] = min(equalKeys[letter], attribute * 8)
+        if attribute == 0 { titleEquals |= 1 << letter }
       }
       var valueStart = true
       var previousIsBoundary = true
@@ -49,7 +52,7 @@ struct LetterSummary: Equatable, Sendable {
           if previousIsBoundary { startingWords |= bit }
           if valueStart {
             startingValues |= bit
-            queryKeys[letter] = min(queryKeys[letter], attribute * 8)
+            if attribute == 0 { titleStarts |= bit }
           }
         }
         if valueLength == 0 { firstByte = byte }
@@ -60,10 +63,11 @@ struct LetterSummary: Equatable, Sendable {
       valueEnded(valueLength, firstByte)
     }
     for letter in 0..<26 where startingValues & (1 << letter) != 0 {
-      let equals = equal & (1 << letter) != 0
-      let rank = MatchRank(
-        exactness: equals ? .equalsQuery : .startsValue,
-        attribute: (equals ? equalKeys[letter] : queryKeys[letter]) / 8, position: 0)
+      let bit: Int32 = 1 << letter
+      let points = MatchRank.typedPoints(
+        titleEquals: titleEquals & bit != 0, titleStarts: titleStarts & bit != 0,
+        valueEquals: equal & bit != 0)
+      let rank = MatchRank.typedStart(magnitude: magnitude, points: points)
       ranks.append(LetterRank(letter: letter, rank: Int(rank.packed)))
     }
   }

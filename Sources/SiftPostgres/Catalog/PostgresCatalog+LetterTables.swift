@@ -126,7 +126,7 @@ extension PostgresCatalog {
     for try await (order, category, pop, folded) in rows.decode(
       (Int, String?, Double?, [String]).self)
     {
-      let summary = layout.letterSummary(folded: Array(folded.dropLast()))
+      let summary = layout.letterSummary(folded: Array(folded.dropLast()), popularity: pop)
       counts.add(summary, category: category, sign: 1)
       masks += "\(order)\t\(summary.held)\t\(summary.startingWords)\t\(summary.startingValues)\n"
       letterLines += FoldedRow.letterLines(

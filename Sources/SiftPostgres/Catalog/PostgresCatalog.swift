@@ -8,10 +8,11 @@ import Sift
 /// the database sees every edit on its next search.
 public final class PostgresCatalog: Sendable {
   /// The format this Sift writes; a catalog with a higher one is refused.
-  public static let format = 3
+  public static let format = 4
   /// Upgrades from each older format to the next, in order, each in the upgrade's
   /// transaction: 1 → 2 adds what one-letter searches read (`LetterSummary`); 2 → 3 ranks
-  /// them again, with the attribute of the value that decides the exactness (issue 29).
+  /// them again, with the attribute of the value that decides the exactness (issue 29); 3 → 4
+  /// ranks them as a word still being typed ranks (`MatchRequest.isTyping`).
   static let migrations:
     [Int: @Sendable (CatalogLayout, String, PostgresConnection) async throws -> Void] = [
       1: { layout, schemaName, connection in
@@ -23,6 +24,9 @@ public final class PostgresCatalog: Sendable {
         try await rebuildLetters(schemaName: schemaName, layout: layout, on: connection)
       },
       2: { layout, schemaName, connection in
+        try await rerankLetters(schemaName: schemaName, layout: layout, on: connection)
+      },
+      3: { layout, schemaName, connection in
         try await rerankLetters(schemaName: schemaName, layout: layout, on: connection)
       },
     ]

@@ -39,7 +39,10 @@ extension PostgresCatalog {
   ) async throws(PostgresError) -> (total: Int, byCategory: [String: Int]) {
     var lifted = request
     lifted.requiredCategory = nil
-    if let (letter, category) = Self.soleLetter(lifted) {
+    // Counts do not depend on the order: a finished letter reads the letter counts too.
+    var counting = lifted
+    counting.isTyping = true
+    if let (letter, category) = Self.soleLetter(counting) {
       return try await letterTally(letter, category: category)
     }
     var sql = SearchSQL(lifted, layout: layout, schemaName: address.schemaName)

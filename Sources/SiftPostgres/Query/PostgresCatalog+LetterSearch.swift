@@ -10,7 +10,8 @@ extension PostgresCatalog {
   /// in every field, and the one category it is kept to (by scope or tokens), if any; nil for
   /// anything else.
   static func soleLetter(_ request: MatchRequest) -> (letter: Int, category: String?)? {
-    guard request.searchedFields == nil else { return nil }
+    // The tables rank a letter being typed; "a " is finished, and ranked by the statement.
+    guard request.searchedFields == nil, request.isTyping else { return nil }
     var letter: Int?
     var categories = Set(request.requiredCategory.map { [$0] } ?? [])
     for term in request.terms {

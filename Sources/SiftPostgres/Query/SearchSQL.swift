@@ -34,6 +34,8 @@ struct SearchSQL {
   /// The positive text terms in query order: what ranking looks at.
   var rankProbes: [Probe] = []
   var requiredCategory: String?
+  /// The last word is still being typed (`MatchRequest.isTyping`).
+  let isTyping: Bool
   private(set) var binds: [SQLValue] = []
 
   init(_ request: MatchRequest, layout: CatalogLayout, schemaName: String) {
@@ -48,6 +50,7 @@ struct SearchSQL {
       schema.searchesUnfielded(layout.numberFields[$0], in: request)
     }
     requiredCategory = request.requiredCategory
+    isTyping = request.isTyping
     for term in request.terms {
       switch term.condition {
       case .text(let text):
@@ -251,6 +254,7 @@ struct SearchSQL {
     let whole = bind(.text(separatorText + query + separatorText))
     let start = bind(.text(separatorText + query))
     var equals = queryColumns.map { "strpos(\(separator) || t\($0) || \(separator), \(whole)) > 0" }
+    var equalAttributes = queryColumns.map { layout.attribute(ofText: $0) }
     let starts = queryColumns.map { "strpos(\(separator) || t\($0), \(start)) > 0" }
     let queryKeys = queryColumns.map {
       "CASE WHEN strpos(\(separator) || t\($0), \(start)) > 0 THEN \(layout.attribute(ofText: $0) * 8) END"
@@ -262,10 +266,16 @@ struct SearchSQL {
       let value = bind(.number(number))
       for column in rankProbes[0].numberColumns {
         equals.append("coalesce(n\(column) = \(value), false)")
+        equalAttributes.append(layout.attribute(ofNumber: column))
         equalKeys.append(
           "CASE WHEN n\(column) = \(value) THEN \(layout.attribute(ofNumber: column) * 8) END")
       }
     }
+    // While the last word is typed, a title equal to the query or starting with it weighs more.
+    let titleEquals = zip(equalAttributes, equals).filter { $0.0 == 0 }.map(\.1)
+    let titleStarts = zip(queryColumns, starts).filter { layout.attribute(ofText: $0.0) == 0 }
+    cheap.append("(\(Self.any(titleEquals))) AS query_equals_title")
+    cheap.append("(\(Self.any(titleStarts.map(\.1)))) AS query_starts_title")
     cheap.append("(\(Self.any(equals))) AS query_equals")
     cheap.append("(\(Self.any(starts))) AS query_starts")
     // The value that decides the exactness gives the attribute: the best equal to the query,
@@ -331,6 +341,8 @@ struct SearchSQL {
         "WHEN \(position) THEN \(layout.attribute(ofText: column))"
       }
     }
+    let isTyping = isTyping
+    let magnitude = layout.magnitudeSQL
     let rank = { (prefix: String) -> String in
       var best: [String] = []
       var typos: [String] = []
@@ -345,11 +357,27 @@ struct SearchSQL {
         typos.append("coalesce(near_\(index) / 1024, 0)")
         allStart.append("(starts_\(index) OR near_\(index) IS NOT NULL)")
       }
-      let exactness = """
+      // `MatchRank.typedStart`: while the last word is typed, every value equal to the query
+      // or starting with it is a start, its attribute 15 less the magnitude and the points.
+      let exactness =
+        isTyping
+        ? """
+        CASE WHEN query_equals OR query_starts THEN 1 \
+        WHEN \(allStart.joined(separator: " AND ")) THEN 2 ELSE 3 END
+        """
+        : """
         CASE WHEN query_equals THEN 0 WHEN query_starts THEN 1 \
         WHEN \(allStart.joined(separator: " AND ")) THEN 2 ELSE 3 END
         """
-      let bestKey = """
+      let bestKey =
+        isTyping
+        ? """
+        (CASE WHEN query_equals OR query_starts THEN 8 * (15 - least(15, \(magnitude) \
+        + CASE WHEN query_equals_title THEN \(MatchRank.typedTitleEqualPoints) \
+        WHEN query_starts_title OR query_equals THEN \(MatchRank.typedStartPoints) ELSE 0 END)) \
+        ELSE coalesce(\(Self.least(best)), 127) END)
+        """
+        : """
         (CASE WHEN query_equals THEN query_equal_key WHEN query_starts THEN query_key \
         ELSE coalesce(\(Self.least(best)), 127) END)
         """

@@ -267,7 +267,12 @@ struct SearchCommand: ParsableCommand {
         " (\(field)" + (explanation.exactValue.map { " \"\($0)\"" } ?? "") + ")"
       } ?? "")
     var parts = [
-      "typos \(rank.typos)", exactness,
+      "typos \(rank.typos)",
+      exactness
+        + (explanation.typedWeight.map { weight in
+          ", typed: weight \(weight.magnitude + weight.points) = magnitude \(weight.magnitude)"
+            + " + name \(weight.points)"
+        } ?? ""),
       explanation.field.map { field in
         "best in \(field)" + (explanation.value.map { " \"\($0)\"" } ?? "")
           + (rank.position > 0 ? " at word \(rank.position + 1)" : "")
@@ -277,6 +282,7 @@ struct SearchCommand: ParsableCommand {
       parts.append("\(field) \(explanation.popularity.map(FieldValue.grouped) ?? "none")")
     }
     parts.append("catalog order \(explanation.catalogOrder)")
+    if let rule = explanation.aheadOfNext { parts.append("ahead of the next by \(rule)") }
     let marked = explanation.highlights.map { highlight in
       var text = ""
       var last = highlight.value.startIndex

@@ -1,3 +1,5 @@
+import Foundation
+
 @testable import Sift
 
 /// The simplest possible implementation of DESIGN §3's matching and ordering: fold every string
@@ -179,6 +181,21 @@ struct ReferenceMatcher {
         consider([attribute(near.field), min(near.word, 7)])
       }
       allWordStarts = allWordStarts && wordStart
+    }
+    if resolved.query.endsInTypedWord, equals || startsValue {
+      // The last word is being typed: every value equal to the query or starting with it is a
+      // start, weighed by the powers of ten the popularity reaches (up to 10^9) and 5 points
+      // for a title equal to the query, 2 for a title starting with it or another value equal.
+      var magnitude = 0
+      if let ranking = schema.rankingField, !ranking.isAscending,
+        let value = item[ranking.field].indexedNumber
+      {
+        magnitude = (0...9).filter { value >= pow(10, Double($0)) }.count
+      }
+      let titleEquals = equals && equalAttribute == 0
+      let titleStarts = titleEquals || (startsValue && startingAttribute == 0)
+      let points = titleEquals ? 5 : titleStarts || equals ? 2 : 0
+      return [min(typoCount, 7), 1, 15 - min(15, magnitude + points), 0]
     }
     let exactness = equals ? 0 : startsValue ? 1 : allWordStarts ? 2 : 3
     if equals || startsValue {
