@@ -28,7 +28,7 @@ struct RelevanceCommandTests {
     #expect(
       text.stdout == """
         Red Rose  —  Year introduced: 2010 · Intro price: 24.99 · Type: Funerals
-            ↳ typos 0 · starts a value (title "Red Rose") · best in title "Red Rose" · catalog order 13 · matched title: [Red] Rose
+            ↳ typos 0 · starts a value (title "Red Rose"), typed: weight 2 = magnitude 0 + name 2 · best in title "Red Rose" · catalog order 13 · ahead of the next by exactness · matched title: [Red] Rose
         Carnation Red  —  Year introduced: 2006 · Intro price: 23.99 · Type: Weddings
             ↳ typos 0 · word starts · best in title "Carnation Red" at word 2 · catalog order 6 · matched title: Carnation [Red]
 
@@ -37,6 +37,7 @@ struct RelevanceCommandTests {
     let explain = try #require(json.objects.first?["explain"] as? [String: Any])
     #expect(explain["typos"] as? Int == 1)
     #expect(explain["exactness"] as? String == "word starts")
+    #expect(explain["ahead_of_next"] as? String == nil)
     #expect(explain["field"] as? String == "title" && explain["value"] as? String == "Ginger")
     let highlights = try #require(explain["highlights"] as? [[String: Any]])
     #expect(highlights.first?["ranges"] as? [[Int]] == [[0, 6]])

@@ -23,7 +23,7 @@ public struct MatchExplanation: Hashable, Sendable {
   public var typedWeight: TypedWeight?
   /// The first rule that puts this result before the next one — "typos", "exactness",
   /// "attribute", "position", the ranking field's name or "catalog order" — nil for the last
-  /// (`sift serve` compares within its page: nil for a page's last result).
+  /// (`sift search` and `sift serve` compare within what they print: nil for its last result).
   public var aheadOfNext: String?
   /// Every field value with something highlighted, and the ranges.
   public var highlights: [Highlight]

@@ -113,7 +113,9 @@ struct SearchCommand: ParsableCommand {
       let rows = page..<min(page + Self.pageSize, shown)
       for (row, item) in zip(rows, controller.collection.elements(atRows: rows)) {
         guard let item else { continue }
-        let explanation = explain ? controller.collection.explanation(forRow: row) : nil
+        var explanation = explain ? controller.collection.explanation(forRow: row) : nil
+        // Against the next result printed with it: a page read from PostgreSQL knows no other.
+        if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
         write(item, schema, explanation: explanation, to: output)
       }
     }
