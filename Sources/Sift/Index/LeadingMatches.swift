@@ -1,6 +1,7 @@
 /// For each needle of one to three letters a–z that many items hold, the first of its matches in
-/// ranked order — as a search for that needle alone, still being typed (`MatchRequest.isTyping`:
-/// a first keystroke always is), over every text field, ranks them. The
+/// ranked order — as a search for that needle alone, over every text field, ranks them: once as
+/// a word still being typed (`MatchRequest.isTyping`, as a first keystroke always is), once
+/// finished ("san " with a space), since the two rank starts differently. The
 /// first keystrokes of a word then read their page from a list instead of bounding every match
 /// (the 760,000 matches of "a" at four times the cities, the 12,000 of "san" at 1×): what the
 /// PostgreSQL store's `letters` table does in SQL.
@@ -12,7 +13,8 @@
 /// compaction renumbers the slots and drops them.
 struct LeadingMatches: Sendable {
   /// The needles, ascending: a letter as its byte, two or three letters as their bytes one
-  /// after the other (`first << 8 | second`, `first << 16 | second << 8 | third`).
+  /// after the other (`first << 8 | second`, `first << 16 | second << 8 | third`), with
+  /// `finishedFlag` set for a finished needle's list.
   let needles: IndexBuffer<UInt32>
   /// Per needle, how many slots matched it: a list this long holds every match.
   let matchCounts: IndexBuffer<UInt32>
@@ -27,7 +29,8 @@ struct LeadingMatches: Sendable {
   /// reads the list too.
   static let rowsKept = 256
   /// Needles with at most this many matches get no list: bounding so few costs about a
-  /// millisecond, and the lists stay small (554 for the cities, 0.86 MB).
+  /// millisecond, and the lists stay small (554 for the cities, 0.86 MB; kept typed and finished,
+  /// 1.7 MB).
   static let matchesAbove = 2_048
 
   /// One needle's list.
@@ -37,12 +40,15 @@ struct LeadingMatches: Sendable {
     let isWhole: Bool
   }
 
-  /// The key of a needle of one to three letters a–z; nil for any other.
-  static func key(of needle: some Collection<UInt8>) -> UInt32? {
+  /// Marks the key of a finished needle's list: above every needle's bytes.
+  static let finishedFlag: UInt32 = 1 << 24
+
+  /// The key of a needle of one to three letters a–z, typed or finished; nil for any other.
+  static func key(of needle: some Collection<UInt8>, isTyping: Bool) -> UInt32? {
     guard (1...3).contains(needle.count), needle.allSatisfy(RawColumn.hasOwnBit) else {
       return nil
     }
-    return needle.reduce(0) { $0 << 8 | UInt32($1) }
+    return needle.reduce(0) { $0 << 8 | UInt32($1) } | (isTyping ? 0 : finishedFlag)
   }
 
   /// Every needle a list may be kept for: the 26 letters, the 676 pairs, then the 17,576
@@ -53,9 +59,9 @@ struct LeadingMatches: Sendable {
     return letters.map { [$0] } + pairs + pairs.flatMap { pair in letters.map { pair + [$0] } }
   }
 
-  /// The list kept for `needle`, if any.
-  func list(for needle: [UInt8]) -> List? {
-    guard let key = Self.key(of: needle) else { return nil }
+  /// The list kept for `needle`, typed or finished, if any.
+  func list(for needle: [UInt8], isTyping: Bool) -> List? {
+    guard let key = Self.key(of: needle, isTyping: isTyping) else { return nil }
     let low = needles.lowerBound(of: key)
     guard low < needles.count, needles[low] == key else { return nil }
     let range = Int(starts[low])..<Int(starts[low + 1])
@@ -129,18 +135,23 @@ extension SearchIndex {
     let needles = LeadingMatches.candidateNeedles.filter { needle in
       needle.count == 1 || trigrams.candidateCount(for: needle) ?? 0 > matchesAbove
     }
+    // Each needle typed, then each finished: the finished keys sort after every typed one.
+    let searches = [true, false].flatMap { isTyping in needles.map { ($0, isTyping) } }
     let ranges = Parallel.ranges(
-      count: needles.count, parts: Parallel.parts(for: needles.count, minimumPerPart: 1))
+      count: searches.count, parts: Parallel.parts(for: searches.count, minimumPerPart: 1))
     let found = Parallel.map(parts: ranges.count) { part in
       ranges[part].compactMap { position -> (key: UInt32, count: Int, rows: [RankedSlot])? in
-        let needle = needles[position]
+        let (needle, isTyping) = searches[position]
         let term = QueryTerm(
           condition: .text(TextCondition(needle: String(decoding: needle, as: UTF8.self))),
           range: 0..<needle.count)
         let outcome = searched.searchSlots(
-          MatchRequest(terms: [term], typos: .off, isTyping: true), rows: rowsKept)
+          MatchRequest(terms: [term], typos: .off, isTyping: isTyping), rows: rowsKept)
         guard outcome.slots.count > matchesAbove else { return nil }
-        return (LeadingMatches.key(of: needle)!, outcome.slots.count, outcome.ordered)
+        return (
+          LeadingMatches.key(of: needle, isTyping: isTyping)!, outcome.slots.count,
+          outcome.ordered
+        )
       }
     }
     var keys: [UInt32] = []
@@ -164,12 +175,11 @@ extension SearchIndex {
   ///
   /// - Complexity: O(*k* log *m*) for the *k* listed rows read, plus ranking the added slots.
   func leadingRows(_ slots: [Int32], _ plan: MatchPlan, rows: Int) -> [RankedSlot]? {
-    guard let leading = leadingMatches, plan.isTyping, plan.rankProbes.count == 1,
-      plan.queryNumber == nil
+    guard let leading = leadingMatches, plan.rankProbes.count == 1, plan.queryNumber == nil
     else { return nil }
     let probe = plan.rankProbes[0]
     guard probe.number == nil, !probe.initials, probe.columns.elementsEqual(columns.indices),
-      let list = leading.list(for: probe.needle)
+      let list = leading.list(for: probe.needle, isTyping: plan.isTyping)
     else { return nil }
     // `slots` ascends: those below the list's slot count are the ones it ranked.
     let covered = slots.lowerBound(of: Int32(min(leading.slotCount, slotCount)))
