@@ -78,9 +78,7 @@ extension SearchCollection {
     }
     var typedWeight: MatchExplanation.TypedWeight?
     if request.isTyping, analysis.slot.rank.exactness == .startsValue {
-      let magnitude =
-        schema.rankingField?.isAscending == true
-        ? 0 : popularity(of: element).map(MatchRank.magnitude(of:)) ?? 0
+      let magnitude = schema.magnitude(ofPopularity: popularity(of: element))
       let weight = MatchRank.maximumAttribute - analysis.slot.rank.attribute
       typedWeight = .init(magnitude: magnitude, points: max(0, weight - magnitude))
     }

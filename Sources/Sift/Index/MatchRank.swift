@@ -86,8 +86,8 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   }
 
   /// How many of the powers of ten 1, 10, … 10^9 a popularity reaches (0 to 10): its order of
-  /// magnitude, which a title match can outweigh. 0 without a value, and for a ranking field
-  /// where smaller is better (there, no magnitude says more popular).
+  /// magnitude, which a title match can outweigh (`CatalogSchema.magnitude(ofPopularity:)`
+  /// says when it counts).
   package static func magnitude(of popularity: Double) -> Int {
     var count = 0
     var power = 1.0

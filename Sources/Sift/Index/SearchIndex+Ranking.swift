@@ -126,13 +126,13 @@ extension SearchIndex {
               if let letter = Self.singleLetter(context) {
                 // The first keystroke: three bit tests a column, without the general rule's
                 // loops over terms (`exactnessBound` gives the same levels).
-                let searched = context.columns(of: context.probes[0])
-                let summaries = searched.map { context.columns[Int($0)] }
-                let mayEqual = searched.map { mayEqualQuery(column: Int($0), context) }
+                let summaries = context.columns(of: context.probes[0]).map {
+                  context.columns[Int($0)]
+                }
                 let bit = RawColumn.wordStartBit(letter)
                 for position in ranges[part] {
                   output.buffer[position] = Self.oneLetterBound(
-                    bit, Int(input.buffer[position]), summaries, mayEqual: mayEqual)
+                    bit, Int(input.buffer[position]), summaries, mayEqual: !context.isTyping)
                 }
                 return
               }
@@ -257,11 +257,9 @@ extension SearchIndex {
       for column in context.queryColumns {
         let raw = context.columns[Int(column)]
         guard raw.mayStartValue(slot, with: query[0]) else { continue }
-        if raw.mayHaveValue(slot, ofLength: query.count),
-          mayEqualQuery(column: Int(column), context)
-        {
-          return 0
-        }
+        // While the last word is typed, a value equal to the query is a start too
+        // (`MatchRank.typedStart`): no level 0.
+        if !context.isTyping, raw.mayHaveValue(slot, ofLength: query.count) { return 0 }
         startsValue = true
       }
       if let value = context.queryNumber,
@@ -273,14 +271,6 @@ extension SearchIndex {
       if startsValue { return 1 }
     }
     return wordStartBound(slot, context)
-  }
-
-  /// Whether a value of text column `column` equal to the query gives the first exactness
-  /// level: in any column, except while the last word is typed — then in none, since every
-  /// value equal to the query or starting with it is a start (`MatchRank.typedStart`).
-  @inline(__always)
-  func mayEqualQuery(column: Int, _ context: RankingContext) -> Bool {
-    !context.isTyping
   }
 
   /// The best exactness a slot with no value equal to or starting with the query can have:
@@ -371,16 +361,16 @@ extension SearchIndex {
   }
 
   /// `exactnessBound` for a one-letter query (`singleLetter`) whose letter has the bit `bit`,
-  /// over the summaries of the columns it searches (`mayEqual`: whether a value of each column
-  /// equal to the query gives the first level, `mayEqualQuery`): equal when a value may start
-  /// with the letter and be one byte long, starts a value, starts a word, or else a substring.
+  /// over the summaries of the columns it searches: equal when a value may start with the
+  /// letter and be one byte long (and `mayEqual`: not while the letter is typed), starts a
+  /// value, starts a word, or else a substring.
   @inline(__always)
   static func oneLetterBound(
-    _ bit: UInt32, _ slot: Int, _ columns: [RawColumn], mayEqual: [Bool]
+    _ bit: UInt32, _ slot: Int, _ columns: [RawColumn], mayEqual: Bool
   ) -> UInt8 {
     var level: UInt8 = 3
     let lengthOne = RawColumn.lengthBit(1)
-    for (raw, mayEqual) in zip(columns, mayEqual) {
+    for raw in columns {
       if raw.valueStarts![slot] & bit != 0 {
         if mayEqual, raw.lengths![slot] & lengthOne != 0 { return 0 }
         level = 1
@@ -1011,6 +1001,8 @@ extension SearchIndex {
     let queryNumberStart = lists.count
     lists += (plan.queryNumber?.columns ?? []).map(Int32.init)
     let queryNumberRange = queryNumberStart..<lists.count
+    // Ten binary searches a context. Found once per plan instead, they were found for plans
+    // that rank nothing (a kept list answers them) and cost a bench 2 MB more peak.
     let starts = plan.isTyping ? magnitudeStarts() : []
 
     return withRawColumns { columns, initials in
@@ -1042,8 +1034,7 @@ extension SearchIndex {
   ///
   /// - Complexity: ten binary searches over the order.
   func magnitudeStarts() -> [UInt32] {
-    guard let rankingColumn, schema.rankingField?.isAscending != true, !popularityOrder.isEmpty
-    else { return [] }
+    guard let rankingColumn, schema.weighsMagnitude, !popularityOrder.isEmpty else { return [] }
     let values = numbers[rankingColumn]
     var power = 1.0
     return (0..<10).map { _ in

@@ -22,7 +22,7 @@ struct LetterSummary: Equatable, Sendable {
   var ranks: [LetterRank] = []
 
   /// Folded text columns (values separated by U+001F) with their attributes (`CatalogLayout`),
-  /// and the item's magnitude (`CatalogLayout.magnitude(of:)`).
+  /// and the item's magnitude (`CatalogSchema.magnitude(ofPopularity:)`).
   init(columns: [(folded: Substring.UTF8View, attribute: Int)], magnitude: Int) {
     var titleEquals: Int32 = 0
     var equal: Int32 = 0

@@ -359,28 +359,25 @@ struct SearchSQL {
       }
       // `MatchRank.typedStart`: while the last word is typed, every value equal to the query
       // or starting with it is a start, its attribute 15 less the magnitude and the points.
-      let exactness =
+      let typedKey = """
+        8 * (15 - least(15, \(magnitude) + CASE WHEN query_equals_title \
+        THEN \(MatchRank.typedTitleEqualPoints) WHEN query_starts_title OR query_equals \
+        THEN \(MatchRank.typedStartPoints) ELSE 0 END))
+        """
+      let (levels, decided) =
         isTyping
-        ? """
-        CASE WHEN query_equals OR query_starts THEN 1 \
-        WHEN \(allStart.joined(separator: " AND ")) THEN 2 ELSE 3 END
+        ? (
+          "WHEN query_equals OR query_starts THEN 1",
+          "WHEN query_equals OR query_starts THEN \(typedKey)"
+        )
+        : (
+          "WHEN query_equals THEN 0 WHEN query_starts THEN 1",
+          "WHEN query_equals THEN query_equal_key WHEN query_starts THEN query_key"
+        )
+      let exactness = """
+        CASE \(levels) WHEN \(allStart.joined(separator: " AND ")) THEN 2 ELSE 3 END
         """
-        : """
-        CASE WHEN query_equals THEN 0 WHEN query_starts THEN 1 \
-        WHEN \(allStart.joined(separator: " AND ")) THEN 2 ELSE 3 END
-        """
-      let bestKey =
-        isTyping
-        ? """
-        (CASE WHEN query_equals OR query_starts THEN 8 * (15 - least(15, \(magnitude) \
-        + CASE WHEN query_equals_title THEN \(MatchRank.typedTitleEqualPoints) \
-        WHEN query_starts_title OR query_equals THEN \(MatchRank.typedStartPoints) ELSE 0 END)) \
-        ELSE coalesce(\(Self.least(best)), 127) END)
-        """
-        : """
-        (CASE WHEN query_equals THEN query_equal_key WHEN query_starts THEN query_key \
-        ELSE coalesce(\(Self.least(best)), 127) END)
-        """
+      let bestKey = "(CASE \(decided) ELSE coalesce(\(Self.least(best)), 127) END)"
       return """
         (least(\(typos.joined(separator: " + ")), 7) * 512 + (\(exactness)) * 128 \
         + least(\(bestKey) / 8, 15) * 8 + \(bestKey) % 8)
