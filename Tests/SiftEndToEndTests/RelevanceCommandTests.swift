@@ -36,7 +36,11 @@ struct RelevanceCommandTests {
     let json = try sift.run(["search", "--catalog", "products", "--explain", "--json", "gingr"])
     let explain = try #require(json.objects.first?["explain"] as? [String: Any])
     #expect(explain["typos"] as? Int == 1)
-    #expect(explain["exactness"] as? String == "word starts")
+    // Being typed, a title starting with a near spelling is a start, weighed less 3 an edit.
+    #expect(explain["exactness"] as? String == "starts a value")
+    #expect(
+      explain["typed_magnitude"] as? Int == 0 && explain["typed_points"] as? Int == 5
+        && explain["typed_edits"] as? Int == 1 && explain["attribute"] as? Int == 13)
     #expect(explain["ahead_of_next"] as? String == nil)
     #expect(explain["field"] as? String == "title" && explain["value"] as? String == "Ginger")
     let highlights = try #require(explain["highlights"] as? [[String: Any]])
@@ -213,6 +217,29 @@ struct CitiesCorpusTests {
     #expect(brazil.status == 0, "\(brazil.stderr)")
     #expect(brazil.titles.first == "São Paulo", "\(brazil.titles)")
     #expect(brazil.titles.dropFirst().first?.hasPrefix("São Pedro") == true, "\(brazil.titles)")
+  }
+
+  /// Issue 29: a misspelt name being typed. A value that starts with a near spelling of it
+  /// ranks among the starts, so the famous city beats villages holding the letters exactly
+  /// inside a word or at a word's start; finished with a space, exact matches come first again.
+  @Test("munchn, berln: a misspelt name being typed finds the city, not what holds its letters")
+  func typedMisspellings() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let answers = try Self.answers(["munchn", "berln", "munchn ", "berln "], limit: 3, sift)
+    #expect(answers["munchn"]?.titles.first == "Munich", "\(String(describing: answers["munchn"]))")
+    #expect(answers["berln"]?.titles.first == "Berlin", "\(String(describing: answers["berln"]))")
+    #expect(
+      answers["munchn "]?.titles.first == "Münchenstein",
+      "\(String(describing: answers["munchn "]))")
+    #expect(
+      answers["berln "]?.titles.first == "Döbeln", "\(String(describing: answers["berln "]))")
+    let explained = try sift.run([
+      "search", "--catalog", "cities.sqlite", "--limit", "1", "--explain", "munchn",
+    ])
+    #expect(
+      explained.stdout.contains("typos 1 · starts a value, typed: weight")
+        && explained.stdout.contains("− 3 for 1 edit"), "\(explained.stdout)")
   }
 
   /// Spellings that found nothing before katakana, Arabic-script letters and digits were folded

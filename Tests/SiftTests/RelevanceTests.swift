@@ -36,9 +36,25 @@ struct RelevanceTests {
 
   static let cases: [Case] = [
     Case(
-      rule: "typos: an exact match before a near spelling", query: "lisbn",
+      rule: "typos: an exact match before a near spelling", query: "lisbn ",
       first: item("a", "Lisbnia", population: 10), second: item("b", "Lisbon", population: 500),
       typos: TypoTolerance(threshold: 5)),
+    Case(
+      rule: "typing: a misspelt title before an exact start of a far smaller place",
+      query: "lisbn",
+      first: item("a", "Lisbon", population: 500_000),
+      second: item("b", "Lisbnia", population: 10),
+      typos: TypoTolerance(threshold: 5)),
+    Case(
+      rule: "typing: an exact start before a misspelt start a hundred times larger",
+      query: "lisbn",
+      first: item("a", "Lisbnia", population: 1_000),
+      second: item("b", "Lisbonia", population: 100_000),
+      typos: TypoTolerance(threshold: 5)),
+    Case(
+      rule: "typing: a misspelt start of a value before a match inside a word", query: "havna",
+      first: item("a", "Havana", population: 10),
+      second: item("b", "Bhavnagar", population: 500)),
     Case(
       rule: "exactness: an alternate name equal to a finished query before a longer title",
       query: "new york ",

@@ -77,15 +77,20 @@ struct TypoToleranceTests {
 
   @Test("a match found only inside a word does not hold near spellings back")
   func infixMatches() throws {
-    // "yon" is inside "Lyon" (and nowhere at a word start): near spellings are looked for too,
-    // and "Lyon" the exact match still comes first.
+    // "exter" is inside "Dexter" (and nowhere at a word start): near spellings are looked for
+    // too. Finished, the exact match comes first; still being typed, the title that starts
+    // with a near spelling of it ranks among the starts, before a match inside a word.
     let schema = CatalogSchema(name: "t", fields: [.text("name")], titleField: "name")
     let items = ["Dexter", "Exeter"].enumerated().map {
       Item(id: ItemID(String($0)), fields: ["name": .text($1)])
     }
     var collection = try FilteredCollection(schema: schema, items: items)
-    collection.filter(by: SearchCriteria(text: "exter"))
+    collection.filter(by: SearchCriteria(text: "exter "))
     #expect(collection.rows == ["0", "1"])
+    #expect(collection.includesNearSpellings && collection.exactMatchCount == 1)
+    collection.filter(by: SearchCriteria(text: "exter"))
+    #expect(collection.rows == ["1", "0"])
+    #expect(collection.rank(atRow: 0) == .typedStart(magnitude: 0, points: 5, edits: 1))
     #expect(collection.includesNearSpellings && collection.exactMatchCount == 1)
     collection.typoTolerance = TypoTolerance(countsInfixMatches: true)
     #expect(collection.rows == ["0"])

@@ -19,7 +19,8 @@ public struct MatchExplanation: Hashable, Sendable {
   /// While the last word is typed (`MatchRequest.isTyping`), a start's weight
   /// (`MatchRank.typedStart`): the powers of ten its popularity reaches, and the points of a
   /// title equal to the query (5), or of a title starting with it or another value equal to it
-  /// (2). Larger comes first; nil otherwise.
+  /// (2), less 3 per edit of a value that starts with a near spelling of a one-word query.
+  /// Larger comes first; nil otherwise.
   public var typedWeight: TypedWeight?
   /// The first rule that puts this result before the next one — "typos", "exactness",
   /// "attribute", "position", the ranking field's name or "catalog order" — nil for the last
@@ -35,6 +36,15 @@ public struct MatchExplanation: Hashable, Sendable {
     /// 5 for a title equal to the query, 2 for a title starting with it or another value equal
     /// to it, else 0.
     public var points: Int
+    /// The edits of a value that starts with a near spelling of the query: each takes
+    /// `penaltyPerEdit` from the weight.
+    public var edits: Int = 0
+
+    /// What an edit takes from the weight (3: as much as a thousandfold popularity).
+    public static var penaltyPerEdit: Int { MatchRank.typedEditPenalty }
+
+    /// The sum that decides: magnitude and points, less the edits' penalty.
+    public var weight: Int { max(0, magnitude + points - Self.penaltyPerEdit * edits) }
   }
 
   /// Highlighted ranges of one value of one field.
@@ -79,8 +89,9 @@ extension SearchCollection {
     var typedWeight: MatchExplanation.TypedWeight?
     if request.isTyping, analysis.slot.rank.exactness == .startsValue {
       let magnitude = schema.magnitude(ofPopularity: popularity(of: element))
-      let weight = MatchRank.maximumAttribute - analysis.slot.rank.attribute
-      typedWeight = .init(magnitude: magnitude, points: max(0, weight - magnitude))
+      let edits = analysis.slot.rank.typos
+      let points = analysis.slot.rank.typedWeight - magnitude + MatchRank.typedEditPenalty * edits
+      typedWeight = .init(magnitude: magnitude, points: max(0, points), edits: edits)
     }
     var highlights: [MatchExplanation.Highlight] = []
     for definition in schema.fields {
@@ -129,10 +140,13 @@ extension MatchExplanation {
     separating a: (rank: MatchRank, popularity: Double?, order: Int64),
     from b: (rank: MatchRank, popularity: Double?, order: Int64), rankingField: String?
   ) -> String {
-    if a.rank.typos != b.rank.typos { return "typos" }
+    // As the packed ranks compare: a start with typos ranks among the starts by its weight
+    // (its attribute), then by its edits (`MatchRank.packed`).
+    let (first, second) = (a.rank.packed, b.rank.packed)
+    if first >> 9 != second >> 9 { return "typos" }
     if a.rank.exactness != b.rank.exactness { return "exactness" }
     if a.rank.attribute != b.rank.attribute { return "attribute" }
-    if a.rank.position != b.rank.position { return "position" }
+    if first & 7 != second & 7 { return a.rank.typos != b.rank.typos ? "typos" : "position" }
     if let rankingField, a.popularity != b.popularity { return rankingField }
     return "catalog order"
   }

@@ -61,11 +61,16 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   static let maximumPosition = 7
 
   /// The rank in 12 bits, ordered as the rank is: typos (3), exactness (2), attribute (4),
-  /// position (3).
+  /// position (3). A start with typos (`typedStart(magnitude:points:edits:)`) ranks among the
+  /// exact starts, its edits already in its weight: they are packed where a start's word
+  /// position (always 0) would be, so that of two equal weights the one with fewer edits
+  /// comes first.
   package var packed: UInt16 {
-    UInt16(min(typos, Self.maximumTypos)) << 9 | UInt16(exactness.rawValue) << 7
+    let isNearStart = exactness == .startsValue && typos > 0
+    return UInt16(isNearStart ? 0 : min(typos, Self.maximumTypos)) << 9
+      | UInt16(exactness.rawValue) << 7
       | UInt16(min(attribute, Self.maximumAttribute)) << 3
-      | UInt16(min(position, Self.maximumPosition))
+      | UInt16(min(isNearStart ? typos : position, Self.maximumPosition))
   }
 
   // MARK: - A word being typed
@@ -98,16 +103,31 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
     return count
   }
 
+  /// What an edit takes from the weight of a value that starts a word being typed only with
+  /// typos (`typedStart(magnitude:points:edits:)`): as much as a thousandfold popularity.
+  /// Found on the relevance benchmark (`Benchmarks/README.md`, issue 29).
+  package static let typedEditPenalty = 3
+
   /// The rank of a value that equals or starts with a query whose last word is still being
   /// typed (`MatchRequest.isTyping`): a start, whose attribute is 15 less the item's magnitude
   /// and its points (`typedPoints`) — so that a more popular item comes first unless its name
   /// outweighs it ("pra": Prague, whose title starts so, before Delhi, ten times as large, whose
   /// alternate name does), and ties go to popularity.
-  package static func typedStart(magnitude: Int, points: Int) -> MatchRank {
-    MatchRank(
-      exactness: .startsValue,
-      attribute: maximumAttribute - min(maximumAttribute, magnitude + points))
+  ///
+  /// With `edits`, the value starts with a near spelling of a one-word query (when near
+  /// spellings are looked for): still a start, among the exact ones, each edit taking
+  /// `typedEditPenalty` from its weight — "havna" finds Havana (2 million people, one edit)
+  /// before Bhavnagar, which holds "havn" exactly but only inside a word.
+  package static func typedStart(magnitude: Int, points: Int, edits: Int = 0) -> MatchRank {
+    let weight = magnitude + points - typedEditPenalty * edits
+    return MatchRank(
+      typos: edits, exactness: .startsValue,
+      attribute: maximumAttribute - min(maximumAttribute, max(0, weight)))
   }
+
+  /// The weight of a typed start (`typedStart(magnitude:points:edits:)`) read back from its
+  /// rank: 15 less its attribute.
+  package var typedWeight: Int { Self.maximumAttribute - attribute }
 
   /// The number of distinct packed values.
   static let packedCount = 1 << 12
@@ -117,6 +137,10 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
     exactness = Exactness(rawValue: UInt8(packed >> 7 & 3)) ?? .substring
     attribute = Int(packed >> 3 & 15)
     position = Int(packed & 7)
+    if exactness == .startsValue, typos == 0, position > 0 {
+      // A start with typos: its edits are where the position would be (`packed`).
+      (typos, position) = (position, 0)
+    }
   }
 
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.packed < rhs.packed }

@@ -58,6 +58,23 @@ struct SlotAnalysis {
   }
 }
 
+/// A value that starts with a near spelling of a one-word query being typed
+/// (`SearchIndex.nearStart`): a start among the exact ones, less its edits
+/// (`MatchRank.typedStart(magnitude:points:edits:)`).
+struct NearStart {
+  /// `MatchRank.typedPoints` of the value.
+  var points: Int
+  var edits: Int
+  var attribute: Int
+  /// The text column and the byte offset of the value in it.
+  var column: Int
+  var offset: Int
+
+  /// How two values of one item compare, smaller first: the most points less the edits'
+  /// penalty, then the fewest edits, then the best attribute.
+  var key: (Int, Int, Int) { (MatchRank.typedEditPenalty * edits - points, edits, attribute) }
+}
+
 extension SearchIndex {
   /// The matches with their ranks, in the order given. Many matches (a one-letter term) are
   /// ranked on every core.
@@ -653,10 +670,67 @@ extension SearchIndex {
       best = (decided.attribute, 0, decided.field, decided.offset)
       rank = decided.rank
       rank.typos = typos
+    } else if typos > 0, context.isTyping, plan.rankProbes.count == 1,
+      let start = nearStart(plan.rankProbes[0], slot: slot, context)
+    {
+      // A one-word query being typed, misspelt: a value starting with a near spelling of it
+      // ranks among the starts, its edits taken from its weight.
+      best = (start.attribute, 0, .text(start.column), start.offset)
+      rank = MatchRank.typedStart(
+        magnitude: context.magnitude(slot), points: start.points, edits: start.edits)
     }
     return SlotAnalysis(
       rank: rank, field: best.field, offset: best.offset, exactField: decided?.field,
       exactOffset: decided?.offset)
+  }
+
+  /// The slot's best value that starts with a near spelling of `probe`: whose first word, from
+  /// the value's first byte, is within the term's budget, whole or its beginning. Its points
+  /// while the term is typed (`MatchRank.typedPoints`; equal when the value is that one word,
+  /// spelt to its end), its edits, attribute, column and byte offset. The best has the most
+  /// points less `MatchRank.typedEditPenalty` per edit, then the fewest edits, then the best
+  /// attribute; nil when no value starts so.
+  func nearStart(_ probe: MatchPlan.TextProbe, slot: Int, _ context: RankingContext)
+    -> NearStart?
+  {
+    guard let typo = probe.typo, let firstLetter = probe.needle.first else { return nil }
+    // Within one edit the first letters agree (an edit of it costs two).
+    let firstAgrees = typo.budget < 2
+    var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
+    var best: NearStart?
+    for column in probe.columns {
+      let raw = context.columns[column]
+      if firstAgrees, !raw.mayStartValue(slot, with: firstLetter) { continue }
+      let attribute = attribute(ofText: column)
+      let bytes = raw.bytes
+      guard let base = bytes.baseAddress else { continue }
+      var valueStart = Int(raw.starts[slot])
+      let end = Int(raw.starts[slot + 1])
+      while valueStart < end {
+        let valueEnd =
+          memchr(base + valueStart, 0, end - valueStart).map {
+            UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
+          } ?? end
+        defer { valueStart = valueEnd + 1 }
+        if valueEnd == valueStart || (firstAgrees && bytes[valueStart] != firstLetter) {
+          continue
+        }
+        var wordEnd = valueStart
+        while wordEnd < valueEnd, !NearSpelling.isWordBoundary(bytes[wordEnd]) { wordEnd += 1 }
+        guard wordEnd > valueStart,
+          let found = NearSpelling.bestPrefix(
+            of: UnsafeBufferPointer(rebasing: bytes[valueStart..<wordEnd]), rows: &rows)
+        else { continue }
+        let isEqual = wordEnd == valueEnd && found.length == wordEnd - valueStart
+        let start = NearStart(
+          points: MatchRank.typedPoints(
+            titleEquals: attribute == 0 && isEqual, titleStarts: attribute == 0,
+            valueEquals: isEqual),
+          edits: found.cost, attribute: attribute, column: column, offset: valueStart)
+        if best.map({ start.key < $0.key }) ?? true { best = start }
+      }
+    }
+    return best
   }
 
   /// The attribute of a text column: the title first, then the other text fields in order.

@@ -125,6 +125,7 @@ extension MatchExplanation {
       members += [
         ("typed_magnitude", .number(Double(typedWeight.magnitude))),
         ("typed_points", .number(Double(typedWeight.points))),
+        ("typed_edits", .number(Double(typedWeight.edits))),
       ]
     }
     members += [

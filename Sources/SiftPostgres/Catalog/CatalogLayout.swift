@@ -127,9 +127,28 @@ struct CatalogLayout: Sendable {
           LATERAL (SELECT array_position(nw, m.word[1]) AS k) position
         WHERE k IS NOT NULL ORDER BY nc[k], vi, wi LIMIT 1 $$
       """,
+      nearStartFunction(schemaName),
       "CREATE TABLE \(s).items (\(columns.joined(separator: ", ")))",
       "CREATE TABLE \(s).words (word text PRIMARY KEY)",
     ] + letterTables(schemaName)
+  }
+
+  /// The best value of t that starts with a word that is a near spelling (nw, with costs nc, and whether
+  /// the spelling is the whole word nwhole), as `SearchSQL` keys it: (edits × penalty − points
+  /// + 16) × 8 + edits, where the points are equal_points when the value is that whole word,
+  /// else start_points (`SearchIndex.nearStart`). Null when no value starts so.
+  func nearStartFunction(_ schemaName: String) -> String {
+    """
+    CREATE OR REPLACE FUNCTION "\(schemaName)".near_start(t text, nw text[], nc integer[], nwhole boolean[],
+      equal_points integer, start_points integer, penalty integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+      SELECT min((nc[k] * penalty - CASE WHEN nwhole[k] AND v.value = f.word
+        THEN equal_points ELSE start_points END + 16) * 8 + nc[k])
+      FROM unnest(string_to_array(t, E'\\x1f')) AS v(value),
+        LATERAL (SELECT (regexp_match(v.value, '^\(Self.wordClass)+'))[1] AS word) f,
+        LATERAL (SELECT array_position(nw, f.word) AS k) position
+      WHERE k IS NOT NULL $$
+    """
   }
 
   /// What a one-letter search reads (`LetterSummary`): per item and letter starting one of its

@@ -74,7 +74,7 @@ extension PostgresCatalog {
   /// Per category (the empty key: none), how many rows of the statement match and how many
   /// count toward the typo threshold.
   private func tally(
-    _ sql: inout SearchSQL, nearWords: [[(word: String, cost: Int)]]?
+    _ sql: inout SearchSQL, nearWords: [[SearchSQL.NearWord]]?
   ) async throws(PostgresError) -> Tally {
     let statement = sql.statement(nearWords: nearWords, output: .tally)
     var tally = Tally()

@@ -121,7 +121,7 @@ extension PostgresCatalog {
   }
 
   private func run(
-    _ sql: inout SearchSQL, nearWords: [[(word: String, cost: Int)]]?, limit: Int?, offset: Int
+    _ sql: inout SearchSQL, nearWords: [[SearchSQL.NearWord]]?, limit: Int?, offset: Int
   ) async throws(PostgresError) -> Page {
     var page = Page()
     let statement = sql.statement(nearWords: nearWords, limit: limit, offset: offset)
@@ -139,8 +139,8 @@ extension PostgresCatalog {
   }
 
   /// The near spellings of each of the statement's rank probes.
-  func nearWords(_ sql: SearchSQL) async throws(PostgresError) -> [[(word: String, cost: Int)]] {
-    var nearWords: [[(word: String, cost: Int)]] = []
+  func nearWords(_ sql: SearchSQL) async throws(PostgresError) -> [[SearchSQL.NearWord]] {
+    var nearWords: [[SearchSQL.NearWord]] = []
     for probe in sql.rankProbes {
       nearWords.append(try await nearSpellings(probe.typo))
     }
@@ -154,7 +154,7 @@ extension PostgresCatalog {
   /// patterns asked for below.
   func nearSpellings(
     _ typo: (letters: [UInt32], budget: Int)?
-  ) async throws(PostgresError) -> [(word: String, cost: Int)] {
+  ) async throws(PostgresError) -> [SearchSQL.NearWord] {
     guard let typo else { return [] }
     let letters = typo.letters.compactMap(Unicode.Scalar.init).map(String.init)
     let like = { (parts: [String]) in parts.map(SearchSQL.likeEscaped).joined() + "%" }
@@ -170,13 +170,13 @@ extension PostgresCatalog {
       "SELECT word FROM \(self.words) WHERE word LIKE ANY($1)", [.texts(patterns)],
       as: String.self)
     var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
-    var near: [(word: String, cost: Int)] = []
+    var near: [SearchSQL.NearWord] = []
     for word in words {
       var bytes = Array(word.utf8)
       let found = bytes.withUnsafeMutableBufferPointer {
         NearSpelling.bestPrefix(of: UnsafeBufferPointer($0), rows: &rows)
       }
-      if let found { near.append((word, found.cost)) }
+      if let found { near.append((word, found.cost, found.length == bytes.count)) }
     }
     return near
   }

@@ -20,6 +20,10 @@ struct SearchSQL {
     var typo: (letters: [UInt32], budget: Int)?
   }
 
+  /// A near spelling of a term: a catalog word, the cost of its best beginning
+  /// (`NearSpelling.bestPrefix`), and whether that beginning is the whole word.
+  typealias NearWord = (word: String, cost: Int, isWhole: Bool)
+
   enum Condition {
     case text(Probe)
     case number(column: Int, NumberPredicate)
@@ -91,7 +95,7 @@ struct SearchSQL {
   /// The statement for one page. `nearWords[i]`: the near spellings of rank probe `i` with
   /// their costs, when near spellings are searched (nil: exact matching only).
   mutating func statement(
-    nearWords: [[(word: String, cost: Int)]]?, limit: Int?, offset: Int
+    nearWords: [[SearchSQL.NearWord]]?, limit: Int?, offset: Int
   ) -> String {
     statement(nearWords: nearWords, output: .page(limit: limit, offset: offset))
   }
@@ -105,20 +109,20 @@ struct SearchSQL {
   }
 
   mutating func statement(
-    nearWords: [[(word: String, cost: Int)]]?, output: Output
+    nearWords: [[SearchSQL.NearWord]]?, output: Output
   ) -> String {
     binds = []
     let near = nearWords != nil
     var filters: [String] = []
     if let requiredCategory { filters.append("category = \(bind(.text(requiredCategory)))") }
-    var nearArrays: [Int: (words: String, costs: String)] = [:]
+    var nearArrays: [Int: NearArrays] = [:]
     if let nearWords {
       for (index, probe) in rankProbes.enumerated() where probe.typo != nil {
         let list = nearWords[index]
-        nearArrays[index] = (
-          bind(.texts(list.map(\.word))) + "::text[]",
-          bind(.integers(list.map(\.cost))) + "::integer[]"
-        )
+        nearArrays[index] = NearArrays(
+          words: bind(.texts(list.map(\.word))) + "::text[]",
+          costs: bind(.integers(list.map(\.cost))) + "::integer[]",
+          wholes: bind(.texts(list.map { $0.isWhole ? "t" : "f" })) + "::boolean[]")
       }
     }
     var rankIndex = 0
@@ -198,7 +202,7 @@ struct SearchSQL {
         FROM (SELECT *\(ranking.exact.map { ", " + $0 }.joined()) FROM base\(kept) OFFSET 0) AS ranked),
       counts AS (
         SELECT count(*) AS matches, count(*) FILTER (WHERE low & 384 <> 384) AS counted,
-          count(*) FILTER (WHERE low < 512) AS exact FROM base)
+          count(*) FILTER (WHERE low < 512 AND near_start IS NULL) AS exact FROM base)
       SELECT shown.id, shown.rank, shown.ord, matches, counted, exact
       FROM counts LEFT JOIN (
         SELECT id, rank, ord, pop FROM matched ORDER BY rank, pop \(popularityOrder), ord\(page)
@@ -241,9 +245,11 @@ struct SearchSQL {
   /// rank with the text keys named `prefix` + index. `boundsOrder`: whether the bounds bound the
   /// packed rank (every key below 128, so none spills into the exactness bits).
   private mutating func rankingColumns(
-    nearArrays: [Int: (words: String, costs: String)]
+    nearArrays: [Int: NearArrays]
   ) -> (cheap: [String], exact: [String], rank: (String) -> String, boundsOrder: Bool) {
-    guard !rankProbes.isEmpty else { return ([], [], { _ in "0" }, true) }
+    guard !rankProbes.isEmpty else {
+      return (["NULL::integer AS near_start"], [], { _ in "0" }, true)
+    }
     var cheap: [String] = []
     var exact: [String] = []
     let separator = "E'\\x1f'"
@@ -324,6 +330,7 @@ struct SearchSQL {
       )
       exact.append("\(Self.least(positions)) AS exact_\(index)")
       cheap.append("(\(Self.any(wordStarts))) AS starts_\(index)")
+      if index == 0 { cheap.append(nearStart(nearArrays, found: found) + " AS near_start") }
       if let arrays = nearArrays[index], !probe.columns.isEmpty {
         let near = probe.columns.enumerated().map { position, column in
           "\"\(schemaName)\".near(t\(column), \(arrays.words), \(arrays.costs), \(position * 8))"
@@ -364,11 +371,17 @@ struct SearchSQL {
         THEN \(MatchRank.typedTitleEqualPoints) WHEN query_starts_title OR query_equals \
         THEN \(MatchRank.typedStartPoints) ELSE 0 END))
         """
+      // A start with typos (`MatchRank.typedStart(magnitude:points:edits:)`): its weight less
+      // the edits' penalty in the attribute, its edits where the position would be.
+      let nearStartKey = """
+        8 * (15 - least(15, greatest(0, \(magnitude) - (near_start / 16 / 8 - 16)))) \
+        + near_start / 16 % 8
+        """
       let (levels, decided) =
         isTyping
         ? (
-          "WHEN query_equals OR query_starts THEN 1",
-          "WHEN query_equals OR query_starts THEN \(typedKey)"
+          "WHEN query_equals OR query_starts OR near_start IS NOT NULL THEN 1",
+          "WHEN query_equals OR query_starts THEN \(typedKey) WHEN near_start IS NOT NULL THEN \(nearStartKey)"
         )
         : (
           "WHEN query_equals THEN 0 WHEN query_starts THEN 1",
@@ -379,11 +392,41 @@ struct SearchSQL {
         """
       let bestKey = "(CASE \(decided) ELSE coalesce(\(Self.least(best)), 127) END)"
       return """
-        (least(\(typos.joined(separator: " + ")), 7) * 512 + (\(exactness)) * 128 \
+        (CASE WHEN near_start IS NULL THEN least(\(typos.joined(separator: " + ")), 7) ELSE 0 END * 512 \
+        + (\(exactness)) * 128 \
         + least(\(bestKey) / 8, 15) * 8 + \(bestKey) % 8)
         """
     }
     return (cheap, exact, rank, largestKey < 128)
+  }
+
+  /// The bound arrays of one term's near spellings (`NearWord`).
+  struct NearArrays {
+    var words: String
+    var costs: String
+    var wholes: String
+  }
+
+  /// The engine's `SearchIndex.nearStart`, while a one-word query is typed with near spellings:
+  /// over the term's columns, the best value whose first word is one of its near spellings, as
+  /// one key — ((edits × penalty − points + 16) × 8 + edits) × 16 + attribute, smaller better —
+  /// computed only for rows where the term is not found (`found`); else null.
+  private func nearStart(_ nearArrays: [Int: NearArrays], found: [String]) -> String {
+    guard isTyping, rankProbes.count == 1, let arrays = nearArrays[0],
+      !rankProbes[0].columns.isEmpty
+    else { return "NULL::integer" }
+    let keys = rankProbes[0].columns.map { column in
+      let attribute = layout.attribute(ofText: column)
+      let equal = MatchRank.typedPoints(
+        titleEquals: attribute == 0, titleStarts: attribute == 0, valueEquals: true)
+      let start = MatchRank.typedPoints(
+        titleEquals: false, titleStarts: attribute == 0, valueEquals: false)
+      return """
+        \"\(schemaName)\".near_start(t\(column), \(arrays.words), \(arrays.costs), \(arrays.wholes), \
+        \(equal), \(start), \(MatchRank.typedEditPenalty)) * 16 + \(attribute)
+        """
+    }
+    return "CASE WHEN NOT \(Self.any(found)) THEN \(Self.least(keys)) END"
   }
 
   private static func any(_ parts: [String]) -> String {

@@ -272,8 +272,11 @@ struct SearchCommand: ParsableCommand {
       "typos \(rank.typos)",
       exactness
         + (explanation.typedWeight.map { weight in
-          ", typed: weight \(weight.magnitude + weight.points) = magnitude \(weight.magnitude)"
+          ", typed: weight \(weight.weight) = magnitude \(weight.magnitude)"
             + " + name \(weight.points)"
+            + (weight.edits > 0
+              ? " − \(MatchExplanation.TypedWeight.penaltyPerEdit * weight.edits) for "
+                + (weight.edits == 1 ? "1 edit" : "\(weight.edits) edits") : "")
         } ?? ""),
       explanation.field.map { field in
         "best in \(field)" + (explanation.value.map { " \"\($0)\"" } ?? "")

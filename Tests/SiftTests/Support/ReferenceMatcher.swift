@@ -37,10 +37,17 @@ struct ReferenceMatcher {
       )
     }
     .sorted {
-      ($0.rank.lexicographicallyPrecedes($1.rank))
-        || ($0.rank == $1.rank && ($0.popularity, $0.position) < ($1.popularity, $1.position))
+      let (a, b) = (Self.orderKey($0.rank), Self.orderKey($1.rank))
+      return a.lexicographicallyPrecedes(b)
+        || (a == b && ($0.popularity, $0.position) < ($1.popularity, $1.position))
     }
     .map { ($0.id, $0.rank) }
+  }
+
+  /// How a rank tuple orders: a start with typos (a near spelling starting a value of a
+  /// one-word query being typed) ranks among the starts by its weight, then its edits.
+  static func orderKey(_ rank: [Int]) -> [Int] {
+    rank[1] == 1 && rank[0] > 0 ? [0, 1, rank[2], rank[0]] : rank
   }
 
   /// The fields unfielded terms search.
@@ -182,16 +189,46 @@ struct ReferenceMatcher {
       }
       allWordStarts = allWordStarts && wordStart
     }
+    var magnitude = 0
+    if let ranking = schema.rankingField, !ranking.isAscending,
+      let value = item[ranking.field].indexedNumber
+    {
+      magnitude = (0...9).filter { value >= pow(10, Double($0)) }.count
+    }
+    if resolved.query.endsInTypedWord, !equals, !startsValue, nearSpellings, typoCount > 0,
+      terms.count == 1, let budget = Self.typoBudget(terms[0])
+    {
+      // A one-word query being typed, misspelt: a value starting with a word within the budget
+      // (whole, or its beginning) is a start, 3 taken from its weight per edit. It equals when
+      // the value is that word and the cheapest beginning is all of it.
+      let letters = Array(query.unicodeScalars)
+      var start: (key: [Int], points: Int, cost: Int, attribute: Int)?
+      for field in textFields {
+        for string in item[field].indexedStrings {
+          let folded = TextFolding.fold(string)
+          guard let lead = folded.utf8.first, !Self.isBoundary(lead),
+            let first = folded.utf8.split(whereSeparator: Self.isBoundary).first
+          else { continue }
+          let word = Array(String(decoding: first, as: UTF8.self).unicodeScalars)
+          let costs = (1...word.count).map { Self.distance(letters, Array(word[0..<$0])) }
+          guard let cost = costs.min(), cost <= budget else { continue }
+          let isEqual = folded == String(decoding: first, as: UTF8.self) && costs.last == cost
+          let isTitle = attribute(field) == 0
+          let points = isTitle && isEqual ? 5 : isTitle || isEqual ? 2 : 0
+          let key = [3 * cost - points, cost, attribute(field)]
+          if start.map({ key.lexicographicallyPrecedes($0.key) }) ?? true {
+            start = (key, points, cost, attribute(field))
+          }
+        }
+      }
+      if let start {
+        return [start.cost, 1, 15 - min(15, max(0, magnitude + start.points - 3 * start.cost)), 0]
+      }
+    }
     if resolved.query.endsInTypedWord, equals || startsValue {
       // The last word is being typed: every value equal to the query or starting with it is a
       // start, weighed by the powers of ten the popularity reaches (up to 10^9) and 5 points
       // for a title equal to the query, 2 for a title starting with it or another value equal.
-      var magnitude = 0
-      if let ranking = schema.rankingField, !ranking.isAscending,
-        let value = item[ranking.field].indexedNumber
-      {
-        magnitude = (0...9).filter { value >= pow(10, Double($0)) }.count
-      }
       let titleEquals = equals && equalAttribute == 0
       let titleStarts = titleEquals || (startsValue && startingAttribute == 0)
       let points = titleEquals ? 5 : titleStarts || equals ? 2 : 0
