@@ -75,6 +75,36 @@ struct TypoToleranceTests {
     #expect(collection.rows.count == 1, "changing the option searches again")
   }
 
+  @Test("a term with punctuation is looked for word by word: each word its own budget")
+  func punctuatedTerms() throws {
+    let schema = CatalogSchema(name: "t", fields: [.text("name")], titleField: "name")
+    let items = ["Cluj-Napoca", "Saint-Louis", "Napoca Cluj", "Port-au-Prince"].enumerated().map {
+      Item(id: ItemID(String($0)), fields: ["name": .text($1)])
+    }
+    var collection = try FilteredCollection(schema: schema, items: items)
+    let cases: [(String, [ItemID])] = [
+      ("cluj-napcoa", ["0", "2"]), ("cjluj-napoca", ["0", "2"]), ("saint-lous", ["1"]),
+      ("sant'louis", ["1"]),
+    ]
+    for (query, expected) in cases {
+      collection.filter(by: SearchCriteria(text: query))
+      #expect(collection.rows == expected, "\(query)")
+      #expect(collection.includesNearSpellings, "\(query)")
+    }
+    // Each word has the budget of its own letters: "au" may not be misspelt.
+    collection.filter(by: SearchCriteria(text: "port-ua-prince"))
+    #expect(collection.rows.isEmpty)
+    // Highlights cover each word's near spelling.
+    collection.filter(by: SearchCriteria(text: "cluj-napcoa"))
+    #expect(
+      collection.highlightRanges(in: "Cluj-Napoca", field: "name", of: items[0]).map {
+        String("Cluj-Napoca"[$0])
+      } == ["Cluj", "Napoca"])
+    // Written as it is stored, the term is found exactly, as one.
+    collection.filter(by: SearchCriteria(text: "cluj-napoca"))
+    #expect(collection.rows == ["0"] && !collection.includesNearSpellings)
+  }
+
   @Test("a match found only inside a word does not hold near spellings back")
   func infixMatches() throws {
     // "exter" is inside "Dexter" (and nowhere at a word start): near spellings are looked for
@@ -240,7 +270,10 @@ struct TypoToleranceTests {
         default: target[at] = syllables.randomElement(using: &random)!.last!
         }
       }
-      let query = (Bool.random(using: &random) ? word() + " " : "") + String(target)
+      // Two words apart, or one term joined by punctuation (searched word by word for near
+      // spellings).
+      let joint = [" ", " ", "-", "'"].randomElement(using: &random)!
+      let query = (Bool.random(using: &random) ? word() + joint : "") + String(target)
       var typed = ""
       for character in query {
         typed.append(character)

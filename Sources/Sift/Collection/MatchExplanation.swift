@@ -158,7 +158,8 @@ extension SearchIndex {
     of id: ID, request: MatchRequest, in matches: RankedMatches<ID>
   ) -> (slot: ResolvedAnalysis, catalogOrder: Int64)? {
     guard let slot = slot(of: id) else { return nil }
-    let analysis = analyse(slot, plan(request), nearSpellings: matches.includesNearSpellings)
+    let near = matches.includesNearSpellings
+    let analysis = analyse(slot, plan(request, nearSpellings: near), nearSpellings: near)
     func located(_ field: SlotAnalysis.Field?, _ offset: Int?) -> (value: Int, byte: Int)? {
       guard case .text(let column) = field, let offset else { return nil }
       return (columns[column].valueIndex(of: offset, inSlot: slot), offset)

@@ -20,7 +20,8 @@ extension SearchIndex {
     var lifted = request
     lifted.requiredCategory = nil
     let plan = plan(lifted)
-    let mayHaveTypos = request.typos.isEnabled && plan.hasTypoTerms
+    let nearPlan = lifted.splitsForNearSpellings ? self.plan(lifted.forNearSpellings) : plan
+    let mayHaveTypos = request.typos.isEnabled && nearPlan.hasTypoTerms
     // The matches shown answer the lifted request when no category was required.
     let current = matches.flatMap {
       $0.layout == layout && request.requiredCategory == nil ? $0 : nil
@@ -71,7 +72,7 @@ extension SearchIndex {
     // Near matches count only for the total or the categories that fell short: the others'
     // candidates are not checked.
     let near = count(
-      nearMatchingSlots(plan) { slot in
+      nearMatchingSlots(nearPlan) { slot in
         let id = Int(categories[Int(slot)])
         return counted.total < threshold || (id >= 0 && counted.byID[id] < threshold)
       })

@@ -127,6 +127,7 @@ extension SearchIndex {
     nearSpellings: Bool
   ) -> [Range<String.Index>] {
     guard let definition = schema.fields.first(where: { $0.name == field }) else { return [] }
+    let request = nearSpellings ? request.forNearSpellings : request
     let positive = request.terms.filter { !$0.isNegated }
     let scoped = schema.searchesUnfielded(definition, in: request)
     switch definition.kind {
@@ -176,6 +177,7 @@ extension SearchIndex {
     guard let column = textFields.firstIndex(where: { $0.name == field }),
       let slot = slotByID[id]
     else { return nil }
+    let request = nearSpellings ? request.forNearSpellings : request
     let conditions = highlightedConditions(of: textFields[column], in: request)
     let nearTerms = nearSpellings && request.typos.isEnabled
     guard

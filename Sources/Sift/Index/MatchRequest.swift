@@ -29,6 +29,35 @@ public struct MatchRequest: Hashable, Sendable {
     self.isTyping = isTyping
   }
 
+  /// The request near spellings are looked for with: a plain term holding punctuation
+  /// ("cluj-napcoa", "saint-lous") is searched as its words, each a term with a budget of its
+  /// own — a misspelt word cannot be found inside the term as written. The same request when no
+  /// term has punctuation inside.
+  public var forNearSpellings: MatchRequest {
+    guard splitsForNearSpellings else { return self }
+    var request = self
+    request.terms = terms.flatMap { term in
+      Self.words(of: term)?.map {
+        QueryTerm(condition: .text(TextCondition(needle: $0)), range: term.range)
+      } ?? [term]
+    }
+    return request
+  }
+
+  /// Whether `forNearSpellings` differs: some plain term holds punctuation.
+  public var splitsForNearSpellings: Bool { terms.contains { Self.words(of: $0) != nil } }
+
+  /// The words of a plain, positive text term that holds punctuation; nil for any other term.
+  private static func words(of term: QueryTerm) -> [String]? {
+    guard !term.isNegated, let text = term.textCondition, text.field == nil, !text.isPhrase,
+      text.number == nil, !text.matchesInitials,
+      text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
+    else { return nil }
+    let words = text.needle.utf8.split(whereSeparator: NearSpelling.isWordBoundary).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    return words.isEmpty ? nil : words
+  }
 }
 
 extension ResolvedCriteria {

@@ -79,6 +79,12 @@ struct MatchPlan {
 }
 
 extension SearchIndex {
+  /// The plan of `request` as searched with near spellings (`MatchRequest.forNearSpellings`)
+  /// or without.
+  func plan(_ request: MatchRequest, nearSpellings: Bool) -> MatchPlan {
+    plan(nearSpellings ? request.forNearSpellings : request)
+  }
+
   func plan(_ request: MatchRequest) -> MatchPlan {
     let unfieldedText = textFields.indices.filter {
       schema.searchesUnfielded(textFields[$0], in: request)
@@ -167,15 +173,16 @@ extension SearchIndex {
     let plan = plan(request)
     let exact = matchingSlots(plan, within: candidates)
     let typos = request.typos
-    let mayLookForNear = typos.isEnabled && plan.hasTypoTerms
+    let nearPlan = request.splitsForNearSpellings ? self.plan(request.forNearSpellings) : plan
+    let mayLookForNear = typos.isEnabled && nearPlan.hasTypoTerms
     // The threshold's count reads the first rows: at least that many must be in order.
     let first = firstRows(exact, plan, rows: mayLookForNear ? max(rows, typos.threshold) : rows)
     if mayLookForNear,
       Self.countedExactMatches(first.entries, total: exact.count, typos)
         < typos.threshold
     {
-      let near = nearMatchingSlots(plan)
-      let ranked = order(rank(near, plan, nearSpellings: true))
+      let near = nearMatchingSlots(nearPlan)
+      let ranked = order(rank(near, nearPlan, nearSpellings: true))
       return SearchOutcome(
         slots: near, ordered: ranked, isComplete: true, includesNearSpellings: true,
         exactCount: ranked.count { MatchRank(packed: $0.rank).typos == 0 })
@@ -198,7 +205,7 @@ extension SearchIndex {
   /// One slot's place among the results of `request` searched with or without near spellings
   /// (an edit placed among rows already shown), nil when it does not match.
   func place(_ slot: Int, request: MatchRequest, nearSpellings: Bool) -> RankedSlot? {
-    let plan = plan(request)
+    let plan = plan(request, nearSpellings: nearSpellings)
     guard matches(plan, slot: slot, nearSpellings: nearSpellings) else { return nil }
     return rank([Int32(slot)], plan, nearSpellings: nearSpellings).first
   }

@@ -48,7 +48,11 @@ extension PostgresCatalog {
     var sql = SearchSQL(lifted, layout: layout, schemaName: address.schemaName)
     let exact = try await tally(&sql, nearWords: nil)
     let typos = request.typos
-    guard typos.isEnabled, sql.hasTypoTerms else { return exact.shown }
+    // Near spellings look for a term with punctuation word by word (`forNearSpellings`).
+    var nearSQL =
+      lifted.splitsForNearSpellings
+      ? SearchSQL(lifted.forNearSpellings, layout: layout, schemaName: address.schemaName) : sql
+    guard typos.isEnabled, nearSQL.hasTypoTerms else { return exact.shown }
     let counted = typos.countsInfixMatches ? exact.all : exact.counted
     let countedTotal = typos.countsInfixMatches ? exact.total : exact.countedTotal
     let threshold = typos.threshold
@@ -59,7 +63,7 @@ extension PostgresCatalog {
       countedTotal < threshold
         || categories.contains(where: { counted[$0, default: 0] < threshold })
     else { return exact.shown }
-    let near = try await tally(&sql, nearWords: try await nearWords(sql))
+    let near = try await tally(&nearSQL, nearWords: try await nearWords(nearSQL))
     var byCategory: [String: Int] = [:]
     for category in categories {
       let count =

@@ -103,11 +103,15 @@ extension PostgresCatalog {
     var sql = SearchSQL(request, layout: layout, schemaName: address.schemaName)
     let page = try await run(&sql, nearWords: nil, limit: limit, offset: offset)
     let counted = typos.countsInfixMatches ? page.matches : page.counted
-    guard typos.isEnabled, sql.hasTypoTerms, counted < typos.threshold else {
+    // Near spellings look for a term with punctuation word by word (`forNearSpellings`).
+    var nearSQL =
+      request.splitsForNearSpellings
+      ? SearchSQL(request.forNearSpellings, layout: layout, schemaName: address.schemaName) : sql
+    guard typos.isEnabled, nearSQL.hasTypoTerms, counted < typos.threshold else {
       return (page, false)
     }
     let near = try await run(
-      &sql, nearWords: try await nearWords(sql), limit: limit, offset: offset)
+      &nearSQL, nearWords: try await nearWords(nearSQL), limit: limit, offset: offset)
     return (near, true)
   }
 

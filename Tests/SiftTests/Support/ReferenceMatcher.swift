@@ -23,16 +23,19 @@ struct ReferenceMatcher {
       matches($0, resolved, nearSpellings: false)
         && (typos.countsInfixMatches || rank($0, resolved, nearSpellings: false)[1] < 3)
     }
+    // Near spellings look for a term with punctuation word by word.
+    let split = Self.splitForNearSpellings(resolved)
     let near =
       typos.isEnabled && counted.count < typos.threshold
-      && resolved.allTerms.contains { !$0.isNegated && Self.typoBudget($0) != nil }
-    let matching = items.enumerated().filter { matches($0.element, resolved, nearSpellings: near) }
+      && split.allTerms.contains { !$0.isNegated && Self.typoBudget($0) != nil }
+    let searched = near ? split : resolved
+    let matching = items.enumerated().filter { matches($0.element, searched, nearSpellings: near) }
     let ranking = schema.rankingField
     return matching.map { entry in
       let popularity = ranking.flatMap { (entry.element[$0.field]).indexedNumber }
       let key = popularity.map { ranking!.isAscending ? $0 : -$0 } ?? .infinity
       return (
-        rank: rank(entry.element, resolved, nearSpellings: near), popularity: key,
+        rank: rank(entry.element, searched, nearSpellings: near), popularity: key,
         position: entry.offset, id: entry.element.id
       )
     }
@@ -42,6 +45,27 @@ struct ReferenceMatcher {
         || (a == b && ($0.popularity, $0.position) < ($1.popularity, $1.position))
     }
     .map { ($0.id, $0.rank) }
+  }
+
+  /// The criteria near spellings are looked for with: a plain, positive term holding
+  /// punctuation ("cluj-napcoa") becomes one term per word.
+  static func splitForNearSpellings(_ resolved: ResolvedCriteria) -> ResolvedCriteria {
+    var split = resolved
+    split.query.terms = resolved.query.terms.flatMap { term -> [QueryTerm] in
+      guard !term.isNegated, let condition = term.textCondition, condition.field == nil,
+        !condition.isPhrase, condition.number == nil, !condition.matchesInitials,
+        condition.needle.utf8.contains(where: isBoundary)
+      else { return [term] }
+      let words = condition.needle.utf8.split(whereSeparator: isBoundary)
+      return words.isEmpty
+        ? [term]
+        : words.map {
+          QueryTerm(
+            condition: .text(TextCondition(needle: String(decoding: $0, as: UTF8.self))),
+            range: term.range)
+        }
+    }
+    return split
   }
 
   /// How a rank tuple orders: a start with typos (a near spelling starting a value of a
