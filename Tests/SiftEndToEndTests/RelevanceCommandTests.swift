@@ -36,11 +36,11 @@ struct RelevanceCommandTests {
     let json = try sift.run(["search", "--catalog", "products", "--explain", "--json", "gingr"])
     let explain = try #require(json.objects.first?["explain"] as? [String: Any])
     #expect(explain["typos"] as? Int == 1)
-    // Being typed, a title starting with a near spelling is a start, weighed less 3 an edit.
+    // Being typed, a title starting with a near spelling is a start, weighed less 6 an edit.
     #expect(explain["exactness"] as? String == "starts a value")
     #expect(
       explain["typed_magnitude"] as? Int == 0 && explain["typed_points"] as? Int == 5
-        && explain["typed_edits"] as? Int == 1 && explain["attribute"] as? Int == 13)
+        && explain["typed_edits"] as? Int == 1 && explain["attribute"] as? Int == 15)
     #expect(explain["ahead_of_next"] as? String == nil)
     #expect(explain["field"] as? String == "title" && explain["value"] as? String == "Ginger")
     let highlights = try #require(explain["highlights"] as? [[String: Any]])
@@ -245,7 +245,7 @@ struct CitiesCorpusTests {
     ])
     #expect(
       explained.stdout.contains("typos 1 · starts a value, typed: weight")
-        && explained.stdout.contains("− 3 for 1 edit"), "\(explained.stdout)")
+        && explained.stdout.contains("− 6 for 1 edit"), "\(explained.stdout)")
   }
 
   /// Spellings that found nothing before katakana, Arabic-script letters and digits were folded

@@ -52,9 +52,13 @@ struct RelevanceTests {
       second: item("b", "Lisbonia", population: 100_000),
       typos: TypoTolerance(threshold: 5)),
     Case(
-      rule: "typing: a misspelt start of a value before a match inside a word", query: "havna",
-      first: item("a", "Havana", population: 10),
-      second: item("b", "Bhavnagar", population: 500)),
+      rule: "typing: a weak exact start does not hold near spellings back", query: "sendia",
+      first: item("a", "Sendai", population: 1_000_000),
+      second: item("b", "Sendiaville", population: 100)),
+    Case(
+      rule: "typing: a misspelt start of a value before a match inside a word", query: "tolde",
+      first: item("a", "Toledo", population: 10),
+      second: item("b", "Batolder", population: 500)),
     Case(
       rule: "exactness: an alternate name equal to a finished query before a longer title",
       query: "new york ",
@@ -128,6 +132,31 @@ struct RelevanceTests {
     reference.typos = test.typos
     #expect(
       reference.rows(items: items, criteria: SearchCriteria(text: test.query)) == collection.rows)
+  }
+
+  @Test("typing: only an exact start weighing 7 or more holds near spellings back")
+  func strongStartsHoldNearSpellingsBack() throws {
+    func search(
+      _ text: String, town: Double, ranking: RankingField? = RankingField("population")
+    ) throws -> (rows: [ItemID], near: Bool) {
+      let items = [
+        Self.item("town", "Sendiaville", population: town),
+        Self.item("city", "Sendai", population: 10_000_000),
+      ]
+      var collection = try FilteredCollection(schema: Self.schema(ranking: ranking), items: items)
+      collection.filter(by: SearchCriteria(text: text))
+      let reference = ReferenceMatcher(schema: Self.schema(ranking: ranking))
+      #expect(reference.rows(items: items, criteria: SearchCriteria(text: text)) == collection.rows)
+      return (Array(collection.rows), collection.includesNearSpellings)
+    }
+    // Sendiaville at 9,999 people weighs 4 + 2: weak, so near spellings are looked for, and
+    // Sendai (8 + 5 − 6 for its edit) comes first.
+    #expect(try search("sendia", town: 9_999) == (["city", "town"], true))
+    // At 10,000 it weighs 5 + 2 = 7: strong, and nothing else is looked for.
+    #expect(try search("sendia", town: 10_000) == (["town"], false))
+    // Finished, or without a ranking field, every exact word start counts, as before.
+    #expect(try search("sendia ", town: 9_999) == (["town"], false))
+    #expect(try search("sendia", town: 9_999, ranking: nil) == (["town"], false))
   }
 
   @Test("popularity: descending by default, ascending on request, missing values last")

@@ -250,7 +250,8 @@ struct TypoToleranceTests {
               (0..<Int.random(in: 1...3, using: &random)).map { _ in word() }
                 .joined(separator: " ")),
             "tags": .texts((0..<Int.random(in: 0...2, using: &random)).map { _ in word() }),
-            "n": .number(Double(Int.random(in: 0...5, using: &random))),
+            // Popularity from nothing to millions: exact starts both weak and strong.
+            "n": .number([0, 3, 5, 80, 20_000, 3_000_000].randomElement(using: &random)!),
           ])
       }
       let typos = [

@@ -19,7 +19,7 @@ public struct MatchExplanation: Hashable, Sendable {
   /// While the last word is typed (`MatchRequest.isTyping`), a start's weight
   /// (`MatchRank.typedStart`): the powers of ten its popularity reaches, and the points of a
   /// title equal to the query (5), or of a title starting with it or another value equal to it
-  /// (2), less 3 per edit of a value that starts with a near spelling of a one-word query.
+  /// (2), less 6 per edit of a value that starts with a near spelling of a one-word query.
   /// Larger comes first; nil otherwise.
   public var typedWeight: TypedWeight?
   /// The first rule that puts this result before the next one — "typos", "exactness",
@@ -40,7 +40,7 @@ public struct MatchExplanation: Hashable, Sendable {
     /// `penaltyPerEdit` from the weight.
     public var edits: Int = 0
 
-    /// What an edit takes from the weight (3: as much as a thousandfold popularity).
+    /// What an edit takes from the weight (6: as much as a millionfold popularity).
     public static var penaltyPerEdit: Int { MatchRank.typedEditPenalty }
 
     /// The sum that decides: magnitude and points, less the edits' penalty.
@@ -89,9 +89,9 @@ extension SearchCollection {
     var typedWeight: MatchExplanation.TypedWeight?
     if request.isTyping, analysis.slot.rank.exactness == .startsValue {
       let magnitude = schema.magnitude(ofPopularity: popularity(of: element))
-      let edits = analysis.slot.rank.typos
-      let points = analysis.slot.rank.typedWeight - magnitude + MatchRank.typedEditPenalty * edits
-      typedWeight = .init(magnitude: magnitude, points: max(0, points), edits: edits)
+      typedWeight = .init(
+        magnitude: magnitude, points: analysis.slot.typedPoints ?? 0,
+        edits: analysis.slot.rank.typos)
     }
     var highlights: [MatchExplanation.Highlight] = []
     for definition in schema.fields {
@@ -169,7 +169,8 @@ extension SearchIndex {
         rank: analysis.rank, field: analysis.field,
         offset: located(analysis.field, analysis.offset),
         exactField: analysis.exactField,
-        exactOffset: located(analysis.exactField, analysis.exactOffset)),
+        exactOffset: located(analysis.exactField, analysis.exactOffset),
+        typedPoints: analysis.typedPoints),
       orderKeys[slot]
     )
   }
@@ -182,6 +183,7 @@ struct ResolvedAnalysis {
   var offset: (value: Int, byte: Int)?
   var exactField: SlotAnalysis.Field?
   var exactOffset: (value: Int, byte: Int)?
+  var typedPoints: Int?
 }
 
 extension FoldedColumn {

@@ -82,7 +82,7 @@ extension SearchIndex {
   }
 
   /// How many of `slots` (exact matches) count toward the typo threshold — every term starting
-  /// a word — in all and per category id, each count stopped at `threshold`: all the counts are
+  /// a word, or strong starts (`SearchIndex.counts(_:strongStartsOnly:)`) — in all and per category id, each count stopped at `threshold`: all the counts are
   /// compared with. A match is ranked only while its category (or the total) is short, and
   /// only when its summaries allow word starts.
   private func countedExactMatches(
@@ -95,7 +95,9 @@ extension SearchIndex {
         let id = Int(categories[Int(slot)])
         guard total < threshold || (id >= 0 && byID[id] < threshold) else { continue }
         guard exactnessBound(Int(slot), context) < MatchRank.Exactness.substring.rawValue,
-          analyse(Int(slot), plan, context, nearSpellings: false).rank.exactness < .substring
+          Self.counts(
+            analyse(Int(slot), plan, context, nearSpellings: false).rank,
+            strongStartsOnly: countsStrongStartsOnly(plan))
         else { continue }
         total += 1
         if id >= 0 { byID[id] += 1 }

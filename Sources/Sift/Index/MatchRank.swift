@@ -57,7 +57,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   public static let unranked = MatchRank()
 
   static let maximumTypos = 7
-  static let maximumAttribute = 15
+  package static let maximumAttribute = 15
   static let maximumPosition = 7
 
   /// The rank in 12 bits, ordered as the rank is: typos (3), exactness (2), attribute (4),
@@ -104,9 +104,20 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   }
 
   /// What an edit takes from the weight of a value that starts a word being typed only with
-  /// typos (`typedStart(magnitude:points:edits:)`): as much as a thousandfold popularity.
+  /// typos (`typedStart(magnitude:points:edits:)`): as much as a millionfold popularity.
   /// Found on the relevance benchmark (`Benchmarks/README.md`, issue 29).
-  package static let typedEditPenalty = 3
+  package static let typedEditPenalty = 6
+
+  /// The weight from which an exact start of a one-word query being typed is strong enough
+  /// evidence that near spellings are not looked for (`isStrongTypedStart`): a title starting
+  /// with the query of a place of 10,000 people or more, say. Found on the relevance benchmark.
+  package static let strongTypedWeight = 7
+
+  /// Whether this exact start of a one-word query being typed weighs `strongTypedWeight` or
+  /// more: only such a match counts toward the typo threshold then (`TypoTolerance`).
+  package var isStrongTypedStart: Bool {
+    exactness == .startsValue && typos == 0 && typedWeight >= Self.strongTypedWeight
+  }
 
   /// The rank of a value that equals or starts with a query whose last word is still being
   /// typed (`MatchRequest.isTyping`): a start, whose attribute is 15 less the item's magnitude
@@ -117,7 +128,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   /// With `edits`, the value starts with a near spelling of a one-word query (when near
   /// spellings are looked for): still a start, among the exact ones, each edit taking
   /// `typedEditPenalty` from its weight — "havna" finds Havana (2 million people, one edit)
-  /// before Bhavnagar, which holds "havn" exactly but only inside a word.
+  /// before Bhavnagar, which holds "havna" exactly but only inside a word.
   package static func typedStart(magnitude: Int, points: Int, edits: Int = 0) -> MatchRank {
     let weight = magnitude + points - typedEditPenalty * edits
     return MatchRank(

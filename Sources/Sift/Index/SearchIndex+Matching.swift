@@ -75,6 +75,10 @@ struct MatchPlan {
   /// The last word is still being typed (`MatchRequest.isTyping`).
   var isTyping = false
 
+  /// A one-word query being typed that may have typos: where popularity weighs, only a strong
+  /// exact start counts toward the typo threshold (`MatchRank.isStrongTypedStart`).
+  var isTypedTypoWord: Bool { isTyping && rankProbes.count == 1 && rankProbes[0].typo != nil }
+
   var hasTypoTerms: Bool { rankProbes.contains { $0.typo != nil } }
 }
 
@@ -178,7 +182,8 @@ extension SearchIndex {
     // The threshold's count reads the first rows: at least that many must be in order.
     let first = firstRows(exact, plan, rows: mayLookForNear ? max(rows, typos.threshold) : rows)
     if mayLookForNear,
-      Self.countedExactMatches(first.entries, total: exact.count, typos)
+      Self.countedExactMatches(
+        first.entries, total: exact.count, typos, strongStartsOnly: countsStrongStartsOnly(plan))
         < typos.threshold
     {
       let near = nearMatchingSlots(nearPlan)
@@ -193,13 +198,27 @@ extension SearchIndex {
   }
 
   /// The exact matches that count toward the typo threshold: those where every term starts a
-  /// word, unless infix matches count too — read from the first of them in order, which hold
-  /// every such match or at least `threshold` of them (they rank before every other).
+  /// word (while a one-word query is typed, only strong starts: `MatchRank.isStrongTypedStart`),
+  /// unless infix matches count too — read from the first of them in order, which hold every
+  /// such match or at least `threshold` of them (they rank before every other).
   static func countedExactMatches(
-    _ first: [RankedSlot], total: Int, _ typos: TypoTolerance
+    _ first: [RankedSlot], total: Int, _ typos: TypoTolerance, strongStartsOnly: Bool
   ) -> Int {
     guard !typos.countsInfixMatches else { return total }
-    return first.count { MatchRank(packed: $0.rank).exactness < .substring }
+    return first.count { counts(MatchRank(packed: $0.rank), strongStartsOnly: strongStartsOnly) }
+  }
+
+  /// Whether only strong exact starts count toward the typo threshold: a one-word query that
+  /// may have typos, typed, in a catalog whose popularity weighs (`CatalogSchema.weighsMagnitude`;
+  /// without it every start weighs its points alone, and every word start counts).
+  func countsStrongStartsOnly(_ plan: MatchPlan) -> Bool {
+    plan.isTypedTypoWord && schema.weighsMagnitude
+  }
+
+  /// Whether an exact match of this rank counts toward the typo threshold.
+  @inline(__always)
+  static func counts(_ rank: MatchRank, strongStartsOnly: Bool) -> Bool {
+    strongStartsOnly ? rank.isStrongTypedStart : rank.exactness < .substring
   }
 
   /// One slot's place among the results of `request` searched with or without near spellings

@@ -17,6 +17,9 @@ struct SlotAnalysis {
   /// The value that equals or starts with the query, when exactness says one does.
   var exactField: Field?
   var exactOffset: Int?
+  /// While the last word is typed, the points of the value that makes the item a start
+  /// (`MatchRank.typedPoints`), exact or near spelt; nil otherwise.
+  var typedPoints: Int?
 
   enum Field: Hashable {
     case text(Int)
@@ -666,6 +669,7 @@ extension SearchIndex {
       typos: typos, exactness: allWordStarts ? .wordStarts : .substring,
       attribute: min(best.attribute, MatchRank.maximumAttribute),
       position: min(best.position, MatchRank.maximumPosition))
+    var typedPoints: Int?
     if let decided {
       best = (decided.attribute, 0, decided.field, decided.offset)
       rank = decided.rank
@@ -673,6 +677,7 @@ extension SearchIndex {
     } else if typos > 0, context.isTyping, plan.rankProbes.count == 1,
       let start = nearStart(plan.rankProbes[0], slot: slot, context)
     {
+      typedPoints = start.points
       // A one-word query being typed, misspelt: a value starting with a near spelling of it
       // ranks among the starts, its edits taken from its weight.
       best = (start.attribute, 0, .text(start.column), start.offset)
@@ -681,7 +686,8 @@ extension SearchIndex {
     }
     return SlotAnalysis(
       rank: rank, field: best.field, offset: best.offset, exactField: decided?.field,
-      exactOffset: decided?.offset)
+      exactOffset: decided?.offset,
+      typedPoints: context.isTyping ? decided?.typedPoints ?? typedPoints : nil)
   }
 
   /// The slot's best value that starts with a near spelling of `probe`: whose first word, from

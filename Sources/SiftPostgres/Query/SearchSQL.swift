@@ -171,7 +171,7 @@ struct SearchSQL {
     guard case .page(let limit, let offset) = output else {
       return """
         \(base)
-        SELECT category, count(*), count(*) FILTER (WHERE low & 384 <> 384)
+        SELECT category, count(*), count(*) FILTER (WHERE \(countedFilter))
         FROM base GROUP BY category
         """
     }
@@ -201,7 +201,7 @@ struct SearchSQL {
         SELECT id, ord, pop, \(ranking.rank("exact_")) AS rank
         FROM (SELECT *\(ranking.exact.map { ", " + $0 }.joined()) FROM base\(kept) OFFSET 0) AS ranked),
       counts AS (
-        SELECT count(*) AS matches, count(*) FILTER (WHERE low & 384 <> 384) AS counted,
+        SELECT count(*) AS matches, count(*) FILTER (WHERE \(countedFilter)) AS counted,
           count(*) FILTER (WHERE low < 512 AND near_start IS NULL) AS exact FROM base)
       SELECT shown.id, shown.rank, shown.ord, matches, counted, exact
       FROM counts LEFT JOIN (
@@ -398,6 +398,21 @@ struct SearchSQL {
         """
     }
     return (cheap, exact, rank, largestKey < 128)
+  }
+
+  /// Which exact matches count toward the typo threshold (`SearchIndex.counts`): every term
+  /// starting a word — exactness below 3 — or, while a one-word query that may have typos is
+  /// typed where popularity weighs, only starts without typos weighing
+  /// `MatchRank.strongTypedWeight` or more (their
+  /// rank is exact in `low`: a start's key does not depend on word positions).
+  private var countedFilter: String {
+    guard isTyping, rankProbes.count == 1, rankProbes[0].typo != nil,
+      layout.schema.weighsMagnitude
+    else {
+      return "low & 384 <> 384"
+    }
+    let attribute = MatchRank.maximumAttribute - MatchRank.strongTypedWeight
+    return "low < 512 AND low & 384 = 128 AND low & 120 <= \(attribute * 8)"
   }
 
   /// The bound arrays of one term's near spellings (`NearWord`).

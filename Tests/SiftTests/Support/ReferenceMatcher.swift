@@ -19,9 +19,17 @@ struct ReferenceMatcher {
     let resolved = ResolvedCriteria(criteria, schema: schema)
     // Exact matches count toward the threshold when every term starts a word (exactness < 3),
     // or all of them when infix matches count.
+    // While a one-word query that may have typos is typed in a catalog where popularity
+    // weighs, only a start without typos weighing 7 or more (attribute 8 or less) counts.
+    let positiveText = resolved.allTerms.filter { !$0.isNegated && $0.textCondition != nil }
+    let strongStartsOnly =
+      resolved.query.endsInTypedWord && positiveText.count == 1
+      && Self.typoBudget(positiveText[0]) != nil && schema.rankingField?.isAscending == false
     let counted = items.filter {
-      matches($0, resolved, nearSpellings: false)
-        && (typos.countsInfixMatches || rank($0, resolved, nearSpellings: false)[1] < 3)
+      guard matches($0, resolved, nearSpellings: false) else { return false }
+      if typos.countsInfixMatches { return true }
+      let rank = rank($0, resolved, nearSpellings: false)
+      return strongStartsOnly ? rank[0] == 0 && rank[1] == 1 && rank[2] <= 8 : rank[1] < 3
     }
     // Near spellings look for a term with punctuation word by word.
     let split = Self.splitForNearSpellings(resolved)
@@ -223,7 +231,7 @@ struct ReferenceMatcher {
       terms.count == 1, let budget = Self.typoBudget(terms[0])
     {
       // A one-word query being typed, misspelt: a value starting with a word within the budget
-      // (whole, or its beginning) is a start, 3 taken from its weight per edit. It equals when
+      // (whole, or its beginning) is a start, 6 taken from its weight per edit. It equals when
       // the value is that word and the cheapest beginning is all of it.
       let letters = Array(query.unicodeScalars)
       var start: (key: [Int], points: Int, cost: Int, attribute: Int)?
@@ -239,14 +247,14 @@ struct ReferenceMatcher {
           let isEqual = folded == String(decoding: first, as: UTF8.self) && costs.last == cost
           let isTitle = attribute(field) == 0
           let points = isTitle && isEqual ? 5 : isTitle || isEqual ? 2 : 0
-          let key = [3 * cost - points, cost, attribute(field)]
+          let key = [6 * cost - points, cost, attribute(field)]
           if start.map({ key.lexicographicallyPrecedes($0.key) }) ?? true {
             start = (key, points, cost, attribute(field))
           }
         }
       }
       if let start {
-        return [start.cost, 1, 15 - min(15, max(0, magnitude + start.points - 3 * start.cost)), 0]
+        return [start.cost, 1, 15 - min(15, max(0, magnitude + start.points - 6 * start.cost)), 0]
       }
     }
     if resolved.query.endsInTypedWord, equals || startsValue {
