@@ -52,6 +52,27 @@ struct EquivalenceTests {
 
   static func seed(_ catalog: SeedCatalog) throws -> CatalogDocument { try catalog.load() }
 
+  /// The cities sample in PostgreSQL as an older Sift left it: written now, then taken back by
+  /// `downgrade` (SQL given the quoted schema name). Returns the document, the cluster, the
+  /// address and the quoted schema name.
+  static func olderCities(
+    _ name: String, downgrade: (String) -> String
+  ) async throws -> (CatalogDocument, PostgresCluster, PostgresAddress, String) {
+    let document = try cities()
+    let cluster = try PostgresCluster.shared()
+    let address = try PostgresAddress(cluster.address(catalog: name))
+    try await PostgresCatalog.replace(address, with: document)
+    let schema = "\"\(address.schemaName)\""
+    _ = try cluster.psql(downgrade(schema))
+    return (document, cluster, address, schema)
+  }
+
+  /// The catalog's format as this Sift writes it: an older one was upgraded on open.
+  static func expectCurrentFormat(_ cluster: PostgresCluster, _ schema: String) throws {
+    let format = try cluster.psql("SELECT format FROM \(schema).catalog")
+    #expect(format.trimmingCharacters(in: .whitespacesAndNewlines) == "\(PostgresCatalog.format)")
+  }
+
   /// The cities sample (2,955 cities, names in many scripts) as `sift import` reads it.
   static func cities() throws -> CatalogDocument {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -198,26 +219,21 @@ struct EquivalenceTests {
 
   @Test("a format 1 catalog is upgraded on open: its letters are filled and read")
   func upgradeFromFormatOne() async throws {
-    let document = try Self.cities()
-    let cluster = try PostgresCluster.shared()
-    let address = try PostgresAddress(cluster.address(catalog: "letters_upgrade"))
-    try await PostgresCatalog.replace(address, with: document)
     // Back to format 1 as an older Sift wrote it: no letters tables, no letter columns.
-    let s = "\"\(address.schemaName)\""
-    _ = try cluster.psql(
+    let (document, cluster, address, s) = try await Self.olderCities("letters_upgrade") { s in
       """
       DROP TABLE \(s).letters; DROP TABLE \(s).letter_counts;
       ALTER TABLE \(s).items DROP COLUMN lh, DROP COLUMN lw, DROP COLUMN lv;
       UPDATE \(s).catalog SET format = 1;
-      """)
+      """
+    }
     // Two processes opening it at once upgrade it once.
     async let first = PostgresCatalog.open(address)
     async let second = PostgresCatalog.open(address)
     let (catalog, other) = try await (first, second)
     await other.close()
     await catalog.close()
-    let format = try cluster.psql("SELECT format FROM \(s).catalog")
-    #expect(format.trimmingCharacters(in: .whitespacesAndNewlines) == "\(PostgresCatalog.format)")
+    try Self.expectCurrentFormat(cluster, s)
     var pair = try await Pair(opening: document, at: address)
     try await Self.compareLetters(&pair, name: "cities upgraded")
     await pair.catalog.close()
@@ -225,19 +241,14 @@ struct EquivalenceTests {
 
   @Test("a format 2 catalog is upgraded on open: its letters are ranked again")
   func upgradeFromFormatTwo() async throws {
-    let document = try Self.cities()
-    let cluster = try PostgresCluster.shared()
-    let address = try PostgresAddress(cluster.address(catalog: "letters_rerank"))
-    try await PostgresCatalog.replace(address, with: document)
     // Ranks as an older Sift made them, which no longer agree with the engine: here every
     // one the worst, so that a page read from them is out of order until they are made again.
-    let s = "\"\(address.schemaName)\""
-    _ = try cluster.psql(
-      "UPDATE \(s).letters SET rank = 4095; UPDATE \(s).catalog SET format = 2;")
+    let (document, cluster, address, s) = try await Self.olderCities("letters_rerank") { s in
+      "UPDATE \(s).letters SET rank = 4095; UPDATE \(s).catalog SET format = 2;"
+    }
     let catalog = try await PostgresCatalog.open(address)
     await catalog.close()
-    let format = try cluster.psql("SELECT format FROM \(s).catalog")
-    #expect(format.trimmingCharacters(in: .whitespacesAndNewlines) == "\(PostgresCatalog.format)")
+    try Self.expectCurrentFormat(cluster, s)
     let worst = try cluster.psql("SELECT count(*) FROM \(s).letters WHERE rank = 4095")
     #expect(worst.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     var pair = try await Pair(opening: document, at: address)
@@ -249,16 +260,12 @@ struct EquivalenceTests {
     "a misspelt word being typed: values starting with a near spelling rank as in the engine (a format 4 catalog gains what finds them)"
   )
   func typedMisspellings() async throws {
-    let document = try Self.cities()
-    let cluster = try PostgresCluster.shared()
-    let address = try PostgresAddress(cluster.address(catalog: "near_starts"))
-    try await PostgresCatalog.replace(address, with: document)
     // As format 4 left it: without the function that finds a value starting with a near spelling.
-    let s = "\"\(address.schemaName)\""
-    _ = try cluster.psql("DROP FUNCTION \(s).near_start; UPDATE \(s).catalog SET format = 4;")
+    let (document, cluster, address, s) = try await Self.olderCities("near_starts") { s in
+      "DROP FUNCTION \(s).near_start; UPDATE \(s).catalog SET format = 4;"
+    }
     var pair = try await Pair(opening: document, at: address)
-    let format = try cluster.psql("SELECT format FROM \(s).catalog")
-    #expect(format.trimmingCharacters(in: .whitespacesAndNewlines) == "\(PostgresCatalog.format)")
+    try Self.expectCurrentFormat(cluster, s)
     let seed: UInt64 = 29_003
     print("typed misspellings: seed \(seed)")
     var random = SplitMix64(seed: seed)

@@ -20,7 +20,7 @@ extension SearchIndex {
     var lifted = request
     lifted.requiredCategory = nil
     let plan = plan(lifted)
-    let nearPlan = lifted.splitsForNearSpellings ? self.plan(lifted.forNearSpellings) : plan
+    let nearPlan = nearSpellingPlan(lifted, exact: plan)
     let mayHaveTypos = request.typos.isEnabled && nearPlan.hasTypoTerms
     // The matches shown answer the lifted request when no category was required.
     let current = matches.flatMap {
@@ -81,9 +81,9 @@ extension SearchIndex {
     }
   }
 
-  /// How many of `slots` (exact matches) count toward the typo threshold — every term starting
-  /// a word, or strong starts (`SearchIndex.counts(_:strongStartsOnly:)`) — in all and per category id, each count stopped at `threshold`: all the counts are
-  /// compared with. A match is ranked only while its category (or the total) is short, and
+  /// How many of `slots` (exact matches) count toward the typo threshold
+  /// (`SearchIndex.counts(_:strongStartsOnly:)`), in all and per category id, each count
+  /// stopped at `threshold`: all the counts are compared with. A match is ranked only while its category (or the total) is short, and
   /// only when its summaries allow word starts.
   private func countedExactMatches(
     _ slots: [Int32], _ plan: MatchPlan, categories categoryCount: Int, upTo threshold: Int

@@ -49,8 +49,7 @@ public struct MatchRequest: Hashable, Sendable {
 
   /// The words of a plain, positive text term that holds punctuation; nil for any other term.
   private static func words(of term: QueryTerm) -> [String]? {
-    guard !term.isNegated, let text = term.textCondition, text.field == nil, !text.isPhrase,
-      text.number == nil, !text.matchesInitials,
+    guard !term.isNegated, let text = term.textCondition, text.isPlain,
       text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
     else { return nil }
     let words = text.needle.utf8.split(whereSeparator: NearSpelling.isWordBoundary).map {
@@ -58,6 +57,12 @@ public struct MatchRequest: Hashable, Sendable {
     }
     return words.isEmpty ? nil : words
   }
+}
+
+extension TextCondition {
+  /// Plain text: no field, phrase, number or initial consonants — what may have typos, word by
+  /// word (`TypoTolerance.nearSpellingTerm`, `MatchRequest.forNearSpellings`).
+  var isPlain: Bool { field == nil && !isPhrase && number == nil && !matchesInitials }
 }
 
 extension ResolvedCriteria {
@@ -124,8 +129,7 @@ public struct TypoTolerance: Hashable, Sendable {
   package static func nearSpellingTerm(
     _ text: TextCondition
   ) -> (letters: [UInt32], budget: Int)? {
-    guard text.field == nil, !text.isPhrase, text.number == nil, !text.matchesInitials,
-      !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
+    guard text.isPlain, !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
     else { return nil }
     let letters = NearSpelling.scalars(text.needle.utf8)
     let budget = budget(letters: letters.count)

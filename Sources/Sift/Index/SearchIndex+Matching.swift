@@ -89,6 +89,12 @@ extension SearchIndex {
     plan(nearSpellings ? request.forNearSpellings : request)
   }
 
+  /// The plan near spellings of `request` are looked for with, given its exact `plan`: that
+  /// plan itself unless a term splits into words (`MatchRequest.forNearSpellings`).
+  func nearSpellingPlan(_ request: MatchRequest, exact plan: MatchPlan) -> MatchPlan {
+    request.splitsForNearSpellings ? self.plan(request.forNearSpellings) : plan
+  }
+
   func plan(_ request: MatchRequest) -> MatchPlan {
     let unfieldedText = textFields.indices.filter {
       schema.searchesUnfielded(textFields[$0], in: request)
@@ -177,7 +183,7 @@ extension SearchIndex {
     let plan = plan(request)
     let exact = matchingSlots(plan, within: candidates)
     let typos = request.typos
-    let nearPlan = request.splitsForNearSpellings ? self.plan(request.forNearSpellings) : plan
+    let nearPlan = nearSpellingPlan(request, exact: plan)
     let mayLookForNear = typos.isEnabled && nearPlan.hasTypoTerms
     // The threshold's count reads the first rows: at least that many must be in order.
     let first = firstRows(exact, plan, rows: mayLookForNear ? max(rows, typos.threshold) : rows)

@@ -48,10 +48,7 @@ extension PostgresCatalog {
     var sql = SearchSQL(lifted, layout: layout, schemaName: address.schemaName)
     let exact = try await tally(&sql, nearWords: nil)
     let typos = request.typos
-    // Near spellings look for a term with punctuation word by word (`forNearSpellings`).
-    var nearSQL =
-      lifted.splitsForNearSpellings
-      ? SearchSQL(lifted.forNearSpellings, layout: layout, schemaName: address.schemaName) : sql
+    var nearSQL = nearSpellingSQL(lifted, exact: sql)
     guard typos.isEnabled, nearSQL.hasTypoTerms else { return exact.shown }
     let counted = typos.countsInfixMatches ? exact.all : exact.counted
     let countedTotal = typos.countsInfixMatches ? exact.total : exact.countedTotal

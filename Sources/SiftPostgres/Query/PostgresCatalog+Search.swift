@@ -103,10 +103,7 @@ extension PostgresCatalog {
     var sql = SearchSQL(request, layout: layout, schemaName: address.schemaName)
     let page = try await run(&sql, nearWords: nil, limit: limit, offset: offset)
     let counted = typos.countsInfixMatches ? page.matches : page.counted
-    // Near spellings look for a term with punctuation word by word (`forNearSpellings`).
-    var nearSQL =
-      request.splitsForNearSpellings
-      ? SearchSQL(request.forNearSpellings, layout: layout, schemaName: address.schemaName) : sql
+    var nearSQL = nearSpellingSQL(request, exact: sql)
     guard typos.isEnabled, nearSQL.hasTypoTerms, counted < typos.threshold else {
       return (page, false)
     }
@@ -140,6 +137,13 @@ extension PostgresCatalog {
       page.orders.append(Int64(order))
     }
     return page
+  }
+
+  /// The statement near spellings of `request` are looked for with, given its exact one: that
+  /// one unless a term splits into words (`MatchRequest.forNearSpellings`).
+  func nearSpellingSQL(_ request: MatchRequest, exact sql: SearchSQL) -> SearchSQL {
+    guard request.splitsForNearSpellings else { return sql }
+    return SearchSQL(request.forNearSpellings, layout: layout, schemaName: address.schemaName)
   }
 
   /// The near spellings of each of the statement's rank probes.
