@@ -2,7 +2,7 @@
 import PackageDescription
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// How the `sift` command is linked in release builds on Linux. It exports no symbols, since it
@@ -24,14 +24,14 @@ let commandLinkerSettings: [LinkerSetting] = {
 /// The version of the C library this manifest runs on, when it is glibc ([2, 36]).
 func glibcVersion() -> [Int]? {
   #if canImport(Glibc)
-    var text = [CChar](repeating: 0, count: 64)
-    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return nil }
-    let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-    let words = String(decoding: bytes, as: UTF8.self).split(separator: " ")
-    guard words.first == "glibc", let number = words.last else { return nil }
-    return number.split(separator: ".").compactMap { Int($0) }
+  var text = [CChar](repeating: 0, count: 64)
+  guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return nil }
+  let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+  let words = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+  guard words.first == "glibc", let number = words.last else { return nil }
+  return number.split(separator: ".").compactMap { Int($0) }
   #else
-    return nil
+  return nil
   #endif
 }
 
@@ -42,8 +42,23 @@ let package = Package(
     .library(name: "Sift", targets: ["Sift"]),
     .library(name: "SiftStore", targets: ["SiftStore"]),
     .library(name: "SiftTerminal", targets: ["SiftTerminal"]),
-    .library(name: "SiftServer", targets: ["SiftServer"]),
     .executable(name: "sift", targets: ["sift"]),
+  ],
+  // What a build brings besides the engine. An app that depends on the `Sift` library writes
+  // `traits: []` and resolves no other package; `swift run sift` builds the default, the
+  // command line and the terminal app; `--traits Server` adds `sift serve` and PostgreSQL.
+  traits: [
+    .trait(
+      name: "Store", description: "Catalogs kept in SQLite files, and import (GRDB, CSV.swift)."),
+    .trait(
+      name: "Command",
+      description: "The sift command and its terminal app (swift-argument-parser).",
+      enabledTraits: ["Store"]),
+    .trait(
+      name: "Server",
+      description: "sift serve and catalogs in PostgreSQL (Hummingbird, postgres-nio).",
+      enabledTraits: ["Command"]),
+    .default(enabledTraits: ["Command"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -63,9 +78,9 @@ let package = Package(
       name: "SiftStore",
       dependencies: [
         "Sift",
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        .product(name: "CSV", package: "CSV.swift"),
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
+        .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["Store"])),
+        .product(name: "CSV", package: "CSV.swift", condition: .when(traits: ["Store"])),
       ],
       resources: [.copy("BuiltIn/Catalogs")]
     ),
@@ -74,8 +89,10 @@ let package = Package(
     .target(
       name: "SiftPostgres",
       dependencies: [
-        "Sift", "SiftStore", .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "Logging", package: "swift-log"),
+        "Sift",
+        .product(
+          name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Server"])),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
       ]
     ),
     // The terminal front end: a pure screen model plus thin terminal I/O.
@@ -84,9 +101,11 @@ let package = Package(
     .target(
       name: "SiftServer",
       dependencies: [
-        "Sift", "SiftStore", "SiftPostgres", .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
+        "Sift", "SiftStore", "SiftPostgres",
+        .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+        .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+        .product(
+          name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
       ],
       resources: [
         .embedInCode("Page/index.html"), .embedInCode("Page/page.js"),
@@ -99,8 +118,12 @@ let package = Package(
     .executableTarget(
       name: "sift",
       dependencies: [
-        "Sift", "SiftStore", "SiftPostgres", "SiftTerminal", "SiftServer", "CHeapUsage",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Sift", "SiftStore", "SiftTerminal", "CHeapUsage",
+        .target(name: "SiftPostgres", condition: .when(traits: ["Server"])),
+        .target(name: "SiftServer", condition: .when(traits: ["Server"])),
+        .product(
+          name: "ArgumentParser", package: "swift-argument-parser",
+          condition: .when(traits: ["Command"])),
       ],
       linkerSettings: commandLinkerSettings
     ),
@@ -109,7 +132,10 @@ let package = Package(
     .testTarget(name: "SiftTests", dependencies: ["Sift", "SiftTestSupport"]),
     .testTarget(
       name: "SiftStoreTests",
-      dependencies: ["SiftStore", "SiftTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "SiftStore", "SiftTestSupport",
+        .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
+      ]
     ),
     .testTarget(
       name: "SiftTerminalTests", dependencies: ["SiftTerminal", "Sift", "SiftTestSupport"]),
@@ -117,15 +143,18 @@ let package = Package(
       name: "SiftServerTests",
       dependencies: [
         "SiftServer", "SiftStore", "Sift", "SiftTestSupport",
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(
+          name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+        .product(
+          name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
       ]
     ),
     .testTarget(
       name: "SiftPostgresTests",
       dependencies: [
         "SiftPostgres", "SiftStore", "Sift", "SiftServer", "SiftTestSupport",
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(
+          name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
       ]
     ),
     .testTarget(name: "SiftEndToEndTests", dependencies: ["sift", "SiftTestSupport"]),

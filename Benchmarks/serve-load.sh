@@ -12,8 +12,8 @@
 # scans from scratch.
 #
 # A .jsonl is imported first (into a temporary catalog); a .sqlite is copied (with its index
-# file), so the edits never touch it. Needs a release build of sift (built when missing), wrk, curl and jq
-# (installed with apt-get when missing).
+# file), so the edits never touch it. Needs a release build of sift with the Server trait (built
+# when missing), wrk, curl and jq (installed with apt-get when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source=${1:-cities.sqlite}
@@ -25,7 +25,7 @@ for tool in wrk curl jq; do
 done
 # SIFT=PATH runs another build (an earlier one, to compare in the same session); LIMIT the page size.
 sift=${SIFT:-.build/release/sift}
-[ -x "$sift" ] || swift build -c release --product sift >/dev/null
+[ -x "$sift" ] || swift build -c release --product sift --traits Server >/dev/null
 export LIMIT=${LIMIT:-20}
 
 work=$(mktemp -d)

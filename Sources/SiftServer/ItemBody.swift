@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Sift
 
@@ -106,3 +107,4 @@ enum JSONField: Decodable, Sendable {
     }
   }
 }
+#endif

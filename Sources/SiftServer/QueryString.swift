@@ -1,3 +1,4 @@
+#if Server
 /// A URL's query string read as a person's browser writes it: `name=value` pairs joined by `&`,
 /// `+` for a space, `%XX` for a byte. Names may repeat (`token=…&token=…`). Bytes that are not
 /// UTF-8 are refused with the name of the parameter that holds them, never replaced.
@@ -64,3 +65,4 @@ struct QueryString: Sendable {
     }
   }
 }
+#endif

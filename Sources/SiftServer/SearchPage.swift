@@ -1,3 +1,4 @@
+#if Server
 import HTTPTypes
 import Hummingbird
 
@@ -51,3 +52,4 @@ enum SearchPage {
       status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Sift
 
 /// `GET /catalogs/NAME/search?q=…&scope=…&token=…&limit=…&offset=…&facets=1&explain=1`,
@@ -60,3 +61,4 @@ package struct SearchParameters: Sendable, Equatable {
     return number
   }
 }
+#endif

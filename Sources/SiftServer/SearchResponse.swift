@@ -1,3 +1,4 @@
+#if Server
 import Sift
 
 /// The JSON answer to a search: the results indicator and counts as the app shows them, the
@@ -153,3 +154,4 @@ enum ResultItem {
     ])
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import Sift
@@ -66,3 +67,4 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
   }
 }
+#endif

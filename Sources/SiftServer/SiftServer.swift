@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -190,3 +191,4 @@ public struct SiftServer: Sendable {
     return .object([("catalogs", .array(entries))])
   }
 }
+#endif

@@ -2,9 +2,12 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Sift
-import SiftPostgres
 import SiftStore
 import SiftTerminal
+
+#if Server
+import SiftPostgres
+#endif
 
 /// The `sift` command: a thin shell over the Sift libraries.
 @main

@@ -3,9 +3,9 @@ import SiftTestSupport
 import Testing
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// SIGKILL cannot be caught: these tests kill `sift` at random points of a write and check what

@@ -1,9 +1,10 @@
+#if Server
 import Foundation
 import SiftTestSupport
 import Testing
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// `sift import` and `sift search` on `postgresql://` catalogs, against the tests' own cluster.
@@ -359,3 +360,4 @@ struct PostgresServeTests {
     #expect(embedded.objects.first?["near_spelling_keystrokes"] as? Int == 2, "\(embedded.stdout)")
   }
 }
+#endif

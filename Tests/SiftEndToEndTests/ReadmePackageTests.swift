@@ -25,10 +25,15 @@ struct ReadmePackageTests {
     try program.write(
       to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
 
+    // Resolved afresh, so the pins read below are this manifest's.
+    try? FileManager.default.removeItem(at: package.appendingPathComponent("Package.resolved"))
     let build = try Self.swift(["build", "--package-path", package.path])
     #expect(
       build.status == 0, "swift build of the README's examples:\n\(build.output)\(build.errors)")
     guard build.status == 0 else { return }
+    // An app that depends on the Sift library with `traits: []`, as the README says, resolves
+    // no other package: no pins at all.
+    #expect(try Self.pins(of: package) == [])
     let bin = try Self.swift(["build", "--package-path", package.path, "--show-bin-path"])
     let binary = URL(fileURLWithPath: bin.output.trimmingCharacters(in: .whitespacesAndNewlines))
       .appendingPathComponent("ReadmeExample")
@@ -87,7 +92,7 @@ struct ReadmePackageTests {
     let package = Package(
       name: "ReadmeExample",
       platforms: [.macOS(.v14), .iOS(.v17)],
-      dependencies: [.package(name: "Sift", path: \(String(reflecting: siftPath)))],
+      dependencies: [.package(name: "Sift", path: \(String(reflecting: siftPath)), traits: [])],
       targets: [
         .executableTarget(
           name: "ReadmeExample", dependencies: [.product(name: "Sift", package: "Sift")])
@@ -96,6 +101,15 @@ struct ReadmePackageTests {
     )
 
     """
+  }
+
+  /// The packages a resolved package pinned (its Package.resolved; none when it has none).
+  static func pins(of package: URL) throws -> [String] {
+    let resolved = package.appendingPathComponent("Package.resolved")
+    guard FileManager.default.fileExists(atPath: resolved.path) else { return [] }
+    let object = try JSONSerialization.jsonObject(with: Data(contentsOf: resolved))
+    let pins = (object as? [String: Any])?["pins"] as? [[String: Any]] ?? []
+    return pins.map { $0["identity"] as? String ?? "?" }
   }
 
   static func swift(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String)

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Testing
 
@@ -252,3 +253,4 @@ struct SearchPageTests {
     #expect(try shown().detail == nil)
   }
 }
+#endif

@@ -1,8 +1,9 @@
+#if Server
 import Foundation
 import Testing
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// The built `sift serve`, started on a free loopback port: what it answers equals what
@@ -244,3 +245,4 @@ struct ServeCommandTests {
     }
   }
 }
+#endif

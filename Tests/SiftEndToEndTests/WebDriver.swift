@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// Just enough of the W3C WebDriver protocol to drive headless Chromium through chromedriver:

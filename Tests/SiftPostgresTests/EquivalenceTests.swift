@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Sift
 import SiftPostgres
@@ -45,7 +46,7 @@ struct EquivalenceTests {
       let end = limit.map { min(start + $0, count) } ?? count
       let engine = (start..<end).map { controller.rows[$0].rawValue } + [controller.indicator.text]
       let result = try await catalog.search(
-        catalog.input(input), typos: typos, limit: limit, offset: offset)
+        SearchRequest(input, schema: catalog.schema), typos: typos, limit: limit, offset: offset)
       return (engine, result.ids.map(\.rawValue) + [result.indicator.text])
     }
   }
@@ -288,7 +289,8 @@ struct EquivalenceTests {
         index % 3 == 0 ? String(letters).replacingOccurrences(of: " ", with: "-") : String(letters)
       let input = SearchRequestInput(text: text)
       let (engine, postgres) = try await pair.compare(input, limit: index % 2 == 0 ? 5 : nil)
-      let result = try await pair.catalog.search(pair.catalog.input(input), limit: 5)
+      let result = try await pair.catalog.search(
+        SearchRequest(input, schema: pair.catalog.schema), limit: 5)
       nearStarts += result.ranks.count { $0.exactness == .startsValue && $0.typos > 0 }
       if engine != postgres {
         differences += 1
@@ -476,7 +478,8 @@ struct EquivalenceTests {
     let inputs = (0..<96).map { _ in Self.randomInput(document, using: &random) }
     var alone: [[String]] = []
     for input in inputs {
-      let result = try await pair.catalog.search(pair.catalog.input(input), limit: 10)
+      let result = try await pair.catalog.search(
+        SearchRequest(input, schema: pair.catalog.schema), limit: 10)
       alone.append(result.ids.map(\.rawValue) + [result.indicator.text])
     }
     let catalog = pair.catalog
@@ -484,7 +487,7 @@ struct EquivalenceTests {
       for (index, input) in inputs.enumerated() {
         group.addTask {
           // Facets too: several statements per request, each on the request's connection.
-          let searched = try catalog.input(input)
+          let searched = try SearchRequest(input, schema: catalog.schema)
           let result = try await catalog.search(searched, limit: 10)
           _ = try await catalog.facets(searched, matchCount: result.indicator.matchCount)
           return (index, result.ids.map(\.rawValue) + [result.indicator.text])
@@ -501,3 +504,4 @@ struct EquivalenceTests {
     await catalog.close()
   }
 }
+#endif

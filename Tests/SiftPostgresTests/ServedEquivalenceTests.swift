@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -104,3 +105,4 @@ struct ServedEquivalenceTests {
     }.joined(separator: "&")
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -92,3 +93,4 @@ struct ConcurrencyTests {
     #expect(states.count > 3)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -166,3 +167,4 @@ struct EditEndpointTests {
     #expect(try store.loadDocument().items.count == 15)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -93,3 +94,4 @@ struct PageAndCORSTests {
       options.headers[.accessControlAllowHeaders]?.lowercased().contains("authorization") == true)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -81,3 +82,4 @@ struct PageCostTests {
     #expect(item["more"] == nil)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -94,3 +95,4 @@ struct RecentSearchesTests {
     }
   }
 }
+#endif

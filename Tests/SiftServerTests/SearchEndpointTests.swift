@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -224,3 +225,4 @@ struct SearchEndpointTests {
     #expect(try await Self.get(server, "/catalogs/products/search?q=rose").status == .ok)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Testing
 
@@ -50,3 +51,4 @@ private final class LockedList: @unchecked Sendable {
   func append(_ value: Int) { lock.withLock { list.append(value) } }
   var values: [Int] { lock.withLock { list } }
 }
+#endif

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// A PostgreSQL server of the tests' own: `initdb` into a temporary folder (as the `postgres`

@@ -117,9 +117,11 @@ public struct SearchController: Sendable {
   /// UISearchBar's `scopeButtonTitles`.
   public var scopeTitles: [String] { schema.scopeTitles }
 
-  /// CandySearch's rule: active, and text, a scope other than the first, or a token.
+  /// CandySearch's rule: active, and text, a scope other than the first, or a token
+  /// (`SearchCriteria.isFiltering(presented:text:tokenCount:scopeIndex:)`).
   public var isFiltering: Bool {
-    isActive && (!text.isEmpty || selectedScopeIndex != 0 || !tokens.isEmpty)
+    SearchCriteria.isFiltering(
+      presented: isActive, text: text, tokenCount: tokens.count, scopeIndex: selectedScopeIndex)
   }
 
   /// The ids of the items shown, best first: every item when not filtering.
@@ -152,15 +154,11 @@ public struct SearchController: Sendable {
   /// What the parser noticed in the text and tokens, for a status line.
   public var diagnostics: [QueryDiagnostic] { collection.resolved.diagnostics }
 
-  /// The criteria the collection filters by: the search state when filtering, nothing else.
-  /// A `#word` being typed at the end asks for a token, so it is not searched for: the rows and
-  /// counts stay those of the rest of the text while a token is picked.
+  /// The criteria the collection filters by
+  /// (`SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`): the search state when
+  /// filtering, without a `#word` being typed for a token; nothing else.
   public var criteria: SearchCriteria {
-    guard isFiltering else { return .everything }
-    let searched =
-      CatalogSchema.suggestionFragment(of: text)?.isExplicit == true
-      ? CatalogSchema.textAcceptingSuggestion(text) : text
-    return SearchCriteria(text: searched, tokens: tokens, scopeIndex: selectedScopeIndex)
+    .searchField(presented: isActive, text: text, tokens: tokens, scopeIndex: selectedScopeIndex)
   }
 
   // MARK: - Events

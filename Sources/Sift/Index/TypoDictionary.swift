@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Darwin)
-  import Darwin
+import Darwin
 #elseif canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #endif
 
 /// The distinct folded words of one text column, sorted, each with the slots that hold it:

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-  import Darwin
+import Darwin
 #elseif canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #endif
 
 /// Splits a UTF-8 buffer into lines and folds them in the same pass, the way `sift filter`

@@ -90,15 +90,19 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
 
   public var schema: SearchSchema<Element> { collection.searchSchema }
 
-  /// CandySearch's rule: presented, and text, a scope other than the first, or a token.
+  /// CandySearch's rule: presented, and text, a scope other than the first, or a token
+  /// (`SearchCriteria.isFiltering(presented:text:tokenCount:scopeIndex:)`).
   public var isFiltering: Bool {
-    isPresented && (!text.isEmpty || scope != 0 || !tokens.isEmpty)
+    SearchCriteria.isFiltering(
+      presented: isPresented, text: text, tokenCount: tokens.count, scopeIndex: scope)
   }
 
-  /// What the current state filters by.
+  /// What the current state filters by, by the rule `SearchController` follows
+  /// (`SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`): a `#word` being typed
+  /// for a token is not searched for.
   public var criteria: SearchCriteria {
-    guard isFiltering else { return .everything }
-    return SearchCriteria(text: text, tokens: resolvedTokens.tokens, scopeIndex: scope)
+    .searchField(
+      presented: isPresented, text: text, tokens: resolvedTokens.tokens, scopeIndex: scope)
   }
 
   /// Where the current search matched in the element's property (`\.name`), for highlighting.

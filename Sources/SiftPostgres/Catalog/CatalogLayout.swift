@@ -1,3 +1,4 @@
+#if Server
 import Sift
 
 /// Where each of a catalog's fields lives in its `items` table: text field `i` (schema order) as
@@ -200,3 +201,4 @@ struct CatalogLayout: Sendable {
     return statements + letterIndexes(schemaName)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Sift
 
@@ -133,3 +134,4 @@ struct FoldedRow: Sendable {
     return escaped
   }
 }
+#endif

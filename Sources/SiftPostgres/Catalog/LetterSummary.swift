@@ -1,3 +1,4 @@
+#if Server
 import Sift
 
 /// What a one-letter search needs of an item, kept with its row so that such a search reads an
@@ -132,3 +133,4 @@ struct LetterCounts {
     }
   }
 }
+#endif

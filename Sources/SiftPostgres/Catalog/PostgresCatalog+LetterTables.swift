@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import PostgresNIO
 import Sift
@@ -135,3 +136,4 @@ extension PostgresCatalog {
     return (letterLines, masks, counts)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import PostgresNIO
 import Sift
@@ -139,3 +140,4 @@ extension PostgresCatalog {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import PostgresNIO
 import Sift
@@ -39,8 +40,6 @@ public final class PostgresCatalog: Sendable {
   public let schema: CatalogSchema
   let layout: CatalogLayout
   let searchSchema: SearchSchema<Item>
-  /// A controller over no items that reads each search's input as the app would.
-  let reader: SearchController
   let link: PostgresLink
   /// How many searches were answered from the letters tables (`letterPage`, `letterTally`).
   package let letterSearches = SearchCounter()
@@ -53,7 +52,6 @@ public final class PostgresCatalog: Sendable {
     layout = CatalogLayout(schema)
     do {
       searchSchema = try SearchSchema<Item>(schema)
-      reader = SearchController(collection: try FilteredCollection([], schema: searchSchema))
     } catch {
       throw .unsuitable(address.description, reason: "its schema is not valid: \(error)")
     }
@@ -411,3 +409,4 @@ extension PostgresCatalog {
     try waitFor { () async throws(PostgresError) in try await self.document() }
   }
 }
+#endif

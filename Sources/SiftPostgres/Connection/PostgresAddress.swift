@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 
 /// A catalog in PostgreSQL as the command line names it (DESIGN §4):
@@ -72,3 +73,4 @@ public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
     return "postgresql://\(user)@\(host):\(port)/\(database)?catalog=\(catalog)\(socket)"
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 
 /// What can go wrong with a catalog in PostgreSQL; each message names the place.
@@ -38,3 +39,4 @@ public enum PostgresError: Error, Hashable, Sendable, CustomStringConvertible {
     return false
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Logging
 import PostgresNIO
@@ -276,3 +277,4 @@ func waitFor<Result: Sendable>(
 private final class ResultBox<Value: Sendable>: @unchecked Sendable {
   var result: Result<Value, PostgresError>?
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Sift
 
 extension PostgresCatalog {
@@ -6,7 +7,7 @@ extension PostgresCatalog {
   ///
   /// - Parameter matchCount: what the search of `input` found (its own scope's count).
   public func facets(
-    _ input: PostgresSearchInput, typos: TypoTolerance = .automatic, matchCount: Int
+    _ input: SearchRequest, typos: TypoTolerance = .automatic, matchCount: Int
   ) async throws(PostgresError) -> Facets {
     let request = ResolvedCriteria(input.criteria, schema: schema).request(typos: typos)
     let plan = FacetPlan(input.criteria, request: request, schema: schema)
@@ -24,7 +25,7 @@ extension PostgresCatalog {
 
   /// `facets` for synchronous callers.
   public func facetsWaiting(
-    _ input: PostgresSearchInput, typos: TypoTolerance = .automatic, matchCount: Int
+    _ input: SearchRequest, typos: TypoTolerance = .automatic, matchCount: Int
   ) throws(PostgresError) -> Facets {
     try waitFor { () async throws(PostgresError) in
       try await self.facets(input, typos: typos, matchCount: matchCount)
@@ -100,3 +101,4 @@ extension PostgresCatalog {
     var shown: (total: Int, byCategory: [String: Int]) { (total, all.filter { $0.value > 0 }) }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Sift
 
@@ -109,3 +110,4 @@ package final class SearchCounter: @unchecked Sendable {
 
   package var value: Int { lock.withLock { count } }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Sift
 
@@ -17,42 +18,12 @@ public struct PostgresSearchResult: Sendable {
   public var diagnostics: [QueryDiagnostic]
 }
 
-/// A search read the way the app reads it: the criteria a `SearchController` would search for
-/// after `apply(_:)`, and whether it filters at all.
-public struct PostgresSearchInput: Sendable {
-  public var criteria: SearchCriteria
-  public var isFiltering: Bool
-  /// The text as typed, for "did you mean".
-  public var text: String
-  /// The tokens offered for the word being typed, as the app offers them.
-  public var suggestions: [SearchToken]
-
-  /// Reads `input` with `reader`, a `SearchController` over no items, so scope titles, token
-  /// identifiers, a `#word` being typed and the filtering rule mean exactly what they mean in
-  /// the app.
-  init(_ input: SearchRequestInput, reader: SearchController) throws(SearchRequestError) {
-    var controller = reader
-    try controller.apply(input)
-    criteria = controller.criteria
-    isFiltering = controller.isFiltering
-    text = controller.text
-    suggestions = controller.suggestions
-  }
-}
-
 extension PostgresCatalog {
-  /// A search asked for in words (scope title, token identifiers, text), read as the app reads
-  /// it; an unknown scope or token is an error naming it.
-  public func input(_ request: SearchRequestInput) throws(SearchRequestError) -> PostgresSearchInput
-  {
-    try PostgresSearchInput(request, reader: reader)
-  }
-
   /// Searches the catalog with the embedded engine's rules — the same items in the same order —
   /// compiled to SQL: exact matches first; when fewer than the tolerance's threshold count,
   /// near spellings from the word dictionary too.
   public func search(
-    _ input: PostgresSearchInput, typos: TypoTolerance = .automatic, limit: Int? = nil,
+    _ input: SearchRequest, typos: TypoTolerance = .automatic, limit: Int? = nil,
     offset: Int = 0
   ) async throws(PostgresError) -> PostgresSearchResult {
     let total = try await count()
@@ -81,7 +52,7 @@ extension PostgresCatalog {
 
   /// `search` for synchronous callers.
   public func searchWaiting(
-    _ input: PostgresSearchInput, typos: TypoTolerance = .automatic, limit: Int? = nil,
+    _ input: SearchRequest, typos: TypoTolerance = .automatic, limit: Int? = nil,
     offset: Int = 0
   ) throws(PostgresError) -> PostgresSearchResult {
     try waitFor { () async throws(PostgresError) in
@@ -189,3 +160,4 @@ extension PostgresCatalog {
     return near
   }
 }
+#endif

@@ -1,10 +1,11 @@
+#if Server
 import Sift
 
 extension PostgresCatalog {
   /// "Did you mean": when `input` found nothing, the catalog word nearest its last word — the
   /// app's `SearchController.spellingSuggestion`, looked up in the word dictionary.
   public func spellingSuggestion(
-    for input: PostgresSearchInput, indicator: ResultsIndicator
+    for input: SearchRequest, indicator: ResultsIndicator
   ) async throws(PostgresError) -> String? {
     guard let last = SearchController.spellingTerm(text: input.text, indicator: indicator)
     else { return nil }
@@ -42,3 +43,4 @@ extension PostgresCatalog {
     return nil
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Sift
 
 extension PostgresSearchResult {
@@ -28,3 +29,4 @@ extension PostgresSearchResult {
     return explanation
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Sift
 
 /// A `MatchRequest` compiled to one SQL statement over a catalog's folded columns, with the
@@ -484,3 +485,4 @@ struct SearchSQL {
     return escaped
   }
 }
+#endif

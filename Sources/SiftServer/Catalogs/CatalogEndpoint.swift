@@ -1,3 +1,4 @@
+#if Server
 import Sift
 
 /// A catalog as the server answers for it: searched in memory from its .sqlite file
@@ -16,3 +17,4 @@ package protocol CatalogEndpoint: Sendable {
   /// Saves `edit` before returning; the item's id (for an add without one, the id it got).
   func commit(_ edit: CatalogEdit) async throws(ServerError) -> ItemID
 }
+#endif

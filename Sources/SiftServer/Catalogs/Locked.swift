@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 
 /// A value behind a lock, read and changed only inside `withLock`: what `Synchronization.Mutex`
@@ -15,3 +16,4 @@ final class Locked<Value>: @unchecked Sendable {
     return try body(&value)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Sift
 
 /// The last searches answered on one state of a catalog, so that a keystroke refines the search
@@ -46,3 +47,4 @@ struct RecentSearches: Sendable {
 
   mutating func removeAll() { entries.removeAll() }
 }
+#endif

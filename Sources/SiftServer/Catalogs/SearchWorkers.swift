@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 
 /// The threads that run searches, one per core, taking them in the order they came.
@@ -59,3 +60,4 @@ final class SearchWorkers: @unchecked Sendable {
     }
   }
 }
+#endif

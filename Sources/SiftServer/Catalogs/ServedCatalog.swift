@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Sift
 import SiftStore
@@ -226,3 +227,4 @@ public final class ServedCatalog: CatalogEndpoint {
     return (controller, snapshot)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import HTTPTypes
 import Sift
 import SiftPostgres
@@ -31,9 +32,9 @@ package final class ServedPostgresCatalog: CatalogEndpoint {
   }
 
   package func search(_ parameters: SearchParameters) async throws(ServerError) -> JSONValue {
-    let input: PostgresSearchInput
+    let input: SearchRequest
     do {
-      input = try catalog.input(parameters.input)
+      input = try SearchRequest(parameters.input, schema: catalog.schema)
     } catch {
       throw .refused(error, catalog: name)
     }
@@ -119,3 +120,4 @@ package final class ServedPostgresCatalog: CatalogEndpoint {
     }
   }
 }
+#endif

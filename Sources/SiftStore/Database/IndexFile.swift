@@ -2,11 +2,11 @@ import Foundation
 import Sift
 
 #if canImport(Darwin)
-  import Darwin
+import Darwin
 #elseif canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #endif
 
 /// The search index of a catalog in a file of its own beside it (`cities.sqlite-index` for
@@ -124,11 +124,11 @@ struct IndexFile {
 
     init(_ status: stat) {
       #if canImport(Darwin)
-        let modified = status.st_mtimespec
-        let changed = status.st_ctimespec
+      let modified = status.st_mtimespec
+      let changed = status.st_ctimespec
       #else
-        let modified = status.st_mtim
-        let changed = status.st_ctim
+      let modified = status.st_mtim
+      let changed = status.st_ctim
       #endif
       // As the system gives them: no conversion can trap on a device number or a time
       // before 1970.

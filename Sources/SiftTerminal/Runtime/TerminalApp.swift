@@ -3,11 +3,11 @@ import Foundation
 import Sift
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #endif
 
 /// Where the app's changes go: the catalog file, in the `sift` executable. Edits reach it

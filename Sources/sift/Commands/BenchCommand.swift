@@ -2,13 +2,16 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Sift
-import SiftPostgres
 import SiftStore
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
+#endif
+
+#if Server
+import SiftPostgres
 #endif
 
 /// `sift bench`: per-keystroke latency of the SearchController the app uses.

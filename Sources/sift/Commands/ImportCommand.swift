@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
 import Sift
-import SiftPostgres
 import SiftStore
+
+#if Server
+import SiftPostgres
+#endif
 
 /// `sift import`: a JSON Lines or CSV file into a catalog, in one transaction.
 struct ImportCommand: ParsableCommand {

@@ -1,3 +1,4 @@
+#if Server
 import ArgumentParser
 import Foundation
 import Sift
@@ -119,8 +120,9 @@ extension SearchCommand {
 
   private func searchOnPostgres(_ catalog: PostgresCatalog) throws {
     let schema = catalog.schema
-    let input = try catalog.input(
-      SearchRequestInput(text: query.joined(separator: " "), scope: scope, tokens: tokens))
+    let input = try SearchRequest(
+      SearchRequestInput(text: query.joined(separator: " "), scope: scope, tokens: tokens),
+      schema: catalog.schema)
     let output = StandardStreams.Output()
     let result = try catalog.searchWaiting(input, typos: typos.tolerance, limit: limit)
     // One search, then the items a page at a time.
@@ -152,8 +154,8 @@ extension SearchCommand {
     let output = StandardStreams.Output()
     for line in text.split(whereSeparator: \.isNewline) {
       let query = String(line)
-      let input = try catalog.input(
-        SearchRequestInput(text: query, scope: scope, tokens: tokens))
+      let input = try SearchRequest(
+        SearchRequestInput(text: query, scope: scope, tokens: tokens), schema: catalog.schema)
       let result = try catalog.searchWaiting(input, typos: typos.tolerance, limit: limit)
       let items = try catalog.itemsWaiting(result.ids)
       output.write(
@@ -182,7 +184,7 @@ extension BenchCommand {
       items = try catalog.countWaiting()
       openMilliseconds = Self.milliseconds(since: started)
       times = try Self.typing(lines, each: each) { typed in
-        let input = try catalog.input(SearchRequestInput(text: typed))
+        let input = try SearchRequest(SearchRequestInput(text: typed), schema: catalog.schema)
         let result = try catalog.searchWaiting(input, limit: Self.postgresRows)
         if facets {
           let counting = DispatchTime.now()
@@ -290,3 +292,4 @@ final class PostgresPersistence: AppPersistence {
   func persist(_ edit: CatalogEdit) throws(PostgresError) { try catalog.persistWaiting(edit) }
   func saveSearchState(_ snapshot: Data) throws(PostgresError) {}
 }
+#endif

@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
 import Sift
-import SiftPostgres
 import SiftStore
+
+#if Server
+import SiftPostgres
+#endif
 
 /// `sift search`: one search through the same SearchController the app uses.
 struct SearchCommand: ParsableCommand {

@@ -1,3 +1,4 @@
+#if Server
 import ArgumentParser
 import Foundation
 import SiftPostgres
@@ -150,3 +151,4 @@ struct ServeCommand: AsyncParsableCommand {
     return file.hasSuffix(".sqlite") ? String(file.dropLast(".sqlite".count)) : file
   }
 }
+#endif

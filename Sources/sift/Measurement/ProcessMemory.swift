@@ -1,9 +1,9 @@
 import CHeapUsage
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// What `sift bench` reads of the process's memory.
@@ -20,11 +20,11 @@ enum ProcessMemory {
   static func peakResidentMegabytes() -> Double {
     var usage = rusage()
     #if canImport(Darwin)
-      getrusage(RUSAGE_SELF, &usage)
-      return Double(usage.ru_maxrss) / 1_048_576
+    getrusage(RUSAGE_SELF, &usage)
+    return Double(usage.ru_maxrss) / 1_048_576
     #else
-      getrusage(RUSAGE_SELF.rawValue, &usage)
-      return Double(usage.ru_maxrss) / 1024
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
     #endif
   }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// All of standard input as bytes. A regular file (`sift filter … < names.txt`) is mapped
@@ -28,9 +28,9 @@ enum StandardInput {
 
   private static func map(size: Int) -> UnsafeMutableRawPointer? {
     #if canImport(Glibc)
-      let flags = MAP_PRIVATE | MAP_POPULATE
+    let flags = MAP_PRIVATE | MAP_POPULATE
     #else
-      let flags = MAP_PRIVATE
+    let flags = MAP_PRIVATE
     #endif
     let offset = lseek(STDIN_FILENO, 0, SEEK_CUR)
     guard offset == 0,

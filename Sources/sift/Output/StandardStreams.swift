@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #endif
 
 /// Buffered writes to stdout and stderr, and whether each is a terminal.

@@ -1,0 +1,132 @@
+/// A search asked for in words rather than keystrokes — a scope by its title, tokens by their
+/// identifiers, the text — as `sift search` and `sift serve` receive it.
+public struct SearchRequestInput: Hashable, Sendable {
+  public var text: String
+  /// A scope-bar title, any case; nil for the first scope.
+  public var scope: String?
+  /// Token identifiers (`category:Chocolate`, `year:>=2010`), in order.
+  public var tokens: [String]
+
+  public init(text: String, scope: String? = nil, tokens: [String] = []) {
+    self.text = text
+    self.scope = scope
+    self.tokens = tokens
+  }
+}
+
+/// A `SearchRequestInput` read against a catalog's schema, once, below any UI: the scope's
+/// index, the tokens (a suggested token keeps its display text and icon), what it filters by
+/// and the tokens offered for the word being typed. `SearchController.apply(_:)`, the server
+/// and PostgreSQL catalogs all search what this reading says, so the command line, HTTP and the
+/// app give the same items for the same input.
+public struct SearchRequest: Hashable, Sendable {
+  public let text: String
+  public let tokens: [SearchToken]
+  public let scopeIndex: Int
+  /// What the request filters by: `SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`
+  /// of a presented search.
+  public let criteria: SearchCriteria
+  /// Tokens offered for the word being typed at the end of the text.
+  public let suggestions: [SearchToken]
+
+  /// Reads `input` against `schema`.
+  ///
+  /// - Throws: `SearchRequestError` for a scope the catalog does not have or a token that is
+  ///   not one of its filters.
+  public init(_ input: SearchRequestInput, schema: CatalogSchema) throws(SearchRequestError) {
+    var scopeIndex = 0
+    if let scope = input.scope {
+      guard
+        let index = schema.scopeTitles.firstIndex(where: { $0.lowercased() == scope.lowercased() })
+      else {
+        throw .unknownScope(scope, catalog: schema.name, scopes: schema.scopeTitles)
+      }
+      scopeIndex = index
+    }
+    var tokens: [SearchToken] = []
+    for identifier in input.tokens {
+      if case .failure = Query.term(forToken: identifier, schema: schema) {
+        throw .invalidToken(identifier, catalog: schema.name)
+      }
+      let known = schema.suggestedTokens.first { $0.identifier == identifier }
+      tokens.append(known ?? SearchToken(text: identifier, identifier: identifier))
+    }
+    text = input.text
+    self.tokens = tokens
+    self.scopeIndex = scopeIndex
+    criteria = .searchField(
+      presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex)
+    suggestions = schema.suggestedTokens(forText: input.text, excluding: tokens)
+  }
+
+  /// Whether it filters at all (`SearchCriteria.isFiltering(presented:text:tokenCount:scopeIndex:)`):
+  /// a request without text, tokens or scope shows every item.
+  public var isFiltering: Bool {
+    SearchCriteria.isFiltering(
+      presented: true, text: text, tokenCount: tokens.count, scopeIndex: scopeIndex)
+  }
+}
+
+/// Why a `SearchRequestInput` cannot be searched; the description names the part at fault.
+public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertible {
+  case unknownScope(String, catalog: String, scopes: [String])
+  case invalidToken(String, catalog: String)
+
+  public var description: String {
+    switch self {
+    case .unknownScope(let scope, let catalog, let scopes):
+      let known =
+        scopes.isEmpty ? "it has no scope bar" : "its scopes are \(scopes.joined(separator: ", "))"
+      return "unknown scope \"\(scope)\" for catalog \(catalog): \(known)"
+    case .invalidToken(let token, let catalog):
+      return
+        "invalid token \"\(token)\": not one filter of catalog \(catalog) (e.g. category:VALUE, FIELD:<NUMBER)"
+    }
+  }
+}
+
+extension SearchCriteria {
+  /// The rule of CandySearch that every front end follows: a search filters while it is
+  /// presented and has text, a scope other than the first, or a token.
+  public static func isFiltering(
+    presented: Bool, text: String, tokenCount: Int, scopeIndex: Int
+  ) -> Bool {
+    presented && (!text.isEmpty || scopeIndex != 0 || tokenCount > 0)
+  }
+
+  /// What a search field's state filters by, for `SearchController`, `SearchModel` and every
+  /// request alike: nothing when it does not filter; a `#word` being typed at the end asks for
+  /// a token, so it is not searched for — the rows and counts stay those of the rest of the
+  /// text while a token is picked.
+  public static func searchField(
+    presented: Bool, text: String, tokens: [SearchToken], scopeIndex: Int
+  ) -> SearchCriteria {
+    guard
+      isFiltering(
+        presented: presented, text: text, tokenCount: tokens.count, scopeIndex: scopeIndex)
+    else { return .everything }
+    let searched =
+      CatalogSchema.suggestionFragment(of: text)?.isExplicit == true
+      ? CatalogSchema.textAcceptingSuggestion(text) : text
+    return SearchCriteria(text: searched, tokens: tokens, scopeIndex: scopeIndex)
+  }
+}
+
+extension SearchController {
+  /// Shows `input`'s search: presented, with its scope, tokens and text in place of the ones
+  /// before, searched once.
+  ///
+  /// - Throws: `SearchRequestError` for a scope the catalog does not have or a token that is
+  ///   not one of its filters; the controller is then unchanged.
+  public mutating func apply(_ input: SearchRequestInput) throws(SearchRequestError) {
+    apply(try SearchRequest(input, schema: schema))
+  }
+
+  /// Shows `request`'s search: presented, with its scope, tokens and text in place of the ones
+  /// before, searched once.
+  public mutating func apply(_ request: SearchRequest) {
+    setState(
+      isActive: true, isFirstResponder: isFirstResponder, text: request.text,
+      tokens: request.tokens, selectedScopeIndex: request.scopeIndex, selection: selection)
+  }
+}
