@@ -249,7 +249,7 @@ struct CitiesCorpusTests {
   }
 
   /// Spellings that found nothing before katakana, Arabic-script letters and digits were folded
-  /// (DESIGN §3, "More scripts"): each names a city that has only the other spelling.
+  /// (README, "What folds"): each names a city that has only the other spelling.
   @Test("katakana finds hiragana and back, Arabic keyboards find Persian names, ه finds ة")
   func scripts() throws {
     let sift = try SiftProcess()

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The seed scenarios through `sift search`, exactly as DESIGN §4 spells the command.
+/// The seed scenarios through `sift search`, exactly as the README spells the command.
 @Suite("sift search")
 struct SearchCommandTests {
   @Test("CandySearch: caramel under All, nothing under Chocolate")

@@ -7,7 +7,7 @@ import Testing
 @Suite("Built-in catalogs")
 struct BuiltInCatalogTests {
   @Test(
-    "each loads with the data of DESIGN §1",
+    "each loads with the data of its seed tutorial",
     arguments: [
       (BuiltInCatalog.products, 15, "Products"), (.candies, 15, "Candies"), (.meals, 3, "Meals"),
       (.media, 40, "Media"),

@@ -1,7 +1,7 @@
 import Foundation
 import Sift
 
-/// The seed catalogs (DESIGN §1 data) for the engine's and the terminal's tests, read straight
+/// The seed catalogs (the seed tutorials' data) for the engine's and the terminal's tests, read straight
 /// from the JSON documents `SiftStore` ships, so those tests need no catalog store.
 public enum SeedCatalog: String, CaseIterable, Sendable {
   case products, candies, media, meals

@@ -88,7 +88,7 @@ struct FoldingTests {
     let extra: [Character: String] = [
       "đ": "d", "ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "ħ": "h", "ı": "i", "þ": "th",
       "ß": "ss", "ð": "d", "ŧ": "t", "ς": "σ",
-      // DESIGN §3, "More scripts": Arabic-script variants, tatweel dropped.
+      // README, "What folds": Arabic-script variants, tatweel dropped.
       "ي": "ی", "ى": "ی", "ك": "ک", "ة": "ه", "ٱ": "ا", "ـ": "",
     ]
     /// Katakana to hiragana and the two other sets of digits, by code point.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sift
 
-/// DESIGN §3, "More scripts": katakana and hiragana, the Arabic-script letters Arabic and Persian
+/// README, "What folds": katakana and hiragana, the Arabic-script letters Arabic and Persian
 /// keyboards type differently, and Arabic-Indic and Persian digits — for data and queries alike.
 @Suite("Folding more scripts")
 struct ScriptFoldingTests {

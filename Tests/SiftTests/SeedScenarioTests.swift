@@ -4,7 +4,7 @@ import Testing
 
 @testable import Sift
 
-/// The four seed systems (DESIGN §1), played through SearchController on the built-in data.
+/// The four seed tutorials, played through SearchController on the built-in data.
 @Suite("Seed scenarios")
 struct SeedScenarioTests {
   // MARK: CandySearch (seed 002)

@@ -1,4 +1,4 @@
-/// Why an item stands where it does in the results (DESIGN §3, "Why it matched"): the values of
+/// Why an item stands where it does in the results (`sift search --explain`): the values of
 /// the relevance rules that placed it, where its best match is, and every highlighted range.
 public struct MatchExplanation: Hashable, Sendable {
   /// Typos, exactness, attribute and position: the rules before popularity.

@@ -1,4 +1,4 @@
-/// Where an item stands on the relevance rules that come before popularity (DESIGN §3), compared
+/// Where an item stands on the relevance rules that come before popularity (README, "How results are ordered"), compared
 /// in this order, each breaking the ties of the one before; popularity, then catalog order
 /// break what is left.
 public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible {

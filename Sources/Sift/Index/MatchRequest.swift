@@ -89,7 +89,7 @@ extension CatalogSchema {
   }
 }
 
-/// Typo tolerance (DESIGN §3): when exact matching finds fewer items than `threshold`, plain
+/// Typo tolerance (README, "How results are ordered"): when exact matching finds fewer items than `threshold`, plain
 /// terms of four or more letters may also match a word, or a word's beginning, within one edit
 /// (two from eight letters; an edit of the first letter counts twice). Never numbers, phrases,
 /// field filters or Hangul initial consonants.

@@ -144,7 +144,7 @@ final class MatchOrder<ID: Hashable & Sendable>: @unchecked Sendable {
 }
 
 extension SearchIndex {
-  /// The live items that match `request`, best first (DESIGN §3's rules, then popularity, then
+  /// The live items that match `request`, best first (README, "How results are ordered": the rules, then popularity, then
   /// catalog order).
   ///
   /// - Parameters:

@@ -165,7 +165,7 @@ extension SearchIndex {
     }
   }
 
-  /// The live items that match `request`, best first (DESIGN §3's rules, then popularity, then
+  /// The live items that match `request`, best first (README, "How results are ordered": the rules, then popularity, then
   /// catalog order). When fewer match exactly than the request's typo threshold, near
   /// spellings are looked for too.
   ///

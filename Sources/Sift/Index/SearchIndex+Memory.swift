@@ -1,4 +1,4 @@
-/// What an index holds beyond the items themselves, for the memory target of DESIGN §5 (folded
+/// What an index holds beyond the items themselves, for the memory target in Benchmarks/README.md (folded
 /// text at most 1.2× the raw UTF-8, at most 16 bytes an item besides).
 public struct IndexMemory: Sendable, Hashable {
   /// The UTF-8 length of every text value of every live item, as given (counted by the

@@ -1,7 +1,7 @@
 import Foundation
 import Sift
 
-/// The catalogs that ship with Sift, one for each seed system (DESIGN §1): the Apple sample's
+/// The catalogs that ship with Sift, one for each seed tutorial: the Apple sample's
 /// `products`, CandySearch's `candies`, the search-token article's `media` and FoodTracker's
 /// `meals`.
 public enum BuiltInCatalog: String, CaseIterable, Sendable {

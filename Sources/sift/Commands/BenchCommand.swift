@@ -261,7 +261,7 @@ struct BenchCommand: ParsableCommand {
     return times
   }
 
-  /// Every keystroke's time, and apart those DESIGN §5 sets targets for: the first keystroke of
+  /// Every keystroke's time, and apart those Benchmarks/README.md sets targets for: the first keystroke of
   /// a term and the refining ones. Sorted.
   struct KeystrokeTimes {
     var all: [Double] = []

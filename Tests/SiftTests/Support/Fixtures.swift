@@ -1,7 +1,7 @@
 import Sift
 import SiftTestSupport
 
-/// The built-in catalogs (DESIGN §1 data) as in-memory controllers and collections.
+/// The built-in catalogs (the seed tutorials' data) as in-memory controllers and collections.
 enum Fixtures {
   static func document(_ catalog: SeedCatalog) throws -> CatalogDocument {
     try catalog.load()

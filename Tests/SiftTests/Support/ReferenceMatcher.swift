@@ -2,7 +2,7 @@ import Foundation
 
 @testable import Sift
 
-/// The simplest possible implementation of DESIGN §3's matching and ordering: fold every string
+/// The simplest possible implementation of the matching and ordering the README states ("Query syntax", "How results are ordered"): fold every string
 /// again for every item, search it byte by byte. The engine's buffers, scans, refinement and
 /// ranking must agree with it exactly.
 struct ReferenceMatcher {
@@ -136,7 +136,7 @@ struct ReferenceMatcher {
     return true
   }
 
-  /// The rank tuple of DESIGN §3: typos, exactness, attribute, position.
+  /// The rank tuple: typos, exactness, attribute, position.
   func rank(_ item: Item, _ resolved: ResolvedCriteria, nearSpellings: Bool) -> [Int] {
     let (textFields, numberFields) = searched(resolved)
     let terms = resolved.allTerms.filter { !$0.isNegated && $0.textCondition != nil }
