@@ -1,0 +1,185 @@
+/// A plan's ranking terms and the index's columns as raw memory, for one ranking pass: no
+/// reference counting in the per-item loop.
+struct RankingContext {
+  struct Probe {
+    var needle: Range<Int>
+    var columns: Range<Int>
+    var numberColumns: Range<Int>
+    var initials: Bool
+    /// NaN: the term is not a number.
+    var number: Double
+  }
+
+  var columns: UnsafeBufferPointer<RawColumn>
+  var initials: UnsafeBufferPointer<RawColumn?>
+  var numbers: UnsafeBufferPointer<UnsafeBufferPointer<Double>>
+  var probes: UnsafeBufferPointer<Probe>
+  /// Needles and the query, back to back.
+  var arena: UnsafeBufferPointer<UInt8>
+  /// Column lists of the probes, back to back.
+  var columnLists: UnsafeBufferPointer<Int32>
+  var query: UnsafeBufferPointer<UInt8>
+  var queryColumns: UnsafeBufferPointer<Int32>
+  var queryNumber: Double?
+  var queryNumberColumns: UnsafeBufferPointer<Int32>
+  /// The query's last word is still being typed (`MatchRequest.isTyping`).
+  var isTyping: Bool
+  /// While the last word is typed, with a ranking field where larger is better: each slot's
+  /// place in popularity order, and per power of ten 10^m (m = 0…9) how many items reach it
+  /// (`SearchIndex.magnitudeStarts`) — a slot's magnitude without reading its value, whose
+  /// column the search would otherwise touch all over (2 MB of the cities).
+  var popularityRanks: IndexBuffer<UInt32>?
+  var magnitudeStarts: [UInt32]
+
+  /// The slot's magnitude (`MatchRank.magnitude`): 0 without a larger-is-better ranking field.
+  @inline(__always)
+  func magnitude(_ slot: Int) -> Int {
+    guard let popularityRanks else { return 0 }
+    let place = popularityRanks[slot]
+    var magnitude = 0
+    for start in magnitudeStarts where place < start { magnitude += 1 }
+    return magnitude
+  }
+
+  @inline(__always)
+  func needle(_ probe: Probe) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: arena[probe.needle])
+  }
+
+  @inline(__always)
+  func columns(of probe: Probe) -> UnsafeBufferPointer<Int32> {
+    UnsafeBufferPointer(rebasing: columnLists[probe.columns])
+  }
+
+  @inline(__always)
+  func numberColumns(of probe: Probe) -> UnsafeBufferPointer<Int32> {
+    UnsafeBufferPointer(rebasing: columnLists[probe.numberColumns])
+  }
+}
+
+extension SearchIndex {
+  /// Calls `body` with the plan and the columns as raw memory.
+  func withRankingContext<Result>(
+    _ plan: MatchPlan, _ body: (RankingContext) -> Result
+  ) -> Result {
+    var arena: [UInt8] = []
+    var lists: [Int32] = []
+    var probes: [RankingContext.Probe] = []
+    for probe in plan.rankProbes {
+      let needleStart = arena.count
+      arena += probe.needle
+      let columnStart = lists.count
+      lists += probe.columns.map(Int32.init)
+      let numberStart = lists.count
+      lists += probe.numberColumns.map(Int32.init)
+      probes.append(
+        RankingContext.Probe(
+          needle: needleStart..<arena.count, columns: columnStart..<numberStart,
+          numberColumns: numberStart..<lists.count, initials: probe.initials,
+          number: probe.number ?? .nan))
+    }
+    let queryStart = arena.count
+    arena += plan.query ?? []
+    let queryRange = queryStart..<arena.count
+    let queryColumnsStart = lists.count
+    lists += plan.queryColumns.map(Int32.init)
+    let queryColumnsRange = queryColumnsStart..<lists.count
+    let queryNumberStart = lists.count
+    lists += (plan.queryNumber?.columns ?? []).map(Int32.init)
+    let queryNumberRange = queryNumberStart..<lists.count
+    // Ten binary searches a context. Found once per plan instead, they were found for plans
+    // that rank nothing (a kept list answers them) and cost a bench 2 MB more peak.
+    let starts = plan.isTyping ? magnitudeStarts() : []
+
+    return withRawColumns { columns, initials in
+      withNumberBuffers { numbers in
+        arena.withUnsafeBufferPointer { arena in
+          lists.withUnsafeBufferPointer { lists in
+            probes.withUnsafeBufferPointer { probes in
+              body(
+                RankingContext(
+                  columns: columns, initials: initials, numbers: numbers, probes: probes,
+                  arena: arena, columnLists: lists,
+                  query: UnsafeBufferPointer(rebasing: arena[queryRange]),
+                  queryColumns: UnsafeBufferPointer(rebasing: lists[queryColumnsRange]),
+                  queryNumber: plan.queryNumber?.value,
+                  queryNumberColumns: UnsafeBufferPointer(rebasing: lists[queryNumberRange]),
+                  isTyping: plan.isTyping,
+                  popularityRanks: starts.isEmpty ? nil : popularityRanks,
+                  magnitudeStarts: starts))
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Per power of ten 10^m (m = 0…9), how many items of the popularity order reach it: those
+  /// are its first ones, the order being by value, larger first, missing last. Empty without
+  /// a ranking field where larger is better (every magnitude is then 0).
+  ///
+  /// - Complexity: ten binary searches over the order.
+  func magnitudeStarts() -> [UInt32] {
+    guard let rankingColumn, schema.weighsMagnitude, !popularityOrder.isEmpty else { return [] }
+    let values = numbers[rankingColumn]
+    var power = 1.0
+    return (0..<10).map { _ in
+      defer { power *= 10 }
+      var (low, high) = (0, popularityOrder.count)
+      while low < high {
+        let mid = (low + high) / 2
+        if values[Int(popularityOrder[mid])] >= power { low = mid + 1 } else { high = mid }
+      }
+      return UInt32(low)
+    }
+  }
+
+  /// Calls `body` with every text column (and its initials) as raw memory.
+  private func withRawColumns<Result>(
+    _ body: (UnsafeBufferPointer<RawColumn>, UnsafeBufferPointer<RawColumn?>) -> Result
+  ) -> Result {
+    var raw: [RawColumn] = []
+    var rawInitials: [RawColumn?] = []
+    func next(_ index: Int) -> Result {
+      if index == columns.count {
+        return raw.withUnsafeBufferPointer { raw in
+          rawInitials.withUnsafeBufferPointer { body(raw, $0) }
+        }
+      }
+      return columns[index].withUnsafeBytes { bytes, starts in
+        summaries[index].withUnsafeBuffers { wordStarts, valueStarts, lengths in
+          raw.append(
+            RawColumn(
+              bytes: bytes, starts: starts, wordStarts: wordStarts, valueStarts: valueStarts,
+              lengths: lengths))
+          guard let initials = initialColumns[index] else {
+            rawInitials.append(nil)
+            return next(index + 1)
+          }
+          return initials.withUnsafeBytes { bytes, starts in
+            rawInitials.append(
+              RawColumn(
+                bytes: bytes, starts: starts, wordStarts: nil, valueStarts: nil, lengths: nil))
+            return next(index + 1)
+          }
+        }
+      }
+    }
+    return next(0)
+  }
+
+  /// Calls `body` with every number column as raw memory.
+  private func withNumberBuffers<Result>(
+    _ body: (UnsafeBufferPointer<UnsafeBufferPointer<Double>>) -> Result
+  ) -> Result {
+    var raw: [UnsafeBufferPointer<Double>] = []
+    func next(_ index: Int) -> Result {
+      if index == numbers.count { return raw.withUnsafeBufferPointer(body) }
+      return numbers[index].withUnsafeBufferPointer { column in
+        raw.append(column)
+        return next(index + 1)
+      }
+    }
+    return next(0)
+  }
+}

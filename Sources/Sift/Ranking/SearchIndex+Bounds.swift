@@ -1,0 +1,219 @@
+extension SearchIndex {
+  /// The best exactness (`MatchRank.Exactness.rawValue`) a slot that matches the plan exactly
+  /// can have, read from the per-slot summaries alone: never better than `analyse` finds.
+  @inline(__always)
+  func exactnessBound(_ slot: Int, _ context: RankingContext) -> UInt8 {
+    let query = context.query
+    if !query.isEmpty {
+      var startsValue = false
+      for column in context.queryColumns {
+        let raw = context.columns[Int(column)]
+        guard raw.mayStartValue(slot, with: query[0]) else { continue }
+        // While the last word is typed, a value equal to the query is a start too
+        // (`MatchRank.typedStart`): no level 0.
+        if !context.isTyping, raw.mayHaveValue(slot, ofLength: query.count) { return 0 }
+        startsValue = true
+      }
+      if let value = context.queryNumber,
+        context.queryNumberColumns.contains(where: { context.numbers[Int($0)][slot] == value })
+      {
+        if !context.isTyping { return 0 }
+        startsValue = true
+      }
+      if startsValue { return 1 }
+    }
+    return wordStartBound(slot, context)
+  }
+
+  /// The best exactness a slot with no value equal to or starting with the query can have:
+  /// word starts (2) when every term's first byte may start one of its words, else substring.
+  @inline(__always)
+  func wordStartBound(_ slot: Int, _ context: RankingContext) -> UInt8 {
+    for probe in context.probes {
+      let first = context.needle(probe)[0]
+      let startsWord =
+        context.columns(of: probe).contains {
+          context.columns[Int($0)].mayStartWord(slot, with: first)
+        }
+        || (!probe.number.isNaN
+          && context.numberColumns(of: probe).contains {
+            context.numbers[Int($0)][slot] == probe.number
+          })
+      if !startsWord { return 3 }
+    }
+    return 2
+  }
+
+  /// The value that decides a slot's exactness: the best (title first) value equal to the
+  /// query, else the best starting with it — nil when none does. Read from the values
+  /// themselves: the summaries only say a value may start with the query's first byte (for
+  /// "da n", 2,763 of 12,091 matches, of which none starts with "da n").
+  func decidingValue(_ slot: Int, _ context: RankingContext) -> SlotAnalysis.DecidingValue? {
+    let query = context.query
+    guard !query.isEmpty else { return nil }
+    var best: SlotAnalysis.DecidingValue?
+    @inline(__always)
+    func consider(_ value: SlotAnalysis.DecidingValue) {
+      guard let kept = best else { return best = value }
+      if Self.decides(value, over: kept, isTyping: context.isTyping) { best = value }
+    }
+    for column in context.queryColumns {
+      let raw = context.columns[Int(column)]
+      guard raw.mayStartValue(slot, with: query[0]) else { continue }
+      let attribute = attribute(ofText: Int(column))
+      if query.count == 1, RawColumn.hasOwnBit(query[0]), raw.valueStarts != nil,
+        !raw.mayHaveValue(slot, ofLength: 1)
+      {
+        // The mask says a value starts with the letter, and no value is one byte long.
+        consider(.init(isEqual: false, attribute: attribute, field: .text(Int(column))))
+        continue
+      }
+      guard let found = raw.valueStarting(with: query, inSlot: slot) else { continue }
+      consider(
+        .init(
+          isEqual: found.isEqual, attribute: attribute, field: .text(Int(column)),
+          offset: found.offset))
+    }
+    if let value = context.queryNumber {
+      for column in context.queryNumberColumns where context.numbers[Int(column)][slot] == value {
+        consider(
+          .init(
+            isEqual: true, attribute: attribute(ofNumber: Int(column)), field: .number(Int(column)))
+        )
+      }
+    }
+    if context.isTyping { best?.typingMagnitude = context.magnitude(slot) }
+    return best
+  }
+
+  /// Whether `value` rather than `kept` decides a slot's exactness: one equal to the query
+  /// before one starting with it, then the better attribute; while the last word is typed, the
+  /// one with more points first (`DecidingValue.typedPoints`).
+  @inline(__always)
+  static func decides(
+    _ value: SlotAnalysis.DecidingValue, over kept: SlotAnalysis.DecidingValue, isTyping: Bool
+  ) -> Bool {
+    if isTyping, value.typedPoints != kept.typedPoints {
+      return value.typedPoints > kept.typedPoints
+    }
+    return (value.isEqual ? 0 : 1, value.attribute) < (kept.isEqual ? 0 : 1, kept.attribute)
+  }
+
+  /// The smallest attribute a match at exactness `level` can have, from its popularity alone:
+  /// while the last word is typed, a start's attribute is 15 less its magnitude and at most
+  /// the points of a title equal to the query (`MatchRank.typedStart`) — a bound that only
+  /// grows as popularity falls; else 0. (A bound from the item's own summaries too — may its
+  /// title equal or start the query — let fewer items be read, but read their value lengths:
+  /// 2 MB more of a bench's peak, for no keystroke measurably faster.)
+  @inline(__always)
+  func attributeBound(level: UInt8, _ slot: Int, _ context: RankingContext) -> UInt64 {
+    guard context.isTyping, level == 1 else { return 0 }
+    let points = context.magnitude(slot) + MatchRank.typedTitleEqualPoints
+    return UInt64(MatchRank.maximumAttribute - min(MatchRank.maximumAttribute, points))
+  }
+
+  /// `exactnessBound` for a one-letter query (`singleLetter`) whose letter has the bit `bit`,
+  /// over the summaries of the columns it searches: equal when a value may start with the
+  /// letter and be one byte long (and `mayEqual`: not while the letter is typed), starts a
+  /// value, starts a word, or else a substring.
+  @inline(__always)
+  static func oneLetterBound(
+    _ bit: UInt32, _ slot: Int, _ columns: [RawColumn], mayEqual: Bool
+  ) -> UInt8 {
+    var level: UInt8 = 3
+    let lengthOne = RawColumn.lengthBit(1)
+    for raw in columns {
+      if raw.valueStarts![slot] & bit != 0 {
+        if mayEqual, raw.lengths![slot] & lengthOne != 0 { return 0 }
+        level = 1
+      } else if level > 2, raw.wordStarts![slot] & bit != 0 {
+        level = 2
+      }
+    }
+    return level
+  }
+
+  /// The letter of a query that is one ASCII letter and nothing else (the first keystroke,
+  /// matching most items), when the columns have their summaries: `rankOneLetter` applies.
+  static func singleLetter(_ context: RankingContext) -> UInt8? {
+    guard context.probes.count == 1, context.queryNumber == nil else { return nil }
+    let probe = context.probes[0]
+    let needle = context.needle(probe)
+    guard needle.count == 1, RawColumn.hasOwnBit(needle[0]), !probe.initials,
+      probe.number.isNaN, context.queryColumns.elementsEqual(context.columns(of: probe)),
+      context.columns(of: probe).allSatisfy({ context.columns[Int($0)].valueStarts != nil })
+    else { return nil }
+    return needle[0]
+  }
+
+  /// `analyse` for a one-letter query, packed rank only: the summaries answer exactness and
+  /// word starts, and one forward pass over the first column holding the letter gives its
+  /// position. The same rules, in far fewer steps (it is most of a first keystroke's work).
+  @inline(__always)
+  func rankOneLetter(_ letter: UInt8, _ slot: Int, _ context: RankingContext) -> UInt16 {
+    let bit = RawColumn.wordStartBit(letter)
+    var equals = false
+    var startsValue = false
+    var equalAttribute = Int.max
+    var startingAttribute = Int.max
+    let columns = context.columns(of: context.probes[0])
+    for column in columns {
+      let raw = context.columns[Int(column)]
+      guard raw.valueStarts![slot] & bit != 0 else { continue }
+      let attribute = attribute(ofText: Int(column))
+      if raw.lengths![slot] & RawColumn.lengthBit(1) == 0 {
+        startsValue = true
+        startingAttribute = min(startingAttribute, attribute)
+      } else if let found = raw.valueStarting(with: context.query, inSlot: slot) {
+        if found.isEqual {
+          equals = true
+          equalAttribute = min(equalAttribute, attribute)
+        } else {
+          startsValue = true
+          startingAttribute = min(startingAttribute, attribute)
+        }
+      }
+    }
+    if equals || startsValue {
+      // The value that decided the exactness gives the attribute, at position 0.
+      if context.isTyping {
+        let points = MatchRank.typedPoints(
+          titleEquals: equalAttribute == 0, titleStarts: startingAttribute == 0,
+          valueEquals: equals)
+        return MatchRank.typedStart(magnitude: context.magnitude(slot), points: points).packed
+      }
+      return MatchRank(
+        typos: 0, exactness: equals ? .equalsQuery : .startsValue,
+        attribute: min(equals ? equalAttribute : startingAttribute, MatchRank.maximumAttribute),
+        position: 0
+      ).packed
+    }
+    var bestAttribute = Int.max
+    var bestPosition = Int.max
+    var found = false
+    var wordStart = false
+    for column in columns {
+      let raw = context.columns[Int(column)]
+      let attribute = attribute(ofText: Int(column))
+      let mayStartWord = raw.wordStarts![slot] & bit != 0
+      if found && attribute > bestAttribute {
+        if mayStartWord { wordStart = true }
+        continue
+      }
+      guard
+        let first = Self.firstOccurrence(
+          of: letter, from: Int(raw.starts[slot]), to: Int(raw.starts[slot + 1]), bytes: raw.bytes)
+      else { continue }
+      found = true
+      if (attribute, first.position) < (bestAttribute, bestPosition) {
+        (bestAttribute, bestPosition) = (attribute, first.position)
+      }
+      if mayStartWord { wordStart = true }
+    }
+    return MatchRank(
+      typos: 0, exactness: wordStart ? .wordStarts : .substring,
+      attribute: min(bestAttribute, MatchRank.maximumAttribute),
+      position: min(bestPosition, MatchRank.maximumPosition)
+    ).packed
+  }
+}

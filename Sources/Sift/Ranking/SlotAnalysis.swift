@@ -1,0 +1,337 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where one item's best match is, beside its rank: what `--explain` reports.
+struct SlotAnalysis {
+  var rank: MatchRank
+  /// The attribute's field: a text column, or a number column after them.
+  var field: Field?
+  /// The byte offset of the best match in its text column.
+  var offset: Int?
+  /// The value that equals or starts with the query, when exactness says one does.
+  var exactField: Field?
+  var exactOffset: Int?
+  /// While the last word is typed, the points of the value that makes the item a start
+  /// (`MatchRank.typedPoints`), exact or near spelt; nil otherwise.
+  var typedPoints: Int?
+
+  enum Field: Hashable {
+    case text(Int)
+    case number(Int)
+  }
+
+  /// A value equal to the query or starting with it (`SearchIndex.decidingValue`): it decides
+  /// the exactness, and its field is the rank's attribute, at position 0.
+  struct DecidingValue {
+    var isEqual: Bool
+    var attribute: Int
+    var field: Field
+    /// Where the value starts in its text column (nil for a number, or when only the column's
+    /// summary said so).
+    var offset: Int?
+    /// The item's magnitude (`MatchRank.magnitude`) when the query's last word is still being
+    /// typed (`MatchRequest.isTyping`); nil when it is finished.
+    var typingMagnitude: Int?
+
+    /// While the last word is typed, the points this value gives its item
+    /// (`MatchRank.typedPoints`): the better value has more.
+    var typedPoints: Int {
+      MatchRank.typedPoints(
+        titleEquals: attribute == 0 && isEqual, titleStarts: attribute == 0, valueEquals: isEqual)
+    }
+
+    /// The whole rank of a match without near spellings. While the last word is typed, every
+    /// value equal to the query or starting with it is a start, weighed by the item's
+    /// magnitude and its points (`MatchRank.typedStart`): "war" finds Warsaw before War (775
+    /// people) and the hamlets whose alternate names are "War".
+    var rank: MatchRank {
+      if let typingMagnitude {
+        return MatchRank.typedStart(magnitude: typingMagnitude, points: typedPoints)
+      }
+      return MatchRank(
+        typos: 0, exactness: isEqual ? .equalsQuery : .startsValue,
+        attribute: min(attribute, MatchRank.maximumAttribute), position: 0)
+    }
+  }
+}
+
+/// A value that starts with a near spelling of a one-word query being typed
+/// (`SearchIndex.nearStart`): a start among the exact ones, less its edits
+/// (`MatchRank.typedStart(magnitude:points:edits:)`).
+struct NearStart {
+  /// `MatchRank.typedPoints` of the value.
+  var points: Int
+  var edits: Int
+  var attribute: Int
+  /// The text column and the byte offset of the value in it.
+  var column: Int
+  var offset: Int
+
+  /// How two values of one item compare, smaller first: the most points less the edits'
+  /// penalty, then the fewest edits, then the best attribute.
+  var key: (Int, Int, Int) { (MatchRank.typedEditPenalty * edits - points, edits, attribute) }
+}
+
+extension SearchIndex {
+  /// One slot against the plan's text terms: typos, exactness, and where its best match is.
+  func analyse(_ slot: Int, _ plan: MatchPlan, nearSpellings: Bool) -> SlotAnalysis {
+    withRankingContext(plan) { analyse(slot, plan, $0, nearSpellings: nearSpellings) }
+  }
+
+  func analyse(
+    _ slot: Int, _ plan: MatchPlan, _ context: RankingContext, nearSpellings: Bool
+  ) -> SlotAnalysis {
+    var best = (
+      attribute: Int.max, position: Int.max, field: SlotAnalysis.Field?.none, offset: Int?.none
+    )
+    @inline(__always)
+    func consider(_ attribute: Int, _ position: Int, _ field: SlotAnalysis.Field, _ offset: Int?) {
+      if (attribute, position) < (best.attribute, best.position) {
+        best = (attribute, position, field, offset)
+      }
+    }
+    // A value equal to the query or starting with it decides the exactness and the place: an
+    // alternate equal to the query does not borrow the title's attribute from a word the title
+    // merely holds.
+    let decided = decidingValue(slot, context)
+    var typos = 0
+    var allWordStarts = true
+    // Once a value decides the place, the terms can only add near spellings' edits.
+    for (index, probe) in context.probes.enumerated() where decided == nil || nearSpellings {
+      var found = false
+      var wordStart = false
+      let needle = context.needle(probe)
+      for column in context.columns(of: probe) {
+        let raw = context.columns[Int(column)]
+        let attribute = attribute(ofText: Int(column))
+        // A field after the best one so far can only tell whether the term starts a word.
+        let worse = found && attribute > best.attribute
+        if worse && wordStart { continue }
+        // A word can start with the needle only where some word starts with its first byte;
+        // for a one-letter needle whose letter has a bit of its own, that settles it.
+        let mayStartWord = raw.mayStartWord(slot, with: needle[0])
+        let settled = needle.count == 1 && raw.wordStarts != nil && RawColumn.hasOwnBit(needle[0])
+        if worse && (settled || !mayStartWord) {
+          if settled && mayStartWord { wordStart = true }
+          continue
+        }
+        if let first = Self.occurrences(
+          of: needle, inSlot: slot, bytes: raw.bytes, starts: raw.starts,
+          lookForWordStart: mayStartWord && !settled && !wordStart,
+          needsPosition: attribute <= best.attribute)
+        {
+          found = true
+          if let position = first.position {
+            consider(attribute, position, .text(Int(column)), first.offset)
+          }
+          if first.anyWordStart || (settled && mayStartWord) { wordStart = true }
+        }
+        if probe.initials, let initials = context.initials[Int(column)],
+          ByteSearch.contains(
+            needle, in: initials.bytes,
+            range: Int(initials.starts[slot])..<Int(initials.starts[slot + 1]))
+        {
+          found = true
+          consider(attribute, MatchRank.maximumPosition, .text(Int(column)), nil)
+        }
+      }
+      if !probe.number.isNaN {
+        for column in context.numberColumns(of: probe)
+        where context.numbers[Int(column)][slot] == probe.number {
+          found = true
+          wordStart = true
+          consider(attribute(ofNumber: Int(column)), 0, .number(Int(column)), nil)
+        }
+      }
+      if !found, nearSpellings, let near = nearestWord(plan.rankProbes[index], slot: slot) {
+        typos += near.cost
+        wordStart = true
+        let raw = context.columns[near.column]
+        let position = Self.wordPosition(
+          of: near.bytes.lowerBound, slotStart: Int(raw.starts[slot]), bytes: raw.bytes)
+        consider(
+          attribute(ofText: near.column), position, .text(near.column), near.bytes.lowerBound)
+      }
+      allWordStarts = allWordStarts && wordStart
+    }
+    var rank = MatchRank(
+      typos: typos, exactness: allWordStarts ? .wordStarts : .substring,
+      attribute: min(best.attribute, MatchRank.maximumAttribute),
+      position: min(best.position, MatchRank.maximumPosition))
+    var typedPoints: Int?
+    if let decided {
+      best = (decided.attribute, 0, decided.field, decided.offset)
+      rank = decided.rank
+      rank.typos = typos
+    } else if typos > 0, context.isTyping, plan.rankProbes.count == 1,
+      let start = nearStart(plan.rankProbes[0], slot: slot, context)
+    {
+      typedPoints = start.points
+      // A one-word query being typed, misspelt: a value starting with a near spelling of it
+      // ranks among the starts, its edits taken from its weight.
+      best = (start.attribute, 0, .text(start.column), start.offset)
+      rank = MatchRank.typedStart(
+        magnitude: context.magnitude(slot), points: start.points, edits: start.edits)
+    }
+    return SlotAnalysis(
+      rank: rank, field: best.field, offset: best.offset, exactField: decided?.field,
+      exactOffset: decided?.offset,
+      typedPoints: context.isTyping ? decided?.typedPoints ?? typedPoints : nil)
+  }
+
+  /// The slot's best value that starts with a near spelling of `probe`: whose first word, from
+  /// the value's first byte, is within the term's budget, whole or its beginning. Its points
+  /// while the term is typed (`MatchRank.typedPoints`; equal when the value is that one word,
+  /// spelt to its end), its edits, attribute, column and byte offset. The best has the most
+  /// points less `MatchRank.typedEditPenalty` per edit, then the fewest edits, then the best
+  /// attribute; nil when no value starts so.
+  func nearStart(_ probe: MatchPlan.TextProbe, slot: Int, _ context: RankingContext)
+    -> NearStart?
+  {
+    guard let typo = probe.typo, let firstLetter = probe.needle.first else { return nil }
+    // Within one edit the first letters agree (an edit of it costs two).
+    let firstAgrees = typo.budget < 2
+    var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
+    var best: NearStart?
+    for column in probe.columns {
+      let raw = context.columns[column]
+      if firstAgrees, !raw.mayStartValue(slot, with: firstLetter) { continue }
+      let attribute = attribute(ofText: column)
+      let bytes = raw.bytes
+      guard let base = bytes.baseAddress else { continue }
+      var valueStart = Int(raw.starts[slot])
+      let end = Int(raw.starts[slot + 1])
+      while valueStart < end {
+        let valueEnd =
+          memchr(base + valueStart, 0, end - valueStart).map {
+            UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0))
+          } ?? end
+        defer { valueStart = valueEnd + 1 }
+        if valueEnd == valueStart || (firstAgrees && bytes[valueStart] != firstLetter) {
+          continue
+        }
+        var wordEnd = valueStart
+        while wordEnd < valueEnd, !NearSpelling.isWordBoundary(bytes[wordEnd]) { wordEnd += 1 }
+        guard wordEnd > valueStart,
+          let found = NearSpelling.bestPrefix(
+            of: UnsafeBufferPointer(rebasing: bytes[valueStart..<wordEnd]), rows: &rows)
+        else { continue }
+        let isEqual = wordEnd == valueEnd && found.length == wordEnd - valueStart
+        let start = NearStart(
+          points: MatchRank.typedPoints(
+            titleEquals: attribute == 0 && isEqual, titleStarts: attribute == 0,
+            valueEquals: isEqual),
+          edits: found.cost, attribute: attribute, column: column, offset: valueStart)
+        if best.map({ start.key < $0.key }) ?? true { best = start }
+      }
+    }
+    return best
+  }
+
+  /// The attribute of a text column: the title first, then the other text fields in order.
+  func attribute(ofText column: Int) -> Int {
+    MatchRank.attribute(ofText: column, titleColumn: titleColumn)
+  }
+
+  /// The attribute of a number column: after every text field.
+  func attribute(ofNumber column: Int) -> Int { textFields.count + column }
+
+  /// Where `needle` first occurs in the slot's bytes (its offset, and the index of its word in
+  /// its value), and whether any occurrence starts a word; nil when it does not occur.
+  /// `lookForWordStart: false` stops at the first occurrence; `needsPosition: false` leaves its
+  /// word uncounted (nil), for a field that cannot be the best one.
+  @inline(__always)
+  static func occurrences(
+    of needle: UnsafeBufferPointer<UInt8>, inSlot slot: Int, bytes: UnsafeBufferPointer<UInt8>,
+    starts: UnsafeBufferPointer<UInt32>, lookForWordStart: Bool = true, needsPosition: Bool = true
+  ) -> (offset: Int, position: Int?, anyWordStart: Bool)? {
+    let slotStart = Int(starts[slot])
+    let end = Int(starts[slot + 1])
+    if needle.count == 1 {
+      // One byte (the first keystroke, matching most items): one forward pass that counts
+      // words on the way, no search call.
+      guard let first = firstOccurrence(of: needle[0], from: slotStart, to: end, bytes: bytes)
+      else { return nil }
+      guard lookForWordStart else {
+        let atStart =
+          first.offset == slotStart || NearSpelling.isWordBoundary(bytes[first.offset - 1])
+        return (first.offset, first.position, atStart)
+      }
+      var offset = first.offset
+      while offset < end {
+        if bytes[offset] == needle[0],
+          offset == slotStart || NearSpelling.isWordBoundary(bytes[offset - 1])
+        {
+          return (first.offset, first.position, true)
+        }
+        offset += 1
+      }
+      return (first.offset, first.position, false)
+    }
+    guard let found = ByteSearch.firstOffset(of: needle, in: bytes, range: slotStart..<end)
+    else { return nil }
+    let position = needsPosition ? wordPosition(of: found, slotStart: slotStart, bytes: bytes) : nil
+    guard lookForWordStart else {
+      return (found, position, found == slotStart || NearSpelling.isWordBoundary(bytes[found - 1]))
+    }
+    var next: Int? = found
+    while let offset = next {
+      if offset == slotStart || NearSpelling.isWordBoundary(bytes[offset - 1]) {
+        return (found, position, true)
+      }
+      next = ByteSearch.firstOffset(of: needle, in: bytes, range: offset + 1..<end)
+    }
+    return (found, position, false)
+  }
+
+  /// The first `byte` in `bytes[start..<end]` and the index, in its value, of its word.
+  @inline(__always)
+  static func firstOccurrence(
+    of byte: UInt8, from start: Int, to end: Int, bytes: UnsafeBufferPointer<UInt8>
+  ) -> (offset: Int, position: Int)? {
+    var words = 0
+    var inWord = false
+    var offset = start
+    while offset < end {
+      let current = bytes[offset]
+      if current == 0 {
+        words = 0
+        inWord = false
+      } else if NearSpelling.isWordBoundary(current) {
+        inWord = false
+      } else if !inWord {
+        inWord = true
+        words += 1
+      }
+      if current == byte { return (offset, min(max(0, words - 1), MatchRank.maximumPosition)) }
+      offset += 1
+    }
+    return nil
+  }
+
+  /// The index, in its value, of the word that holds `offset` (at most
+  /// `MatchRank.maximumPosition`).
+  static func wordPosition(
+    of offset: Int, slotStart: Int, bytes: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    // Count the word starts from the value's start (its 0 separator or the slot's start) up to
+    // and including `offset`; the last one counted starts the word that holds it.
+    var starts = 0
+    var index = offset
+    while index >= slotStart, bytes[index] != 0 {
+      if !NearSpelling.isWordBoundary(bytes[index]),
+        index == slotStart || NearSpelling.isWordBoundary(bytes[index - 1])
+      {
+        starts += 1
+        if starts > MatchRank.maximumPosition { return MatchRank.maximumPosition }
+      }
+      index -= 1
+    }
+    return max(0, starts - 1)
+  }
+}
