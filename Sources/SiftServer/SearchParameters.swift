@@ -41,6 +41,11 @@ package struct SearchParameters: Sendable, Equatable {
     explain = try Self.flag(query, "explain")
   }
 
+  /// What the page asks of the search besides its criteria.
+  var page: PageRequest {
+    PageRequest(offset: offset, limit: limit, facets: facets, explain: explain)
+  }
+
   private static func flag(_ query: QueryString, _ name: String) throws(ServerError) -> Bool {
     switch query[name] {
     case nil, "0", "false": return false

@@ -8,49 +8,19 @@ import Sift
 /// (`#` alone offers them all) and `didYouMean` the catalog word nearest a query that found
 /// nothing, as the app offers them. Keys sorted, so the same answer is the same bytes.
 enum SearchResponse {
-  /// `items`: the page's items, read already (nil where gone); nil: read them from the
-  /// collection.
-  static func json(
-    catalog: String, controller: SearchController, page: Range<Int>, facets: Bool,
-    explain: Bool = false, items: [Item?]? = nil
-  ) -> JSONValue {
-    let collection = controller.collection
-    let matched = controller.rows.count
-    let rows = min(page.lowerBound, matched)..<min(page.upperBound, matched)
-    let results = zip(rows, items ?? collection.elements(atRows: rows)).compactMap {
-      row, item -> JSONValue? in
-      guard let item else { return nil }
-      var explanation = explain ? collection.explanation(forRow: row) : nil
-      // The rule against the next result on the page: a page from PostgreSQL knows no other.
-      if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
-      return ResultItem.json(
-        item, collection: collection, explanation: explanation,
-        listValues: ResultItem.listValuesOnAPage)
-    }
-    return json(
-      catalog: catalog, indicator: controller.indicator, offset: page.lowerBound,
-      results: results, suggestions: controller.suggestions,
-      diagnostics: controller.diagnostics,
-      facets: facets ? controller.facets.json(schema: collection.schema) : nil,
-      didYouMean: controller.spellingSuggestion)
-  }
-
-  /// The answer from its parts, wherever the search ran (in memory or in PostgreSQL).
-  static func json(
-    catalog: String, indicator: ResultsIndicator, offset: Int, results: [JSONValue],
-    suggestions: [SearchToken], diagnostics: [QueryDiagnostic], facets: JSONValue?,
-    didYouMean: String?
-  ) -> JSONValue {
+  static func json(catalog: String, page: SearchPage, schema: CatalogSchema) -> JSONValue {
+    let indicator = page.indicator
     var members: [(String, JSONValue)] = [
       ("catalog", .string(catalog)), ("indicator", .string(indicator.text)),
       ("total", .number(Double(indicator.totalCount))),
       ("matched", .number(Double(indicator.matchCount))),
-      ("offset", .number(Double(offset))), ("results", .array(results)),
-      ("suggestions", .array(suggestions.map(json))),
-      ("diagnostics", .strings(diagnostics.map(\.description))),
+      ("offset", .number(Double(page.offset))),
+      ("results", .array(page.results.map { ResultItem.json($0, schema: schema) })),
+      ("suggestions", .array(page.suggestions.map(json))),
+      ("diagnostics", .strings(page.diagnostics.map(\.description))),
     ]
-    if let facets { members.append(("facets", facets)) }
-    if let didYouMean { members.append(("didYouMean", .string(didYouMean))) }
+    if let facets = page.facets { members.append(("facets", facets.json(schema: schema))) }
+    if let didYouMean = page.didYouMean { members.append(("didYouMean", .string(didYouMean))) }
     return .object(sorting: members)
   }
 
@@ -70,71 +40,32 @@ enum SearchResponse {
 /// `more` counts what was left out: a page costs a page. The item itself (`GET …/items/ID`) has
 /// every value.
 enum ResultItem {
-  /// How many values of a list field a search result shows at least: what a row draws.
-  static let listValuesOnAPage = 2
-  /// How many matched values of a list field a search result shows at most (a one-letter
-  /// query matches most of a city's names).
-  static let matchedValues = 10
-
-  static func json(
-    _ item: Item, collection: FilteredCollection, explanation: MatchExplanation? = nil,
-    listValues: Int? = nil
-  ) -> JSONValue {
-    let schema = collection.schema
+  static func json(_ result: PageResult, schema: CatalogSchema) -> JSONValue {
+    let item = result.item
     var members: [(String, JSONValue)] = [
       ("id", .string(item.id.rawValue)),
       ("title", .string(item[schema.titleField]?.displayText ?? "")),
     ]
     var highlights: [JSONValue] = []
     var more: [(String, JSONValue)] = []
-    for field in schema.fields {
-      guard let value = item[field.name] else { continue }
-      let named = !["id", "title", "highlights", "explain", "more"].contains(field.name)
-      let highlighted = field.kind != .number
-      let texts = value.strings
-      // The values to write, each with where it matched.
-      var shown: [(text: String, ranges: [Range<String.Index>])] = []
-      if case .texts = value, let listValues {
-        let mayMatch =
-          collection.valuesThatMayMatch(field: field.name, of: item.id).flatMap {
-            $0.count == texts.count ? $0 : nil
-          } ?? texts.map { _ in true }
-        var unmatched: [String] = []
-        for (text, candidate) in zip(texts, mayMatch) {
-          guard shown.count < Self.matchedValues else { break }
-          let ranges =
-            candidate && highlighted
-            ? collection.highlightRanges(in: text, field: field.name, of: item) : []
-          if ranges.isEmpty { unmatched.append(text) } else { shown.append((text, ranges)) }
-        }
-        shown += unmatched.prefix(max(0, listValues - shown.count)).map { ($0, []) }
-        if texts.count > shown.count {
-          more.append((field.name, .number(Double(texts.count - shown.count))))
-        }
-        if named { members.append((field.name, .strings(shown.map(\.text)))) }
-        for (text, ranges) in shown where !ranges.isEmpty {
-          highlights.append(Self.highlight(field: field.name, text: text, ranges: ranges))
-        }
-        continue
-      }
-      if named {
-        switch value {
+    for field in result.fields {
+      if !["id", "title", "highlights", "explain", "more"].contains(field.name) {
+        switch field.value {
         case .text(let text): members.append((field.name, .string(text)))
         case .texts(let texts): members.append((field.name, .strings(texts)))
         case .number(let number): members.append((field.name, .number(number)))
         }
       }
-      guard highlighted else { continue }
-      for text in texts {
-        let ranges = collection.highlightRanges(in: text, field: field.name, of: item)
-        if !ranges.isEmpty {
-          highlights.append(Self.highlight(field: field.name, text: text, ranges: ranges))
-        }
+      for shown in field.highlights {
+        highlights.append(Self.highlight(field: field.name, text: shown.text, ranges: shown.ranges))
       }
+      if field.omitted > 0 { more.append((field.name, .number(Double(field.omitted)))) }
     }
     members.append(("highlights", .array(highlights)))
     if !more.isEmpty { members.append(("more", .object(sorting: more))) }
-    if let explanation { members.append(("explain", .object(explanation.jsonMembers))) }
+    if let explanation = result.explanation {
+      members.append(("explain", .object(explanation.jsonMembers)))
+    }
     return .object(sorting: members)
   }
 

@@ -17,7 +17,7 @@ import SiftStore
 /// Only the catalogs given here are reachable, by name: nothing in a URL is ever a path. Every
 /// error is `{"error": "…"}` with its status, and none stops the server.
 public struct SiftServer: Sendable {
-  package let catalogs: [String: any CatalogEndpoint]
+  package let catalogs: [String: any SearchCatalog]
   /// What `Authorization: Bearer …` must carry for an edit; nil: the server is read-only.
   let writeToken: String?
   /// The one origin whose pages may call this server from a browser (`*`: any); nil: none but
@@ -25,7 +25,7 @@ public struct SiftServer: Sendable {
   let corsOrigin: String?
 
   package init(
-    catalogs: [any CatalogEndpoint], writeToken: String? = nil, corsOrigin: String? = nil
+    catalogs: [any SearchCatalog], writeToken: String? = nil, corsOrigin: String? = nil
   ) {
     self.catalogs = Dictionary(
       catalogs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -46,8 +46,8 @@ public struct SiftServer: Sendable {
           allowMethods: [.get, .head, .post, .put, .delete, .options], maxAge: .seconds(600)))
     }
     router.add(middleware: JSONErrorMiddleware())
-    for asset in SearchPage.Asset.allCases {
-      router.get(RouterPath(asset.path)) { _, _ in SearchPage.response(asset) }
+    for asset in WebPage.Asset.allCases {
+      router.get(RouterPath(asset.path)) { _, _ in WebPage.response(asset) }
     }
     router.get("catalogs") { _, _ in
       Self.json(try await Self.catalogList(self.catalogs.values.sorted { $0.name < $1.name }))
@@ -55,20 +55,32 @@ public struct SiftServer: Sendable {
     router.get("catalogs/:name/search") { request, context in
       let catalog = try self.catalog(context)
       let parameters = try SearchParameters(QueryString(request.uri.query))
-      return Self.json(try await catalog.search(parameters))
+      let searched: SearchRequest
+      do throws(SearchRequestError) {
+        searched = try SearchRequest(parameters.input, schema: catalog.schema)
+      } catch {
+        throw ServerError.refused(error, catalog: catalog.name)
+      }
+      let page = try await Self.answering { () async throws(CatalogFailure) in
+        try await catalog.search(searched, page: parameters.page)
+      }
+      return Self.json(
+        SearchResponse.json(catalog: catalog.name, page: page, schema: catalog.schema))
     }
     router.get("catalogs/:name/items/:id") { _, context in
       let catalog = try self.catalog(context)
       let id = ItemID(context.parameters.get("id") ?? "")
-      return Self.json(try await catalog.itemAnswer(id))
+      return Self.json(try await Self.itemAnswer(id, in: catalog))
     }
     router.post("catalogs/:name/items") { request, context in
       try self.authorize(request)
       let catalog = try self.catalog(context)
       let body = try ItemBody(
         try await Self.body(request), schema: catalog.schema, requiresTitle: true)
-      let id = try await catalog.commit(.add(body.id, fields: body.fields))
-      return Self.json(try await catalog.itemAnswer(id), status: .created)
+      let id = try await Self.answering { () async throws(CatalogFailure) in
+        try await catalog.commit(.add(body.id, fields: body.fields))
+      }
+      return Self.json(try await Self.itemAnswer(id, in: catalog), status: .created)
     }
     router.put("catalogs/:name/items/:id") { request, context in
       try self.authorize(request)
@@ -81,13 +93,18 @@ public struct SiftServer: Sendable {
           "id: the body names \"\(named.rawValue.prefix(100))\", the path \"\(id.rawValue.prefix(100))\""
         )
       }
-      _ = try await catalog.commit(.update(Item(id: id, fields: body.fields)))
-      return Self.json(try await catalog.itemAnswer(id))
+      _ = try await Self.answering { () async throws(CatalogFailure) in
+        try await catalog.commit(.update(Item(id: id, fields: body.fields)))
+      }
+      return Self.json(try await Self.itemAnswer(id, in: catalog))
     }
     router.delete("catalogs/:name/items/:id") { request, context in
       try self.authorize(request)
       let catalog = try self.catalog(context)
-      _ = try await catalog.commit(.delete(ItemID(context.parameters.get("id") ?? "")))
+      let id = ItemID(context.parameters.get("id") ?? "")
+      _ = try await Self.answering { () async throws(CatalogFailure) in
+        try await catalog.commit(.delete(id))
+      }
       return Response(status: .noContent)
     }
     return router
@@ -145,13 +162,45 @@ public struct SiftServer: Sendable {
 
   private func catalog(
     _ context: BasicRequestContext
-  ) throws(ServerError) -> any CatalogEndpoint {
+  ) throws(ServerError) -> any SearchCatalog {
     let name = context.parameters.get("name") ?? ""
     guard let catalog = catalogs[name] else {
       let known = catalogs.keys.sorted().joined(separator: ", ")
       throw .notFound("no catalog named \"\(name.prefix(100))\"; this server has \(known)")
     }
     return catalog
+  }
+
+  /// The item with `id` as `GET /catalogs/NAME/items/ID` gives it: every value, no highlights.
+  static func itemAnswer(_ id: ItemID, in catalog: any SearchCatalog) async throws(ServerError)
+    -> JSONValue
+  {
+    let found = try await answering { () async throws(CatalogFailure) in try await catalog.item(id)
+    }
+    guard let found else {
+      throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(catalog.name)")
+    }
+    return ResultItem.json(PageResult(plain: found, schema: catalog.schema), schema: catalog.schema)
+  }
+
+  /// Runs `work` on a catalog; what it could not do as the HTTP status that says whose fault
+  /// it was.
+  static func answering<Result: Sendable>(
+    _ work: () async throws(CatalogFailure) -> Result
+  ) async throws(ServerError) -> Result {
+    do {
+      return try await work()
+    } catch {
+      let status: HTTPResponse.Status =
+        switch error {
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .invalid: .badRequest
+        case .unavailable: .serviceUnavailable
+        case .failed: .internalServerError
+        }
+      throw ServerError(status, error.description)
+    }
   }
 
   /// `value` as a JSON response: every answer of the server, errors included, goes through it.
@@ -163,7 +212,7 @@ public struct SiftServer: Sendable {
 
   /// `GET /catalogs`: each catalog's name, title, title field, fields, scopes, token kinds,
   /// ranking field and item count.
-  static func catalogList(_ served: [any CatalogEndpoint]) async throws(ServerError) -> JSONValue {
+  static func catalogList(_ served: [any SearchCatalog]) async throws(ServerError) -> JSONValue {
     var entries: [JSONValue] = []
     for catalog in served {
       let schema = catalog.schema
@@ -181,7 +230,13 @@ public struct SiftServer: Sendable {
         ("name", .string(catalog.name)), ("title", .string(schema.title)),
         ("titleField", .string(schema.titleField)), ("fields", .array(fields)),
         ("scopes", .strings(schema.scopeTitles)), ("tokenKinds", .strings(tokenKinds.sorted())),
-        ("items", .number(Double(try await catalog.itemCount()))),
+        (
+          "items",
+          .number(
+            Double(
+              try await answering { () async throws(CatalogFailure) in try await catalog.count() }
+            ))
+        ),
       ]
       if let ranking = schema.rankingField {
         members.append(("rankingField", .string(ranking.field)))

@@ -33,7 +33,7 @@ struct ServedEquivalenceTests {
     let embedded = Application(
       router: SiftServer(catalogs: [try ServedCatalog(name: name, store: store)]).router())
     let onPostgres = Application(
-      router: SiftServer(catalogs: [try ServedPostgresCatalog(name: name, catalog: postgres)])
+      router: SiftServer(catalogs: [ServedPostgresCatalog(name: name, catalog: postgres)])
         .router())
     let seed = 15_100 + UInt64(name.count)
     print("served \(name): seed \(seed)")

@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import Sift
 import Testing
 
 @testable import SiftServer
@@ -13,13 +14,13 @@ struct SearchWorkersTests {
     let gate = DispatchSemaphore(value: 0)
     let started = LockedList()
     // The one thread is held until every other job waits behind it.
-    let blocker = Task { try await workers.run { () throws(ServerError) in gate.wait() } }
+    let blocker = Task { try await workers.run { () throws(CatalogFailure) in gate.wait() } }
     while workers.given < 1 { await Task.yield() }
     var jobs: [Task<Int, any Error>] = []
     for index in 0..<40 {
       jobs.append(
         Task {
-          try await workers.run { () throws(ServerError) in
+          try await workers.run { () throws(CatalogFailure) in
             started.append(index)
             return index * 2
           }
@@ -38,10 +39,10 @@ struct SearchWorkersTests {
   @Test("an error thrown on a search thread reaches the request that asked")
   func errorsReachTheCaller() async throws {
     let workers = SearchWorkers(threads: 2)
-    await #expect(throws: ServerError.self) {
-      try await workers.run { () throws(ServerError) -> Int in throw .notFound("no such item") }
+    await #expect(throws: CatalogFailure.notFound("no such item")) {
+      try await workers.run { () throws(CatalogFailure) -> Int in throw .notFound("no such item") }
     }
-    #expect(try await workers.run { () throws(ServerError) in 7 } == 7)
+    #expect(try await workers.run { () throws(CatalogFailure) in 7 } == 7)
   }
 }
 

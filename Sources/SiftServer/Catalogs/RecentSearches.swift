@@ -8,7 +8,7 @@ import Sift
 /// Entries hold a `SearchController`: a value that shares the catalog's index and holds the
 /// matches. Least recently used entries go first; an edit empties it (`ServedCatalog`).
 struct RecentSearches: Sendable {
-  private var entries: [SearchRequestInput: (controller: SearchController, used: Int)] = [:]
+  private var entries: [SearchRequest: (controller: SearchController, used: Int)] = [:]
   private var clock = 0
   let capacity: Int
 
@@ -16,15 +16,15 @@ struct RecentSearches: Sendable {
 
   /// The controller that answered `input`, or the nearest one to refine: same scope and
   /// tokens, text that the input's text extends ("san" for "san f"); nil when none.
-  mutating func start(for input: SearchRequestInput) -> (SearchController, exact: Bool)? {
+  mutating func start(for input: SearchRequest) -> (SearchController, exact: Bool)? {
     clock += 1
     if let found = entries[input] {
       entries[input]?.used = clock
       return (found.controller, true)
     }
-    var best: (key: SearchRequestInput, length: Int)?
+    var best: (key: SearchRequest, length: Int)?
     for key in entries.keys
-    where key.scope == input.scope && key.tokens == input.tokens && !key.text.isEmpty
+    where key.scopeIndex == input.scopeIndex && key.tokens == input.tokens && !key.text.isEmpty
       && input.text.hasPrefix(key.text) && key.text.count > best?.length ?? 0
     {
       best = (key, key.text.count)
@@ -34,7 +34,7 @@ struct RecentSearches: Sendable {
     return (entry.controller, false)
   }
 
-  mutating func remember(_ controller: SearchController, for input: SearchRequestInput) {
+  mutating func remember(_ controller: SearchController, for input: SearchRequest) {
     guard capacity > 0 else { return }
     clock += 1
     entries[input] = (controller, clock)

@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import Sift
 
 /// The threads that run searches, one per core, taking them in the order they came.
 ///
@@ -30,12 +31,12 @@ final class SearchWorkers: @unchecked Sendable {
 
   /// `body`'s result, computed on one of the threads in turn.
   func run<Result: Sendable>(
-    _ body: @escaping @Sendable () throws(ServerError) -> Result
-  ) async throws(ServerError) -> Result {
+    _ body: @escaping @Sendable () throws(CatalogFailure) -> Result
+  ) async throws(CatalogFailure) -> Result {
     let outcome = await withCheckedContinuation { continuation in
       condition.withLock {
         waiting.append {
-          continuation.resume(returning: Swift.Result { () throws(ServerError) in try body() })
+          continuation.resume(returning: Swift.Result { () throws(CatalogFailure) in try body() })
         }
         givenCount += 1
         condition.signal()

@@ -11,9 +11,9 @@ import SiftStore
 /// one.
 /// The last searches on the current collection are kept (`RecentSearches`): a keystroke refines
 /// the one before it, and a repeated search is not searched again.
-public final class ServedCatalog: CatalogEndpoint {
+public final class ServedCatalog: SearchCatalog {
   /// The name it is served under (`/catalogs/NAME/…`): the built-in name or the file's name.
-  package let name: String
+  public let name: String
   let store: CatalogStore
   private let current: Locked<State>
   /// Held while an edit is saved and applied: edits go one at a time. Searches never take it.
@@ -88,13 +88,9 @@ public final class ServedCatalog: CatalogEndpoint {
     standby.withLock { $0 = (second, nil) }
   }
 
-  package var schema: CatalogSchema { collection.schema }
+  public var schema: CatalogSchema { collection.schema }
 
-  package func itemCount() -> Int { collection.totalCount }
-
-  package func itemAnswer(_ id: ItemID) throws(ServerError) -> JSONValue {
-    ResultItem.json(try item(id), collection: collection)
-  }
+  public func count() -> Int { collection.totalCount }
 
   /// The collection as it is now, to search without holding anything.
   var collection: FilteredCollection { current.withLock { $0.collection } }
@@ -102,7 +98,7 @@ public final class ServedCatalog: CatalogEndpoint {
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
   /// (for an add without one, the id the catalog gave it). Searches go on meanwhile, on the
   /// collection and snapshot before it.
-  package func commit(_ edit: CatalogEdit) throws(ServerError) -> ItemID {
+  public func commit(_ edit: CatalogEdit) throws(CatalogFailure) -> ItemID {
     editing.lock()
     defer { editing.unlock() }
     let searched = current.withLock { $0.collection }
@@ -129,13 +125,11 @@ public final class ServedCatalog: CatalogEndpoint {
     } catch .refused(.unknownID(let id)) {
       throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
     } catch .refused(.duplicateID(let id)) {
-      throw ServerError(
-        .conflict, "id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
+      throw .conflict("id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
     } catch {
       switch error {
-      case .refused(let refusal): throw .badRequest("\(refusal)")
-      case .notSaved(let failure):
-        throw ServerError(.serviceUnavailable, "the edit was not saved: \(failure)")
+      case .refused(let refusal): throw .invalid("\(refusal)")
+      case .notSaved(let failure): throw .unavailable("the edit was not saved: \(failure)")
       }
     }
   }
@@ -152,55 +146,49 @@ public final class ServedCatalog: CatalogEndpoint {
   }
 
   /// The item with `id` as the file holds it now.
-  func item(_ id: ItemID) throws(ServerError) -> Item {
-    let found: Item?
+  public func item(_ id: ItemID) throws(CatalogFailure) -> Item? {
     do {
-      found = try store.item(id: id)
+      return try store.item(id: id)
     } catch {
-      throw ServerError(.serviceUnavailable, "the catalog could not be read: \(error)")
-    }
-    guard let found else {
-      throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
-    }
-    return found
-  }
-
-  /// The answer to `parameters`, searched on `SearchWorkers` in the order requests came.
-  package func search(_ parameters: SearchParameters) async throws(ServerError) -> JSONValue {
-    try await SearchWorkers.shared.run { () throws(ServerError) in
-      try self.searchNow(parameters)
+      throw .unavailable("the catalog could not be read: \(error)")
     }
   }
 
-  /// The answer to `parameters`, with the items of the requested page read from the file as
-  /// the search's collection shows it (its snapshot): searches never wait for an edit, nor
-  /// are made again because one was saved meanwhile (with a client editing without a pause,
-  /// waiting for a moment between edits kept them from ever answering).
-  package func searchNow(_ parameters: SearchParameters) throws(ServerError) -> JSONValue {
-    let page = parameters.offset..<parameters.offset + parameters.limit
-    let (controller, snapshot) = try searched(parameters.input)
+  /// The page of `request`, searched on `SearchWorkers` in the order requests came.
+  public func search(
+    _ request: SearchRequest, page: PageRequest
+  ) async throws(CatalogFailure) -> SearchPage {
+    try await SearchWorkers.shared.run { () throws(CatalogFailure) in
+      try self.searchNow(request, page: page)
+    }
+  }
+
+  /// The page of `request`, with its items read from the file as the search's collection
+  /// shows it (its snapshot): searches never wait for an edit, nor are made again because one
+  /// was saved meanwhile (with a client editing without a pause, waiting for a moment between
+  /// edits kept them from ever answering).
+  func searchNow(_ request: SearchRequest, page: PageRequest) throws(CatalogFailure) -> SearchPage {
+    let (controller, snapshot) = searched(request)
     var items: [Item?]?
     if let snapshot {
-      let ids = controller.collection.ids(atRows: page)
+      let ids = controller.collection.ids(atRows: page.rows)
       let found: [Item]
       do {
         found = try snapshot.items(withIDs: ids, fields: controller.collection.schema.fields)
       } catch {
-        throw ServerError(.serviceUnavailable, "the catalog could not be read: \(error)")
+        throw .unavailable("the catalog could not be read: \(error)")
       }
       let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       items = ids.map { byID[$0] }
     }
-    return SearchResponse.json(
-      catalog: name, controller: controller, page: page, facets: parameters.facets,
-      explain: parameters.explain, items: items)
+    return controller.searchPage(page, items: items)
   }
 
   /// The controller that answers `input` on the current collection — refined from a recent
   /// search, or remembered, or searched afresh — and the edit count it belongs to.
   private func searched(
-    _ input: SearchRequestInput
-  ) throws(ServerError) -> (SearchController, snapshot: CatalogSnapshot?) {
+    _ input: SearchRequest
+  ) -> (SearchController, snapshot: CatalogSnapshot?) {
     let (start, collection, edits, snapshot) = current.withLock { state in
       (state.recent.start(for: input), state.collection, state.edits, state.snapshot)
     }
@@ -214,11 +202,7 @@ public final class ServedCatalog: CatalogEndpoint {
       controller.send(.setText(input.text))
     case nil:
       controller = SearchController(collection: collection)
-      do throws(SearchRequestError) {
-        try controller.apply(input)
-      } catch {
-        throw .refused(error, catalog: name)
-      }
+      controller.apply(input)
     }
     let answered = controller
     current.withLock { state in

@@ -1,5 +1,4 @@
 #if Server
-import HTTPTypes
 import Sift
 import SiftPostgres
 
@@ -9,114 +8,91 @@ import SiftPostgres
 ///
 /// While the database is out of reach (a restart) requests get 503 with the reason; the next
 /// request after it is back connects again.
-package final class ServedPostgresCatalog: CatalogEndpoint {
-  package let name: String
+public final class ServedPostgresCatalog: SearchCatalog {
+  public let name: String
   let catalog: PostgresCatalog
-  /// Turns items into answers where no search is in force: fields, no highlights.
-  private let plain: FilteredCollection
 
-  package init(name: String, catalog: PostgresCatalog) throws(ServerError) {
+  public init(name: String, catalog: PostgresCatalog) {
     self.name = name
     self.catalog = catalog
-    do {
-      plain = try FilteredCollection(schema: catalog.schema)
-    } catch {
-      throw ServerError(.internalServerError, "catalog \(name): \(error)")
-    }
   }
 
-  package var schema: CatalogSchema { catalog.schema }
+  public var schema: CatalogSchema { catalog.schema }
 
-  package func itemCount() async throws(ServerError) -> Int {
+  public func count() async throws(CatalogFailure) -> Int {
     try await answering { () async throws(PostgresError) in try await catalog.count() }
   }
 
-  package func search(_ parameters: SearchParameters) async throws(ServerError) -> JSONValue {
-    let input: SearchRequest
-    do {
-      input = try SearchRequest(parameters.input, schema: catalog.schema)
-    } catch {
-      throw .refused(error, catalog: name)
-    }
+  public func search(
+    _ request: SearchRequest, page: PageRequest
+  ) async throws(CatalogFailure) -> SearchPage {
     let catalog = self.catalog
     let (result, items, facets, didYouMean) = try await answering {
       () async throws(PostgresError) in
-      let result = try await catalog.search(
-        input, limit: parameters.limit, offset: parameters.offset)
+      let result = try await catalog.search(request, limit: page.limit, offset: page.offset)
       let items = try await catalog.items(result.ids)
       let facets =
-        parameters.facets
-        ? try await catalog.facets(input, matchCount: result.indicator.matchCount) : nil
+        page.facets
+        ? try await catalog.facets(request, matchCount: result.indicator.matchCount) : nil
       let didYouMean = try await catalog.spellingSuggestion(
-        for: input, indicator: result.indicator)
+        for: request, indicator: result.indicator)
       return (result, items, facets, didYouMean)
     }
-    let results = answers(
-      items, of: result, criteria: input.criteria, explain: parameters.explain)
-    return SearchResponse.json(
-      catalog: name, indicator: result.indicator, offset: parameters.offset, results: results,
-      suggestions: input.suggestions, diagnostics: result.diagnostics,
-      facets: facets?.json(schema: schema), didYouMean: didYouMean)
+    return SearchPage(
+      indicator: result.indicator, offset: page.offset,
+      results: results(items, of: result, criteria: request.criteria, explain: page.explain),
+      suggestions: request.suggestions, diagnostics: result.diagnostics, facets: facets,
+      didYouMean: didYouMean)
   }
 
   /// The page's results, with highlights and explanations from the page searched alone.
-  private func answers(
+  private func results(
     _ items: [Item], of result: PostgresSearchResult, criteria: SearchCriteria, explain: Bool
-  ) -> [JSONValue] {
+  ) -> [PageResult] {
     guard let page = result.page(items, criteria: criteria, schema: schema) else {
-      return items.map {
-        ResultItem.json($0, collection: plain, listValues: ResultItem.listValuesOnAPage)
-      }
+      return items.map { PageResult(plain: $0, schema: schema) }
     }
     return items.map { item in
-      ResultItem.json(
-        item, collection: page,
-        explanation: explain ? result.explanation(of: item.id, in: page) : nil,
-        listValues: ResultItem.listValuesOnAPage)
+      page.pageResult(
+        item, explanation: explain ? result.explanation(of: item.id, in: page) : nil,
+        listValues: PageResult.listValuesOnAPage)
     }
   }
 
-  package func itemAnswer(_ id: ItemID) async throws(ServerError) -> JSONValue {
+  public func item(_ id: ItemID) async throws(CatalogFailure) -> Item? {
     let catalog = self.catalog
-    let found = try await answering { () async throws(PostgresError) in
+    return try await answering { () async throws(PostgresError) in
       try await catalog.items([id]).first
     }
-    guard let found else {
-      throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")
-    }
-    return ResultItem.json(found, collection: plain)
   }
 
-  package func commit(_ edit: CatalogEdit) async throws(ServerError) -> ItemID {
+  public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID {
     let catalog = self.catalog
     let saved = try await answering(unsaved: true) { () async throws(PostgresError) -> ItemID? in
       try await catalog.commit(edit)
     }
     if let saved { return saved }
     if case .add(let id?, _) = edit {
-      throw ServerError(
-        .conflict, "id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
+      throw .conflict("id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
     }
     throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
   }
 
-  /// Runs `work` against the database: out of reach is a 503 (the request may be retried),
-  /// a value it cannot hold a 400, anything else it refused a 500 naming the catalog.
+  /// Runs `work` against the database: out of reach is `unavailable` (the request may be
+  /// retried), a value it cannot hold `invalid`, anything else it refused `failed`.
   private func answering<Result: Sendable>(
     unsaved: Bool = false, _ work: () async throws(PostgresError) -> Result
-  ) async throws(ServerError) -> Result {
+  ) async throws(CatalogFailure) -> Result {
     do {
       return try await work()
     } catch {
-      let what = unsaved ? "the edit was not saved: " : ""
-      let status: HTTPResponse.Status =
-        switch error {
-        case .unavailable: .serviceUnavailable
-        // What the database cannot hold (a NUL in a value): the request's fault.
-        case .unsupported: .badRequest
-        default: .internalServerError
-        }
-      throw ServerError(status, what + "\(error)")
+      let message = (unsaved ? "the edit was not saved: " : "") + "\(error)"
+      switch error {
+      case .unavailable: throw .unavailable(message)
+      // What the database cannot hold (a NUL in a value): the request's fault.
+      case .unsupported: throw .invalid(message)
+      default: throw .failed(message)
+      }
     }
   }
 }

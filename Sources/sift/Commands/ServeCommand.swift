@@ -1,6 +1,7 @@
 #if Server
 import ArgumentParser
 import Foundation
+import Sift
 import SiftPostgres
 import SiftServer
 import SiftStore
@@ -88,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    var served: [any CatalogEndpoint] = []
+    var served: [any SearchCatalog] = []
     var databases: [PostgresCatalog] = []
     for argument in catalogs.isEmpty ? [BuiltInCatalog.default.rawValue] : catalogs {
       let name = try Self.servedName(argument)
@@ -101,8 +102,8 @@ struct ServeCommand: AsyncParsableCommand {
         do {
           let catalog = try await PostgresCatalog.open(address)
           databases.append(catalog)
-          served.append(try ServedPostgresCatalog(name: name, catalog: catalog))
-        } catch let error as PostgresError {
+          served.append(ServedPostgresCatalog(name: name, catalog: catalog))
+        } catch {
           throw Failure.postgres(error)
         }
         continue

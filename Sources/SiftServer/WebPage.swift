@@ -5,7 +5,7 @@ import Hummingbird
 /// The search page at `GET /`: plain HTML, CSS and JavaScript, compiled into the binary from
 /// `Page/` (SwiftPM's `embedInCode`), so there is no build step and nothing to install beside
 /// `sift`. The page talks to the same JSON endpoints as any other client.
-enum SearchPage {
+enum WebPage {
   enum Asset: CaseIterable {
     case html, script, style
 

@@ -1,0 +1,40 @@
+/// A catalog wherever it is kept — in memory from a .sqlite file, or in PostgreSQL — as a front
+/// end uses it: its schema and size, a page of a search, an item, an edit. `sift serve` serves
+/// any catalog that conforms, and gives the same answers for the same items whichever it is.
+public protocol SearchCatalog: Sendable {
+  /// The name it is known by (`/catalogs/NAME/…`).
+  var name: String { get }
+  var schema: CatalogSchema { get }
+  /// How many items it holds now.
+  func count() async throws(CatalogFailure) -> Int
+  /// The page `page` asks for of the search `request` reads.
+  func search(_ request: SearchRequest, page: PageRequest) async throws(CatalogFailure)
+    -> SearchPage
+  /// The item with `id` as the catalog holds it now; nil when it has none.
+  func item(_ id: ItemID) async throws(CatalogFailure) -> Item?
+  /// Saves `edit` before returning; the item's id (for an add without one, the id it got).
+  func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID
+}
+
+/// Why a catalog could not answer, by whose fault: the message names the part at fault.
+public enum CatalogFailure: Error, Hashable, Sendable, CustomStringConvertible {
+  /// No item with the id an edit named.
+  case notFound(String)
+  /// An add with an id the catalog holds already.
+  case conflict(String)
+  /// What the request asked cannot be (a value the catalog cannot hold, an edit it refuses).
+  case invalid(String)
+  /// The catalog is out of reach for now (a database restarting, a file that cannot be read):
+  /// the same request may succeed later.
+  case unavailable(String)
+  /// Anything else the catalog refused.
+  case failed(String)
+
+  public var description: String {
+    switch self {
+    case .notFound(let message), .conflict(let message), .invalid(let message),
+      .unavailable(let message), .failed(let message):
+      message
+    }
+  }
+}

@@ -1,0 +1,186 @@
+/// One page of a search's results as a front end shows it, wherever the search ran — in memory
+/// or in PostgreSQL: the results indicator with its counts, the page's items with the values
+/// to show and where the query matched them, the tokens offered for the word being typed, what
+/// the parser noticed, and on request the facet counts and why each result stands where it
+/// does. `sift serve` writes it as JSON.
+public struct SearchPage: Sendable {
+  public var indicator: ResultsIndicator
+  /// The row of the page's first result.
+  public var offset: Int
+  public var results: [PageResult]
+  public var suggestions: [SearchToken]
+  public var diagnostics: [QueryDiagnostic]
+  /// How many items each scope and category would show; nil when not asked for.
+  public var facets: Facets?
+  /// The catalog word nearest a query that found nothing.
+  public var didYouMean: String?
+
+  public init(
+    indicator: ResultsIndicator, offset: Int, results: [PageResult],
+    suggestions: [SearchToken], diagnostics: [QueryDiagnostic], facets: Facets?,
+    didYouMean: String?
+  ) {
+    self.indicator = indicator
+    self.offset = offset
+    self.results = results
+    self.suggestions = suggestions
+    self.diagnostics = diagnostics
+    self.facets = facets
+    self.didYouMean = didYouMean
+  }
+}
+
+/// What a page asks of a search besides its criteria.
+public struct PageRequest: Hashable, Sendable {
+  public var offset: Int
+  public var limit: Int
+  /// Count the facets of the whole search.
+  public var facets: Bool
+  /// Say why each result stands where it does.
+  public var explain: Bool
+
+  public init(offset: Int = 0, limit: Int, facets: Bool = false, explain: Bool = false) {
+    self.offset = offset
+    self.limit = limit
+    self.facets = facets
+    self.explain = explain
+  }
+
+  public var rows: Range<Int> { offset..<offset + limit }
+}
+
+/// One result: the item, each of its fields as shown, and why it stands where it does.
+///
+/// On a page of search results a field of many values (a city's 200 other names) shows the
+/// values that matched (at most `matchedValuesShown`), then others up to `listValuesOnAPage`,
+/// and counts what it left out: a page costs a page. An item read on its own shows every value.
+public struct PageResult: Sendable {
+  public var item: Item
+  /// The fields the item has, in schema order.
+  public var fields: [ShownField]
+  public var explanation: MatchExplanation?
+
+  /// How many values of a list field a search result shows at least: what a row draws.
+  public static let listValuesOnAPage = 2
+  /// How many matched values of a list field a search result shows at most (a one-letter
+  /// query matches most of a city's names).
+  public static let matchedValuesShown = 10
+
+  public init(item: Item, fields: [ShownField], explanation: MatchExplanation? = nil) {
+    self.item = item
+    self.fields = fields
+    self.explanation = explanation
+  }
+}
+
+extension PageResult {
+  /// `item` where no search is in force: its values without highlights; with `listValues`, a
+  /// list field shows its first that many and counts the rest.
+  public init(plain item: Item, schema: CatalogSchema, listValues: Int? = nil) {
+    var fields: [ShownField] = []
+    for field in schema.fields {
+      guard let value = item[field.name] else { continue }
+      if case .texts(let texts) = value, let listValues {
+        let shown = Array(texts.prefix(max(0, listValues)))
+        fields.append(
+          ShownField(
+            name: field.name, value: .texts(shown), highlights: [],
+            omitted: texts.count - shown.count))
+      } else {
+        fields.append(ShownField(name: field.name, value: value, highlights: [], omitted: 0))
+      }
+    }
+    self.init(item: item, fields: fields)
+  }
+}
+
+/// One field of a result: the value to show, and where the search matched its texts.
+public struct ShownField: Sendable {
+  public var name: String
+  /// The value, or for a list field on a page of results the values chosen to show.
+  public var value: FieldValue
+  /// The texts the search matched, each with the ranges that matched, in the value's order.
+  public var highlights: [Highlight]
+  /// How many values of a list field were left out.
+  public var omitted: Int
+
+  public struct Highlight: Sendable {
+    public var text: String
+    public var ranges: [Range<String.Index>]
+  }
+}
+
+extension SearchCollection where Element == Item {
+  /// `item` as a result of this collection's search shows it: highlights from the search, and
+  /// with `listValues` a list field cut to its matched values and that many in all.
+  public func pageResult(
+    _ item: Item, explanation: MatchExplanation? = nil, listValues: Int? = nil
+  ) -> PageResult {
+    var fields: [ShownField] = []
+    for field in schema.fields {
+      guard let value = item[field.name] else { continue }
+      let highlighted = field.kind != .number
+      let texts = value.strings
+      if case .texts = value, let listValues {
+        let mayMatch =
+          valuesThatMayMatch(field: field.name, of: item.id).flatMap {
+            $0.count == texts.count ? $0 : nil
+          } ?? texts.map { _ in true }
+        var shown: [ShownField.Highlight] = []
+        var unmatched: [String] = []
+        for (text, candidate) in zip(texts, mayMatch) {
+          guard shown.count < PageResult.matchedValuesShown else { break }
+          let ranges =
+            candidate && highlighted
+            ? highlightRanges(in: text, field: field.name, of: item) : []
+          if ranges.isEmpty {
+            unmatched.append(text)
+          } else {
+            shown.append(.init(text: text, ranges: ranges))
+          }
+        }
+        let matched = shown
+        shown += unmatched.prefix(max(0, listValues - shown.count)).map {
+          .init(text: $0, ranges: [])
+        }
+        fields.append(
+          ShownField(
+            name: field.name, value: .texts(shown.map(\.text)), highlights: matched,
+            omitted: texts.count - shown.count))
+        continue
+      }
+      var highlights: [ShownField.Highlight] = []
+      if highlighted {
+        for text in texts {
+          let ranges = highlightRanges(in: text, field: field.name, of: item)
+          if !ranges.isEmpty { highlights.append(.init(text: text, ranges: ranges)) }
+        }
+      }
+      fields.append(ShownField(name: field.name, value: value, highlights: highlights, omitted: 0))
+    }
+    return PageResult(item: item, fields: fields, explanation: explanation)
+  }
+}
+
+extension SearchController {
+  /// The page `request` asks for of the rows shown. `items`: the page's items, read already
+  /// (nil where gone); nil: read them from the collection.
+  public func searchPage(_ request: PageRequest, items: [Item?]? = nil) -> SearchPage {
+    let collection = self.collection
+    let matched = rows.count
+    let rows = min(request.rows.lowerBound, matched)..<min(request.rows.upperBound, matched)
+    let results = zip(rows, items ?? collection.elements(atRows: rows)).compactMap {
+      row, item -> PageResult? in
+      guard let item else { return nil }
+      var explanation = request.explain ? collection.explanation(forRow: row) : nil
+      // The rule against the next result on the page: a page from PostgreSQL knows no other.
+      if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
+      return collection.pageResult(
+        item, explanation: explanation, listValues: PageResult.listValuesOnAPage)
+    }
+    return SearchPage(
+      indicator: indicator, offset: request.offset, results: results, suggestions: suggestions,
+      diagnostics: diagnostics, facets: request.facets ? facets : nil,
+      didYouMean: spellingSuggestion)
+  }
+}
