@@ -101,7 +101,7 @@ let package = Package(
     .target(
       name: "SiftServer",
       dependencies: [
-        "Sift", "SiftStore", "SiftPostgres",
+        "Sift",
         .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
         .product(

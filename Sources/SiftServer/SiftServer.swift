@@ -4,7 +4,6 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import Sift
-import SiftStore
 
 /// `sift serve`: the catalogs named at start, searched over HTTP with the engine's semantics.
 ///

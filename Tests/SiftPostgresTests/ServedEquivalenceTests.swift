@@ -31,9 +31,9 @@ struct ServedEquivalenceTests {
     let store = try CatalogStore.create(
       at: folder.appendingPathComponent("\(name).sqlite"), document: document)
     let embedded = Application(
-      router: SiftServer(catalogs: [try ServedCatalog(name: name, store: store)]).router())
+      router: SiftServer(catalogs: [try StoredCatalog(name: name, store: store)]).router())
     let onPostgres = Application(
-      router: SiftServer(catalogs: [ServedPostgresCatalog(name: name, catalog: postgres)])
+      router: SiftServer(catalogs: [PostgresSearchCatalog(name: name, catalog: postgres)])
         .router())
     let seed = 15_100 + UInt64(name.count)
     print("served \(name): seed \(seed)")

@@ -26,7 +26,7 @@ struct EditEndpointTests {
     let url = folder.appendingPathComponent("products.sqlite")
     let store = try CatalogStore.create(at: url, document: BuiltInCatalog.products.load())
     let server = SiftServer(
-      catalogs: [try ServedCatalog(name: "products", store: store)], writeToken: token)
+      catalogs: [try StoredCatalog(name: "products", store: store)], writeToken: token)
     return (server, store, folder)
   }
 

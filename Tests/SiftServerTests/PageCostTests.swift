@@ -39,7 +39,7 @@ struct PageCostTests {
     let store = try CatalogStore.create(
       at: folder.appendingPathComponent("places.sqlite"),
       document: CatalogDocument(schema: schema, items: items))
-    return SiftServer(catalogs: [try ServedCatalog(name: "places", store: store)])
+    return SiftServer(catalogs: [try StoredCatalog(name: "places", store: store)])
   }
 
   @Test("a result holds the matched values and counts the rest; the item holds them all")

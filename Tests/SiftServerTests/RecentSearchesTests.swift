@@ -39,7 +39,7 @@ struct RecentSearchesTests {
       let store = try CatalogStore.create(
         at: folder.appendingPathComponent(file), document: BuiltInCatalog.media.load())
       return SiftServer(
-        catalogs: [try ServedCatalog(name: "media", store: store, recentSearches: remembering)],
+        catalogs: [try StoredCatalog(name: "media", store: store, recentSearches: remembering)],
         writeToken: "t")
     }
     let remembering = try served("a.sqlite", remembering: 8)

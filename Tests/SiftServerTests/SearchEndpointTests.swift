@@ -18,12 +18,12 @@ struct SearchEndpointTests {
       "sift-serve-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var stores: [String: CatalogStore] = [:]
-    var served: [ServedCatalog] = []
+    var served: [StoredCatalog] = []
     for catalog in [BuiltInCatalog.products, .candies, .media] {
       let store = try CatalogStore.create(
         at: folder.appendingPathComponent("\(catalog.rawValue).sqlite"), document: catalog.load())
       stores[catalog.rawValue] = store
-      served.append(try ServedCatalog(name: catalog.rawValue, store: store))
+      served.append(try StoredCatalog(name: catalog.rawValue, store: store))
     }
     return (SiftServer(catalogs: served), stores, folder)
   }

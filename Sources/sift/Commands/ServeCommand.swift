@@ -102,7 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
           let catalog = try await PostgresCatalog.open(address)
           databases.append(catalog)
-          served.append(ServedPostgresCatalog(name: name, catalog: catalog))
+          served.append(PostgresSearchCatalog(name: name, catalog: catalog))
         } catch {
           throw Failure.postgres(error)
         }
@@ -111,7 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
       let store = try Failure.openCatalog(argument, concurrentReads: true)
       served.append(
         try Failure.catching { () throws(StoreError) in
-          try ServedCatalog(
+          try StoredCatalog(
             name: name, store: store, recentSearches: recentSearches, editable: tokenFile != nil)
         })
     }

@@ -1,7 +1,5 @@
-#if Server
 import Foundation
 import Sift
-import SiftStore
 
 /// One catalog the server answers for: its file and the collection searches start from.
 ///
@@ -11,7 +9,7 @@ import SiftStore
 /// one.
 /// The last searches on the current collection are kept (`RecentSearches`): a keystroke refines
 /// the one before it, and a repeated search is not searched again.
-public final class ServedCatalog: SearchCatalog {
+public final class StoredCatalog: SearchCatalog {
   /// The name it is served under (`/catalogs/NAME/…`): the built-in name or the file's name.
   public let name: String
   let store: CatalogStore
@@ -211,4 +209,3 @@ public final class ServedCatalog: SearchCatalog {
     return (controller, snapshot)
   }
 }
-#endif

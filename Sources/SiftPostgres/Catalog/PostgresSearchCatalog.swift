@@ -1,6 +1,5 @@
 #if Server
 import Sift
-import SiftPostgres
 
 /// A catalog kept in PostgreSQL, served: every search is compiled to SQL and every edit is
 /// written in its own transaction, so each server in front of the database answers with the
@@ -8,7 +7,7 @@ import SiftPostgres
 ///
 /// While the database is out of reach (a restart) requests get 503 with the reason; the next
 /// request after it is back connects again.
-public final class ServedPostgresCatalog: SearchCatalog {
+public final class PostgresSearchCatalog: SearchCatalog {
   public let name: String
   let catalog: PostgresCatalog
 

@@ -1,4 +1,3 @@
-#if Server
 import Sift
 
 /// The last searches answered on one state of a catalog, so that a keystroke refines the search
@@ -6,7 +5,7 @@ import Sift
 /// search asked again (the same prefix typed by many people) is answered from memory.
 ///
 /// Entries hold a `SearchController`: a value that shares the catalog's index and holds the
-/// matches. Least recently used entries go first; an edit empties it (`ServedCatalog`).
+/// matches. Least recently used entries go first; an edit empties it (`StoredCatalog`).
 struct RecentSearches: Sendable {
   private var entries: [SearchRequest: (controller: SearchController, used: Int)] = [:]
   private var clock = 0
@@ -47,4 +46,3 @@ struct RecentSearches: Sendable {
 
   mutating func removeAll() { entries.removeAll() }
 }
-#endif

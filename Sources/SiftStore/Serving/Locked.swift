@@ -1,4 +1,3 @@
-#if Server
 import Foundation
 
 /// A value behind a lock, read and changed only inside `withLock`: what `Synchronization.Mutex`
@@ -16,4 +15,3 @@ final class Locked<Value>: @unchecked Sendable {
     return try body(&value)
   }
 }
-#endif

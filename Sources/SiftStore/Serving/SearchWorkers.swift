@@ -1,4 +1,3 @@
-#if Server
 import Foundation
 import Sift
 
@@ -61,4 +60,3 @@ final class SearchWorkers: @unchecked Sendable {
     }
   }
 }
-#endif

@@ -1,12 +1,11 @@
-#if Server
 import Foundation
 import Sift
 import Testing
 
-@testable import SiftServer
+@testable import SiftStore
 
 /// Searches run on a few threads of their own, in the order they came.
-@Suite("sift serve: the search threads")
+@Suite("The search threads")
 struct SearchWorkersTests {
   @Test("jobs waiting for a busy thread start in the order they were given")
   func firstComeFirstServed() async throws {
@@ -52,4 +51,3 @@ private final class LockedList: @unchecked Sendable {
   func append(_ value: Int) { lock.withLock { list.append(value) } }
   var values: [Int] { lock.withLock { list } }
 }
-#endif
