@@ -104,11 +104,8 @@ struct BenchCommand: ParsableCommand {
       return (controller.collection.rows.count, controller.collection.includesNearSpellings)
     }
     let latencies = times.all
-    let (firstOfTerm, refining, nearKeystrokes) = (times.firstOfTerm, times.refining, times.near)
+    let nearKeystrokes = times.near
     facetLatencies.sort()
-    func percentile(_ p: Double, of values: [Double]? = nil) -> Double {
-      KeystrokeTimes.percentile(p, of: values ?? latencies)
-    }
     let peak = ProcessMemory.peakResidentMegabytes()
     // After peak RSS is read: building a second index for the split raises it.
     let heap = try HeapPerItem(
@@ -117,19 +114,8 @@ struct BenchCommand: ParsableCommand {
     let foldedRatio = Double(memory.foldedTextBytes) / Double(max(1, memory.rawTextBytes))
     if json {
       var object = JSONLine()
-      object.add("keystrokes", .number(Double(latencies.count)))
-      object.add("p50_ms", .number(Self.round(percentile(0.50))))
-      object.add("p90_ms", .number(Self.round(percentile(0.90))))
-      object.add("p99_ms", .number(Self.round(percentile(0.99))))
-      object.add("max_ms", .number(Self.round(latencies.last ?? 0)))
-      object.add("peak_rss_mb", .number(Self.round(peak)))
-      object.add("first_keystroke_p50_ms", .number(Self.round(percentile(0.50, of: firstOfTerm))))
-      object.add("first_keystroke_p99_ms", .number(Self.round(percentile(0.99, of: firstOfTerm))))
-      object.add("refining_p50_ms", .number(Self.round(percentile(0.50, of: refining))))
-      object.add("refining_p99_ms", .number(Self.round(percentile(0.99, of: refining))))
+      Self.addTyping(times, facets: facets ? facetLatencies : nil, peak: peak, to: &object)
       if facets {
-        object.add("facets_p50_ms", .number(Self.round(percentile(0.50, of: facetLatencies))))
-        object.add("facets_p99_ms", .number(Self.round(percentile(0.99, of: facetLatencies))))
         object.add("facet_values", .number(Double(controller.collection.facets.categories.count)))
       }
       object.add("open_ms", .number(Self.round(openMilliseconds)))
@@ -166,20 +152,7 @@ struct BenchCommand: ParsableCommand {
         "opening     file \(Self.format(fileMilliseconds)) ms · items loaded \(Self.format(loadMilliseconds)) ms · index \(report.indexSource == .archive ? "read from the file" : "built") \(Self.format(indexMilliseconds)) ms"
       )
       print("keystrokes  \(latencies.count) from \(lines.count) queries")
-      print(
-        "latency     p50 \(Self.format(percentile(0.5))) ms · p90 \(Self.format(percentile(0.9))) ms · p99 \(Self.format(percentile(0.99))) ms · max \(Self.format(latencies.last ?? 0)) ms"
-      )
-      print(
-        "first key   p50 \(Self.format(percentile(0.5, of: firstOfTerm))) ms · p99 \(Self.format(percentile(0.99, of: firstOfTerm))) ms (\(firstOfTerm.count) keystrokes that start a term)"
-      )
-      print(
-        "refining    p50 \(Self.format(percentile(0.5, of: refining))) ms · p99 \(Self.format(percentile(0.99, of: refining))) ms (\(refining.count))"
-      )
-      if facets {
-        print(
-          "facets      p50 \(Self.format(percentile(0.5, of: facetLatencies))) ms · p99 \(Self.format(percentile(0.99, of: facetLatencies))) ms, counted at every keystroke and included above"
-        )
-      }
+      Self.typingLines(times, facets: facets ? facetLatencies : nil).forEach { print($0) }
       print("peak RSS    \(Self.format(peak)) MB")
       print(
         "typos       word dictionaries of \(dictionary.words) words, \(Self.format(Double(dictionary.bytes) / 1_048_576)) MB, \(dictionary.wereStored ? "read from the file" : "built") in \(Self.format(dictionaryMilliseconds)) ms · \(nearKeystrokes) keystrokes showed near spellings"
@@ -259,6 +232,48 @@ struct BenchCommand: ParsableCommand {
     times.firstOfTerm.sort()
     times.refining.sort()
     return times
+  }
+
+  /// The typing figures every kind of catalog reports, under the same keys in the same order:
+  /// keystrokes, percentiles, peak RSS, first and refining keystrokes, facets when counted.
+  static func addTyping(
+    _ times: KeystrokeTimes, facets: [Double]?, peak: Double, to object: inout JSONLine
+  ) {
+    let percentile = { (p: Double, values: [Double]) in
+      Self.round(KeystrokeTimes.percentile(p, of: values))
+    }
+    object.add("keystrokes", .number(Double(times.all.count)))
+    for (name, p) in [("p50_ms", 0.5), ("p90_ms", 0.9), ("p99_ms", 0.99)] {
+      object.add(name, .number(percentile(p, times.all)))
+    }
+    object.add("max_ms", .number(Self.round(times.all.last ?? 0)))
+    object.add("peak_rss_mb", .number(Self.round(peak)))
+    object.add("first_keystroke_p50_ms", .number(percentile(0.5, times.firstOfTerm)))
+    object.add("first_keystroke_p99_ms", .number(percentile(0.99, times.firstOfTerm)))
+    object.add("refining_p50_ms", .number(percentile(0.5, times.refining)))
+    object.add("refining_p99_ms", .number(percentile(0.99, times.refining)))
+    if let facets {
+      object.add("facets_p50_ms", .number(percentile(0.5, facets)))
+      object.add("facets_p99_ms", .number(percentile(0.99, facets)))
+    }
+  }
+
+  /// The same figures as lines of the report: latency, first key, refining, facets.
+  static func typingLines(_ times: KeystrokeTimes, facets: [Double]?) -> [String] {
+    let format = { (p: Double, values: [Double]) in
+      Self.format(KeystrokeTimes.percentile(p, of: values))
+    }
+    var lines = [
+      "latency     p50 \(format(0.5, times.all)) ms · p90 \(format(0.9, times.all)) ms · p99 \(format(0.99, times.all)) ms · max \(Self.format(times.all.last ?? 0)) ms",
+      "first key   p50 \(format(0.5, times.firstOfTerm)) ms · p99 \(format(0.99, times.firstOfTerm)) ms (\(times.firstOfTerm.count) keystrokes that start a term)",
+      "refining    p50 \(format(0.5, times.refining)) ms · p99 \(format(0.99, times.refining)) ms (\(times.refining.count))",
+    ]
+    if let facets {
+      lines.append(
+        "facets      p50 \(format(0.5, facets)) ms · p99 \(format(0.99, facets)) ms, counted at every keystroke and included above"
+      )
+    }
+    return lines
   }
 
   /// Every keystroke's time, and apart those Benchmarks/README.md sets targets for: the first keystroke of

@@ -148,20 +148,12 @@ extension SearchCommand {
 
   /// `--queries FILE` on PostgreSQL: a search per line, with the scope and tokens given.
   private func runQueriesOnPostgres(from path: String, catalog: PostgresCatalog) throws {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-      throw Failure.exit("cannot read the queries file \(path)", status: 2)
-    }
-    let output = StandardStreams.Output()
-    for line in text.split(whereSeparator: \.isNewline) {
-      let query = String(line)
+    try runQueries(from: path, titleField: catalog.schema.titleField) { query in
       let input = try SearchRequest(
         SearchRequestInput(text: query, scope: scope, tokens: tokens), schema: catalog.schema)
       let result = try catalog.searchWaiting(input, typos: typos.tolerance, limit: limit)
-      let items = try catalog.itemsWaiting(result.ids)
-      output.write(
-        queryLine(query, result.indicator, items, titleField: catalog.schema.titleField) + "\n")
+      return (result.indicator, try catalog.itemsWaiting(result.ids))
     }
-    output.flush()
   }
 }
 
@@ -200,26 +192,10 @@ extension BenchCommand {
       throw Failure.usage(error)
     }
     facetLatencies.sort()
-    let percentile = { (p: Double, values: [Double]) in
-      Self.round(KeystrokeTimes.percentile(p, of: values))
-    }
     let peak = ProcessMemory.peakResidentMegabytes()
     if json {
       var object = JSONLine()
-      object.add("keystrokes", .number(Double(times.all.count)))
-      for (name, p) in [("p50_ms", 0.5), ("p90_ms", 0.9), ("p99_ms", 0.99)] {
-        object.add(name, .number(percentile(p, times.all)))
-      }
-      object.add("max_ms", .number(Self.round(times.all.last ?? 0)))
-      object.add("peak_rss_mb", .number(Self.round(peak)))
-      object.add("first_keystroke_p50_ms", .number(percentile(0.5, times.firstOfTerm)))
-      object.add("first_keystroke_p99_ms", .number(percentile(0.99, times.firstOfTerm)))
-      object.add("refining_p50_ms", .number(percentile(0.5, times.refining)))
-      object.add("refining_p99_ms", .number(percentile(0.99, times.refining)))
-      if facets {
-        object.add("facets_p50_ms", .number(percentile(0.5, facetLatencies)))
-        object.add("facets_p99_ms", .number(percentile(0.99, facetLatencies)))
-      }
+      Self.addTyping(times, facets: facets ? facetLatencies : nil, peak: peak, to: &object)
       object.add("open_ms", .number(Self.round(openMilliseconds)))
       object.add("items", .number(Double(items)))
       object.add("rows_per_keystroke", .number(Double(Self.postgresRows)))
@@ -227,27 +203,11 @@ extension BenchCommand {
       print(object.line)
       return
     }
-    let format = { (p: Double, values: [Double]) in
-      Self.format(KeystrokeTimes.percentile(p, of: values))
-    }
     print("catalog     \(catalog.address) (\(items) items in PostgreSQL)")
     print(
       "keystrokes  \(times.all.count) from \(lines.count) queries, each one search for the first \(Self.postgresRows) rows and the counts"
     )
-    print(
-      "latency     p50 \(format(0.5, times.all)) ms · p90 \(format(0.9, times.all)) ms · p99 \(format(0.99, times.all)) ms · max \(Self.format(times.all.last ?? 0)) ms"
-    )
-    print(
-      "first key   p50 \(format(0.5, times.firstOfTerm)) ms · p99 \(format(0.99, times.firstOfTerm)) ms (\(times.firstOfTerm.count) keystrokes that start a term)"
-    )
-    print(
-      "refining    p50 \(format(0.5, times.refining)) ms · p99 \(format(0.99, times.refining)) ms (\(times.refining.count))"
-    )
-    if facets {
-      print(
-        "facets      p50 \(format(0.5, facetLatencies)) ms · p99 \(format(0.99, facetLatencies)) ms, counted at every keystroke and included above"
-      )
-    }
+    Self.typingLines(times, facets: facets ? facetLatencies : nil).forEach { print($0) }
     print("typos       \(times.near) keystrokes showed near spellings")
     print(
       "peak RSS    \(Self.format(peak)) MB (this process; the database's own memory is not counted)"

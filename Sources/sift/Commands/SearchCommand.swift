@@ -162,19 +162,28 @@ struct SearchCommand: ParsableCommand {
 
   /// `--queries FILE`: every line a query through the same session, one output line each.
   private func runQueries(from path: String, session: inout CatalogSession) throws {
+    try runQueries(from: path, titleField: session.schema.titleField) { query in
+      session.send(.setText(query))
+      let controller = session.controller
+      let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
+      return (
+        controller.indicator, controller.collection.elements(atRows: 0..<shown).compactMap { $0 }
+      )
+    }
+  }
+
+  /// Reads `path` and writes a line for every query in it: what `search` answers for it.
+  func runQueries(
+    from path: String, titleField: String, _ search: (String) throws -> (ResultsIndicator, [Item])
+  ) throws {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw Failure.exit("cannot read the queries file \(path)", status: 2)
     }
     let output = StandardStreams.Output()
     for line in text.split(whereSeparator: \.isNewline) {
       let query = String(line)
-      session.send(.setText(query))
-      let controller = session.controller
-      let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
-      let items = controller.collection.elements(atRows: 0..<shown).compactMap { $0 }
-      output.write(
-        queryLine(query, controller.indicator, items, titleField: session.schema.titleField)
-          + "\n")
+      let (indicator, items) = try search(query)
+      output.write(queryLine(query, indicator, items, titleField: titleField) + "\n")
     }
     output.flush()
   }
