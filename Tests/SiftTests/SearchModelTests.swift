@@ -5,6 +5,7 @@ import Testing
 
 /// Which of the model's observable properties a change touches, read with
 /// `withObservationTracking` as SwiftUI does.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 private func changedProperties<Element>(
   of model: SearchModel<Element>, _ change: () -> Void
@@ -37,6 +38,8 @@ private final class ChangeLog: @unchecked Sendable {
 struct SearchModelTests {
   @Test("typing, scopes and tokens change exactly the properties a view reads")
   func observation() throws {
+    // SearchModel is macOS 14 / iOS 17 API; the package builds for macOS 13 / iOS 16.
+    guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
     let model = try SearchModel(Candy.all, schema: Candy.schema.get())
     #expect(model.results.count == 15)
     #expect(model.indicator.text == "15 items")
@@ -72,6 +75,8 @@ struct SearchModelTests {
 
   @Test("range tokens by key path, and a token the schema cannot read is reported")
   func tokens() throws {
+    // SearchModel is macOS 14 / iOS 17 API; the package builds for macOS 13 / iOS 16.
+    guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
     let model = try SearchModel(Product.all, schema: Product.schema.get())
     model.isPresented = true
     model.tokens = [.range(\.year, 2010...)]
@@ -84,6 +89,8 @@ struct SearchModelTests {
 
   @Test("a search superseded by later typing never lands; results only answer the current text")
   func staleResultsNeverShown() async throws {
+    // SearchModel is macOS 14 / iOS 17 API; the package builds for macOS 13 / iOS 16.
+    guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
     let model = try SearchModel(Product.all, schema: Product.schema.get(), backgroundThreshold: 0)
     let gate = Gate()
     model.beforeDelivery = { criteria in
@@ -107,6 +114,8 @@ struct SearchModelTests {
 
   @Test("an edit during a background search drops the search and runs it again with the edit")
   func editDuringSearch() async throws {
+    // SearchModel is macOS 14 / iOS 17 API; the package builds for macOS 13 / iOS 16.
+    guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
     let model = try SearchModel(Candy.all, schema: Candy.schema.get(), backgroundThreshold: 0)
     let gate = Gate()
     model.beforeDelivery = { _ in await gate.wait() }
@@ -137,6 +146,7 @@ private actor Gate {
 }
 
 /// Every value `results` takes, with the text in force when it took it.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 private final class ResultLog {
   private(set) var entries: [String] = []
@@ -161,6 +171,7 @@ private final class ResultLog {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension SearchModel {
   /// Waits until a search for `text` has landed (the model's own wait would also wait for a
   /// search held back at the gate).
