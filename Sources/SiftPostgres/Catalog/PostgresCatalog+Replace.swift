@@ -103,16 +103,6 @@ extension PostgresCatalog {
     progress(1)
   }
 
-  /// `replace` for synchronous callers.
-  public static func replaceWaiting(
-    _ address: PostgresAddress, with document: CatalogDocument,
-    progress: @escaping @Sendable (Double) -> Void = { _ in }
-  ) throws(PostgresError) {
-    try waitFor { () async throws(PostgresError) in
-      try await replace(address, with: document, progress: progress)
-    }
-  }
-
   /// The database must hold UTF-8 and have pg_trgm (created here when allowed).
   private static func checkDatabase(_ link: PostgresLink) async throws(PostgresError) {
     let encoding = try await link.rows("SHOW server_encoding", as: String.self).first

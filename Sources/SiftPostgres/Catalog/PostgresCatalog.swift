@@ -76,22 +76,11 @@ public final class PostgresCatalog: Sendable {
     }
   }
 
-  /// `open` for synchronous callers (the command line).
-  public static func openWaiting(_ address: PostgresAddress) throws(PostgresError)
-    -> PostgresCatalog
-  {
-    try waitFor { () async throws(PostgresError) in try await open(address) }
-  }
-
   public func close() async { await link.close() }
 
   /// The most connections to the database this catalog had open at once (at most
   /// `PostgresLink.connectionLimit`, however many requests come together).
   package var peakConnections: Int { link.peakConnections }
-
-  public func closeWaiting() {
-    try? waitFor { () async throws(PostgresError) in await self.close() }
-  }
 
   private static func readSchema(_ link: PostgresLink) async throws(PostgresError) -> CatalogSchema
   {
@@ -338,11 +327,6 @@ public final class PostgresCatalog: Sendable {
     ItemID(try await link.with { connection in try await nextID(connection) })
   }
 
-  /// `nextItemID()` for synchronous callers.
-  public func nextItemIDWaiting() throws(PostgresError) -> ItemID {
-    try waitFor { () async throws(PostgresError) in try await self.nextItemID() }
-  }
-
   /// Writes one edit in its own transaction; the item's id (for an add without one, the id it
   /// got), or nil when the edit does not fit the items now — an add's id taken, an update's or
   /// a delete's item gone (another writer may have been first).
@@ -351,22 +335,6 @@ public final class PostgresCatalog: Sendable {
     case .add(let id, let fields): try await add(fields, id: id)
     case .update(let item): try await update(item) ? item.id : nil
     case .delete(let id): try await delete(id: id) ? id : nil
-    }
-  }
-
-  /// `commit` for synchronous callers (the terminal app): an edit that does not fit is an
-  /// error naming the item.
-  public func persistWaiting(_ edit: CatalogEdit) throws(PostgresError) {
-    try waitFor { () async throws(PostgresError) in
-      guard try await self.commit(edit) == nil else { return }
-      let id = edit.id?.rawValue ?? ""
-      let message: String
-      if case .add = edit {
-        message = "an item with id \"\(id)\" exists already (added by another writer)"
-      } else {
-        message = "no item \"\(id)\" any more (deleted by another writer)"
-      }
-      throw PostgresError.query(self.address.description, message: message)
     }
   }
 
@@ -394,19 +362,6 @@ public final class PostgresCatalog: Sendable {
 }
 
 extension PostgresCatalog {
-  /// `count()` for synchronous callers.
-  public func countWaiting() throws(PostgresError) -> Int {
-    try waitFor { () async throws(PostgresError) in try await self.count() }
-  }
 
-  /// `items(_:)` for synchronous callers.
-  public func itemsWaiting(_ ids: [ItemID]) throws(PostgresError) -> [Item] {
-    try waitFor { () async throws(PostgresError) in try await self.items(ids) }
-  }
-
-  /// `document()` for synchronous callers.
-  public func documentWaiting() throws(PostgresError) -> CatalogDocument {
-    try waitFor { () async throws(PostgresError) in try await self.document() }
-  }
 }
 #endif

@@ -254,27 +254,4 @@ enum SQLValue: Hashable, Sendable {
     return bindings
   }
 }
-
-/// Runs async work from synchronous code (the command line's commands) and waits for it.
-/// Never call it from a task: it blocks the thread.
-func waitFor<Result: Sendable>(
-  _ body: @escaping @Sendable () async throws(PostgresError) -> Result
-) throws(PostgresError) -> Result {
-  let done = DispatchSemaphore(value: 0)
-  let box = ResultBox<Result>()
-  Task {
-    do throws(PostgresError) {
-      box.result = .success(try await body())
-    } catch {
-      box.result = .failure(error)
-    }
-    done.signal()
-  }
-  done.wait()
-  return try box.result!.get()
-}
-
-private final class ResultBox<Value: Sendable>: @unchecked Sendable {
-  var result: Result<Value, PostgresError>?
-}
 #endif

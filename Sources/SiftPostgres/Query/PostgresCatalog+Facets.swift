@@ -23,15 +23,6 @@ extension PostgresCatalog {
       current: current, unscoped: unscoped, shown: matchCount, searched: searched)
   }
 
-  /// `facets` for synchronous callers.
-  public func facetsWaiting(
-    _ input: SearchRequest, typos: TypoTolerance = .automatic, matchCount: Int
-  ) throws(PostgresError) -> Facets {
-    try waitFor { () async throws(PostgresError) in
-      try await self.facets(input, typos: typos, matchCount: matchCount)
-    }
-  }
-
   /// The matches of `request` without its required category, counted by category, each count
   /// what a search kept to that category would show: the engine's `categoryTally` rule — near
   /// spellings counted for a category whose exact matches fall below the typo threshold.

@@ -50,16 +50,6 @@ extension PostgresCatalog {
       includesNearSpellings: near, diagnostics: resolved.diagnostics)
   }
 
-  /// `search` for synchronous callers.
-  public func searchWaiting(
-    _ input: SearchRequest, typos: TypoTolerance = .automatic, limit: Int? = nil,
-    offset: Int = 0
-  ) throws(PostgresError) -> PostgresSearchResult {
-    try waitFor { () async throws(PostgresError) in
-      try await self.search(input, typos: typos, limit: limit, offset: offset)
-    }
-  }
-
   /// A page of `request`'s matches and their counts: exact matches first; when fewer than
   /// the tolerance's threshold count, near spellings from the word dictionary too.
   func ranked(

@@ -30,7 +30,8 @@ extension Failure {
   static func openPostgres(_ argument: String) throws -> PostgresCatalog {
     let address = try postgresAddress(argument)
     do {
-      return try PostgresCatalog.openWaiting(address)
+      return try waiting { () async throws(PostgresError) in try await PostgresCatalog.open(address)
+      }
     } catch {
       throw postgres(error)
     }
@@ -62,9 +63,11 @@ extension ImportCommand {
     let progress = SharedProgress(
       label: "Importing \(URL(fileURLWithPath: file).lastPathComponent)")
     do {
-      let existing = try PostgresCatalog.openWaiting(address)
-      let document = try existing.documentWaiting()
-      existing.closeWaiting()
+      let existing = try waiting { () async throws(PostgresError) in
+        try await PostgresCatalog.open(address)
+      }
+      let document = try waiting { () async throws(PostgresError) in try await existing.document() }
+      waiting { () async in await existing.close() }
       try CatalogStore.create(at: copy, document: document).close()
     } catch PostgresError.notFound {
       // A new catalog.
@@ -86,8 +89,10 @@ extension ImportCommand {
       throw Failure.exit("\(error)", status: 1)
     }
     do {
-      try PostgresCatalog.replaceWaiting(address, with: document) {
-        progress.update(0.5 + $0 * 0.5)
+      try waiting { () async throws(PostgresError) in
+        try await PostgresCatalog.replace(address, with: document) {
+          progress.update(0.5 + $0 * 0.5)
+        }
       }
     } catch {
       progress.finish()
@@ -104,7 +109,7 @@ extension SearchCommand {
   /// `sift search` on PostgreSQL: the query compiled to SQL, the same lines out.
   func runOnPostgres() throws {
     let catalog = try Failure.openPostgres(self.catalog)
-    defer { catalog.closeWaiting() }
+    defer { waiting { () async in await catalog.close() } }
     do {
       if let queriesFile {
         try runQueriesOnPostgres(from: queriesFile, catalog: catalog)
@@ -124,11 +129,14 @@ extension SearchCommand {
       SearchRequestInput(text: query.joined(separator: " "), scope: scope, tokens: tokens),
       schema: catalog.schema)
     let output = StandardStreams.Output()
-    let result = try catalog.searchWaiting(input, typos: typos.tolerance, limit: limit)
+    let (tolerance, limit) = (typos.tolerance, self.limit)
+    let result = try waiting { () async throws(PostgresError) in
+      try await catalog.search(input, typos: tolerance, limit: limit)
+    }
     // One search, then the items a page at a time.
     for start in stride(from: 0, to: result.ids.count, by: Self.pageSize) {
-      let items = try catalog.itemsWaiting(
-        Array(result.ids[start..<min(start + Self.pageSize, result.ids.count)]))
+      let ids = Array(result.ids[start..<min(start + Self.pageSize, result.ids.count)])
+      let items = try waiting { () async throws(PostgresError) in try await catalog.items(ids) }
       // Explanations from the engine, on the page's items searched alone.
       let page = explain ? result.page(items, criteria: input.criteria, schema: schema) : nil
       for item in items {
@@ -137,8 +145,9 @@ extension SearchCommand {
       }
     }
     if facets {
-      let counts = try catalog.facetsWaiting(
-        input, typos: typos.tolerance, matchCount: result.indicator.matchCount)
+      let counts = try waiting { () async throws(PostgresError) in
+        try await catalog.facets(input, typos: tolerance, matchCount: result.indicator.matchCount)
+      }
       for line in facetLines(counts, schema: schema) { output.write(line + "\n") }
     }
     output.flush()
@@ -151,8 +160,14 @@ extension SearchCommand {
     try runQueries(from: path, titleField: catalog.schema.titleField) { query in
       let input = try SearchRequest(
         SearchRequestInput(text: query, scope: scope, tokens: tokens), schema: catalog.schema)
-      let result = try catalog.searchWaiting(input, typos: typos.tolerance, limit: limit)
-      return (result.indicator, try catalog.itemsWaiting(result.ids))
+      let (tolerance, limit) = (typos.tolerance, self.limit)
+      let result = try waiting { () async throws(PostgresError) in
+        try await catalog.search(input, typos: tolerance, limit: limit)
+      }
+      let items = try waiting { () async throws(PostgresError) in
+        try await catalog.items(result.ids)
+      }
+      return (result.indicator, items)
     }
   }
 }
@@ -167,21 +182,25 @@ extension BenchCommand {
   func runOnPostgres(_ lines: [String]) throws {
     let started = DispatchTime.now()
     let catalog = try Failure.openPostgres(self.catalog)
-    defer { catalog.closeWaiting() }
+    defer { waiting { () async in await catalog.close() } }
     var facetLatencies: [Double] = []
     let times: KeystrokeTimes
     let items: Int
     let openMilliseconds: Double
     do {
-      items = try catalog.countWaiting()
+      items = try waiting { () async throws(PostgresError) in try await catalog.count() }
       openMilliseconds = Self.milliseconds(since: started)
       times = try Self.typing(lines, each: each) { typed in
         let input = try SearchRequest(SearchRequestInput(text: typed), schema: catalog.schema)
-        let result = try catalog.searchWaiting(input, limit: Self.postgresRows)
+        let result = try waiting { () async throws(PostgresError) in
+          try await catalog.search(input, limit: Self.postgresRows)
+        }
         if facets {
           let counting = DispatchTime.now()
           blackHole(
-            try catalog.facetsWaiting(input, matchCount: result.indicator.matchCount))
+            try waiting { () async throws(PostgresError) in
+              try await catalog.facets(input, matchCount: result.indicator.matchCount)
+            })
           facetLatencies.append(Self.milliseconds(since: counting))
         }
         return (result.indicator.matchCount, result.includesNearSpellings)
@@ -221,13 +240,13 @@ extension AppCommand {
   /// shows it. Edits made elsewhere meanwhile show when the app is opened again.
   func runOnPostgres() throws {
     let catalog = try Failure.openPostgres(self.catalog)
-    defer { catalog.closeWaiting() }
+    defer { waiting { () async in await catalog.close() } }
     guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {
       throw Failure.exit(TerminalError.notATerminal.description, status: 2)
     }
     let document: CatalogDocument
     do {
-      document = try catalog.documentWaiting()
+      document = try waiting { () async throws(PostgresError) in try await catalog.document() }
     } catch {
       throw Failure.postgres(error)
     }
@@ -248,8 +267,27 @@ final class PostgresPersistence: AppPersistence {
 
   init(catalog: PostgresCatalog) { self.catalog = catalog }
 
-  func makeItemID() throws(PostgresError) -> ItemID { try catalog.nextItemIDWaiting() }
-  func persist(_ edit: CatalogEdit) throws(PostgresError) { try catalog.persistWaiting(edit) }
+  func makeItemID() throws(PostgresError) -> ItemID {
+    let catalog = self.catalog
+    return try waiting { () async throws(PostgresError) in try await catalog.nextItemID() }
+  }
+
+  /// Writes `edit` in its own transaction; an edit that no longer fits the items (another
+  /// writer was first) is an error naming the item.
+  func persist(_ edit: CatalogEdit) throws(PostgresError) {
+    let catalog = self.catalog
+    let saved = try waiting { () async throws(PostgresError) in try await catalog.commit(edit) }
+    guard saved == nil else { return }
+    let id = edit.id?.rawValue ?? ""
+    let message =
+      if case .add = edit {
+        "an item with id \"\(id)\" exists already (added by another writer)"
+      } else {
+        "no item \"\(id)\" any more (deleted by another writer)"
+      }
+    throw PostgresError.query(catalog.address.description, message: message)
+  }
+
   func saveSearchState(_ snapshot: Data) throws(PostgresError) {}
 }
 #endif
