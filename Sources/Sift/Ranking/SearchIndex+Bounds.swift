@@ -102,14 +102,38 @@ extension SearchIndex {
   /// The smallest attribute a match at exactness `level` can have, from its popularity alone:
   /// while the last word is typed, a start's attribute is 15 less its magnitude and at most
   /// the points of a title equal to the query (`MatchRank.typedStart`) — a bound that only
-  /// grows as popularity falls; else 0. (A bound from the item's own summaries too — may its
-  /// title equal or start the query — let fewer items be read, but read their value lengths:
-  /// 2 MB more of a bench's peak, for no keystroke measurably faster.)
+  /// grows as popularity falls; else 0.
+  ///
+  /// `tight`: with the most points this slot's values allow (`typedPointsBound`) rather than
+  /// those of a title equal to the query. Only the loose bound falls with popularity alone, so
+  /// only it may end a walk in popularity order; the tight one passes over single slots.
   @inline(__always)
-  func attributeBound(level: UInt8, _ slot: Int, _ context: RankingContext) -> UInt64 {
+  func attributeBound(
+    level: UInt8, _ slot: Int, _ context: RankingContext, tight: Bool = false
+  ) -> UInt64 {
     guard context.isTyping, level == 1 else { return 0 }
-    let points = context.magnitude(slot) + MatchRank.typedTitleEqualPoints
+    let most = tight ? typedPointsBound(slot, context) : MatchRank.typedTitleEqualPoints
+    let points = context.magnitude(slot) + most
     return UInt64(MatchRank.maximumAttribute - min(MatchRank.maximumAttribute, points))
+  }
+
+  /// The most points (`MatchRank.typedPoints`) a slot's deciding value can give it while the
+  /// query is typed: a title equal to the query's points only where the title's summary says
+  /// it may start with the query's first byte and be as long as the query — "sain" has no
+  /// title of four bytes among the Saint-… cities, so they weigh their start's points at most,
+  /// and the bound passes over less popular ones sooner.
+  @inline(__always)
+  func typedPointsBound(_ slot: Int, _ context: RankingContext) -> Int {
+    let query = context.query
+    // Without the whole query or a title, nothing is known: the most points there are.
+    guard let titleColumn, !query.isEmpty else { return MatchRank.typedTitleEqualPoints }
+    guard context.queryColumns.contains(where: { Int($0) == titleColumn }) else {
+      return MatchRank.typedStartPoints
+    }
+    let title = context.columns[titleColumn]
+    guard title.mayStartValue(slot, with: query[0]), title.mayHaveValue(slot, ofLength: query.count)
+    else { return MatchRank.typedStartPoints }
+    return MatchRank.typedTitleEqualPoints
   }
 
   /// `exactnessBound` for a one-letter query (`singleLetter`) whose letter has the bit `bit`,

@@ -106,7 +106,8 @@ extension SearchIndex {
             let popularity = UInt64(identity ? UInt32(slot) : popularityRanks[Int(slot)])
             let bound =
               typedStarts
-              ? bound | attributeBound(level: level, Int(slot), context) << (3 + 32) : bound
+              ? bound | attributeBound(level: level, Int(slot), context, tight: true) << (3 + 32)
+              : bound
             if heap.isFull, bound | popularity >= heap.largest { continue }
             heap.insert(UInt64(rankOneLetter(letter, Int(slot), context)) << 32 | popularity)
           }
@@ -128,6 +129,13 @@ extension SearchIndex {
           let bound =
             typedStarts ? bound | attributeBound(level: level, slot, context) << (3 + 32) : bound
           if heap.isFull, bound | popularity >= heap.largest { break }
+          if typedStarts, heap.isFull,
+            UInt64(level) << (7 + 32) | attributeBound(level: level, slot, context, tight: true)
+              << (3 + 32) | popularity >= heap.largest
+          {
+            // No value of this item can make it weigh enough; a less popular one still may.
+            continue
+          }
           if level < 2 {
             // The summaries only said a value may start with the query's first byte: check
             // the values. A later level's pass takes the match if the bound was too hopeful;
