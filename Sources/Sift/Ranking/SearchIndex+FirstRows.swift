@@ -95,8 +95,8 @@ extension SearchIndex {
       var heap = KeyHeap(capacity: rows)
       for level in UInt8(0)..<4 {
         // No typos on this path: a rank starts with its exactness (`MatchRank.packed`).
-        let bound = UInt64(level) << (7 + 32)
-        if heap.isFull, bound > heap.largest { break }
+        let levelBound = UInt64(level) << (7 + 32)
+        if heap.isFull, levelBound > heap.largest { break }
         // While the last word is typed, a start's attribute depends on its popularity: a
         // bound of its own (`attributeBound`), which only grows as popularity falls.
         let typedStarts = context.isTyping && level == 1
@@ -106,8 +106,8 @@ extension SearchIndex {
             let popularity = UInt64(identity ? UInt32(slot) : popularityRanks[Int(slot)])
             let bound =
               typedStarts
-              ? bound | attributeBound(level: level, Int(slot), context, tight: true) << (3 + 32)
-              : bound
+              ? levelBound | attributeBound(level: level, Int(slot), context, tight: true)
+                << (3 + 32) : levelBound
             if heap.isFull, bound | popularity >= heap.largest { continue }
             heap.insert(UInt64(rankOneLetter(letter, Int(slot), context)) << 32 | popularity)
           }
@@ -118,7 +118,7 @@ extension SearchIndex {
         var queue = MinKeyQueue()
         for (position, slot) in slots.enumerated() where levels[position] == level {
           let popularity = UInt64(identity ? UInt32(slot) : popularityRanks[Int(slot)])
-          if heap.isFull, bound | popularity >= heap.largest { continue }
+          if heap.isFull, levelBound | popularity >= heap.largest { continue }
           queue.append(popularity << 32 | UInt64(position))
         }
         queue.heapify()
@@ -127,10 +127,11 @@ extension SearchIndex {
           let position = Int(key & 0xFFFF_FFFF)
           let slot = Int(slots[position])
           let bound =
-            typedStarts ? bound | attributeBound(level: level, slot, context) << (3 + 32) : bound
+            typedStarts
+            ? levelBound | attributeBound(level: level, slot, context) << (3 + 32) : levelBound
           if heap.isFull, bound | popularity >= heap.largest { break }
           if typedStarts, heap.isFull,
-            UInt64(level) << (7 + 32) | attributeBound(level: level, slot, context, tight: true)
+            levelBound | attributeBound(level: level, slot, context, tight: true)
               << (3 + 32) | popularity >= heap.largest
           {
             // No value of this item can make it weigh enough; a less popular one still may.
