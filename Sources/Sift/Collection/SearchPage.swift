@@ -38,12 +38,19 @@ public struct PageRequest: Hashable, Sendable {
   public var facets: Bool
   /// Say why each result stands where it does.
   public var explain: Bool
+  /// Work out each result's fields as a page shows them, with highlights; false leaves
+  /// `PageResult.fields` empty, for a caller that prints whole items (`sift search`).
+  public var showsFields: Bool
 
-  public init(offset: Int = 0, limit: Int, facets: Bool = false, explain: Bool = false) {
+  public init(
+    offset: Int = 0, limit: Int, facets: Bool = false, explain: Bool = false,
+    showsFields: Bool = true
+  ) {
     self.offset = offset
     self.limit = limit
     self.facets = facets
     self.explain = explain
+    self.showsFields = showsFields
   }
 
   public var rows: Range<Int> { offset..<offset + limit }
@@ -175,6 +182,9 @@ extension SearchController {
       var explanation = request.explain ? collection.explanation(forRow: row) : nil
       // The rule against the next result on the page: a page from PostgreSQL knows no other.
       if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
+      guard request.showsFields else {
+        return PageResult(item: item, fields: [], explanation: explanation)
+      }
       return collection.pageResult(
         item, explanation: explanation, listValues: PageResult.listValuesOnAPage)
     }

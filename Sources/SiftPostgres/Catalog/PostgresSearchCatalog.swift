@@ -10,10 +10,13 @@ import Sift
 public final class PostgresSearchCatalog: SearchCatalog {
   public let name: String
   let catalog: PostgresCatalog
+  /// When near spellings are looked for, in every search.
+  let typoTolerance: TypoTolerance
 
-  public init(name: String, catalog: PostgresCatalog) {
+  public init(name: String, catalog: PostgresCatalog, typoTolerance: TypoTolerance = .automatic) {
     self.name = name
     self.catalog = catalog
+    self.typoTolerance = typoTolerance
   }
 
   public var schema: CatalogSchema { catalog.schema }
@@ -25,36 +28,47 @@ public final class PostgresSearchCatalog: SearchCatalog {
   public func search(
     _ request: SearchRequest, page: PageRequest
   ) async throws(CatalogFailure) -> SearchPage {
-    let catalog = self.catalog
+    let (catalog, typos) = (self.catalog, typoTolerance)
     let (result, items, facets, didYouMean) = try await answering {
       () async throws(PostgresError) in
-      let result = try await catalog.search(request, limit: page.limit, offset: page.offset)
+      let result = try await catalog.search(
+        request, typos: typos, limit: page.limit, offset: page.offset)
       let items = try await catalog.items(result.ids)
       let facets =
         page.facets
-        ? try await catalog.facets(request, matchCount: result.indicator.matchCount) : nil
+        ? try await catalog.facets(
+          request, typos: typos, matchCount: result.indicator.matchCount) : nil
       let didYouMean = try await catalog.spellingSuggestion(
         for: request, indicator: result.indicator)
       return (result, items, facets, didYouMean)
     }
     return SearchPage(
       indicator: result.indicator, offset: page.offset,
-      results: results(items, of: result, criteria: request.criteria, explain: page.explain),
+      results: results(items, of: result, criteria: request.criteria, page: page),
       suggestions: request.suggestions, diagnostics: result.diagnostics, facets: facets,
       didYouMean: didYouMean)
   }
 
   /// The page's results, with highlights and explanations from the page searched alone.
   private func results(
-    _ items: [Item], of result: PostgresSearchResult, criteria: SearchCriteria, explain: Bool
+    _ items: [Item], of result: PostgresSearchResult, criteria: SearchCriteria,
+    page request: PageRequest
   ) -> [PageResult] {
-    guard let page = result.page(items, criteria: criteria, schema: schema) else {
-      return items.map { PageResult(plain: $0, schema: schema) }
+    guard request.showsFields || request.explain,
+      let page = result.page(items, criteria: criteria, schema: schema)
+    else {
+      return items.map {
+        request.showsFields
+          ? PageResult(plain: $0, schema: schema) : PageResult(item: $0, fields: [])
+      }
     }
     return items.map { item in
-      page.pageResult(
-        item, explanation: explain ? result.explanation(of: item.id, in: page) : nil,
-        listValues: PageResult.listValuesOnAPage)
+      let explanation = request.explain ? result.explanation(of: item.id, in: page) : nil
+      guard request.showsFields else {
+        return PageResult(item: item, fields: [], explanation: explanation)
+      }
+      return page.pageResult(
+        item, explanation: explanation, listValues: PageResult.listValuesOnAPage)
     }
   }
 

@@ -33,23 +33,31 @@ public final class StoredCatalog: SearchCatalog {
     var recent: RecentSearches
   }
 
+  /// What opening it said (the index rebuilt, and why); nil when the index was current.
+  public let openNotice: String?
+
   /// Opens `store`'s collection (its index read from the file, or rebuilt and saved);
   /// `recentSearches` is how many answered searches are kept to refine (0: none).
   /// `editable`: edits are expected (the server takes a token), so the standby copy edits
   /// change is made when the server starts rather than by the first two edits — memory for a
   /// second copy of the index, which a read-only server does not need.
+  /// `warmsUp`: the near-spelling dictionaries and trigrams are built at once in the
+  /// background, for the requests to come; a command that searches once builds what its
+  /// search needs, when it needs it.
   public init(
-    name: String, store: CatalogStore, recentSearches: Int = 64, editable: Bool = true
+    name: String, store: CatalogStore, typoTolerance: TypoTolerance = .automatic,
+    recentSearches: Int = 64, editable: Bool = true, warmsUp: Bool = true
   ) throws(StoreError) {
     self.name = name
-    // Pages read a snapshot of the file taken with each edit: that needs a pool.
+    // Pages read a snapshot of the file taken with each edit: that needs a pool. Without
+    // edits they read the file the collection was opened from.
     let store =
-      store.allowsConcurrentReads
+      store.allowsConcurrentReads || !editable
       ? store : try CatalogStore.open(at: store.url, concurrentReads: true)
     self.store = store
-    let (collection, _) = try store.openCollection()
-    // Near-spelling dictionaries and trigrams, off the request path.
-    collection.index.prepareForSearchingInBackground()
+    let (collection, report) = try store.openCollection(typoTolerance: typoTolerance)
+    openNotice = report.notice
+    if warmsUp { collection.index.prepareForSearchingInBackground() }
     current = Locked(
       State(
         collection: collection, snapshot: try store.snapshot(),

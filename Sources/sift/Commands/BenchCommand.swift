@@ -15,7 +15,7 @@ import SiftPostgres
 #endif
 
 /// `sift bench`: per-keystroke latency of the SearchController the app uses.
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bench",
     abstract: "Type queries character by character and report per-keystroke latency.",
@@ -57,13 +57,13 @@ struct BenchCommand: ParsableCommand {
   )
   var json = false
 
-  func run() throws {
+  func run() async throws {
     guard let text = try? String(contentsOfFile: queries, encoding: .utf8) else {
       throw Failure.exit("cannot read the queries file \(queries)", status: 2)
     }
     let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
     guard !lines.isEmpty else { throw Failure.exit("\(queries) has no queries", status: 2) }
-    if PostgresAddress.isPostgres(catalog) { return try runOnPostgres(lines) }
+    if PostgresAddress.isPostgres(catalog) { return try await runOnPostgres(lines) }
 
     // Opening is three steps, timed apart: the file, its items, the index built over them.
     let started = DispatchTime.now()
@@ -93,7 +93,7 @@ struct BenchCommand: ParsableCommand {
     let trigramBytes = controller.collection.index.substringSearchMemory?.bytes ?? 0
 
     var facetLatencies: [Double] = []
-    let times = Self.typing(lines, each: each, clear: { controller.send(.setText("")) }) {
+    let times = await Self.typing(lines, each: each, clear: { controller.send(.setText("")) }) {
       typed in
       controller.send(.setText(typed))
       if facets {
@@ -209,8 +209,8 @@ struct BenchCommand: ParsableCommand {
   /// empties the field between lines, untimed.
   static func typing(
     _ lines: [String], each: Bool, clear: () -> Void = {},
-    keystroke: (String) throws -> (rows: Int, nearSpellings: Bool)
-  ) rethrows -> KeystrokeTimes {
+    keystroke: (String) async throws -> (rows: Int, nearSpellings: Bool)
+  ) async rethrows -> KeystrokeTimes {
     var times = KeystrokeTimes()
     for query in lines {
       var typed = ""
@@ -218,7 +218,7 @@ struct BenchCommand: ParsableCommand {
         let startsTerm = typed.last.map(\.isWhitespace) ?? true
         typed.append(character)
         let start = DispatchTime.now()
-        let (rows, near) = try keystroke(typed)
+        let (rows, near) = try await keystroke(typed)
         let elapsed = milliseconds(since: start)
         if each { StandardStreams.error("\(format(elapsed)) ms\t\(typed)\t\(rows) rows") }
         times.all.append(elapsed)

@@ -8,7 +8,7 @@ import SiftPostgres
 #endif
 
 /// `sift import`: a JSON Lines or CSV file into a catalog, in one transaction.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "import",
     abstract: "Import a JSON Lines or CSV file into a catalog (created if missing).",
@@ -69,9 +69,9 @@ struct ImportCommand: ParsableCommand {
       idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)))
   }
 
-  func run() throws {
+  func run() async throws {
     if PostgresAddress.isPostgres(catalog) {
-      try importIntoPostgres()
+      try await importIntoPostgres()
       return
     }
     let location: CatalogLocation

@@ -27,11 +27,10 @@ extension Failure {
     }
   }
 
-  static func openPostgres(_ argument: String) throws -> PostgresCatalog {
+  static func openPostgres(_ argument: String) async throws -> PostgresCatalog {
     let address = try postgresAddress(argument)
     do {
-      return try waiting { () async throws(PostgresError) in try await PostgresCatalog.open(address)
-      }
+      return try await PostgresCatalog.open(address)
     } catch {
       throw postgres(error)
     }
@@ -53,7 +52,7 @@ extension ImportCommand {
   /// Reads and checks the file with the same reader and errors as for a `.sqlite` catalog, in
   /// a scratch copy of the catalog (so ids already there are updated in place and the schema
   /// grows the same way), then writes the result to PostgreSQL in one transaction.
-  func importIntoPostgres() throws {
+  func importIntoPostgres() async throws {
     let address = try Failure.postgresAddress(catalog)
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
       "sift-import-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
@@ -63,11 +62,9 @@ extension ImportCommand {
     let progress = SharedProgress(
       label: "Importing \(URL(fileURLWithPath: file).lastPathComponent)")
     do {
-      let existing = try waiting { () async throws(PostgresError) in
-        try await PostgresCatalog.open(address)
-      }
-      let document = try waiting { () async throws(PostgresError) in try await existing.document() }
-      waiting { () async in await existing.close() }
+      let existing = try await PostgresCatalog.open(address)
+      let document = try await existing.document()
+      await existing.close()
       try CatalogStore.create(at: copy, document: document).close()
     } catch PostgresError.notFound {
       // A new catalog.
@@ -89,10 +86,8 @@ extension ImportCommand {
       throw Failure.exit("\(error)", status: 1)
     }
     do {
-      try waiting { () async throws(PostgresError) in
-        try await PostgresCatalog.replace(address, with: document) {
-          progress.update(0.5 + $0 * 0.5)
-        }
+      try await PostgresCatalog.replace(address, with: document) {
+        progress.update(0.5 + $0 * 0.5)
       }
     } catch {
       progress.finish()
@@ -105,73 +100,6 @@ extension ImportCommand {
   }
 }
 
-extension SearchCommand {
-  /// `sift search` on PostgreSQL: the query compiled to SQL, the same lines out.
-  func runOnPostgres() throws {
-    let catalog = try Failure.openPostgres(self.catalog)
-    defer { waiting { () async in await catalog.close() } }
-    do {
-      if let queriesFile {
-        try runQueriesOnPostgres(from: queriesFile, catalog: catalog)
-      } else {
-        try searchOnPostgres(catalog)
-      }
-    } catch let error as PostgresError {
-      throw Failure.postgres(error)
-    } catch let error as SearchRequestError {
-      throw Failure.usage(error)
-    }
-  }
-
-  private func searchOnPostgres(_ catalog: PostgresCatalog) throws {
-    let schema = catalog.schema
-    let input = try SearchRequest(
-      SearchRequestInput(text: query.joined(separator: " "), scope: scope, tokens: tokens),
-      schema: catalog.schema)
-    let output = StandardStreams.Output()
-    let (tolerance, limit) = (typos.tolerance, self.limit)
-    let result = try waiting { () async throws(PostgresError) in
-      try await catalog.search(input, typos: tolerance, limit: limit)
-    }
-    // One search, then the items a page at a time.
-    for start in stride(from: 0, to: result.ids.count, by: Self.pageSize) {
-      let ids = Array(result.ids[start..<min(start + Self.pageSize, result.ids.count)])
-      let items = try waiting { () async throws(PostgresError) in try await catalog.items(ids) }
-      // Explanations from the engine, on the page's items searched alone.
-      let page = explain ? result.page(items, criteria: input.criteria, schema: schema) : nil
-      for item in items {
-        let explanation = page.flatMap { result.explanation(of: item.id, in: $0) }
-        write(item, schema, explanation: explanation, to: output)
-      }
-    }
-    if facets {
-      let counts = try waiting { () async throws(PostgresError) in
-        try await catalog.facets(input, typos: tolerance, matchCount: result.indicator.matchCount)
-      }
-      for line in facetLines(counts, schema: schema) { output.write(line + "\n") }
-    }
-    output.flush()
-    for diagnostic in result.diagnostics { StandardStreams.error("sift: note: \(diagnostic)") }
-    StandardStreams.error(result.indicator.text)
-  }
-
-  /// `--queries FILE` on PostgreSQL: a search per line, with the scope and tokens given.
-  private func runQueriesOnPostgres(from path: String, catalog: PostgresCatalog) throws {
-    try runQueries(from: path, titleField: catalog.schema.titleField) { query in
-      let input = try SearchRequest(
-        SearchRequestInput(text: query, scope: scope, tokens: tokens), schema: catalog.schema)
-      let (tolerance, limit) = (typos.tolerance, self.limit)
-      let result = try waiting { () async throws(PostgresError) in
-        try await catalog.search(input, typos: tolerance, limit: limit)
-      }
-      let items = try waiting { () async throws(PostgresError) in
-        try await catalog.items(result.ids)
-      }
-      return (result.indicator, items)
-    }
-  }
-}
-
 extension BenchCommand {
   /// How many rows a keystroke on PostgreSQL asks for: a screen of the app, a page of the
   /// server. The engine finds every row; a database is asked for what is shown.
@@ -179,37 +107,34 @@ extension BenchCommand {
 
   /// The same typing on a catalog in PostgreSQL: each keystroke one search compiled to SQL for
   /// the first rows and the counts (and the facets with --facets), as `sift serve` makes it.
-  func runOnPostgres(_ lines: [String]) throws {
+  func runOnPostgres(_ lines: [String]) async throws {
     let started = DispatchTime.now()
-    let catalog = try Failure.openPostgres(self.catalog)
-    defer { waiting { () async in await catalog.close() } }
+    let catalog = try await Failure.openPostgres(self.catalog)
     var facetLatencies: [Double] = []
     let times: KeystrokeTimes
     let items: Int
     let openMilliseconds: Double
     do {
-      items = try waiting { () async throws(PostgresError) in try await catalog.count() }
+      items = try await catalog.count()
       openMilliseconds = Self.milliseconds(since: started)
-      times = try Self.typing(lines, each: each) { typed in
+      times = try await Self.typing(lines, each: each) { typed in
         let input = try SearchRequest(SearchRequestInput(text: typed), schema: catalog.schema)
-        let result = try waiting { () async throws(PostgresError) in
-          try await catalog.search(input, limit: Self.postgresRows)
-        }
+        let result = try await catalog.search(input, limit: Self.postgresRows)
         if facets {
           let counting = DispatchTime.now()
-          blackHole(
-            try waiting { () async throws(PostgresError) in
-              try await catalog.facets(input, matchCount: result.indicator.matchCount)
-            })
+          blackHole(try await catalog.facets(input, matchCount: result.indicator.matchCount))
           facetLatencies.append(Self.milliseconds(since: counting))
         }
         return (result.indicator.matchCount, result.includesNearSpellings)
       }
     } catch let error as PostgresError {
+      await catalog.close()
       throw Failure.postgres(error)
     } catch let error as SearchRequestError {
+      await catalog.close()
       throw Failure.usage(error)
     }
+    await catalog.close()
     facetLatencies.sort()
     let peak = ProcessMemory.peakResidentMegabytes()
     if json {
@@ -239,7 +164,15 @@ extension AppCommand {
   /// memory by the engine, as typing wants; each edit is written to the database before the app
   /// shows it. Edits made elsewhere meanwhile show when the app is opened again.
   func runOnPostgres() throws {
-    let catalog = try Failure.openPostgres(self.catalog)
+    let address = try Failure.postgresAddress(self.catalog)
+    let catalog: PostgresCatalog
+    do {
+      catalog = try waiting { () async throws(PostgresError) in
+        try await PostgresCatalog.open(address)
+      }
+    } catch {
+      throw Failure.postgres(error)
+    }
     defer { waiting { () async in await catalog.close() } }
     guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {
       throw Failure.exit(TerminalError.notATerminal.description, status: 2)

@@ -3,12 +3,9 @@ import Foundation
 import Sift
 import SiftStore
 
-#if Server
-import SiftPostgres
-#endif
-
-/// `sift search`: one search through the same SearchController the app uses.
-struct SearchCommand: ParsableCommand {
+/// `sift search`: one search of any catalog, through the seam `sift serve` uses
+/// (`SearchCatalog`); in memory the engine's SearchController answers it, as in the app.
+struct SearchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "search",
     abstract: "Search a catalog and print the matching items, best first.",
@@ -83,67 +80,86 @@ struct SearchCommand: ParsableCommand {
     }
   }
 
-  func run() throws {
-    if PostgresAddress.isPostgres(catalog) {
-      try runOnPostgres()
-      return
+  func run() async throws {
+    let opened = try await OpenedCatalog.open(catalog, typos: typos.tolerance)
+    if let notice = opened.notice { StandardStreams.error("sift: \(notice)") }
+    do {
+      if let queriesFile {
+        try await runQueries(from: queriesFile, on: opened.catalog)
+      } else {
+        try await search(opened.catalog)
+      }
+    } catch {
+      await opened.close()
+      throw error
     }
-    let store = try Failure.openCatalog(catalog)
-    defer { try? store.close() }
-    var session = try Failure.catching { () throws(StoreError) in
-      try CatalogSession(store: store, typoTolerance: typos.tolerance)
-    }
-    if let notice = session.openReport.notice { StandardStreams.error("sift: \(notice)") }
-    let schema = session.schema
-    // The same reading of scope, tokens and text as `sift serve`'s search.
-    let input = SearchRequestInput(
-      text: queriesFile == nil ? query.joined(separator: " ") : "", scope: scope, tokens: tokens)
+    await opened.close()
+    Self.keepUntilExit(opened.catalog)
+  }
+
+  /// The same reading of scope, tokens and text as `sift serve`'s search.
+  private func request(_ text: String, schema: CatalogSchema) throws -> SearchRequest {
     do throws(SearchRequestError) {
-      try session.apply(input)
+      return try SearchRequest(
+        SearchRequestInput(text: text, scope: scope, tokens: tokens), schema: schema)
     } catch {
       throw Failure.usage(error)
     }
-    if let queriesFile {
-      try runQueries(from: queriesFile, session: &session)
-      return
-    }
+  }
 
-    let controller = session.controller
+  /// One search, its results read a page at a time: a query that matches everything holds one
+  /// page of items.
+  private func search(_ catalog: any SearchCatalog) async throws {
+    let schema = catalog.schema
+    let request = try request(query.joined(separator: " "), schema: schema)
     let output = StandardStreams.Output()
-    let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
-    // Read from the file a page at a time: a query that matches everything holds one page.
-    for page in stride(from: 0, to: shown, by: Self.pageSize) {
-      let rows = page..<min(page + Self.pageSize, shown)
-      for (row, item) in zip(rows, controller.collection.elements(atRows: rows)) {
-        guard let item else { continue }
-        var explanation = explain ? controller.collection.explanation(forRow: row) : nil
-        // Against the next result printed with it: a page read from PostgreSQL knows no other.
-        if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
-        write(item, schema, explanation: explanation, to: output)
+    let first = try await pages(of: request, in: catalog, facets: facets, explain: explain) {
+      for result in $0.results {
+        write(result.item, schema, explanation: result.explanation, to: output)
       }
     }
-    if facets {
-      let collection = controller.collection
-      for line in facetLines(collection.facets, schema: collection.schema) {
-        output.write(line + "\n")
-      }
+    if let facets = first.facets {
+      for line in facetLines(facets, schema: schema) { output.write(line + "\n") }
     }
     output.flush()
-    for diagnostic in controller.diagnostics {
-      StandardStreams.error("sift: note: \(diagnostic)")
+    for diagnostic in first.diagnostics { StandardStreams.error("sift: note: \(diagnostic)") }
+    StandardStreams.error(first.indicator.text)
+  }
+
+  /// Asks `catalog` for the results of `request` a page at a time, up to `--limit`, and hands
+  /// each page to `body`; returns the first page (the indicator, the facets).
+  private func pages(
+    of request: SearchRequest, in catalog: any SearchCatalog, facets: Bool = false,
+    explain: Bool = false, _ body: (SearchPage) -> Void
+  ) async throws -> SearchPage {
+    func page(_ offset: Int, _ limit: Int, facets: Bool) async throws -> SearchPage {
+      do {
+        return try await catalog.search(
+          request,
+          page: PageRequest(
+            offset: offset, limit: limit, facets: facets, explain: explain, showsFields: false))
+      } catch {
+        throw Failure.catalog(error)
+      }
     }
-    StandardStreams.error(controller.indicator.text)
-    Self.keepUntilExit(session)
+    let wanted = self.limit ?? .max
+    let first = try await page(0, min(Self.pageSize, wanted), facets: facets)
+    body(first)
+    let shown = min(wanted, first.indicator.matchCount)
+    for offset in stride(from: Self.pageSize, to: shown, by: Self.pageSize) {
+      body(try await page(offset, min(Self.pageSize, shown - offset), facets: false))
+    }
+    return first
   }
 
   /// The process ends once the answer is out: its memory goes with it, so the index is not
   /// freed piece by piece first (2 ms of a one-shot search of the cities).
-  private static func keepUntilExit(_ session: CatalogSession) {
+  private static func keepUntilExit(_ catalog: any SearchCatalog) {
     final class Kept {
-      let session: CatalogSession
-      init(_ session: CatalogSession) { self.session = session }
+      let catalog: any SearchCatalog
+      init(_ catalog: any SearchCatalog) { self.catalog = catalog }
     }
-    _ = Unmanaged.passRetained(Kept(session))
+    _ = Unmanaged.passRetained(Kept(catalog))
   }
 
   /// One result: its JSON line (with `--explain` inside), or its text line and the
@@ -160,30 +176,23 @@ struct SearchCommand: ParsableCommand {
     }
   }
 
-  /// `--queries FILE`: every line a query through the same session, one output line each.
-  private func runQueries(from path: String, session: inout CatalogSession) throws {
-    try runQueries(from: path, titleField: session.schema.titleField) { query in
-      session.send(.setText(query))
-      let controller = session.controller
-      let shown = limit.map { min($0, controller.rows.count) } ?? controller.rows.count
-      return (
-        controller.indicator, controller.collection.elements(atRows: 0..<shown).compactMap { $0 }
-      )
-    }
-  }
-
-  /// Reads `path` and writes a line for every query in it: what `search` answers for it.
-  func runQueries(
-    from path: String, titleField: String, _ search: (String) throws -> (ResultsIndicator, [Item])
-  ) throws {
+  /// `--queries FILE`: every line a query, with the scope and tokens given, one output line
+  /// each.
+  private func runQueries(from path: String, on catalog: any SearchCatalog) async throws {
+    let schema = catalog.schema
+    _ = try request("", schema: schema)  // a wrong scope or token, before the file
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw Failure.exit("cannot read the queries file \(path)", status: 2)
     }
     let output = StandardStreams.Output()
     for line in text.split(whereSeparator: \.isNewline) {
       let query = String(line)
-      let (indicator, items) = try search(query)
-      output.write(queryLine(query, indicator, items, titleField: titleField) + "\n")
+      var items: [Item] = []
+      let first = try await pages(of: try request(query, schema: schema), in: catalog) {
+        items += $0.results.map(\.item)
+      }
+      output.write(
+        queryLine(query, first.indicator, items, titleField: schema.titleField) + "\n")
     }
     output.flush()
   }

@@ -1,10 +1,10 @@
 #if Server
 import Dispatch
 
-/// Runs async work from a synchronous command and waits for it: the one bridge between the
-/// command line — whose commands, and the terminal app's input loop, run on threads of their
-/// own — and the PostgreSQL client, which is async. Never call it from a task: it blocks the
-/// thread.
+/// Runs async work from the terminal app and waits for it: the one bridge between the app —
+/// whose input loop runs on a thread of its own and saves each edit before showing it — and
+/// the PostgreSQL client, which is async. The other commands are async. Never call it from a
+/// task: it blocks the thread.
 func waiting<Value: Sendable, Failure: Error>(
   _ body: @escaping @Sendable () async throws(Failure) -> Value
 ) throws(Failure) -> Value {

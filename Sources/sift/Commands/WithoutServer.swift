@@ -40,15 +40,11 @@ extension AppCommand {
   func runOnPostgres() throws { throw Failure.postgresRefusal }
 }
 
-extension SearchCommand {
-  func runOnPostgres() throws { throw Failure.postgresRefusal }
-}
-
 extension BenchCommand {
-  func runOnPostgres(_ lines: [String]) throws { throw Failure.postgresRefusal }
+  func runOnPostgres(_ lines: [String]) async throws { throw Failure.postgresRefusal }
 }
 
 extension ImportCommand {
-  func importIntoPostgres() throws { throw Failure.postgresRefusal }
+  func importIntoPostgres() async throws { throw Failure.postgresRefusal }
 }
 #endif
