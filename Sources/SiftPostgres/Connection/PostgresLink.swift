@@ -8,7 +8,12 @@ import PostgresNIO
 /// reconnects. Each `with` has a connection to itself for its whole body — a transaction never
 /// sees another task's statements — and gives it back for the next. At most `connectionLimit`
 /// are open: past that, requests wait their turn rather than exhaust the server's
-/// `max_connections`.
+/// `max_connections`, and one cancelled meanwhile (a client gone) leaves the queue.
+///
+/// Not postgres-nio's `PostgresClient`: while the server is down, its pool keeps a request
+/// waiting until its circuit breaker trips (66.9 s, measured against a closed port) and then
+/// reconnects on a backoff of up to a minute; here a request fails at once (503 from
+/// `sift serve`) and the first one after a restart reconnects (Benchmarks/README.md, issue 30).
 final class PostgresLink: @unchecked Sendable {
   let address: PostgresAddress
   private let lock = NSLock()
@@ -17,17 +22,23 @@ final class PostgresLink: @unchecked Sendable {
   private var open = 0
   /// The most that were open at once.
   private var peak = 0
-  private var waiters: [CheckedContinuation<Grant, Never>] = []
+  /// Requests waiting for a connection, first come first served, by ticket.
+  private var waiters: [(ticket: Int, continuation: CheckedContinuation<Grant, Never>)] = []
+  /// Tickets cancelled before their request queued.
+  private var cancelledTickets: Set<Int> = []
+  private var nextTicket = 0
   private var nextID = 1
   static let connectionLimit = 16
   /// How many open connections wait for the next request; more are closed when given back.
   static let idleLimit = 8
   static let logger = Logger(label: "sift.postgres") { _ in SwiftLogNoOpLogHandler() }
 
-  /// What a request waiting for a connection is given: one to use, or leave to open one.
+  /// What a request waiting for a connection is given: one to use, leave to open one, or word
+  /// that it was cancelled.
   private enum Grant {
     case connection(PostgresConnection)
     case open(id: Int)
+    case cancelled
   }
 
   init(address: PostgresAddress) {
@@ -35,27 +46,50 @@ final class PostgresLink: @unchecked Sendable {
   }
 
   /// An idle connection, a new one while fewer than the limit are open, or the next one given
-  /// back.
+  /// back. A request cancelled while it waits leaves the queue at once.
   private func checkOut() async throws(PostgresError) -> PostgresConnection {
-    let grant = await withCheckedContinuation { (continuation: CheckedContinuation<Grant, Never>) in
-      lock.withLock {
-        while let last = idle.popLast() {
-          if !last.isClosed { return continuation.resume(returning: .connection(last)) }
-          open -= 1
-        }
-        if open < Self.connectionLimit {
-          open += 1
-          peak = max(peak, open)
-          nextID += 1
-          return continuation.resume(returning: .open(id: nextID))
-        }
-        waiters.append(continuation)
-      }
+    let ticket = lock.withLock { () -> Int in
+      nextTicket += 1
+      return nextTicket
     }
+    let grant = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Grant, Never>) in
+        lock.withLock {
+          while let last = idle.popLast() {
+            if !last.isClosed { return continuation.resume(returning: .connection(last)) }
+            open -= 1
+          }
+          if open < Self.connectionLimit {
+            open += 1
+            peak = max(peak, open)
+            nextID += 1
+            return continuation.resume(returning: .open(id: nextID))
+          }
+          // Cancelled before it queued: it does not wait.
+          if cancelledTickets.remove(ticket) != nil {
+            return continuation.resume(returning: .cancelled)
+          }
+          waiters.append((ticket, continuation))
+        }
+      }
+    } onCancel: {
+      let waiter = lock.withLock { () -> CheckedContinuation<Grant, Never>? in
+        guard let index = waiters.firstIndex(where: { $0.ticket == ticket }) else {
+          cancelledTickets.insert(ticket)
+          return nil
+        }
+        return waiters.remove(at: index).continuation
+      }
+      waiter?.resume(returning: .cancelled)
+    }
+    lock.withLock { _ = cancelledTickets.remove(ticket) }
     let id: Int
     switch grant {
     case .connection(let connection): return connection
     case .open(let given): id = given
+    case .cancelled:
+      throw .unavailable(
+        address.description, message: "the request was cancelled while it waited for a connection")
     }
     var configuration: PostgresConnection.Configuration
     if let folder = address.socketFolder {
@@ -84,7 +118,7 @@ final class PostgresLink: @unchecked Sendable {
   private func checkIn(_ connection: PostgresConnection) async {
     guard !connection.isClosed else { return release() }
     let (waiter, kept) = lock.withLock { () -> (CheckedContinuation<Grant, Never>?, Bool) in
-      if !waiters.isEmpty { return (waiters.removeFirst(), true) }
+      if !waiters.isEmpty { return (waiters.removeFirst().continuation, true) }
       guard idle.count < Self.idleLimit else {
         open -= 1
         return (nil, false)
@@ -104,7 +138,7 @@ final class PostgresLink: @unchecked Sendable {
         return nil
       }
       nextID += 1
-      return (waiters.removeFirst(), nextID)
+      return (waiters.removeFirst().continuation, nextID)
     }
     if let (continuation, id) = waiter { continuation.resume(returning: .open(id: id)) }
   }
