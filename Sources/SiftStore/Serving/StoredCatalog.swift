@@ -16,6 +16,8 @@ public final class StoredCatalog: SearchCatalog {
   private let current: Locked<State>
   /// Held while an edit is saved and applied: edits go one at a time. Searches never take it.
   private let editing = NSLock()
+  /// Where edits are written, one after another.
+  private let editQueue = DispatchQueue(label: "sift edits")
   /// A second collection that edits are made on, so that an edit changes its own copy in place
   /// instead of copying the index that searches are reading (tens of megabytes an edit, which
   /// cost a third of the searches' throughput while a client edited): the collection
@@ -103,8 +105,20 @@ public final class StoredCatalog: SearchCatalog {
 
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
   /// (for an add without one, the id the catalog gave it). Searches go on meanwhile, on the
-  /// collection and snapshot before it.
-  public func commit(_ edit: CatalogEdit) throws(CatalogFailure) -> ItemID {
+  /// collection and snapshot before it. The write runs on `editQueue`, a thread of its own: it
+  /// blocks on the file, and the few threads of Swift's shared pool must not wait on it.
+  public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID {
+    let outcome = await withCheckedContinuation { continuation in
+      editQueue.async {
+        continuation.resume(
+          returning: Result { () throws(CatalogFailure) in try self.commitNow(edit) })
+      }
+    }
+    return try outcome.get()
+  }
+
+  /// `commit(_:)` on the calling thread.
+  func commitNow(_ edit: CatalogEdit) throws(CatalogFailure) -> ItemID {
     editing.lock()
     defer { editing.unlock() }
     let searched = current.withLock { $0.collection }
@@ -151,8 +165,13 @@ public final class StoredCatalog: SearchCatalog {
     return standby.collection
   }
 
-  /// The item with `id` as the file holds it now.
-  public func item(_ id: ItemID) throws(CatalogFailure) -> Item? {
+  /// The item with `id` as the file holds it now, read on `SearchWorkers` (it blocks on the
+  /// file).
+  public func item(_ id: ItemID) async throws(CatalogFailure) -> Item? {
+    try await SearchWorkers.shared.run { () throws(CatalogFailure) in try self.itemNow(id) }
+  }
+
+  func itemNow(_ id: ItemID) throws(CatalogFailure) -> Item? {
     do {
       return try store.item(id: id)
     } catch {
