@@ -22,11 +22,7 @@ public enum CatalogImporter {
     }
   }
 
-  public struct Summary: Hashable, Sendable {
-    public var added: Int
-    public var updated: Int
-    public var total: Int { added + updated }
-  }
+  public typealias Summary = CatalogImport.Summary
 
   /// Reads and checks every record of `file`.
   ///
@@ -89,11 +85,8 @@ public enum CatalogImporter {
       if FileManager.default.fileExists(atPath: catalog.path) {
         store = try CatalogStore.open(at: catalog)
       } else {
-        let name = catalog.deletingPathExtension().lastPathComponent
-        let schema = CatalogSchema(
-          name: name, fields: spec.fields, titleField: spec.titleField,
-          categoryField: spec.categoryField, scopes: spec.categoryField == nil ? [] : [.all()],
-          rankingField: spec.rankingField)
+        let schema = CatalogImport.newSchema(
+          name: catalog.deletingPathExtension().lastPathComponent, spec: spec)
         store = try CatalogStore.create(
           at: catalog, document: CatalogDocument(schema: schema, items: []))
       }
@@ -108,16 +101,12 @@ public enum CatalogImporter {
 }
 
 extension CatalogStore {
-  /// The most category values that still make a scope bar; more are offered as tokens only.
-  static let maximumScopeCategories = 8
-
   /// Writes checked records in one transaction: new ids are added at the end, known ids updated.
   func importRecords(
     _ records: [ImportRecord], spec: ImportSpec, progress: (Double) -> Void = { _ in }
   ) throws(StoreError) -> CatalogImporter.Summary {
     try write { db in
-      let existing = try Self.schema(db, path: path)
-      let schema = try merged(existing, with: spec)
+      let schema = try merged(try Self.schema(db, path: path), with: spec)
       try writeSchema(schema, db)
       var known = Set(try String.fetchAll(db, sql: "SELECT id FROM items"))
       var position = try nextPosition(db)
@@ -126,7 +115,7 @@ extension CatalogStore {
       let columns = fields.map(Self.column)
       let insert = try db.makeStatement(sql: Self.insertItemSQL(columns: columns))
       let update = try db.makeStatement(sql: Self.updateItemSQL(columns: columns))
-      var summary = CatalogImporter.Summary(added: 0, updated: 0)
+      var summary = CatalogImport.Summary()
       for (index, record) in records.enumerated() {
         if index % 4096 == 0 { progress(Double(index) / Double(max(1, records.count))) }
         let id: String
@@ -155,47 +144,22 @@ extension CatalogStore {
     }
   }
 
-  /// The catalog's schema with the import's fields added; the title and category must agree.
-  private func merged(_ schema: CatalogSchema, with spec: ImportSpec) throws -> CatalogSchema {
-    var schema = schema
-    guard schema.titleField == spec.titleField else {
-      throw StoreError.incompatibleSchema(
-        path,
-        reason: "the catalog's title field is \"\(schema.titleField)\", not \"\(spec.titleField)\"")
-    }
-    if let category = spec.categoryField, let existing = schema.categoryField, existing != category
-    {
-      throw StoreError.incompatibleSchema(
-        path, reason: "the catalog's category field is \"\(existing)\", not \"\(category)\"")
-    }
-    for field in spec.fields {
-      if let existing = schema.fields.first(where: { $0.name == field.name }) {
-        guard existing.kind == field.kind else {
-          throw StoreError.incompatibleSchema(
-            path,
-            reason:
-              "field \"\(field.name)\" is a \(existing.kind.rawValue) field in the catalog, not \(field.kind.rawValue)"
-          )
-        }
-      } else {
-        schema.fields.append(field)
+  /// `CatalogImport.merged(_:with:)`, its errors naming the file.
+  private func merged(_ schema: CatalogSchema, with spec: ImportSpec) throws(StoreError)
+    -> CatalogSchema
+  {
+    do {
+      return try CatalogImport.merged(schema, with: spec)
+    } catch {
+      switch error {
+      case .incompatible(let reason): throw .incompatibleSchema(path, reason: reason)
+      case .invalid(let error): throw .invalidSchema(path, error)
       }
     }
-    if let ranking = spec.rankingField { schema.rankingField = ranking }
-    if schema.categoryField == nil, let category = spec.categoryField {
-      schema.categoryField = category
-      if schema.scopes.isEmpty { schema.scopes = [.all()] }
-    }
-    do {
-      try schema.validate()
-    } catch {
-      throw StoreError.invalidSchema(path, error)
-    }
-    return schema
   }
 
-  /// A scope per category value when there are few (CandySearch's bar), else every value as a
-  /// token suggestion; scopes the catalog already had keep their order and icons.
+  /// The schema with the category's scopes or tokens as the items now have them
+  /// (`CatalogImport.withCategoryScopes(_:values:)`).
   private func withCategoryScopes(_ schema: CatalogSchema, _ db: Database) throws -> CatalogSchema {
     guard let field = schema.categoryField else { return schema }
     let column = Self.column(field)
@@ -205,20 +169,6 @@ extension CatalogStore {
         SELECT \(column) FROM items WHERE typeof(\(column)) = 'text' AND \(column) <> ''
         GROUP BY \(column) ORDER BY min(position)
         """)
-    var schema = schema
-    if values.count <= Self.maximumScopeCategories {
-      let known = Set(schema.scopeCategories)
-      if schema.scopes.isEmpty { schema.scopes = [.all()] }
-      schema.scopes += values.filter { !known.contains($0) }.map { Scope.category($0) }
-      schema.categories = []
-    } else {
-      schema.scopes = schema.scopes.filter {
-        if case .category = $0.filter { return false }
-        return true
-      }
-      if schema.scopes.count == 1, case .all = schema.scopes[0].filter { schema.scopes = [] }
-      schema.categories = values.sorted()
-    }
-    return schema
+    return CatalogImport.withCategoryScopes(schema, values: values)
   }
 }

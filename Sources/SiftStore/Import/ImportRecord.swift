@@ -1,13 +1,5 @@
 import Sift
 
-/// One record read from an import file, checked against the spec.
-public struct ImportRecord: Hashable, Sendable {
-  /// Where the record starts in the file (1-based).
-  public var line: Int
-  public var id: ItemID?
-  public var fields: [String: FieldValue]
-}
-
 /// A record's raw values before checking: what JSON Lines and CSV have in common.
 enum RawValue {
   case null

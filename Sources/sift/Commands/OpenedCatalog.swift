@@ -17,27 +17,65 @@ struct OpenedCatalog {
   /// Lets go of it: a database's connections close; a file is read until the process ends.
   let close: @Sendable () async -> Void
 
-  /// Opens `argument` to search with `typos`, as a command does: once, with no edits and no
-  /// warming up for requests that will not come.
-  static func open(_ argument: String, typos: TypoTolerance) async throws -> OpenedCatalog {
+  /// How a command uses the catalog it opens.
+  enum Use {
+    /// Searched once (or once a line): no edits, no warming up for requests that will not
+    /// come, near spellings as `typos` says.
+    case search(typos: TypoTolerance)
+    /// Served: read by many requests at once, warmed up, the last `recentSearches` answers
+    /// kept; `editable` when edits may come.
+    case serve(recentSearches: Int, editable: Bool)
+  }
+
+  /// Opens `argument` for `use`.
+  static func open(_ argument: String, for use: Use) async throws -> OpenedCatalog {
+    let name = try servedName(argument)
     if PostgresAddress.isPostgres(argument) {
       #if Server
       let catalog = try await Failure.openPostgres(argument)
+      let typos: TypoTolerance =
+        switch use {
+        case .search(let typos): typos
+        case .serve: .automatic
+        }
       return OpenedCatalog(
-        catalog: PostgresSearchCatalog(
-          name: catalog.address.catalog, catalog: catalog, typoTolerance: typos),
+        catalog: PostgresSearchCatalog(name: name, catalog: catalog, typoTolerance: typos),
         notice: nil, close: { await catalog.close() })
       #else
       throw Failure.postgresRefusal
       #endif
     }
-    let store = try Failure.openCatalog(argument)
-    let catalog = try Failure.catching { () throws(StoreError) in
-      try StoredCatalog(
-        name: argument, store: store, typoTolerance: typos, recentSearches: 1, editable: false,
-        warmsUp: false)
+    let catalog: StoredCatalog
+    switch use {
+    case .search(let typos):
+      let store = try Failure.openCatalog(argument)
+      catalog = try Failure.catching { () throws(StoreError) in
+        try StoredCatalog(
+          name: name, store: store, typoTolerance: typos, recentSearches: 1, editable: false,
+          warmsUp: false)
+      }
+    case .serve(let recentSearches, let editable):
+      let store = try Failure.openCatalog(argument, concurrentReads: true)
+      catalog = try Failure.catching { () throws(StoreError) in
+        try StoredCatalog(
+          name: name, store: store, recentSearches: recentSearches, editable: editable)
+      }
     }
     return OpenedCatalog(catalog: catalog, notice: catalog.openNotice, close: {})
+  }
+
+  /// The name a catalog is served under: a built-in catalog's name, a file's name without
+  /// its folder and `.sqlite`, a PostgreSQL catalog's `?catalog=` name.
+  static func servedName(_ argument: String) throws -> String {
+    if PostgresAddress.isPostgres(argument) {
+      #if Server
+      return try Failure.postgresAddress(argument).catalog
+      #else
+      throw Failure.postgresRefusal
+      #endif
+    }
+    let file = URL(fileURLWithPath: argument).lastPathComponent
+    return file.hasSuffix(".sqlite") ? String(file.dropLast(".sqlite".count)) : file
   }
 }
 

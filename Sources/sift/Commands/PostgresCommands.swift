@@ -49,54 +49,65 @@ final class SharedProgress: @unchecked Sendable {
 }
 
 extension ImportCommand {
-  /// Reads and checks the file with the same reader and errors as for a `.sqlite` catalog, in
-  /// a scratch copy of the catalog (so ids already there are updated in place and the schema
-  /// grows the same way), then writes the result to PostgreSQL in one transaction.
+  /// Reads and checks the file with the same reader and errors as for a `.sqlite` catalog,
+  /// applies the same rules (`CatalogImport`) to the catalog's items in memory, so ids already
+  /// there are updated in place and the schema grows the same way, then writes the result to
+  /// PostgreSQL in one transaction.
   func importIntoPostgres() async throws {
     let address = try Failure.postgresAddress(catalog)
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "sift-import-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let copy = scratch.appendingPathComponent("\(address.catalog).sqlite")
     let progress = SharedProgress(
       label: "Importing \(URL(fileURLWithPath: file).lastPathComponent)")
+    let summary: CatalogImport.Summary
     do {
-      let existing = try await PostgresCatalog.open(address)
-      let document = try await existing.document()
-      await existing.close()
-      try CatalogStore.create(at: copy, document: document).close()
-    } catch PostgresError.notFound {
-      // A new catalog.
-    } catch let error as PostgresError {
-      progress.finish()
-      throw Failure.postgres(error)
-    }
-    let summary: CatalogImporter.Summary
-    let document: CatalogDocument
-    do {
-      summary = try CatalogImporter.run(
-        file: URL(fileURLWithPath: file), into: copy, spec: spec,
-        progress: { progress.update($0 * 0.5) })
-      let store = try CatalogStore.open(at: copy)
-      document = try store.loadDocument()
-      try store.close()
+      summary = try await importIntoPostgres(address, progress: progress)
     } catch {
       progress.finish()
-      throw Failure.exit("\(error)", status: 1)
-    }
-    do {
-      try await PostgresCatalog.replace(address, with: document) {
-        progress.update(0.5 + $0 * 0.5)
-      }
-    } catch {
-      progress.finish()
-      throw Failure.postgres(error)
+      throw error
     }
     progress.finish()
     StandardStreams.error(
       "Imported \(summary.total) item\(summary.total == 1 ? "" : "s") into \(address) (\(summary.added) added, \(summary.updated) updated)"
     )
+  }
+
+  private func importIntoPostgres(
+    _ address: PostgresAddress, progress: SharedProgress
+  ) async throws -> CatalogImport.Summary {
+    var existing: CatalogDocument
+    do throws(PostgresError) {
+      let catalog = try await PostgresCatalog.open(address)
+      do throws(PostgresError) {
+        existing = try await catalog.document()
+      } catch {
+        await catalog.close()
+        throw error
+      }
+      await catalog.close()
+    } catch .notFound {
+      existing = CatalogDocument(
+        schema: CatalogImport.newSchema(name: address.catalog, spec: spec), items: [])
+    } catch {
+      throw Failure.postgres(error)
+    }
+    let imported: (document: CatalogDocument, summary: CatalogImport.Summary)
+    do {
+      let records = try CatalogImporter.readRecords(
+        file: URL(fileURLWithPath: file), spec: spec, progress: { progress.update($0 * 0.5) })
+      imported = try CatalogImport.apply(records, spec: spec, to: existing)
+    } catch let error as ImportSchemaError {
+      throw Failure.exit("catalog \(address): \(error)", status: 1)
+    } catch {
+      throw Failure.exit("\(error)", status: 1)
+    }
+    existing.items = []  // one copy of the items in memory, not two
+    do {
+      try await PostgresCatalog.replace(address, with: imported.document) {
+        progress.update(0.5 + $0 * 0.5)
+      }
+    } catch {
+      throw Failure.postgres(error)
+    }
+    return imported.summary
   }
 }
 

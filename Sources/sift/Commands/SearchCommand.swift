@@ -81,7 +81,7 @@ struct SearchCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let opened = try await OpenedCatalog.open(catalog, typos: typos.tolerance)
+    let opened = try await OpenedCatalog.open(catalog, for: .search(typos: typos.tolerance))
     if let notice = opened.notice { StandardStreams.error("sift: \(notice)") }
     do {
       if let queriesFile {

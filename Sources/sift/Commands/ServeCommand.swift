@@ -90,30 +90,25 @@ struct ServeCommand: AsyncParsableCommand {
 
   func run() async throws {
     var served: [any SearchCatalog] = []
-    var databases: [PostgresCatalog] = []
+    var closers: [@Sendable () async -> Void] = []
+    let closeAll = { for close in closers { await close() } }
     for argument in catalogs.isEmpty ? [BuiltInCatalog.default.rawValue] : catalogs {
-      let name = try Self.servedName(argument)
+      let name = try OpenedCatalog.servedName(argument)
       if served.contains(where: { $0.name == name }) {
+        await closeAll()
         throw Failure.exit(
           "two catalogs would be served as \"\(name)\": rename one of the files", status: 2)
       }
-      if PostgresAddress.isPostgres(argument) {
-        let address = try Failure.postgresAddress(argument)
-        do {
-          let catalog = try await PostgresCatalog.open(address)
-          databases.append(catalog)
-          served.append(PostgresSearchCatalog(name: name, catalog: catalog))
-        } catch {
-          throw Failure.postgres(error)
-        }
-        continue
+      let opened: OpenedCatalog
+      do {
+        opened = try await OpenedCatalog.open(
+          argument, for: .serve(recentSearches: recentSearches, editable: tokenFile != nil))
+      } catch {
+        await closeAll()
+        throw error
       }
-      let store = try Failure.openCatalog(argument, concurrentReads: true)
-      served.append(
-        try Failure.catching { () throws(StoreError) in
-          try StoredCatalog(
-            name: name, store: store, recentSearches: recentSearches, editable: tokenFile != nil)
-        })
+      served.append(opened.catalog)
+      closers.append(opened.close)
     }
     var token: String?
     if let tokenFile {
@@ -135,21 +130,11 @@ struct ServeCommand: AsyncParsableCommand {
         StandardStreams.error("sift: serving \(names) at http://\(host):\(port)/ (\(access))")
       }
     } catch {
-      for database in databases { await database.close() }
+      await closeAll()
       throw error
     }
     // The requests are finished: the database connections close cleanly.
-    for database in databases { await database.close() }
-  }
-
-  /// A built-in catalog's name, a file's name without its folder and `.sqlite`, or a
-  /// PostgreSQL catalog's name.
-  static func servedName(_ argument: String) throws -> String {
-    if PostgresAddress.isPostgres(argument) {
-      return try Failure.postgresAddress(argument).catalog
-    }
-    let file = URL(fileURLWithPath: argument).lastPathComponent
-    return file.hasSuffix(".sqlite") ? String(file.dropLast(".sqlite".count)) : file
+    await closeAll()
   }
 }
 #endif

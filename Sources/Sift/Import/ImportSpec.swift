@@ -1,5 +1,3 @@
-import Sift
-
 /// Which fields of the records in a file become which fields of a catalog
 /// (`sift import --title name --text alternates --number population --category country --id id`).
 public struct ImportSpec: Hashable, Sendable {
@@ -27,7 +25,7 @@ public struct ImportSpec: Hashable, Sendable {
   }
 
   /// The number fields, the ranking field among them.
-  var allNumberFields: [String] {
+  package var allNumberFields: [String] {
     guard let ranking = rankingField?.field, !numberFields.contains(ranking) else {
       return numberFields
     }
@@ -47,7 +45,7 @@ public struct ImportSpec: Hashable, Sendable {
   }
 
   /// A field named with two kinds (`--text year --number year`).
-  var conflictingField: String? {
+  package var conflictingField: String? {
     var kinds: [String: FieldDefinition.Kind] = [titleField: .text]
     let all: [(String, FieldDefinition.Kind)] =
       textFields.map { ($0, .text) } + allNumberFields.map { ($0, .number) }
