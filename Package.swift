@@ -73,6 +73,9 @@ let package = Package(
     // The engine: folding, query language, index and matcher, SearchController, FilteredCollection.
     // Foundation only, so an iOS or macOS app can use it unchanged.
     .target(name: "Sift"),
+    // `sift filter`'s line matcher (fzf's job): the engine's folding and query language over
+    // lines of text, without a catalog.
+    .target(name: "SiftLines", dependencies: ["Sift"]),
     // Catalogs on disk and the built-in sample catalogs.
     .target(
       name: "SiftStore",
@@ -118,7 +121,7 @@ let package = Package(
     .executableTarget(
       name: "sift",
       dependencies: [
-        "Sift", "SiftStore", "SiftTerminal", "CHeapUsage",
+        "Sift", "SiftLines", "SiftStore", "SiftTerminal", "CHeapUsage",
         .target(name: "SiftPostgres", condition: .when(traits: ["Server"])),
         .target(name: "SiftServer", condition: .when(traits: ["Server"])),
         .product(
@@ -130,6 +133,7 @@ let package = Package(
     // The seed catalogs for the engine's and the terminal's tests, without SiftStore.
     .target(name: "SiftTestSupport", dependencies: ["Sift"], path: "Tests/SiftTestSupport"),
     .testTarget(name: "SiftTests", dependencies: ["Sift", "SiftTestSupport"]),
+    .testTarget(name: "SiftLinesTests", dependencies: ["SiftLines", "Sift", "SiftTestSupport"]),
     .testTarget(
       name: "SiftStoreTests",
       dependencies: [

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Sift
+import SiftLines
 
 /// `sift filter`: lines from stdin, matching lines to stdout, like `fzf --filter`.
 struct FilterCommand: ParsableCommand {

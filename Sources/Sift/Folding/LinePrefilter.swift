@@ -9,7 +9,7 @@
 ///
 /// The check runs once per input line, so the needles sit in one block of memory with their
 /// rarest byte worked out in advance: no array or closure is touched per line.
-final class LinePrefilter: @unchecked Sendable {
+package final class LinePrefilter: @unchecked Sendable {
   // `@unchecked`: the storage is written once, in `init`, and only read afterwards.
   private struct Needle {
     var start: Int
@@ -25,7 +25,7 @@ final class LinePrefilter: @unchecked Sendable {
 
   /// The needs of `criteria` on a line index (one text field, `line`); nil when it has none
   /// (every line is kept).
-  init?(_ criteria: ResolvedCriteria, mode: LineFilter.Mode) {
+  package init?(_ criteria: ResolvedCriteria, fuzzy: Bool) {
     let lineField = LineIndex.lineSchema.fields[0].name
     var flat: [UInt8] = []
     var needles: [Needle] = []
@@ -38,7 +38,7 @@ final class LinePrefilter: @unchecked Sendable {
       needles.append(
         Needle(
           start: flat.count, count: needle.count, anchor: anchor,
-          isSubsequence: mode == .fuzzy && !text.isPhrase))
+          isSubsequence: fuzzy && !text.isPhrase))
       flat += needle
     }
     guard !needles.isEmpty else { return nil }
@@ -52,7 +52,7 @@ final class LinePrefilter: @unchecked Sendable {
 
   /// Whether a line folded to `line` may match.
   @inline(__always)
-  func mayMatch(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
+  package func mayMatch(_ line: UnsafePointer<UInt8>, count: Int) -> Bool {
     let base = bytes.baseAddress!
     for needle in needles {
       let found =

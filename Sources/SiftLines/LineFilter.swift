@@ -1,3 +1,5 @@
+import Sift
+
 /// Filters plain lines the way `sift filter` does (and fzf's `--filter`): the same folding and
 /// query syntax as catalogs, over one text field per line.
 public struct LineFilter: Sendable {
@@ -38,7 +40,7 @@ public struct LineFilter: Sendable {
   ) -> [Range<Int>] {
     let criteria = ResolvedCriteria(SearchCriteria(text: query), schema: LineIndex.lineSchema)
     let (index, lines) = LineIndex.lines(
-      utf8: buffer, keeping: LinePrefilter(criteria, mode: mode))
+      utf8: buffer, keeping: LinePrefilter(criteria, fuzzy: mode == .fuzzy))
     return LineFilter(index: index).matches(query, mode: mode, sorted: sorted).map {
       lines.range(ofLine: $0, in: buffer)
     }
@@ -50,44 +52,8 @@ public struct LineFilter: Sendable {
   public func matches(_ query: String, mode: Mode = .exact, sorted: Bool = true) -> [Int] {
     let resolved = ResolvedCriteria(SearchCriteria(text: query), schema: index.schema)
     switch mode {
-    case .exact:
-      let outcome = index.searchSlots(resolved.request(typos: .off), rows: sorted ? .max : 0)
-      return sorted ? outcome.ranked.map { Int($0.slot) } : outcome.slots.map { Int($0) }
-    case .fuzzy:
-      return fuzzyMatches(resolved, sorted: sorted)
+    case .exact: return index.exactLineMatches(resolved, sorted: sorted)
+    case .fuzzy: return index.fuzzyLineMatches(resolved, sorted: sorted)
     }
-  }
-
-  private func fuzzyMatches(_ resolved: ResolvedCriteria, sorted: Bool) -> [Int] {
-    var fuzzyTerms: [[UInt8]] = []
-    var exactCriteria = resolved
-    exactCriteria.query.terms.removeAll { term in
-      guard !term.isNegated, let text = term.textCondition, !text.isPhrase else { return false }
-      fuzzyTerms.append(Array(text.needle.utf8))
-      return true
-    }
-    // Phrases and negations narrow first, exactly; then every fuzzy term must match.
-    let candidates =
-      exactCriteria.allTerms.isEmpty
-      ? Array(0..<Int32(index.slotCount))
-      : index.searchSlots(exactCriteria.request(typos: .off), rows: 0).slots
-    let column = index.columns[0]
-    var scored: [(line: Int, score: Int, length: Int)] = []
-    column.withUnsafeBytes { bytes, starts in
-      candidateLoop: for slot in candidates {
-        let text = FoldedColumn.firstValue(of: Int(slot), bytes: bytes, starts: starts)
-        var total = 0
-        for term in fuzzyTerms {
-          let score = term.withUnsafeBufferPointer { FuzzyMatch.score($0, in: text) }
-          guard let score else { continue candidateLoop }
-          total += score
-        }
-        scored.append((Int(slot), total, text.count))
-      }
-    }
-    if sorted {
-      scored.sort { ($1.score, $0.length, $0.line) < ($0.score, $1.length, $1.line) }
-    }
-    return scored.map(\.line)
   }
 }

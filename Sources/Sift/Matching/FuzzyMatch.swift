@@ -1,7 +1,7 @@
 /// Fuzzy matching like fzf's: the pattern's characters must appear in order in the text
 /// (a subsequence), and a score prefers matches that are consecutive, start words and lie close
 /// together. Both sides are folded first, so "dnang" finds "Đà Nẵng".
-public enum FuzzyMatch {
+package enum FuzzyMatch {
   // Scores after fzf's algorithm v1: +16 a matched byte, bonuses where words start, a penalty
   // for each gap that opens (-3) and grows (-1).
   static let scoreMatch = 16
@@ -17,7 +17,7 @@ public enum FuzzyMatch {
   ///
   /// - Complexity: O(*n*) in the text's length: a forward scan finds the first complete match,
   ///   a backward scan from its end the shortest window, and only that window is scored.
-  public static func score(
+  package static func score(
     _ pattern: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>
   ) -> Int? {
     guard !pattern.isEmpty else { return 0 }
@@ -43,7 +43,7 @@ public enum FuzzyMatch {
   /// `pattern` is not a subsequence of it: the forward scan of `score`, and all that a filter
   /// needs to know whether a line can match.
   @inline(__always)
-  static func endOfFirstMatch(
+  package static func endOfFirstMatch(
     _ pattern: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>
   ) -> Int? {
     guard pattern.count <= text.count, let patternBase = pattern.baseAddress,
@@ -109,7 +109,7 @@ public enum FuzzyMatch {
   }
 
   /// Convenience for strings: folds both and scores.
-  public static func score(_ pattern: String, in text: String) -> Int? {
+  package static func score(_ pattern: String, in text: String) -> Int? {
     let pattern = Array(TextFolding.fold(pattern).utf8)
     let text = Array(TextFolding.fold(text).utf8)
     return pattern.withUnsafeBufferPointer { p in

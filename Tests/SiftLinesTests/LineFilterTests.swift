@@ -1,3 +1,4 @@
+import SiftLines
 import SiftTestSupport
 import Testing
 

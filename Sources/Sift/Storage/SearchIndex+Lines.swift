@@ -3,17 +3,17 @@ import Foundation
 /// The index `sift filter` searches: one text field per line and nothing else — no ids (slot *i*
 /// is line *i*), numbers, categories or popularity, so a million lines cost their folded bytes
 /// and a few bytes each. It shares the catalog index's matching and ranking.
-typealias LineIndex = SearchIndex<Never>
+package typealias LineIndex = SearchIndex<Never>
 
 extension SearchIndex where ID == Never {
   /// The schema of a line index.
-  static var lineSchema: CatalogSchema {
+  package static var lineSchema: CatalogSchema {
     CatalogSchema(name: "lines", fields: [.text("line")], titleField: "line")
   }
 
   /// An index of plain lines, for line filters: one text field, `line`, and no `Item`s, so a
   /// million lines cost their folded bytes and a few bytes each. Slot *i* is line *i*.
-  init(lines: some Sequence<String>) {
+  package init(lines: some Sequence<String>) {
     self.init(empty: LineIndex.lineSchema, summarised: false)
     for line in lines {
       columns[0].append([line])
@@ -36,7 +36,7 @@ extension SearchIndex where ID == Never {
   /// *i*-th such line, and `lines` says where it is).
   ///
   /// - Complexity: O(*n*) in the buffer's length, split in as many parts as there are cores.
-  static func lines(
+  package static func lines(
     utf8 buffer: UnsafeBufferPointer<UInt8>, keeping prefilter: LinePrefilter? = nil
   )
     -> (index: LineIndex, lines: LineStarts)
@@ -108,5 +108,49 @@ extension SearchIndex where ID == Never {
     index.categories = IndexBuffer(Array(repeating: -1, count: lines.count))
     index.count = lines.count
     return (index, lines)
+  }
+}
+
+extension LineIndex {
+  /// The lines where every term is a substring: best first, or in input order when `sorted` is
+  /// false.
+  package func exactLineMatches(_ resolved: ResolvedCriteria, sorted: Bool) -> [Int] {
+    let outcome = searchSlots(resolved.request(typos: .off), rows: sorted ? .max : 0)
+    return sorted ? outcome.ranked.map { Int($0.slot) } : outcome.slots.map { Int($0) }
+  }
+
+  /// The lines where every plain term is a subsequence, scored like fzf (phrases and
+  /// negations exact): best first, or in input order when `sorted` is false.
+  package func fuzzyLineMatches(_ resolved: ResolvedCriteria, sorted: Bool) -> [Int] {
+    var fuzzyTerms: [[UInt8]] = []
+    var exactCriteria = resolved
+    exactCriteria.query.terms.removeAll { term in
+      guard !term.isNegated, let text = term.textCondition, !text.isPhrase else { return false }
+      fuzzyTerms.append(Array(text.needle.utf8))
+      return true
+    }
+    // Phrases and negations narrow first, exactly; then every fuzzy term must match.
+    let candidates =
+      exactCriteria.allTerms.isEmpty
+      ? Array(0..<Int32(slotCount))
+      : searchSlots(exactCriteria.request(typos: .off), rows: 0).slots
+    let column = columns[0]
+    var scored: [(line: Int, score: Int, length: Int)] = []
+    column.withUnsafeBytes { bytes, starts in
+      candidateLoop: for slot in candidates {
+        let text = FoldedColumn.firstValue(of: Int(slot), bytes: bytes, starts: starts)
+        var total = 0
+        for term in fuzzyTerms {
+          let score = term.withUnsafeBufferPointer { FuzzyMatch.score($0, in: text) }
+          guard let score else { continue candidateLoop }
+          total += score
+        }
+        scored.append((Int(slot), total, text.count))
+      }
+    }
+    if sorted {
+      scored.sort { ($1.score, $0.length, $0.line) < ($0.score, $1.length, $1.line) }
+    }
+    return scored.map(\.line)
   }
 }
