@@ -24,7 +24,7 @@ public struct LineFilter: Sendable {
   /// A filter over the lines of a UTF-8 buffer, split and folded in one pass on every core
   /// without a `String` per line, and where each line starts, for printing matches byte for
   /// byte. Invalid UTF-8 is matched with replacement characters.
-  public static func splitting(utf8 buffer: UnsafeBufferPointer<UInt8>) -> (
+  package static func splitting(utf8 buffer: UnsafeBufferPointer<UInt8>) -> (
     filter: LineFilter, lines: LineStarts
   ) {
     let (index, lines) = LineIndex.lines(utf8: buffer)

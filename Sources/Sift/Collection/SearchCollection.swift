@@ -20,12 +20,12 @@ where Element.ID: Sendable {
   /// How elements are read and searched.
   public let searchSchema: SearchSchema<Element>
   /// What the engine searches: folded text, numbers, ids and order.
-  public private(set) var index: SearchIndex<ID>
+  package private(set) var index: SearchIndex<ID>
   private var elements: ElementStorage<Element>
   /// The criteria in force, as read against the schema (with diagnostics).
   public private(set) var resolved: ResolvedCriteria
   /// The matches of the criteria in force, best first.
-  public private(set) var matches: RankedMatches<ID>
+  package private(set) var matches: RankedMatches<ID>
   /// Counts edits. A search run on a copy of this collection is only current while the copy's
   /// revision equals this one.
   public private(set) var revision = 0
@@ -58,7 +58,7 @@ where Element.ID: Sendable {
   /// - Throws: `CatalogEditError.indexDoesNotMatch` unless the index holds exactly these ids in
   ///   this order.
   /// - Complexity: O(*n*) to check the ids and keep the elements.
-  public init(
+  package init(
     _ elements: some Sequence<Element>, schema: SearchSchema<Element>, index: SearchIndex<ID>,
     typoTolerance: TypoTolerance = .automatic
   ) throws(CatalogEditError) {
@@ -76,7 +76,7 @@ where Element.ID: Sendable {
   /// `source` before they are applied here (`SearchController.commit(_:to:)`).
   ///
   /// - Complexity: O(1) beyond the first search (everything shown, in catalog order).
-  public init(
+  package init(
     index: SearchIndex<ID>, schema: SearchSchema<Element>, source: some ElementSource<Element>,
     typoTolerance: TypoTolerance = .automatic
   ) {
@@ -110,7 +110,7 @@ where Element.ID: Sendable {
   public var schema: CatalogSchema { searchSchema.catalog }
   public var criteria: SearchCriteria { resolved.criteria }
   /// The criteria in force as the index takes them.
-  public var request: MatchRequest { resolved.request(typos: typoTolerance) }
+  package var request: MatchRequest { resolved.request(typos: typoTolerance) }
   /// The ids of the matching elements, best first: a view, each id read when asked for.
   public var rows: MatchedIDs<ID> { matches.ids }
   /// Whether the elements are read from an `ElementSource` when shown rather than held.
@@ -186,7 +186,7 @@ where Element.ID: Sendable {
 
   /// The search that would bring the rows to `criteria`, as a job to run on another thread:
   /// the index (shared, not copied), the request and the rows it may refine — not the elements.
-  public func searchJob(for criteria: SearchCriteria) -> SearchJob<ID> {
+  package func searchJob(for criteria: SearchCriteria) -> SearchJob<ID> {
     let next = ResolvedCriteria(criteria, schema: schema)
     return SearchJob(
       index: index, resolved: next, request: next.request(typos: typoTolerance),
@@ -196,7 +196,7 @@ where Element.ID: Sendable {
   /// Installs the answer of a job made from this collection, unless an edit came since (then
   /// its matches may miss or hold edited elements). Returns whether it was installed.
   @discardableResult
-  public mutating func install(_ answer: SearchAnswer<ID>) -> Bool {
+  package mutating func install(_ answer: SearchAnswer<ID>) -> Bool {
     guard answer.revision == revision, answer.request.typos == typoTolerance else { return false }
     resolved = answer.resolved
     matches = answer.matches
@@ -348,7 +348,7 @@ extension SearchCollection {
   /// What the collection holds, per item: the index's buffers and the elements' own text.
   ///
   /// - Complexity: O(*n*); every element is read when they come from an `ElementSource`.
-  public var memory: IndexMemory {
+  package var memory: IndexMemory {
     var memory = index.memory
     memory.rawTextBytes = allElements.reduce(0) { total, element in
       total
@@ -361,7 +361,7 @@ extension SearchCollection {
 }
 
 /// A search to run off the caller's thread: everything the index needs, nothing more.
-public struct SearchJob<ID: Hashable & Sendable>: Sendable {
+package struct SearchJob<ID: Hashable & Sendable>: Sendable {
   let index: SearchIndex<ID>
   let resolved: ResolvedCriteria
   let request: MatchRequest
@@ -381,7 +381,7 @@ public struct SearchJob<ID: Hashable & Sendable>: Sendable {
 }
 
 /// What a `SearchJob` found, for `SearchCollection.install(_:)`.
-public struct SearchAnswer<ID: Hashable & Sendable>: Sendable {
+package struct SearchAnswer<ID: Hashable & Sendable>: Sendable {
   let resolved: ResolvedCriteria
   let request: MatchRequest
   public let matches: RankedMatches<ID>

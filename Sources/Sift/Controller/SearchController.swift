@@ -92,7 +92,7 @@ public struct SearchController: Sendable {
   public var needsSearch: Bool { collection.criteria != criteria }
 
   /// The search still to run, as a job that may run on any thread (`job.run()`).
-  public var pendingSearch: SearchJob<ItemID>? {
+  package var pendingSearch: SearchJob<ItemID>? {
     needsSearch ? collection.searchJob(for: criteria) : nil
   }
 
@@ -100,7 +100,7 @@ public struct SearchController: Sendable {
   /// criteria, no edit since the job was made, and not installed already. Returns false for a
   /// stale or repeated answer, which is dropped.
   @discardableResult
-  public mutating func installSearchResult(_ answer: SearchAnswer<ItemID>) -> Bool {
+  package mutating func installSearchResult(_ answer: SearchAnswer<ItemID>) -> Bool {
     guard needsSearch, answer.criteria == criteria, collection.install(answer) else {
       return false
     }

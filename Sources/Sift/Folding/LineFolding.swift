@@ -266,7 +266,7 @@ private struct OutputBytes {
 
 /// Where each line of a buffer starts, four bytes a line (a line's end is the next "\n"), so
 /// that a million lines cost little fresh memory.
-public struct LineStarts: Sendable {
+package struct LineStarts: Sendable {
   struct Part: Sendable {
     /// The offset of the part in the buffer.
     var base: Int

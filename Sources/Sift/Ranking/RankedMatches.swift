@@ -7,7 +7,7 @@ import Foundation
 /// Only the first rows are put in order when the search runs — a page, not the 190,000 matches
 /// of a first keystroke. The count is exact at once; a row past the ordered ones is ranked when
 /// first asked for, and always lands where a full sort would have put it.
-public struct RankedMatches<ID: Hashable & Sendable>: Sendable {
+package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   /// The matching ids, best first.
   public var ids: MatchedIDs<ID> {
     MatchedIDs(order: order, idsBySlot: idsBySlot, count: slots.count)

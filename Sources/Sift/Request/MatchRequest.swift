@@ -1,7 +1,7 @@
 /// What the index is asked: the terms every item must satisfy, with the search field's tokens
 /// and the scope bar already resolved into terms, a category and a set of fields. The index
 /// knows nothing of `SearchToken`s or scope-bar positions.
-public struct MatchRequest: Hashable, Sendable {
+package struct MatchRequest: Hashable, Sendable {
   /// Every term, the text's then the tokens'; all must hold.
   public var terms: [QueryTerm]
   /// The folded category value a category scope keeps; nil keeps every category.
@@ -67,7 +67,7 @@ extension TextCondition {
 
 extension ResolvedCriteria {
   /// The criteria as the index takes them: tokens as terms, the scope as a category or fields.
-  public func request(typos: TypoTolerance = .automatic) -> MatchRequest {
+  package func request(typos: TypoTolerance = .automatic) -> MatchRequest {
     var request = MatchRequest(terms: allTerms, typos: typos, isTyping: query.endsInTypedWord)
     switch scope?.filter {
     case .category(let value): request.requiredCategory = TextFolding.fold(value)
@@ -81,7 +81,7 @@ extension ResolvedCriteria {
 extension CatalogSchema {
   /// Whether unfielded terms of `request` search `field`: the one rule that matching and
   /// highlighting share. A field scope names the fields; otherwise every searchable one.
-  public func searchesUnfielded(_ field: FieldDefinition, in request: MatchRequest) -> Bool {
+  package func searchesUnfielded(_ field: FieldDefinition, in request: MatchRequest) -> Bool {
     guard field.kind != .category else { return false }
     guard let names = request.searchedFields else { return field.isSearchable }
     let key = Self.fieldKey(field.name)

@@ -13,7 +13,7 @@
 /// consonant keys and summaries, per number field the values, the category names and each
 /// item's category, the popularity order and each slot's position in it, the lists of
 /// `LeadingMatches`, and a 64-bit checksum of everything before it.
-public enum IndexArchive {
+package enum IndexArchive {
   /// Raised when the format changes; an archive of another version is refused (and rebuilt).
   /// Version 2 added the folding table's fingerprint; version 3 aligns every array to 8 bytes
   /// (so a mapped archive is read in place) and checksums in four lanes; version 4 keeps each
@@ -65,7 +65,7 @@ extension SearchIndex where ID == ItemID {
   /// The index as canonical archive bytes (see `IndexArchive`).
   ///
   /// - Complexity: O(*n*) in the items and their folded text.
-  public func archived() -> [UInt8] {
+  package func archived() -> [UInt8] {
     archived(
       leadingRowsKept: LeadingMatches.rowsKept, leadingMatchesAbove: LeadingMatches.matchesAbove)
   }
@@ -152,7 +152,7 @@ extension SearchIndex where ID == ItemID {
   /// - Throws: `IndexArchive.Failure` for bytes that are not a whole, unaltered archive of this
   ///   version and schema; nothing is trusted before the checksum agrees.
   /// - Complexity: O(*n*) in the archive's size: the buffers are copied, not refolded.
-  public init(archive bytes: [UInt8], schema: CatalogSchema) throws(IndexArchive.Failure) {
+  package init(archive bytes: [UInt8], schema: CatalogSchema) throws(IndexArchive.Failure) {
     let read = bytes.withUnsafeBytes { bytes in
       Result { () throws(IndexArchive.Failure) in try Self(archive: bytes, schema: schema) }
     }
@@ -163,7 +163,7 @@ extension SearchIndex where ID == ItemID {
   /// buffer for the blob): the buffers are copied out once, and nothing of `bytes` is kept.
   ///
   /// - Throws: as `init(archive:schema:)` for an array.
-  public init(
+  package init(
     archive bytes: UnsafeRawBufferPointer, schema: CatalogSchema
   ) throws(IndexArchive.Failure) {
     try self.init(reading: bytes, keptBy: nil, checksum: .verify, schema: schema)

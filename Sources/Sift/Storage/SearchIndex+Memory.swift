@@ -1,6 +1,6 @@
 /// What an index holds beyond the items themselves, for the memory target in Benchmarks/README.md (folded
 /// text at most 1.2× the raw UTF-8, at most 16 bytes an item besides).
-public struct IndexMemory: Sendable, Hashable {
+package struct IndexMemory: Sendable, Hashable {
   /// The UTF-8 length of every text value of every live item, as given (counted by the
   /// collection, which holds the elements; 0 from an index alone).
   public var rawTextBytes: Int

@@ -9,7 +9,7 @@ import Foundation
 /// slot dead and appends a new one that keeps the item's place in catalog order. Dead slots are
 /// dropped in one pass when they outnumber the live ones, so no edit costs more than appending.
 /// Callers see ids and `RankedMatches`, never slots.
-public struct SearchIndex<ID: Hashable & Sendable>: Sendable {
+package struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   public let schema: CatalogSchema
 
   /// Per slot, the item's id (empty for a line index, whose slot is the line number).

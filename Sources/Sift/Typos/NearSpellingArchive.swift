@@ -9,7 +9,7 @@ import Dispatch
 /// schema's and the folding table's fingerprints), the slot count, the number of dictionaries,
 /// then per dictionary its text column (u32), the slots it covers, its words, word offsets,
 /// posting offsets and postings; last a 64-bit checksum of everything before it.
-public enum NearSpellingArchive {
+package enum NearSpellingArchive {
   /// Version 2 added the folding table's fingerprint; version 3 aligns arrays to 8 bytes and
   /// checksums in four lanes (as `IndexArchive` 3).
   public static let formatVersion: UInt16 = 3
@@ -51,7 +51,7 @@ extension SearchIndex where ID == ItemID {
   ///
   /// - Complexity: O(*n*) in the folded text, plus sorting the distinct words, per column
   ///   not yet built.
-  public func archivedNearSpellings() -> [UInt8] {
+  package func archivedNearSpellings() -> [UInt8] {
     let searchable = textFields.indices.filter { textFields[$0].isSearchable }
     let keep = orderedLiveSlots()
     let isCanonical = keep.count == slotCount && keep.elementsEqual(0..<slotCount)
@@ -85,7 +85,7 @@ extension SearchIndex where ID == ItemID {
   ///   (the dictionaries would name the wrong items). When `load` has no bytes, or bytes that do
   ///   not read back (damaged, another schema), the dictionaries are built as usual.
   @discardableResult
-  public mutating func readNearSpellings(
+  package mutating func readNearSpellings(
     whenNeeded load: @escaping @Sendable (_ read: (UnsafeRawBufferPointer) -> Void) -> Void
   ) -> Bool {
     readNearSpellings { decode in

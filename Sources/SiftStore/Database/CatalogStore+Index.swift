@@ -163,7 +163,7 @@ extension CatalogStore {
   /// (generation `generation`); returns whether it was saved. The file is written and flushed
   /// before the transaction that checks the generation renames it into place and records it.
   @discardableResult
-  public func saveIndex(
+  package func saveIndex(
     _ index: SearchIndex<ItemID>, builtAtGeneration generation: Int64
   ) throws(StoreError) -> Bool {
     guard try itemsGeneration() == generation else { return false }

@@ -91,11 +91,11 @@ public struct AppModel: Sendable {
   // MARK: - Searching off the input loop
 
   /// The search the runtime should run now, if the rows do not answer the state yet.
-  public var pendingSearch: SearchJob<ItemID>? { controller.pendingSearch }
+  package var pendingSearch: SearchJob<ItemID>? { controller.pendingSearch }
 
   /// A search result from the runtime; a stale one is dropped. Returns whether it was shown.
   @discardableResult
-  public mutating func deliver(_ answer: SearchAnswer<ItemID>) -> Bool {
+  package mutating func deliver(_ answer: SearchAnswer<ItemID>) -> Bool {
     guard controller.installSearchResult(answer) else { return false }
     syncSelection(resetToTop: !keepSelection)
     keepSelection = false
