@@ -369,10 +369,10 @@ package struct SearchJob<ID: Hashable & Sendable>: Sendable {
   let revision: Int
 
   /// The criteria the job searches for.
-  public var criteria: SearchCriteria { resolved.criteria }
+  package var criteria: SearchCriteria { resolved.criteria }
 
   /// Runs the search (and counts the facets, for a scope bar that shows them).
-  public func run(withFacets: Bool = true) -> SearchAnswer<ID> {
+  package func run(withFacets: Bool = true) -> SearchAnswer<ID> {
     let matches = index.search(request, narrowing: previous)
     return SearchAnswer(
       resolved: resolved, request: request, matches: matches, revision: revision,
@@ -384,13 +384,13 @@ package struct SearchJob<ID: Hashable & Sendable>: Sendable {
 package struct SearchAnswer<ID: Hashable & Sendable>: Sendable {
   let resolved: ResolvedCriteria
   let request: MatchRequest
-  public let matches: RankedMatches<ID>
+  package let matches: RankedMatches<ID>
   let revision: Int
   /// The facet counts of the answer, when the job counted them.
-  public let facets: Facets?
+  package let facets: Facets?
 
   /// The criteria the answer answers.
-  public var criteria: SearchCriteria { resolved.criteria }
+  package var criteria: SearchCriteria { resolved.criteria }
 }
 
 /// The matching elements of a `SearchCollection`, best first: a view, not a copy.

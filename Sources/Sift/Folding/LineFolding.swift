@@ -277,7 +277,7 @@ package struct LineStarts: Sendable {
   private let parts: [Part]
   /// The index of each part's first line.
   private let firstLines: [Int]
-  public let count: Int
+  package let count: Int
 
   init(parts: [Part]) {
     self.parts = parts
@@ -291,7 +291,7 @@ package struct LineStarts: Sendable {
 
   /// The byte range of line `index` in `buffer` (the buffer the lines were split from),
   /// without its "\n" or "\r\n".
-  public func range(ofLine index: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+  package func range(ofLine index: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Range<Int> {
     var part = parts.count - 1
     while firstLines[part] > index { part -= 1 }
     let start = parts[part].base + Int(parts[part].starts[index - firstLines[part]])

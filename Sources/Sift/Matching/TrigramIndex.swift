@@ -385,7 +385,7 @@ extension SearchIndex {
   /// bytes or more check only the items holding their rarest trigram instead of scanning all the
   /// text. Searches never wait for it: until it is done, terms are found by scanning, with the
   /// same results.
-  public func prepareSubstringSearch() {
+  package func prepareSubstringSearch() {
     guard !summaries.contains(where: { $0 == nil }) else { return }  // a line index scans
     trigrams.prepare { TrigramIndex(columns: columns, slotCount: slotCount) }
   }
@@ -396,7 +396,7 @@ extension SearchIndex {
   /// renumbered in catalog order — the one already built when it covers exactly those.
   ///
   /// - Complexity: O(1) to write one built over these slots; else a build over the live slots.
-  public func archivedTrigrams() -> [UInt8] {
+  package func archivedTrigrams() -> [UInt8] {
     let keep = orderedLiveSlots()
     let built: TrigramIndex
     if let current = trigrams.current, current.slotCount == slotCount,
@@ -440,14 +440,14 @@ extension SearchIndex {
   }
 
   /// What the trigram index holds and cost to build; nil until it is built.
-  public var substringSearchMemory: (bytes: Int, buildSeconds: Double)? {
+  package var substringSearchMemory: (bytes: Int, buildSeconds: Double)? {
     trigrams.current.map { ($0.memoryBytes, $0.buildSeconds) }
   }
 
   /// Makes ready what speeds up searches on a large catalog — the near-spelling dictionaries
   /// (read from the file or built) and the trigram index — on a background queue, right after
   /// opening: typing never waits for them, and copies of the index share them.
-  public func prepareForSearchingInBackground() {
+  package func prepareForSearchingInBackground() {
     let index = self
     DispatchQueue.global(qos: .utility).async {
       index.prepareNearSpellings()

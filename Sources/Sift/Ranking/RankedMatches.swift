@@ -9,15 +9,15 @@ import Foundation
 /// first asked for, and always lands where a full sort would have put it.
 package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   /// The matching ids, best first.
-  public var ids: MatchedIDs<ID> {
+  package var ids: MatchedIDs<ID> {
     MatchedIDs(order: order, idsBySlot: idsBySlot, count: slots.count)
   }
   /// The index's id column when these matches were made: `ids` reads it row by row.
   private let idsBySlot: SlotIDs<ID>
   /// Whether near spellings were looked for, because exact matches fell below the threshold.
-  public private(set) var includesNearSpellings: Bool
+  package private(set) var includesNearSpellings: Bool
   /// How many of the matches have every term as written.
-  public private(set) var exactCount: Int
+  package private(set) var exactCount: Int
   /// Every match, in slot order: what counts, facets and a narrower search read.
   let slots: [Int32]
   /// The rows in order, as far as they have been asked for.
@@ -37,13 +37,13 @@ package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
     self.layout = layout
   }
 
-  public var count: Int { slots.count }
+  package var count: Int { slots.count }
 
   /// The id at `row`.
-  public func id(at row: Int) -> ID { idsBySlot[Int(order.entry(at: row).slot)] }
+  package func id(at row: Int) -> ID { idsBySlot[Int(order.entry(at: row).slot)] }
 
   /// Where the match at `row` stands on the relevance rules before popularity.
-  public func rank(at row: Int) -> MatchRank? {
+  package func rank(at row: Int) -> MatchRank? {
     (0..<count).contains(row) ? MatchRank(packed: order.entry(at: row).rank) : nil
   }
 
@@ -156,7 +156,7 @@ extension SearchIndex {
   /// - Complexity: one scan of the searched columns for the first text term and a check per
   ///   candidate for each other term; O(*k*) in the previous matches when refining. Ranking
   ///   costs a cheap bound per match and a full rank only for those that can reach `rows`.
-  public func search(
+  package func search(
     _ request: MatchRequest, narrowing previous: RankedMatches<ID>? = nil,
     rows: Int = RankedMatches<ID>.firstRows
   ) -> RankedMatches<ID> {
@@ -187,7 +187,7 @@ extension SearchIndex {
   ///
   /// - Complexity: O(*k*) in the matches; O(*k*) id lookups after a compaction. Rows not yet in
   ///   order stay unranked.
-  public func replacing(
+  package func replacing(
     _ id: ID?, in matches: RankedMatches<ID>, request: MatchRequest
   ) -> RankedMatches<ID> {
     let (ordered, wasComplete) = matches.order.snapshot
@@ -243,7 +243,7 @@ extension SearchIndex {
   ///
   /// - Complexity: O(log *k*) when its row is among those in order: matches are sorted, so the
   ///   item's own rank tells where it must be. Otherwise the rows up to it are ranked first.
-  public func row(of id: ID, in matches: RankedMatches<ID>, request: MatchRequest) -> Int? {
+  package func row(of id: ID, in matches: RankedMatches<ID>, request: MatchRequest) -> Int? {
     guard matches.layout == layout, let slot = slotByID[id],
       let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
     else { return nil }
@@ -274,7 +274,7 @@ extension SearchIndex {
 
 extension RankedMatches {
   /// How many rows a search puts in order before they are read: a screen, a page and more.
-  public static var firstRows: Int { 128 }
+  package static var firstRows: Int { 128 }
 
   /// The id that slot `slot` held when these matches were made.
   fileprivate func idsBySlot(_ slot: Int) -> ID { idsBySlot[slot] }

@@ -3,22 +3,22 @@
 /// knows nothing of `SearchToken`s or scope-bar positions.
 package struct MatchRequest: Hashable, Sendable {
   /// Every term, the text's then the tokens'; all must hold.
-  public var terms: [QueryTerm]
+  package var terms: [QueryTerm]
   /// The folded category value a category scope keeps; nil keeps every category.
-  public var requiredCategory: String?
+  package var requiredCategory: String?
   /// The fields unfielded terms search (a field scope such as FoodTracker's Rating); nil: every
   /// searchable field.
-  public var searchedFields: [String]?
+  package var searchedFields: [String]?
   /// When terms may also match near spellings.
-  public var typos: TypoTolerance
+  package var typos: TypoTolerance
   /// Whether the query's last word is still being typed (`Query.endsInTypedWord`): "gen" is
   /// on its way to "Geneva" or "Genoa", and a hamlet or a code that equals it is weak evidence.
   /// Exactness then ranks a value equal to the whole query first only in the title; any other
   /// value equal to it or starting with it is a start, and among starts popularity decides
   /// (README, "How results are ordered").
-  public var isTyping: Bool
+  package var isTyping: Bool
 
-  public init(
+  package init(
     terms: [QueryTerm], requiredCategory: String? = nil, searchedFields: [String]? = nil,
     typos: TypoTolerance = .automatic, isTyping: Bool = false
   ) {
@@ -33,7 +33,7 @@ package struct MatchRequest: Hashable, Sendable {
   /// ("cluj-napcoa", "saint-lous") is searched as its words, each a term with a budget of its
   /// own — a misspelt word cannot be found inside the term as written. The same request when no
   /// term has punctuation inside.
-  public var forNearSpellings: MatchRequest {
+  package var forNearSpellings: MatchRequest {
     guard splitsForNearSpellings else { return self }
     var request = self
     request.terms = terms.flatMap { term in
@@ -45,7 +45,7 @@ package struct MatchRequest: Hashable, Sendable {
   }
 
   /// Whether `forNearSpellings` differs: some plain term holds punctuation.
-  public var splitsForNearSpellings: Bool { terms.contains { Self.words(of: $0) != nil } }
+  package var splitsForNearSpellings: Bool { terms.contains { Self.words(of: $0) != nil } }
 
   /// The words of a plain, positive text term that holds punctuation; nil for any other term.
   private static func words(of term: QueryTerm) -> [String]? {

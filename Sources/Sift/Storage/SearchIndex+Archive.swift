@@ -22,11 +22,11 @@ package enum IndexArchive {
   /// same layout, but its lists were ranked with the attribute of the value that decides
   /// exactness (issue 29), so a list of version 5 is in another order; version 7 ranks its
   /// lists as a word still being typed ranks (`MatchRequest.isTyping`).
-  public static let formatVersion: UInt16 = 7
+  package static let formatVersion: UInt16 = 7
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.
-  public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+  package enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
     case notAnArchive
     case otherVersion(UInt16)
     /// The archive was made for another schema (fields added or changed since).
@@ -36,7 +36,7 @@ package enum IndexArchive {
     /// Cut short, or bytes changed since it was written (the checksum disagrees).
     case damaged(String)
 
-    public var description: String {
+    package var description: String {
       switch self {
       case .notAnArchive: "not an index archive"
       case .otherVersion(let version):

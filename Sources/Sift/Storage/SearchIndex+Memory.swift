@@ -3,22 +3,22 @@
 package struct IndexMemory: Sendable, Hashable {
   /// The UTF-8 length of every text value of every live item, as given (counted by the
   /// collection, which holds the elements; 0 from an index alone).
-  public var rawTextBytes: Int
+  package var rawTextBytes: Int
   /// The folded buffers: folded text, one separator byte a value, initial-consonant keys.
-  public var foldedTextBytes: Int
+  package var foldedTextBytes: Int
   /// Per slot, where each folded column's values start (the text's own per-item cost).
-  public var textOffsetBytesPerSlot: Int
+  package var textOffsetBytesPerSlot: Int
   /// Per slot, everything that is not text bytes: the offsets above, liveness, catalog order,
   /// categories and numbers.
-  public var bytesPerSlot: Int
+  package var bytesPerSlot: Int
   /// The id → slot map, an estimate (a Swift dictionary of string keys), per item.
-  public var idMapBytesPerItem: Int
-  public var slots: Int
+  package var idMapBytesPerItem: Int
+  package var slots: Int
 }
 
 extension SearchIndex {
   /// Counts the index's buffers (their lengths, not the capacity reserved behind them).
-  public var memory: IndexMemory {
+  package var memory: IndexMemory {
     let folded =
       columns.reduce(0) { $0 + $1.bytes.count }
       + initialColumns.reduce(0) { $0 + ($1?.bytes.count ?? 0) }

@@ -8,7 +8,7 @@ extension SearchIndex {
   ///   index (the caller then builds it afresh).
   /// - Complexity: O(*m*) in the changed elements' text, plus O(*n*) per added or updated
   ///   element to place it in popularity order when the schema ranks by a field.
-  public mutating func replay<Element: Identifiable & Sendable>(
+  package mutating func replay<Element: Identifiable & Sendable>(
     removing removed: [ID], updating updated: [Element], appending appended: [Element],
     schema: SearchSchema<Element>
   ) throws(CatalogEditError) where Element.ID == ID {

@@ -10,7 +10,7 @@ import Foundation
 /// dropped in one pass when they outnumber the live ones, so no edit costs more than appending.
 /// Callers see ids and `RankedMatches`, never slots.
 package struct SearchIndex<ID: Hashable & Sendable>: Sendable {
-  public let schema: CatalogSchema
+  package let schema: CatalogSchema
 
   /// Per slot, the item's id (empty for a line index, whose slot is the line number).
   var ids = SlotIDs<ID>()
@@ -55,13 +55,13 @@ package struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   var leadingMatches: LeadingMatches?
 
   /// The number of items.
-  public internal(set) var count = 0
+  package internal(set) var count = 0
 
   /// An index of `elements`, in that (catalog) order, read through `schema`.
   ///
   /// - Throws: `CatalogEditError.duplicateID` when two elements share an id.
   /// - Complexity: O(*n*) in the total length of the elements' text, folded on every core.
-  public init<Element: Identifiable & Sendable>(
+  package init<Element: Identifiable & Sendable>(
     schema: SearchSchema<Element>, elements: [Element]
   ) throws(CatalogEditError) where Element.ID == ID {
     self.init(empty: schema.catalog)
@@ -106,9 +106,9 @@ package struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   }
 
   /// The ids in catalog order.
-  public var allIDs: [ID] { orderedLiveSlots().map { ids[$0] } }
+  package var allIDs: [ID] { orderedLiveSlots().map { ids[$0] } }
 
-  public func contains(id: ID) -> Bool { slotByID[id] != nil }
+  package func contains(id: ID) -> Bool { slotByID[id] != nil }
 
   // MARK: - Edits
 

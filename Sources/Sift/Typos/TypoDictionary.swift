@@ -446,7 +446,7 @@ extension SearchIndex {
   /// Builds the word dictionaries of every searchable text column now, so that the first
   /// misspelt query does not wait for them (an app calls it off the main thread after opening
   /// a large catalog).
-  public func prepareNearSpellings() {
+  package func prepareNearSpellings() {
     for column in textFields.indices where textFields[column].isSearchable {
       _ = typoDictionary(column: column)
     }
@@ -454,7 +454,7 @@ extension SearchIndex {
 
   /// What the near-spelling dictionaries built (or read) so far hold and cost, and whether
   /// they were all read from a catalog file.
-  public var nearSpellingMemory: (words: Int, bytes: Int, buildSeconds: Double, wereStored: Bool) {
+  package var nearSpellingMemory: (words: Int, bytes: Int, buildSeconds: Double, wereStored: Bool) {
     let all = typoDictionaries.all
     return all.reduce((0, 0, 0, !all.isEmpty)) {
       ($0.0 + $1.wordCount, $0.1 + $1.memoryBytes, $0.2 + $1.buildSeconds, $0.3 && $1.wasStored)
@@ -466,7 +466,7 @@ extension SearchIndex {
   /// The catalog's word nearest to `term` within its typo budget, in any searchable text field,
   /// whatever the scope: fewest edits, then the word most items hold. For a "Did you mean"
   /// offer when a search finds nothing; nil when no word is near or the term may not have typos.
-  public func nearestCatalogWord(to term: String) -> String? {
+  package func nearestCatalogWord(to term: String) -> String? {
     guard let typo = TypoTolerance.nearSpellingTerm(word: term) else { return nil }
     var best: (cost: Int, items: Int, word: String)?
     var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
