@@ -171,8 +171,11 @@ extension SearchCollection where Element == Item {
 
 extension SearchController {
   /// The page `request` asks for of the rows shown. `items`: the page's items, read already
-  /// (nil where gone); nil: read them from the collection.
-  public func searchPage(_ request: PageRequest, items: [Item?]? = nil) -> SearchPage {
+  /// (nil where gone); nil: read them from the collection. `suggestions`: the tokens offered,
+  /// when the caller has them already (`SearchRequest.suggestions`); nil: the controller's.
+  public func searchPage(
+    _ request: PageRequest, items: [Item?]? = nil, suggestions: [SearchToken]? = nil
+  ) -> SearchPage {
     let collection = self.collection
     let matched = rows.count
     let rows = min(request.rows.lowerBound, matched)..<min(request.rows.upperBound, matched)
@@ -189,7 +192,8 @@ extension SearchController {
         item, explanation: explanation, listValues: PageResult.listValuesOnAPage)
     }
     return SearchPage(
-      indicator: indicator, offset: request.offset, results: results, suggestions: suggestions,
+      indicator: indicator, offset: request.offset, results: results,
+      suggestions: suggestions ?? self.suggestions,
       diagnostics: diagnostics, facets: request.facets ? facets : nil,
       didYouMean: spellingSuggestion)
   }

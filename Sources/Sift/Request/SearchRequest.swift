@@ -59,6 +59,19 @@ public struct SearchRequest: Hashable, Sendable {
     suggestions = schema.suggestedTokens(forText: input.text, excluding: tokens)
   }
 
+  /// Two requests are the same search when they were read from the same text, tokens and
+  /// scope: the criteria and suggestions follow from those (a server keys its recent searches
+  /// by request, so hashing is on every one).
+  public static func == (lhs: SearchRequest, rhs: SearchRequest) -> Bool {
+    lhs.text == rhs.text && lhs.scopeIndex == rhs.scopeIndex && lhs.tokens == rhs.tokens
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(text)
+    hasher.combine(scopeIndex)
+    hasher.combine(tokens)
+  }
+
   /// Whether it filters at all (`SearchCriteria.isFiltering(presented:text:tokenCount:scopeIndex:)`):
   /// a request without text, tokens or scope shows every item.
   public var isFiltering: Bool {

@@ -206,7 +206,7 @@ public final class StoredCatalog: SearchCatalog {
       let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       items = ids.map { byID[$0] }
     }
-    return controller.searchPage(page, items: items)
+    return controller.searchPage(page, items: items, suggestions: request.suggestions)
   }
 
   /// The controller that answers `input` on the current collection — refined from a recent
