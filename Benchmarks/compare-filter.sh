@@ -18,7 +18,7 @@ for tool in fzf hyperfine jq; do
   command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$tool" >/dev/null; }
 done
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
-# Peak resident memory of one run of a shell command, in MB (fzf exits 1 when nothing matches).
+# Peak resident memory of one run of a shell command, in MB (sift and fzf exit 1 when nothing matches).
 peak_mb() { { /usr/bin/time -f %M bash -c "$1" 2>&1 >/dev/null || true; } | tail -1 | awk '{printf "%.0f", $1 / 1024}'; }
 sift=.build/release/sift
 seed=Benchmarks/.build/release/seed-approach

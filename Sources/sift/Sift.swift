@@ -130,7 +130,7 @@ enum Failure {
       switch error {
       case .notFound(let path):
         throw exit("unknown catalog \"\(argument)\": no file at \(path)", status: 2)
-      case .notSQLite, .notACatalog, .newerFormat:
+      case .isFolder, .notSQLite, .notACatalog, .newerFormat:
         throw exit(error.description, status: 2)
       default:
         throw exit(error.description, status: 1)

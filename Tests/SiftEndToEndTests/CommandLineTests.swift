@@ -38,6 +38,24 @@ struct CommandLineTests {
     #expect(missing.stderr.contains("unknown catalog \"nowhere.sqlite\": no file at"))
   }
 
+  @Test("a folder given as the catalog is a usage error that says so")
+  func folderAsCatalog() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let folder = sift.path("shelf")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for arguments in [
+      ["search", "--catalog", folder, "rose"], ["search", "--catalog", folder + "/"],
+    ] {
+      let run = try sift.run(arguments)
+      #expect(run.status == 2, "\(run.stderr)")
+      #expect(
+        run.stderr
+          == "sift: \(folder): a folder, not a catalog file (give a .sqlite file or a built-in catalog's name)\n",
+        "\(run.stderr)")
+    }
+  }
+
   @Test("every command's help has examples", arguments: ["search", "filter", "import"])
   func help(_ command: String) throws {
     let sift = try SiftProcess()
@@ -79,5 +97,17 @@ struct BenchCommandTests {
     #expect(text.stdout.contains("keystrokes  25 from 3 queries"))
     let missing = try sift.run(["bench", "--catalog", "products", "--queries", "nope.txt"])
     #expect(missing.status == 2)
+  }
+
+  @Test("one query of one letter: counts in the singular")
+  func singular() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let queries = try sift.write("one.txt", "r\n")
+    let text = try sift.run(["bench", "--catalog", "products", "--queries", queries])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("keystrokes  1 from 1 query\n"), "\(text.stdout)")
+    #expect(text.stdout.contains("(1 keystroke starting a term)"), "\(text.stdout)")
+    #expect(!text.stdout.contains("1 keystrokes"), "\(text.stdout)")
   }
 }

@@ -19,7 +19,8 @@ struct FilterCommandTests {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     let run = try sift.run(["filter"] + arguments, stdin: Data((input + "\n").utf8))
-    #expect(run.status == 0)
+    // 0 when a line matched, 1 when none did, as grep and fzf --filter.
+    #expect(run.status == (run.lines.isEmpty ? 1 : 0), "\(arguments)")
     return run.lines
   }
 
@@ -84,13 +85,14 @@ struct FilterCommandTests {
       let mapped = Host.shell(
         "'\(SiftProcess.binary.path)' filter '\(query)' < '\(file)'")
       let piped = try sift.run(["filter", query], stdin: Data(text.utf8))
-      #expect(mapped.status == 0)
+      #expect(mapped.status == (query == "zzzq" ? 1 : 0), "\(query)")
+      #expect(piped.status == mapped.status, "\(query)")
       #expect(mapped.output == piped.stdout, "\(query)")
     }
     let mapped = Host.shell("'\(SiftProcess.binary.path)' filter nang < '\(file)'")
     #expect(mapped.output == "Đà Nẵng\nDa Nang\nDanang City\n")
     let empty = try sift.write("empty.txt", "")
     #expect(
-      Host.shell("'\(SiftProcess.binary.path)' filter a < '\(empty)'") == (0, ""))
+      Host.shell("'\(SiftProcess.binary.path)' filter a < '\(empty)'") == (1, ""))
   }
 }

@@ -43,7 +43,11 @@ public final class CatalogStore: Sendable {
     -> CatalogStore
   {
     let path = url.path
-    guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path) }
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+      throw .notFound(path)
+    }
+    guard !isFolder.boolValue else { throw .isFolder(path) }
     try inspect(path)
     do {
       let writer: any DatabaseWriter =

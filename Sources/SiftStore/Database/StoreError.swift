@@ -6,6 +6,8 @@ import Sift
 /// thrown: every change is one transaction, and files that are not Sift catalogs are only read.
 public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case notFound(String)
+  /// A folder where a catalog file was expected.
+  case isFolder(String)
   /// The file is not an SQLite database at all.
   case notSQLite(String)
   /// An SQLite database, but not a Sift catalog (another application's file).
@@ -26,6 +28,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notFound(let path): "\(path): no such catalog file"
+    case .isFolder(let path):
+      "\(path): a folder, not a catalog file (give a .sqlite file or a built-in catalog's name)"
     case .notSQLite(let path):
       "\(path): not a Sift catalog (not an SQLite database); left untouched"
     case .notACatalog(let path):

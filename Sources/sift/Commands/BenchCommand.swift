@@ -151,11 +151,13 @@ struct BenchCommand: AsyncParsableCommand {
       print(
         "opening     file \(Self.format(fileMilliseconds)) ms · items loaded \(Self.format(loadMilliseconds)) ms · index \(report.indexSource == .archive ? "read from the file" : "built") \(Self.format(indexMilliseconds)) ms"
       )
-      print("keystrokes  \(latencies.count) from \(lines.count) queries")
+      print(
+        "keystrokes  \(latencies.count) from \(Self.counted(lines.count, "query", "queries"))"
+      )
       Self.typingLines(times, facets: facets ? facetLatencies : nil).forEach { print($0) }
       print("peak RSS    \(Self.format(peak)) MB")
       print(
-        "typos       word dictionaries of \(dictionary.words) words, \(Self.format(Double(dictionary.bytes) / 1_048_576)) MB, \(dictionary.wereStored ? "read from the file" : "built") in \(Self.format(dictionaryMilliseconds)) ms · \(nearKeystrokes) keystrokes showed near spellings"
+        "typos       word dictionaries of \(dictionary.words) words, \(Self.format(Double(dictionary.bytes) / 1_048_576)) MB, \(dictionary.wereStored ? "read from the file" : "built") in \(Self.format(dictionaryMilliseconds)) ms · \(Self.counted(nearKeystrokes, "keystroke")) showed near spellings"
       )
       print(
         "trigrams    \(Self.format(Double(trigramBytes) / 1_048_576)) MB, built in \(Self.format(trigramMilliseconds)) ms"
@@ -259,13 +261,18 @@ struct BenchCommand: AsyncParsableCommand {
   }
 
   /// The same figures as lines of the report: latency, first key, refining, facets.
+  /// "1 keystroke", "2 keystrokes": a count with its noun in the right number.
+  static func counted(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+    "\(count) " + (count == 1 ? noun : plural ?? noun + "s")
+  }
+
   static func typingLines(_ times: KeystrokeTimes, facets: [Double]?) -> [String] {
     let format = { (p: Double, values: [Double]) in
       Self.format(KeystrokeTimes.percentile(p, of: values))
     }
     var lines = [
       "latency     p50 \(format(0.5, times.all)) ms · p90 \(format(0.9, times.all)) ms · p99 \(format(0.99, times.all)) ms · max \(Self.format(times.all.last ?? 0)) ms",
-      "first key   p50 \(format(0.5, times.firstOfTerm)) ms · p99 \(format(0.99, times.firstOfTerm)) ms (\(times.firstOfTerm.count) keystrokes that start a term)",
+      "first key   p50 \(format(0.5, times.firstOfTerm)) ms · p99 \(format(0.99, times.firstOfTerm)) ms (\(Self.counted(times.firstOfTerm.count, "keystroke")) starting a term)",
       "refining    p50 \(format(0.5, times.refining)) ms · p99 \(format(0.99, times.refining)) ms (\(times.refining.count))",
     ]
     if let facets {

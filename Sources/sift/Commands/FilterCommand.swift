@@ -12,6 +12,7 @@ struct FilterCommand: ParsableCommand {
       --exact (the default): every term is a substring; "phrases" and -negation as in search.
       --fuzzy: every plain term is a subsequence, scored like fzf (consecutive letters and word
       starts first). Both fold case, accents and width: "da nang" finds "Đà Nẵng".
+      Exit status 0 when a line matched, 1 when none did (as grep and fzf --filter).
 
       Examples:
         sift filter "da nang" < city-names.txt
@@ -35,7 +36,7 @@ struct FilterCommand: ParsableCommand {
 
   func run() throws {
     let output = StandardStreams.Output()
-    StandardInput.withBytes { bytes in
+    let matched = StandardInput.withBytes { bytes -> Bool in
       // Invalid UTF-8 is searched with replacement characters but printed byte for byte.
       let matches = LineFilter.matchingLines(
         of: bytes, query: query.joined(separator: " "), mode: mode == .fuzzy ? .fuzzy : .exact,
@@ -44,7 +45,10 @@ struct FilterCommand: ParsableCommand {
         output.write(bytes: UnsafeBufferPointer(rebasing: bytes[line]))
         output.write("\n")
       }
+      return !matches.isEmpty
     }
     output.flush()
+    // Nothing matched: 1, so that `sift filter q < f && …` reads as with grep.
+    if !matched { throw ExitCode(1) }
   }
 }

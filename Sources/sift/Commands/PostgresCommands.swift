@@ -160,10 +160,10 @@ extension BenchCommand {
     }
     print("catalog     \(catalog.address) (\(items) items in PostgreSQL)")
     print(
-      "keystrokes  \(times.all.count) from \(lines.count) queries, each one search for the first \(Self.postgresRows) rows and the counts"
+      "keystrokes  \(times.all.count) from \(Self.counted(lines.count, "query", "queries")), each one search for the first \(Self.postgresRows) rows and the counts"
     )
     Self.typingLines(times, facets: facets ? facetLatencies : nil).forEach { print($0) }
-    print("typos       \(times.near) keystrokes showed near spellings")
+    print("typos       \(Self.counted(times.near, "keystroke")) showed near spellings")
     print(
       "peak RSS    \(Self.format(peak)) MB (this process; the database's own memory is not counted)"
     )
