@@ -88,6 +88,28 @@ struct SearchCommandTests {
     #expect(limited.stderr == "Items found: 2\n", "the indicator counts every match")
   }
 
+  @Test("--offset: the results after the first N, a page with --limit, as the API's offset")
+  func offset() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let all = try sift.run(["search", "--catalog", "products", "--json"]).lines
+    #expect(all.count == 15)
+    for (offset, limit) in [(0, 3), (2, 3), (13, 5), (15, 2), (40, 1)] {
+      let page = try sift.run([
+        "search", "--catalog", "products", "--json", "--offset", "\(offset)", "--limit",
+        "\(limit)",
+      ])
+      #expect(page.status == 0)
+      #expect(page.lines == Array(all.dropFirst(offset).prefix(limit)), "\(offset) \(limit)")
+      #expect(page.stderr == "15 items\n", "the indicator counts every match")
+    }
+    let rest = try sift.run(["search", "--catalog", "products", "--json", "--offset", "12"])
+    #expect(rest.lines == Array(all.dropFirst(12)))
+    let negative = try sift.run(["search", "--catalog", "products", "--offset=-1"])
+    #expect(negative.status == 64)
+    #expect(negative.stderr.contains("--offset must be 0 or more, not -1"), "\(negative.stderr)")
+  }
+
   @Test("escape sequences and C0/C1 controls in data never reach stdout raw; 100k-char fields")
   func hostileData() throws {
     let sift = try SiftProcess()

@@ -22,6 +22,7 @@ struct SearchCommand: AsyncParsableCommand {
         sift search --catalog products -- -rose price:<30
         sift search --catalog media --token category:Movies --token 'year:>=2010' --json
         sift search --catalog cities.sqlite --limit 5 da nang
+        sift search --catalog cities.sqlite --offset 20 --limit 10 san
       """
   )
 
@@ -44,6 +45,10 @@ struct SearchCommand: AsyncParsableCommand {
 
   @Option(help: "Print at most this many items.")
   var limit: Int?
+
+  @Option(
+    help: "Skip the first N results: with --limit, one page of them (--offset 20 --limit 10).")
+  var offset = 0
 
   @Option(
     help: ArgumentHelp(
@@ -75,6 +80,7 @@ struct SearchCommand: AsyncParsableCommand {
 
   func validate() throws {
     if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+    if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
     if queriesFile != nil, !query.isEmpty {
       throw ValidationError("give either a query or --queries FILE, not both")
     }
@@ -126,8 +132,9 @@ struct SearchCommand: AsyncParsableCommand {
     StandardStreams.error(first.indicator.text)
   }
 
-  /// Asks `catalog` for the results of `request` a page at a time, up to `--limit`, and hands
-  /// each page to `body`; returns the first page (the indicator, the facets).
+  /// Asks `catalog` for the results of `request` a page at a time, from `--offset` up to
+  /// `--limit` of them, and hands each page to `body`; returns the first page (the indicator,
+  /// the facets).
   private func pages(
     of request: SearchRequest, in catalog: any SearchCatalog, facets: Bool = false,
     explain: Bool = false, _ body: (SearchPage) -> Void
@@ -143,11 +150,12 @@ struct SearchCommand: AsyncParsableCommand {
       }
     }
     let wanted = self.limit ?? .max
-    let first = try await page(0, min(Self.pageSize, wanted), facets: facets)
+    let first = try await page(offset, min(Self.pageSize, wanted), facets: facets)
     body(first)
-    let shown = min(wanted, first.indicator.matchCount)
-    for offset in stride(from: Self.pageSize, to: shown, by: Self.pageSize) {
-      body(try await page(offset, min(Self.pageSize, shown - offset), facets: false))
+    let matched = first.indicator.matchCount
+    let end = matched - offset > wanted ? offset + wanted : matched
+    for start in stride(from: offset + Self.pageSize, to: end, by: Self.pageSize) {
+      body(try await page(start, min(Self.pageSize, end - start), facets: false))
     }
     return first
   }
