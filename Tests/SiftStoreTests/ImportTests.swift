@@ -108,6 +108,27 @@ struct ImportTests {
       ),
       ("bad.csv", "id,name\n1,\"A\"x\n", "bad.csv:2: a closing quote must end its field"),
       (
+        "bad.jsonl", "{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"  \"}\n",
+        "bad.jsonl:2: title field \"name\" is empty"
+      ),
+      ("bad.csv", "id,name\n1,A\n2,\n", "bad.csv:3: title field \"name\" is empty"),
+      (
+        // A quote left open on line 3: the next quoted field, on line 5, "closes" it.
+        "bad.csv", "id,name\n1,A\n2,\"B\n3,C\n4,\"D\"\n",
+        "bad.csv:3: a quote opened here is not closed on its line; read as one field, it runs to line 5"
+      ),
+      (
+        "bad.csv", "id,name,name\n1,A,B\n", "bad.csv:1: column \"name\" appears twice in the header"
+      ),
+      (
+        "bad.csv", "id;name\n1;A\n",
+        "bad.csv:1: the header is one column, \"id;name\": Sift reads CSV separated by commas, and this file looks separated by \";\""
+      ),
+      (
+        "bad.csv", "id\tname\n1\tA\n",
+        "bad.csv:1: the header is one column, \"id\tname\": Sift reads CSV separated by commas, and this file looks separated by tabs"
+      ),
+      (
         "bad.jsonl", "{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"B\\u0000C\"}\n",
         "bad.jsonl:2: field \"name\" contains a NUL character (U+0000)"
       ),

@@ -22,6 +22,20 @@ enum CSVRecordReader {
     guard let header = reader.headerRow, !header.allSatisfy(\.isEmpty) else {
       throw ImportError(file: file, line: 1, reason: "no header row")
     }
+    var seen: Set<String> = []
+    for name in header where !seen.insert(name).inserted {
+      throw ImportError(
+        file: file, line: 1, reason: "column \"\(name)\" appears twice in the header")
+    }
+    if header.count == 1, let separator = [";", "\t", "|"].first(where: { header[0].contains($0) })
+    {
+      let shown = separator == "\t" ? "tabs" : "\"\(separator)\""
+      throw ImportError(
+        file: file, line: 1,
+        reason:
+          "the header is one column, \"\(header[0].prefix(60))\": Sift reads CSV separated by commas, and this file looks separated by \(shown)"
+      )
+    }
     var recordIndex = 1  // the header is record 0
     while let row = reader.next() {
       let line = recordIndex < startLines.count ? startLines[recordIndex] : startLines.last ?? 1
@@ -65,6 +79,15 @@ enum CSVRecordReader {
           } else {
             inQuotes = false
             if index < data.endIndex, ![comma, cr, lf].contains(data[index]) {
+              // Quoted across lines and then not closing: the quote that opened it is the
+              // likely fault (left open, so a later field's opening quote closed it).
+              guard quoteLine == line else {
+                throw ImportError(
+                  file: file, line: quoteLine,
+                  reason:
+                    "a quote opened here is not closed on its line; read as one field, it runs to line \(line), where a quote cannot end it"
+                )
+              }
               throw ImportError(
                 file: file, line: line, reason: "a closing quote must end its field")
             }

@@ -35,6 +35,10 @@ extension ImportSpec {
       }
       return .failure("missing title field \"\(titleField)\"")
     }
+    // A row shows its title first: an empty one would draw as nothing.
+    guard !titleText.allSatisfy(\.isWhitespace) else {
+      return .failure("title field \"\(titleField)\" is empty")
+    }
     fields[titleField] = .text(titleText)
     for name in textFields where name != titleField {
       switch values[name] ?? .null {
