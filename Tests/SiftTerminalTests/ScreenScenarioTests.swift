@@ -60,6 +60,31 @@ struct ScreenScenarioTests {
     #expect(!app.screen[1].contains("Cancel"))
   }
 
+  @Test("no results under a scope: the hint names the scope Tab goes to, and Tab goes there")
+  func noResultsHintNamesNextScope() throws {
+    var app = try AppDriver(.candies)
+    app.press(.tab, .tab)
+    #expect(app.model.controller.scopeTitles[app.model.controller.selectedScopeIndex] == "Hard")
+    app.type("zzzq")
+    #expect(app.text.contains("Tab to search Other"), "\(app.text)")
+    app.press(.tab)
+    #expect(app.model.controller.scopeTitles[app.model.controller.selectedScopeIndex] == "Other")
+    app.press(.tab)
+    #expect(app.text.contains("Tab to search All") == false, "under All Tab widens nothing")
+  }
+
+  @Test("a catalog without a scope bar offers no Tab in the footer")
+  func footerWithoutScopes() throws {
+    let schema = CatalogSchema(
+      name: "plain", fields: [.text("name")], titleField: "name")
+    let collection = try FilteredCollection(
+      schema: schema, items: [Item(id: "1", fields: ["name": .text("Rose")])])
+    let app = try AppDriver(collection: collection)
+    #expect(app.status.hasPrefix("↑↓ select  Enter open  #token"), "\(app.status)")
+    let candies = try AppDriver(.candies)
+    #expect(candies.status.hasPrefix("↑↓ select  Enter open  Tab scope  #token"))
+  }
+
   @Test("selection moves, scrolls, and opens the right item")
   func selection() throws {
     var app = try AppDriver(.candies)

@@ -160,8 +160,10 @@ extension AppModel {
         (text.isEmpty ? "No items match these filters" : "No results for “\(text)”", .plain),
       ]
       var hints = ["Check the spelling or try fewer words"]
-      if controller.selectedScopeIndex != 0, let all = controller.scopeTitles.first {
-        hints.append("Tab to search \(all)")
+      // What Tab does from here: the next scope (after the last, the first).
+      let scopes = controller.scopeTitles
+      if controller.selectedScopeIndex != 0, scopes.count > 1 {
+        hints.append("Tab to search \(scopes[(controller.selectedScopeIndex + 1) % scopes.count])")
       }
       if !controller.tokens.isEmpty { hints.append("Backspace removes a token") }
       if let suggestion = controller.spellingSuggestion {
@@ -272,7 +274,10 @@ extension AppModel {
     } else {
       let hints: String
       switch screen {
-      case .list: hints = "↑↓ select  Enter open  Tab scope  #token  Esc cancel  F1 help  ^Q quit"
+      case .list:
+        // Tab changes the scope only where there is a scope bar.
+        let scope = controller.scopeTitles.count > 1 ? "  Tab scope" : ""
+        hints = "↑↓ select  Enter open\(scope)  #token  Esc cancel  F1 help  ^Q quit"
       case .detail: hints = "Esc back  ^E edit  ^D delete  F1 help  ^Q quit"
       case .editor: hints = "Tab/↑↓ field  Enter save  Esc cancel"
       default: hints = "any key: back"
