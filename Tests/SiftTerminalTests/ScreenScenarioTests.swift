@@ -73,6 +73,21 @@ struct ScreenScenarioTests {
     #expect(app.text.contains("Tab to search All") == false, "under All Tab widens nothing")
   }
 
+  @Test("narrow terminals: the selected scope always shows; the footer never overlaps")
+  func narrow() throws {
+    var app = try AppDriver(.candies, width: 30, height: 24)
+    app.type("caramel")
+    #expect(app.footer == "1 item found", "\(app.footer)")
+    app.press(.tab, .tab, .tab)
+    #expect(app.model.controller.scopeTitles[app.model.controller.selectedScopeIndex] == "Other")
+    #expect(app.screen[2].hasSuffix(" Other 1"), "\(app.screen[2])")
+    #expect(app.screen[2].hasPrefix("‹"), "\(app.screen[2])")
+    var wide = try AppDriver(.candies, width: 80, height: 24)
+    wide.type("caramel")
+    #expect(wide.footer.hasPrefix("1 item found") && wide.footer.hasSuffix("Filtering 1 of 15"))
+    #expect(wide.screen[2] == "  All 1 │ Chocolate 0 │ Hard 0 │ Other 1")
+  }
+
   @Test("a catalog without a scope bar offers no Tab in the footer")
   func footerWithoutScopes() throws {
     let schema = CatalogSchema(

@@ -95,13 +95,31 @@ extension AppModel {
     // Each button with what it would show for the current text and tokens (facets).
     if controller.isActive && !controller.scopeTitles.isEmpty {
       let counts = controller.needsSearch ? nil : controller.facets.scopes
-      var scopeX = 1
-      for (index, title) in controller.scopeTitles.enumerated() {
-        if index > 0 { scopeX = grid.put("│", x: scopeX, y: 2, style: .dim) }
-        let selected = index == controller.selectedScopeIndex
-        scopeX = grid.put(" \(title)", x: scopeX, y: 2, style: selected ? .reverse : .plain)
-        let count = counts.map { " " + FieldValue.grouped(Double($0[index])) + " " } ?? " "
-        scopeX = grid.put(count, x: scopeX, y: 2, style: selected ? .reverse : .dim)
+      let buttons = controller.scopeTitles.enumerated().map { index, title in
+        (
+          title: " \(title)",
+          count: counts.map { " " + FieldValue.grouped(Double($0[index])) + " " } ?? " "
+        )
+      }
+      // Too many for the width: the bar starts at a later button, so the selected one shows
+      // whole ("‹" says some are to the left).
+      let widths = buttons.map {
+        TerminalText.displayWidth($0.title) + TerminalText.displayWidth($0.count) + 1
+      }
+      let selectedIndex = controller.selectedScopeIndex
+      var first = 0
+      while first < selectedIndex,
+        (first > 0 ? 2 : 1) + widths[first...selectedIndex].reduce(0, +) > width
+      {
+        first += 1
+      }
+      var scopeX = first > 0 ? grid.put("‹", x: 0, y: 2, style: .dim) : 1
+      for index in first..<buttons.count {
+        if index > first { scopeX = grid.put("│", x: scopeX, y: 2, style: .dim) }
+        let selected = index == selectedIndex
+        scopeX = grid.put(
+          buttons[index].title, x: scopeX, y: 2, style: selected ? .reverse : .plain)
+        scopeX = grid.put(buttons[index].count, x: scopeX, y: 2, style: selected ? .reverse : .dim)
       }
     }
     rule(&grid, y: 3)
@@ -228,9 +246,13 @@ extension AppModel {
     let indicator = controller.indicator
     let left = controller.needsSearch ? "Searching…" : indicator.text
     grid.put(" " + left, x: 0, y: y, style: indicator.isNoResults ? .bold : .plain)
+    // The summary on the right only where it fits beside the indicator, never over it.
     if indicator.isFiltering && !controller.needsSearch {
       let right = indicator.summary
-      grid.put(right, x: max(0, width - right.count - 1), y: y, style: .dim)
+      let used = 1 + TerminalText.displayWidth(left) + 2
+      if used + TerminalText.displayWidth(right) + 1 <= width {
+        grid.put(right, x: width - TerminalText.displayWidth(right) - 1, y: y, style: .dim)
+      }
     }
   }
 
