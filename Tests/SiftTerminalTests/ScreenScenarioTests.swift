@@ -88,6 +88,30 @@ struct ScreenScenarioTests {
     #expect(wide.screen[2] == "  All 1 │ Chocolate 0 │ Hard 0 │ Other 1")
   }
 
+  @Test("Ctrl-E from a detail: saving or cancelling returns to that detail, not the list")
+  func editFromDetail() throws {
+    var app = try AppDriver(.products)
+    app.type("ginger")
+    app.press(.enter)
+    guard case .detail(let id) = app.model.screen else {
+      Issue.record("Enter did not open the detail: \(app.model.screen)")
+      return
+    }
+    app.press(.control("e"))
+    app.press(.escape)
+    #expect(app.model.screen == .detail(id), "Esc in the form")
+    app.press(.control("e"))
+    app.type("!")
+    app.press(.enter)
+    #expect(app.model.screen == .detail(id), "after saving")
+    #expect(app.writes.count == 1)
+    #expect(app.screen[0].contains("Ginger!"), "\(app.screen[0])")
+    // From the list, the form still returns to the list.
+    app.press(.escape)
+    app.press(.control("e"), .escape)
+    #expect(app.model.screen == .list)
+  }
+
   @Test("a catalog without a scope bar offers no Tab in the footer")
   func footerWithoutScopes() throws {
     let schema = CatalogSchema(

@@ -53,6 +53,8 @@ public struct AppModel: Sendable {
   public private(set) var height: Int
   /// After a restore, the first search result keeps the restored selection.
   private var keepSelection = false
+  /// Where the form goes back to when it closes: the detail it was opened from, or the list.
+  private var underEditor: Screen.Underneath = .list
 
   /// A model on `controller`, with the search field focused (typing filters at once).
   public init(controller: SearchController, width: Int = 80, height: Int = 24) {
@@ -123,7 +125,10 @@ public struct AppModel: Sendable {
       message = "Not saved: \(error)"
       return
     }
-    if case .editor = screen { screen = .list }
+    if case .editor = screen {
+      // An edited item's detail shows it as saved; an added one's place is the list.
+      if case .update = committed.edit { screen = underEditor.screen } else { screen = .list }
+    }
     let shown = controller.collection.row(of: committed.id) != nil
     switch committed.edit {
     case .add(_, let fields):
@@ -262,9 +267,11 @@ public struct AppModel: Sendable {
     case .f1:
       screen = .help(over: .list)
     case .control("n"):
+      underEditor = .list
       screen = .editor(ItemEditor(schema: controller.schema))
     case .control("e"):
       if let item = selectedItem {
+        underEditor = .list
         screen = .editor(ItemEditor(schema: controller.schema, item: item))
       } else {
         message = "Nothing selected to edit"
@@ -290,6 +297,7 @@ public struct AppModel: Sendable {
       screen = .help(over: .detail(id))
     case .control("e"):
       if let item = controller.collection.item(id: id) {
+        underEditor = .detail(id)
         screen = .editor(ItemEditor(schema: controller.schema, item: item))
       }
     case .control("d"):
@@ -304,7 +312,7 @@ public struct AppModel: Sendable {
     message = nil
     switch key {
     case .escape:
-      screen = .list
+      screen = editor.isNew ? .list : underEditor.screen
       message = editor.isNew ? "Not added" : "Changes discarded"
       return []
     case .tab, .down: editor.moveFocus(by: 1)
