@@ -40,6 +40,7 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
     .library(name: "Sift", targets: ["Sift"]),
+    .library(name: "SiftLines", targets: ["SiftLines"]),
     .library(name: "SiftStore", targets: ["SiftStore"]),
     .library(name: "SiftTerminal", targets: ["SiftTerminal"]),
     .executable(name: "sift", targets: ["sift"]),

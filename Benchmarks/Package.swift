@@ -17,6 +17,7 @@ let package = Package(
       name: "EngineBenchmarks",
       dependencies: [
         .product(name: "Sift", package: "Sift"),
+        .product(name: "SiftLines", package: "Sift"),
         .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "Benchmarks/EngineBenchmarks",

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import Sift
+import SiftLines
 
 /// The engine's hot paths on the real corpus: folding, a first-keystroke scan, a refining
 /// keystroke, ranking. Set SIFT_CITY_NAMES to city-names.txt from Scripts/make-cities.
