@@ -99,22 +99,15 @@ extension SearchIndex {
     return (value.isEqual ? 0 : 1, value.attribute) < (kept.isEqual ? 0 : 1, kept.attribute)
   }
 
-  /// The smallest attribute a match at exactness `level` can have, from its popularity alone:
-  /// while the last word is typed, a start's attribute is 15 less its magnitude and at most
-  /// the points of a title equal to the query (`MatchRank.typedStart`) — a bound that only
-  /// grows as popularity falls; else 0.
-  ///
-  /// `tight`: with the most points this slot's values allow (`typedPointsBound`) rather than
-  /// those of a title equal to the query. Only the loose bound falls with popularity alone, so
-  /// only it may end a walk in popularity order; the tight one passes over single slots.
+  /// The smallest attribute a typed start can have (exactness level 1 while the last word is
+  /// typed): 15 less its magnitude and at most `points` (`MatchRank.typedStart`). With the
+  /// points of a title equal to the query it depends on popularity alone and only grows as
+  /// popularity falls, so it may end a walk in popularity order; with what one item's values
+  /// allow (`typedPointsBound`) it passes over that item alone.
   @inline(__always)
-  func attributeBound(
-    level: UInt8, _ slot: Int, _ context: RankingContext, tight: Bool = false
-  ) -> UInt64 {
-    guard context.isTyping, level == 1 else { return 0 }
-    let most = tight ? typedPointsBound(slot, context) : MatchRank.typedTitleEqualPoints
-    let points = context.magnitude(slot) + most
-    return UInt64(MatchRank.maximumAttribute - min(MatchRank.maximumAttribute, points))
+  static func attributeBound(magnitude: Int, points: Int) -> UInt64 {
+    let most = magnitude + points
+    return UInt64(MatchRank.maximumAttribute - min(MatchRank.maximumAttribute, most))
   }
 
   /// The most points (`MatchRank.typedPoints`) a slot's deciding value can give it while the

@@ -106,8 +106,11 @@ extension SearchIndex {
             let popularity = UInt64(identity ? UInt32(slot) : popularityRanks[Int(slot)])
             let bound =
               typedStarts
-              ? levelBound | attributeBound(level: level, Int(slot), context, tight: true)
-                << (3 + 32) : levelBound
+              ? levelBound
+                | Self.attributeBound(
+                  magnitude: context.magnitude(Int(slot)),
+                  points: typedPointsBound(Int(slot), context)) << (3 + 32)
+              : levelBound
             if heap.isFull, bound | popularity >= heap.largest { continue }
             heap.insert(UInt64(rankOneLetter(letter, Int(slot), context)) << 32 | popularity)
           }
@@ -126,16 +129,19 @@ extension SearchIndex {
           let popularity = key >> 32
           let position = Int(key & 0xFFFF_FFFF)
           let slot = Int(slots[position])
-          let bound =
-            typedStarts
-            ? levelBound | attributeBound(level: level, slot, context) << (3 + 32) : levelBound
-          if heap.isFull, bound | popularity >= heap.largest { break }
-          if typedStarts, heap.isFull,
-            levelBound | attributeBound(level: level, slot, context, tight: true)
-              << (3 + 32) | popularity >= heap.largest
-          {
-            // No value of this item can make it weigh enough; a less popular one still may.
-            continue
+          if typedStarts, heap.isFull {
+            // The loose bound (any value equal to the query) only grows as popularity falls:
+            // it ends the walk. The tight one (what this item's values allow) passes over
+            // the item alone: a less popular one still may weigh enough.
+            let magnitude = context.magnitude(slot)
+            let loose = Self.attributeBound(
+              magnitude: magnitude, points: MatchRank.typedTitleEqualPoints)
+            if levelBound | loose << (3 + 32) | popularity >= heap.largest { break }
+            let tight = Self.attributeBound(
+              magnitude: magnitude, points: typedPointsBound(slot, context))
+            if levelBound | tight << (3 + 32) | popularity >= heap.largest { continue }
+          } else if heap.isFull, levelBound | popularity >= heap.largest {
+            break
           }
           if level < 2 {
             // The summaries only said a value may start with the query's first byte: check
