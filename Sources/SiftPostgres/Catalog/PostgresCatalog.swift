@@ -361,7 +361,4 @@ public final class PostgresCatalog: Sendable {
   }
 }
 
-extension PostgresCatalog {
-
-}
 #endif

@@ -54,21 +54,19 @@ public final class PostgresSearchCatalog: SearchCatalog {
     _ items: [Item], of result: PostgresSearchResult, criteria: SearchCriteria,
     page request: PageRequest
   ) -> [PageResult] {
-    guard request.showsFields || request.explain,
-      let page = result.page(items, criteria: criteria, schema: schema)
-    else {
-      return items.map {
-        request.showsFields
-          ? PageResult(plain: $0, schema: schema) : PageResult(item: $0, fields: [])
-      }
-    }
+    // The page searched alone, only for what needs it: highlights and explanations.
+    let searched =
+      request.showsFields || request.explain
+      ? result.page(items, criteria: criteria, schema: schema) : nil
     return items.map { item in
-      let explanation = request.explain ? result.explanation(of: item.id, in: page) : nil
+      let explanation =
+        request.explain ? searched.flatMap { result.explanation(of: item.id, in: $0) } : nil
       guard request.showsFields else {
         return PageResult(item: item, fields: [], explanation: explanation)
       }
-      return page.pageResult(
+      return searched?.pageResult(
         item, explanation: explanation, listValues: PageResult.listValuesOnAPage)
+        ?? PageResult(plain: item, schema: schema)
     }
   }
 

@@ -24,8 +24,6 @@ final class PostgresLink: @unchecked Sendable {
   private var peak = 0
   /// Requests waiting for a connection, first come first served, by ticket.
   private var waiters: [(ticket: Int, continuation: CheckedContinuation<Grant, Never>)] = []
-  /// Tickets cancelled before their request queued.
-  private var cancelledTickets: Set<Int> = []
   private var nextTicket = 0
   private var nextID = 1
   static let connectionLimit = 16
@@ -65,24 +63,18 @@ final class PostgresLink: @unchecked Sendable {
             nextID += 1
             return continuation.resume(returning: .open(id: nextID))
           }
-          // Cancelled before it queued: it does not wait.
-          if cancelledTickets.remove(ticket) != nil {
-            return continuation.resume(returning: .cancelled)
-          }
+          // Cancelled before it could queue (the handler found nothing to take out): it does
+          // not wait.
+          if Task.isCancelled { return continuation.resume(returning: .cancelled) }
           waiters.append((ticket, continuation))
         }
       }
     } onCancel: {
       let waiter = lock.withLock { () -> CheckedContinuation<Grant, Never>? in
-        guard let index = waiters.firstIndex(where: { $0.ticket == ticket }) else {
-          cancelledTickets.insert(ticket)
-          return nil
-        }
-        return waiters.remove(at: index).continuation
+        waiters.firstIndex { $0.ticket == ticket }.map { waiters.remove(at: $0).continuation }
       }
       waiter?.resume(returning: .cancelled)
     }
-    lock.withLock { _ = cancelledTickets.remove(ticket) }
     let id: Int
     switch grant {
     case .connection(let connection): return connection

@@ -14,9 +14,8 @@ public final class StoredCatalog: SearchCatalog {
   public let name: String
   let store: CatalogStore
   private let current: Locked<State>
-  /// Held while an edit is saved and applied: edits go one at a time. Searches never take it.
-  private let editing = NSLock()
-  /// Where edits are written, one after another.
+  /// Where edits are saved and applied, one at a time, off Swift's shared pool (they block on
+  /// the file). Searches never wait for it.
   private let editQueue = DispatchQueue(label: "sift edits")
   /// A second collection that edits are made on, so that an edit changes its own copy in place
   /// instead of copying the index that searches are reading (tens of megabytes an edit, which
@@ -65,17 +64,16 @@ public final class StoredCatalog: SearchCatalog {
         collection: collection, snapshot: try store.snapshot(),
         recent: RecentSearches(capacity: recentSearches)))
     if editable {
-      DispatchQueue.global(qos: .utility).async { [weak self] in self?.prepareForEditing() }
+      editQueue.async { [weak self] in self?.prepareForEditing() }
     }
   }
 
   /// Makes the standby copy, and has each copy change once in memory, off the request path:
   /// the first change of a copy opened from the mapped index file copies its buffers out of it
   /// (89 and 34 ms for the 235k cities), which the first two edits after a start paid before.
-  /// The change is the first item replaced by itself: nothing a search can see.
+  /// The change is the first item replaced by itself: nothing a search can see. It runs on
+  /// `editQueue`, ahead of any edit.
   private func prepareForEditing() {
-    editing.lock()
-    defer { editing.unlock() }
     guard standby.withLock({ $0 == nil }) else { return }
     let searched = current.withLock { $0.collection }
     guard let item = searched.element(atRow: 0) else { return }
@@ -105,8 +103,7 @@ public final class StoredCatalog: SearchCatalog {
 
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
   /// (for an add without one, the id the catalog gave it). Searches go on meanwhile, on the
-  /// collection and snapshot before it. The write runs on `editQueue`, a thread of its own: it
-  /// blocks on the file, and the few threads of Swift's shared pool must not wait on it.
+  /// collection and snapshot before it. The write runs on `editQueue`.
   public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID {
     let outcome = await withCheckedContinuation { continuation in
       editQueue.async {
@@ -117,10 +114,8 @@ public final class StoredCatalog: SearchCatalog {
     return try outcome.get()
   }
 
-  /// `commit(_:)` on the calling thread.
-  func commitNow(_ edit: CatalogEdit) throws(CatalogFailure) -> ItemID {
-    editing.lock()
-    defer { editing.unlock() }
+  /// `commit(_:)`, on `editQueue`.
+  private func commitNow(_ edit: CatalogEdit) throws(CatalogFailure) -> ItemID {
     let searched = current.withLock { $0.collection }
     var controller = SearchController(collection: caughtUpStandby() ?? searched)
     var committed: CommittedEdit?
