@@ -108,9 +108,8 @@ extension AppModel {
       }
       let selectedIndex = controller.selectedScopeIndex
       var first = 0
-      while first < selectedIndex,
-        (first > 0 ? 2 : 1) + widths[first...selectedIndex].reduce(0, +) > width
-      {
+      // The bar starts at column 1 either way ("‹" takes column 0).
+      while first < selectedIndex, 1 + widths[first...selectedIndex].reduce(0, +) > width {
         first += 1
       }
       var scopeX = first > 0 ? grid.put("‹", x: 0, y: 2, style: .dim) : 1
