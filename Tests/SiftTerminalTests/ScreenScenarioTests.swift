@@ -60,17 +60,29 @@ struct ScreenScenarioTests {
     #expect(!app.screen[1].contains("Cancel"))
   }
 
-  @Test("no results under a scope: the hint names the scope Tab goes to, and Tab goes there")
+  @Test(
+    "no results under a scope: the hint names the scope Tab goes to when it has results, and Tab goes there"
+  )
   func noResultsHintNamesNextScope() throws {
     var app = try AppDriver(.candies)
     app.press(.tab, .tab)
     #expect(app.model.controller.scopeTitles[app.model.controller.selectedScopeIndex] == "Hard")
-    app.type("zzzq")
-    #expect(app.text.contains("Tab to search Other"), "\(app.text)")
+    app.type("caramel")
+    #expect(app.titles == [])
+    #expect(app.text.contains("Tab to search Other (1)"), "\(app.text)")
     app.press(.tab)
     #expect(app.model.controller.scopeTitles[app.model.controller.selectedScopeIndex] == "Other")
-    app.press(.tab)
-    #expect(app.text.contains("Tab to search All") == false, "under All Tab widens nothing")
+    #expect(app.titles == ["Caramel"])
+    // Under Chocolate the next scope, Hard, has nothing either: no Tab is offered.
+    app.press(.tab, .tab)
+    #expect(
+      app.model.controller.scopeTitles[app.model.controller.selectedScopeIndex] == "Chocolate")
+    #expect(app.text.contains("No results for “caramel”"), "\(app.text)")
+    #expect(!app.text.contains("Tab to search"), "\(app.text)")
+    // Nothing anywhere: nothing to Tab to.
+    app.press(.control("u"))
+    app.type("zzzq")
+    #expect(!app.text.contains("Tab to search"), "\(app.text)")
   }
 
   @Test("narrow terminals: the selected scope always shows; the footer never overlaps")

@@ -177,10 +177,15 @@ extension AppModel {
         (text.isEmpty ? "No items match these filters" : "No results for “\(text)”", .plain),
       ]
       var hints = ["Check the spelling or try fewer words"]
-      // What Tab does from here: the next scope (after the last, the first).
+      // What Tab does from here — the next scope (after the last, the first) — when that
+      // scope has results for this search (the scope bar's counts).
       let scopes = controller.scopeTitles
-      if controller.selectedScopeIndex != 0, scopes.count > 1 {
-        hints.append("Tab to search \(scopes[(controller.selectedScopeIndex + 1) % scopes.count])")
+      if scopes.count > 1, !controller.needsSearch {
+        let next = (controller.selectedScopeIndex + 1) % scopes.count
+        let count = controller.facets.scopes[next]
+        if count > 0 {
+          hints.append("Tab to search \(scopes[next]) (\(FieldValue.grouped(Double(count))))")
+        }
       }
       if !controller.tokens.isEmpty { hints.append("Backspace removes a token") }
       if let suggestion = controller.spellingSuggestion {
