@@ -63,6 +63,10 @@ public struct SiftServer: Sendable {
       let page = try await Self.answering { () async throws(CatalogFailure) in
         try await catalog.search(searched, page: parameters.page)
       }
+      let unknown = try await Self.answering { () async throws(CatalogFailure) in
+        try await catalog.unknownCategory(in: searched, page: page)
+      }
+      if let unknown { throw ServerError.refused(unknown, catalog: catalog.name) }
       return Self.json(
         SearchResponse.json(catalog: catalog.name, page: page, schema: catalog.schema))
     }

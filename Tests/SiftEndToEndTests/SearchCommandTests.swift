@@ -204,6 +204,20 @@ struct SearchCommandTests {
     let bad = try sift.run(["search", "--catalog", "media", "--token", "colour:red"])
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("invalid --token \"colour:red\""))
+    // A category no item has is a mistake to hear about, not "No items match" and exit 0.
+    for arguments in [
+      ["--token", "category:Nope"], ["--token", "category:Nope", "--queries", "/dev/null"],
+    ] {
+      let unknown = try sift.run(["search", "--catalog", "media"] + arguments)
+      #expect(unknown.status == 2)
+      #expect(
+        unknown.stderr
+          == "sift: --token: unknown category \"Nope\" in token \"category:Nope\": no item of catalog media has it (e.g. category:Movies, category:Music, category:Documents)\n"
+      )
+    }
+    // A category that exists but has no match for the text is an empty answer.
+    let empty = try sift.run(["search", "--catalog", "media", "--token", "category:Movies", "zzzz"])
+    #expect(empty.status == 0)
   }
 
   @Test("diagnostics are notes on stderr; the search still runs")

@@ -104,6 +104,30 @@ struct EditEndpointTests {
     #expect(saved.contains { $0.id == "tulip-2" })
   }
 
+  @Test("a category:VALUE token no item has is a 400 naming it; one an edit added is searched")
+  func categoryTokens() async throws {
+    let (server, _, folder) = try Self.served()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let answers = try await Self.run(
+      server,
+      [
+        (.get, "/catalogs/products/search?token=category:Gifts", nil, nil),
+        (
+          .post, "/catalogs/products/items", #"{"title": "Blue Tulip", "type": "Gifts"}"#,
+          Self.token
+        ),
+        (.get, "/catalogs/products/search?token=category:Gifts", nil, nil),
+        (.get, "/catalogs/products/search?q=zzzz&token=category:Weddings", nil, nil),
+      ])
+    #expect(answers.map(\.status) == [400, 201, 200, 200])
+    #expect(
+      answers[0].json["error"] as? String
+        == "token: unknown category \"Gifts\" in token \"category:Gifts\": no item of catalog products has it (e.g. category:Birthdays, category:Weddings, category:Funerals)"
+    )
+    #expect(Self.titles(answers[2]) == ["Blue Tulip"])
+    #expect(Self.titles(answers[3]) == [])
+  }
+
   @Test("no token file: read-only; a missing or wrong token: 401; searches answer either way")
   func access() async throws {
     let (readOnly, _, folder) = try Self.served(token: nil)

@@ -84,6 +84,9 @@ public struct SearchRequest: Hashable, Sendable {
 public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownScope(String, catalog: String, scopes: [String])
   case invalidToken(String, catalog: String)
+  /// A `category:` token whose value no item of the catalog has (`category:Nope`): a typo the
+  /// caller should hear about, not an empty page. `known` holds a few values it does have.
+  case unknownCategory(String, token: String, catalog: String, known: [String])
 
   public var description: String {
     switch self {
@@ -94,6 +97,12 @@ public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertib
     case .invalidToken(let token, let catalog):
       return
         "invalid token \"\(token)\": not one filter of catalog \(catalog) (e.g. category:VALUE, FIELD:<NUMBER)"
+    case .unknownCategory(let value, let token, let catalog, let known):
+      let examples =
+        known.isEmpty
+        ? "it has no categories" : "e.g. \(known.map { "category:\($0)" }.joined(separator: ", "))"
+      return
+        "unknown category \"\(value)\" in token \"\(token)\": no item of catalog \(catalog) has it (\(examples))"
     }
   }
 }

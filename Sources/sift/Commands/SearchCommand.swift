@@ -124,12 +124,26 @@ struct SearchCommand: AsyncParsableCommand {
         write(result.item, schema, explanation: result.explanation, to: output)
       }
     }
+    if let unknown = try await unknownCategory(in: request, page: first, of: catalog) {
+      throw Failure.usage(unknown)
+    }
     if let facets = first.facets {
       for line in facetLines(facets, schema: schema) { output.write(line + "\n") }
     }
     output.flush()
     for diagnostic in first.diagnostics { StandardStreams.error("sift: note: \(diagnostic)") }
     StandardStreams.error(first.indicator.text)
+  }
+
+  /// The `category:` token that made `page` empty by naming a value no item has.
+  private func unknownCategory(
+    in request: SearchRequest, page: SearchPage, of catalog: any SearchCatalog
+  ) async throws -> SearchRequestError? {
+    do {
+      return try await catalog.unknownCategory(in: request, page: page)
+    } catch {
+      throw Failure.catalog(error)
+    }
   }
 
   /// Asks `catalog` for the results of `request` a page at a time, from `--offset` up to
@@ -188,7 +202,19 @@ struct SearchCommand: AsyncParsableCommand {
   /// each.
   private func runQueries(from path: String, on catalog: any SearchCatalog) async throws {
     let schema = catalog.schema
-    _ = try request("", schema: schema)  // a wrong scope or token, before the file
+    // A wrong scope or token, before the file.
+    let tokensAlone = try request("", schema: schema)
+    if !tokens.isEmpty {
+      let page: SearchPage
+      do {
+        page = try await catalog.search(tokensAlone, page: PageRequest(limit: 0))
+      } catch {
+        throw Failure.catalog(error)
+      }
+      if let unknown = try await unknownCategory(in: tokensAlone, page: page, of: catalog) {
+        throw Failure.usage(unknown)
+      }
+    }
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw Failure.exit("cannot read the queries file \(path)", status: 2)
     }
@@ -350,6 +376,7 @@ extension Failure {
       exit(
         "invalid --token \"\(identifier)\": not one filter of catalog \(catalog) (e.g. category:VALUE, FIELD:<NUMBER)",
         status: 2)
+    case .unknownCategory: exit("--token: \(error)", status: 2)
     case .unknownScope: exit(error.description, status: 2)
     }
   }
