@@ -83,3 +83,50 @@ struct HighlightingTests {
     #expect(products.highlightRanges(in: "24.99", field: "price", of: item).isEmpty)
   }
 }
+
+extension HighlightingTests {
+  /// A city and a flower, the city with an other name that holds "p" only inside a word.
+  static func places() throws -> FilteredCollection {
+    let schema = CatalogSchema(
+      name: "places", fields: [.text("name"), .text("alternates")], titleField: "name")
+    return try FilteredCollection(
+      schema: schema,
+      items: [
+        Item(
+          id: "1",
+          fields: ["name": .text("São Paulo"), "alternates": .texts(["Sampa", "San Paolo"])]),
+        Item(id: "2", fields: ["name": .text("Tulip"), "alternates": .texts(["Tulipa"])]),
+      ])
+  }
+
+  static func marked(
+    _ collection: FilteredCollection, _ id: ItemID, _ field: String
+  ) throws -> [String] {
+    let item = try #require(collection.item(id: id))
+    return item[field]!.strings.map { text in
+      var result = ""
+      var index = text.startIndex
+      for range in collection.highlightRanges(in: text, field: field, of: item) {
+        result += text[index..<range.lowerBound] + "[" + text[range] + "]"
+        index = range.upperBound
+      }
+      return result + text[index...]
+    }
+  }
+
+  @Test(
+    "a one-letter term marks word starts in an item that has one, and inside words only where it has none"
+  )
+  func oneLetterTerms() throws {
+    var places = try Self.places()
+    places.filter(by: SearchCriteria(text: "sao p"))
+    #expect(try Self.marked(places, "1", "name") == ["[São] [P]aulo"])
+    #expect(try Self.marked(places, "1", "alternates") == ["Sampa", "San [P]aolo"])
+    places.filter(by: SearchCriteria(text: "p"))
+    #expect(try Self.marked(places, "2", "name") == ["Tuli[p]"])
+    #expect(try Self.marked(places, "2", "alternates") == ["Tuli[p]a"])
+    // Longer terms still mark wherever they occur.
+    places.filter(by: SearchCriteria(text: "am"))
+    #expect(try Self.marked(places, "1", "alternates") == ["S[am]pa", "San Paolo"])
+  }
+}

@@ -210,7 +210,7 @@ where Element.ID: Sendable {
   ) -> [Range<String.Index>] {
     index.highlightRanges(
       in: text, field: field, value: searchSchema.value(of: element, field: field),
-      request: request, nearSpellings: includesNearSpellings)
+      of: element.id, request: request, nearSpellings: includesNearSpellings)
   }
 
   /// Where the criteria in force matched in the element's property at `keyPath` (`\.title`).

@@ -14,10 +14,12 @@ public enum Highlighting {
     ranges(in: text, needles: needles, initialNeedles: initialNeedles, nearTerms: [])
   }
 
-  /// The same, plus the beginnings of words within the typo budget of `nearTerms`.
+  /// The same, plus the beginnings of words within the typo budget of `nearTerms`; the needles
+  /// in `wordStartsOnly` only where they begin a word (a one-letter term of an item that has
+  /// the letter at a word start: "sao p" marks "[P]aulo", not "Sam[p]a").
   static func ranges(
     in text: String, needles: [String], initialNeedles: [String],
-    nearTerms: [MatchPlan.TypoProbe]
+    nearTerms: [MatchPlan.TypoProbe], wordStartsOnly: Set<String> = []
   ) -> [Range<String.Index>] {
     var byteRanges: [Range<Int>] = []
     func collect(initialsOnly: Bool, needles: [String]) {
@@ -25,7 +27,9 @@ public enum Highlighting {
       let (folded, origins) = TextFolding.foldWithOrigins(text, initialsOnly: initialsOnly)
       for needle in needles {
         let needleBytes = Array(needle.utf8)
-        for start in ByteSearch.allOffsets(of: needleBytes, in: folded) {
+        let atWordStarts = !initialsOnly && wordStartsOnly.contains(needle)
+        for start in ByteSearch.allOffsets(of: needleBytes, in: folded)
+        where !atWordStarts || start == 0 || NearSpelling.isWordBoundary(folded[start - 1]) {
           let end = start + needleBytes.count
           byteRanges.append(origins[start]..<originEnd(origins, lastByte: end - 1, text: text))
         }
@@ -123,8 +127,8 @@ extension SearchIndex {
   /// Where `resolved` matched in `text`, a displayed value of `field`: substrings for a text
   /// field, the whole value for a number field whose value a term matched.
   func highlightRanges(
-    in text: String, field: String, value: @autoclosure () -> FieldValue?, request: MatchRequest,
-    nearSpellings: Bool
+    in text: String, field: String, value: @autoclosure () -> FieldValue?, of id: ID?,
+    request: MatchRequest, nearSpellings: Bool
   ) -> [Range<String.Index>] {
     guard let definition = schema.fields.first(where: { $0.name == field }) else { return [] }
     let request = nearSpellings ? request.forNearSpellings : request
@@ -137,7 +141,8 @@ extension SearchIndex {
         in: text, needles: conditions.map(\.needle),
         initialNeedles: conditions.filter(\.matchesInitials).map(\.needle),
         nearTerms: nearSpellings && request.typos.isEnabled
-          ? conditions.compactMap(Self.typoProbe) : [])
+          ? conditions.compactMap(Self.typoProbe) : [],
+        wordStartsOnly: lettersStartingAWord(conditions, of: id, in: request))
     case .number:
       // Only a number field needs the element's value: reading it for every value of a text
       // field (a city's alternate names) was a quarter of a page of highlights.
@@ -202,6 +207,46 @@ extension SearchIndex {
 }
 
 extension SearchIndex {
+  /// The one-letter needles (a–z) among `conditions` that begin a word somewhere in the item
+  /// `id`, in a field the term searches: those mark word starts only. A one-letter term
+  /// matches inside words too, so an item it matched only there ("Tulip" for "p") still shows
+  /// where.
+  fileprivate func lettersStartingAWord(
+    _ conditions: [TextCondition], of id: ID?, in request: MatchRequest
+  ) -> Set<String> {
+    guard let id, let slot = slotByID[id] else { return [] }
+    var letters: Set<String> = []
+    for condition in conditions {
+      let needle = Array(condition.needle.utf8)
+      guard needle.count == 1, RawColumn.hasOwnBit(needle[0]), !letters.contains(condition.needle)
+      else { continue }
+      let searched = textFields.indices.filter { column in
+        let field = textFields[column]
+        return condition.field == field.name
+          || (condition.field == nil && schema.searchesUnfielded(field, in: request))
+      }
+      if searched.contains(where: { startsAWord(needle[0], column: $0, slot: slot) }) {
+        letters.insert(condition.needle)
+      }
+    }
+    return letters
+  }
+
+  /// Whether a word of the slot's folded text in `column` begins with `letter`: from the
+  /// column's summary where there is one, else from the text.
+  private func startsAWord(_ letter: UInt8, column: Int, slot: Int) -> Bool {
+    if let summary = summaries[column], slot < summary.wordStarts.count {
+      return summary.wordStarts[slot] & RawColumn.wordStartBit(letter) != 0
+    }
+    return columns[column].withUnsafeBytes { bytes, starts in
+      let range = Int(starts[slot])..<Int(starts[slot + 1])
+      return range.contains { offset in
+        bytes[offset] == letter
+          && (offset == range.lowerBound || NearSpelling.isWordBoundary(bytes[offset - 1]))
+      }
+    }
+  }
+
   /// The text terms of `request` that mark a text field: its own (`field:term`) and, where the
   /// request searches it, the unfielded ones.
   fileprivate func highlightedConditions(
