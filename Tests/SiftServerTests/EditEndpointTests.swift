@@ -128,6 +128,47 @@ struct EditEndpointTests {
     #expect(Self.titles(answers[3]) == [])
   }
 
+  @Test("fields kept but not searched: listed, returned with results and items, editable")
+  func storedFields() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-stored-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let schema = CatalogSchema(
+      name: "cities", fields: [.text("name")], titleField: "name",
+      storedFields: [.text("timezone", label: "Time zone", searchable: false)])
+    let store = try CatalogStore.create(
+      at: folder.appendingPathComponent("cities.sqlite"),
+      document: CatalogDocument(
+        schema: schema,
+        items: [Item(id: "1", fields: ["name": .text("Seoul"), "timezone": .text("Asia/Seoul")])]))
+    let server = SiftServer(
+      catalogs: [try StoredCatalog(name: "cities", store: store, editable: true)],
+      writeToken: Self.token)
+    let answers = try await Self.run(
+      server,
+      [
+        (.get, "/catalogs", nil, nil),
+        (.get, "/catalogs/cities/search?q=seoul", nil, nil),
+        (.get, "/catalogs/cities/search?q=asia", nil, nil),
+        (
+          .put, "/catalogs/cities/items/1", #"{"name": "Seoul", "timezone": "UTC+9"}"#,
+          Self.token
+        ),
+        (.get, "/catalogs/cities/items/1", nil, nil),
+      ])
+    #expect(answers.map(\.status) == [200, 200, 200, 200, 200])
+    let catalogs = answers[0].json["catalogs"] as? [[String: Any]] ?? []
+    let fields = catalogs.first?["fields"] as? [[String: Any]] ?? []
+    #expect(fields.map { $0["name"] as? String } == ["name", "timezone"])
+    #expect(fields.map { $0["stored"] as? Bool } == [nil, true])
+    #expect(fields.last?["label"] as? String == "Time zone")
+    let result = (answers[1].json["results"] as? [[String: Any]])?.first
+    #expect(result?["timezone"] as? String == "Asia/Seoul")
+    #expect(Self.titles(answers[2]) == [], "a kept field is not searched")
+    #expect(answers[4].json["timezone"] as? String == "UTC+9")
+  }
+
   @Test("no token file: read-only; a missing or wrong token: 401; searches answer either way")
   func access() async throws {
     let (readOnly, _, folder) = try Self.served(token: nil)

@@ -10,14 +10,19 @@ import Testing
 @Suite("The import's rules, in memory and in SQLite")
 struct ImportRulesTests {
   /// One import after another into the same catalog: fields added along the way, one import
-  /// without ids (all added), one without the category (updates keep it).
+  /// without ids (all added), one without the category (it stays the catalog's), one that
+  /// merges, one that searches a field kept until then, and one with no flags but the title.
   static let specs = [
     ImportSpec(titleField: "name", numberFields: ["price"], categoryField: "kind", idField: "id"),
     ImportSpec(titleField: "name", textFields: ["notes"], categoryField: "kind"),
-    ImportSpec(titleField: "name", textFields: ["notes"], numberFields: ["rank"], idField: "id"),
+    ImportSpec(
+      titleField: "name", textFields: ["notes"], numberFields: ["rank"], idField: "id",
+      merges: true),
     ImportSpec(
       titleField: "name", numberFields: ["price"], categoryField: "kind", idField: "id",
       rankingField: RankingField(parsing: "rank:desc")),
+    ImportSpec(titleField: "name", numberFields: ["weight"], idField: "id", merges: true),
+    ImportSpec(titleField: "", labels: ["colour": "Colour", "weight": "Weight (g)"]),
   ]
 
   /// Random records for `spec`: some with ids that repeat earlier imports', some with numeric
@@ -34,6 +39,10 @@ struct ImportRulesTests {
       for field in spec.numberFields where Bool.random(using: &random) {
         fields[field] = .number(Double(random.next() % 100))
       }
+      // Fields no flag names: kept, as numbers while every value is one.
+      if Bool.random(using: &random) { fields["colour"] = .text("c\(random.next() % 5)") }
+      if Bool.random(using: &random) { fields["weight"] = .number(Double(random.next() % 90)) }
+      if random.next() % 4 == 0 { fields["tags"] = .texts(["t\(random.next() % 3)", "u"]) }
       if let kind = spec.categoryField, random.next() % 5 != 0 {
         fields[kind] = .text(random.next() % 7 == 0 ? "" : "k\(random.next() % UInt64(kinds))")
       }
@@ -68,10 +77,45 @@ struct ImportRulesTests {
       let (document, summary) = try CatalogImport.apply(records, spec: spec, to: memory)
       memory = document
       #expect(summary == inSQL, "round \(round)")
+      #expect(
+        memory.schema.storedFields.map(\.name)
+          == (round < 4 ? ["colour", "tags", "weight"] : ["colour", "tags"]), "round \(round)")
       let stored = try store.loadDocument()
       #expect(stored.schema == memory.schema, "round \(round)")
       #expect(stored.items.map(\.id) == memory.items.map(\.id), "round \(round)")
       #expect(stored.items == memory.items, "round \(round)")
+    }
+    #expect(
+      memory.schema.fields.map(\.name) == ["name", "price", "kind", "notes", "rank", "weight"])
+    #expect(memory.schema.fields.last?.label == "Weight (g)")
+    #expect(memory.schema.storedFields.first?.label == "Colour")
+  }
+
+  @Test("a known id is replaced whole; with merges it keeps the fields the record lacks")
+  func replaceOrMerge() throws {
+    let spec = ImportSpec(titleField: "name", numberFields: ["price"], idField: "id")
+    let first = [
+      ImportRecord(
+        line: 1, id: "1",
+        fields: ["name": .text("Rose"), "price": .number(3), "colour": .text("red")])
+    ]
+    let schema = CatalogImport.newSchema(name: "rules", spec: spec)
+    let (created, _) = try CatalogImport.apply(
+      first, spec: spec, to: CatalogDocument(schema: schema, items: []))
+    let second = [ImportRecord(line: 1, id: "1", fields: ["name": .text("Rosa")])]
+    let replaced = try CatalogImport.apply(second, spec: spec, to: created).document
+    #expect(replaced.items == [Item(id: "1", fields: ["name": .text("Rosa")])])
+    var merging = spec
+    merging.merges = true
+    let merged = try CatalogImport.apply(second, spec: merging, to: created).document
+    #expect(
+      merged.items == [
+        Item(id: "1", fields: ["name": .text("Rosa"), "price": .number(3), "colour": .text("red")])
+      ])
+    // Merging a record without a title: fine for a known item, refused for a new one.
+    let untitled = [ImportRecord(line: 7, id: "2", fields: ["price": .number(1)])]
+    #expect(throws: ImportSchemaError.untitled(line: 7, field: "name")) {
+      try CatalogImport.apply(untitled, spec: merging, to: created)
     }
   }
 

@@ -23,7 +23,7 @@ struct ImportTests {
     var fractions: [Double] = []
     let summary = try CatalogImporter.run(
       file: Self.citySample, into: url, spec: Self.citySpec, progress: { fractions.append($0) })
-    #expect(summary == .init(added: 2955, updated: 0))
+    #expect(summary == .init(added: 2955, updated: 0, kept: ["latitude", "longitude", "timezone"]))
     #expect(fractions.last == 1)
     let store = try CatalogStore.open(at: url)
     let document = try store.loadDocument()
@@ -33,6 +33,15 @@ struct ImportTests {
     let seoul = try #require(try store.item(id: "1835848"))
     #expect(seoul["name"] == .text("Seoul"))
     #expect(seoul["alternates"]?.strings.contains("서울") == true)
+    // The fields no flag named are kept, typed as they came, and not searched.
+    #expect(seoul["timezone"] == .text("Asia/Seoul"))
+    #expect(seoul["latitude"] == .number(37.566))
+    #expect(
+      document.schema.storedFields == [
+        .number("latitude", searchable: false), .number("longitude", searchable: false),
+        .text("timezone", searchable: false),
+      ])
+    #expect(document.schema.idField == "id")
     var search = SearchController(collection: try document.makeCollection())
     search.send(.focus)
     search.send(.setText("서울"))
@@ -42,7 +51,7 @@ struct ImportTests {
 
     // The same file again updates every item in place.
     let again = try CatalogImporter.run(file: Self.citySample, into: url, spec: Self.citySpec)
-    #expect(again == .init(added: 0, updated: 2955))
+    #expect(again == .init(added: 0, updated: 2955, kept: ["latitude", "longitude", "timezone"]))
     #expect(try CatalogStore.open(at: url).loadDocument() == document)
   }
 
@@ -122,11 +131,11 @@ struct ImportTests {
       ),
       (
         "bad.csv", "id;name\n1;A\n",
-        "bad.csv:1: the header is one column, \"id;name\": Sift reads CSV separated by commas, and this file looks separated by \";\""
+        "bad.csv:1: the header is one column, \"id;name\": this file looks separated by \";\"; import it with --delimiter ';'"
       ),
       (
         "bad.csv", "id\tname\n1\tA\n",
-        "bad.csv:1: the header is one column, \"id\tname\": Sift reads CSV separated by commas, and this file looks separated by tabs"
+        "bad.csv:1: the header is one column, \"id\tname\": this file looks separated by tabs; import it with --delimiter tab"
       ),
       (
         "bad.jsonl", "{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"B\\u0000C\"}\n",

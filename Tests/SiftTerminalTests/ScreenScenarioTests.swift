@@ -124,6 +124,47 @@ struct ScreenScenarioTests {
     #expect(app.model.screen == .list)
   }
 
+  @Test("fields kept but not searched: shown in the detail, not in rows, kept by an edit")
+  func storedFields() throws {
+    let schema = CatalogSchema(
+      name: "cities", fields: [.text("name"), .number("population")], titleField: "name",
+      storedFields: [.text("timezone", searchable: false), .number("latitude", searchable: false)])
+    let collection = try FilteredCollection(
+      schema: schema,
+      items: [
+        Item(
+          id: "1",
+          fields: [
+            "name": .text("Seoul"), "population": .number(10_349_312),
+            "timezone": .text("Asia/Seoul"), "latitude": .number(37.566),
+          ])
+      ])
+    var app = try AppDriver(collection: collection)
+    #expect(app.screen[4].hasPrefix(" Seoul"))
+    #expect(app.screen[5] == "   Population: 10,349,312")
+    app.type("seoul")
+    app.press(.enter)
+    let detail = app.screen.joined(separator: "\n")
+    #expect(detail.contains(" Timezone\n   Asia/Seoul"), "\(detail)")
+    #expect(detail.contains(" Latitude\n   37.566"), "\(detail)")
+    // Searching for a kept value finds nothing: it is not searched.
+    app.press(.escape)
+    app.press(.control("u"))
+    app.type("asia")
+    #expect(app.titles.isEmpty)
+    app.press(.control("u"))
+    app.type("seoul")
+    app.press(.enter, .control("e"))
+    app.type("!")
+    app.press(.enter)
+    guard case .update(let saved)? = app.writes.last else {
+      Issue.record("no update written: \(app.writes)")
+      return
+    }
+    #expect(saved["timezone"] == .text("Asia/Seoul"))
+    #expect(saved["latitude"] == .number(37.566))
+  }
+
   @Test("a catalog without a scope bar offers no Tab in the footer")
   func footerWithoutScopes() throws {
     let schema = CatalogSchema(

@@ -91,6 +91,32 @@ struct QueryParserTests {
     #expect(query.diagnostics.map(\.message) == [message])
   }
 
+  @Test(
+    "a word ending in a colon is punctuation (\"flag: Japan\"), unless it is a near miss of a field"
+  )
+  func colonEndingAWord() {
+    let flag = Query(parsing: "flag: Japan", schema: Self.schema)
+    #expect(flag.terms.map(Self.spell) == ["\"flag:\"", "\"japan\""])
+    #expect(flag.diagnostics.isEmpty)
+    let near = Query(parsing: "prise: 10", schema: Self.schema)
+    #expect(
+      near.diagnostics.map(\.message) == [
+        "unknown field `prise`, searched as text — did you mean `price`?"
+      ])
+  }
+
+  @Test("a field the catalog keeps but does not search is named as such")
+  func storedField() {
+    var schema = Self.schema
+    schema.storedFields = [.text("timezone", searchable: false)]
+    let query = Query(parsing: "timezone:utc", schema: schema)
+    #expect(query.terms.map(Self.spell) == ["\"timezone:utc\""])
+    #expect(
+      query.diagnostics.map(\.message) == [
+        "field `timezone` is kept but not searched (import with --text or --number timezone to search it); searched as text"
+      ])
+  }
+
   @Test func otherDiagnostics() {
     let lone = Query(parsing: "rose - tulip", schema: Self.schema)
     #expect(lone.terms.count == 2)

@@ -20,11 +20,19 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
   /// The number field that orders items the other relevance rules leave tied (popularity);
   /// nil: catalog order alone.
   public var rankingField: RankingField?
+  /// Fields the items keep and show but no search looks in: what an import was not told to
+  /// search (a city's timezone and coordinates), so the catalog holds the whole record. Not
+  /// indexed; returned with the item, shown in its detail, editable.
+  public var storedFields: [FieldDefinition]
+  /// The record field an import took each item's id from; a later import of the same catalog
+  /// reads ids from it without being told again. Nil: items were numbered.
+  public var idField: String?
 
   public init(
     name: String, title: String? = nil, fields: [FieldDefinition], titleField: String,
     categoryField: String? = nil, scopes: [Scope] = [], extraTokens: [SearchToken] = [],
-    categories: [String] = [], rankingField: RankingField? = nil
+    categories: [String] = [], rankingField: RankingField? = nil,
+    storedFields: [FieldDefinition] = [], idField: String? = nil
   ) {
     self.name = name
     self.title = title ?? name.prefix(1).uppercased() + name.dropFirst()
@@ -35,12 +43,33 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     self.extraTokens = extraTokens
     self.categories = categories
     self.rankingField = rankingField
+    self.storedFields = storedFields
+    self.idField = idField
   }
 
   private enum CodingKeys: String, CodingKey {
     case name, title, fields, titleField, categoryField, scopes, extraTokens, categories
-    case rankingField
+    case rankingField, storedFields, idField
   }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(title, forKey: .title)
+    try container.encode(fields, forKey: .fields)
+    try container.encode(titleField, forKey: .titleField)
+    try container.encodeIfPresent(categoryField, forKey: .categoryField)
+    try container.encode(scopes, forKey: .scopes)
+    try container.encode(extraTokens, forKey: .extraTokens)
+    try container.encode(categories, forKey: .categories)
+    try container.encodeIfPresent(rankingField, forKey: .rankingField)
+    // Left out when empty, so a catalog without them reads as it did before.
+    if !storedFields.isEmpty { try container.encode(storedFields, forKey: .storedFields) }
+    try container.encodeIfPresent(idField, forKey: .idField)
+  }
+
+  /// The searched fields, then the stored ones: every field an item may hold.
+  public var allFields: [FieldDefinition] { storedFields.isEmpty ? fields : fields + storedFields }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -53,18 +82,24 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
       scopes: try container.decodeIfPresent([Scope].self, forKey: .scopes) ?? [],
       extraTokens: try container.decodeIfPresent([SearchToken].self, forKey: .extraTokens) ?? [],
       categories: try container.decodeIfPresent([String].self, forKey: .categories) ?? [],
-      rankingField: try container.decodeIfPresent(RankingField.self, forKey: .rankingField))
+      rankingField: try container.decodeIfPresent(RankingField.self, forKey: .rankingField),
+      storedFields: try container.decodeIfPresent([FieldDefinition].self, forKey: .storedFields)
+        ?? [],
+      idField: try container.decodeIfPresent(String.self, forKey: .idField))
   }
 
   /// The first thing wrong with the schema, if any: a title or category field that is missing or
   /// of the wrong kind, a field named twice, a scope naming a field that does not exist.
   public func validate() throws(CatalogSchemaError) {
     var seen = Set<String>()
-    for field in fields {
+    for field in allFields {
       guard !field.name.isEmpty else { throw .emptyFieldName }
       guard seen.insert(Self.fieldKey(field.name)).inserted else {
         throw .duplicateField(field.name)
       }
+    }
+    if let stored = storedFields.first(where: { $0.kind == .category }) {
+      throw .wrongKind(stored.name, role: "stored", expected: .text)
     }
     guard let title = fields.first(where: { $0.name == titleField }) else {
       throw .missingField(titleField, role: "title")

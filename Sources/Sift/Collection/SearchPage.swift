@@ -85,7 +85,7 @@ extension PageResult {
   /// list field shows its first that many and counts the rest.
   public init(plain item: Item, schema: CatalogSchema, listValues: Int? = nil) {
     var fields: [ShownField] = []
-    for field in schema.fields {
+    for field in schema.allFields {
       guard let value = item[field.name] else { continue }
       if case .texts(let texts) = value, let listValues {
         let shown = Array(texts.prefix(max(0, listValues)))
@@ -124,9 +124,11 @@ extension SearchCollection where Element == Item {
     _ item: Item, explanation: MatchExplanation? = nil, listValues: Int? = nil
   ) -> PageResult {
     var fields: [ShownField] = []
-    for field in schema.fields {
+    let searched = schema.fields.count
+    for (position, field) in schema.allFields.enumerated() {
       guard let value = item[field.name] else { continue }
-      let highlighted = field.kind != .number
+      // A stored field is shown, never matched.
+      let highlighted = field.kind != .number && position < searched
       let texts = value.strings
       if case .texts = value, let listValues {
         let mayMatch =

@@ -24,11 +24,26 @@ public enum CatalogImport {
   public struct Summary: Hashable, Sendable {
     public var added: Int
     public var updated: Int
+    /// The catalog's stored fields after the import: kept and shown, not searched.
+    public var kept: [String]
     public var total: Int { added + updated }
 
-    public init(added: Int = 0, updated: Int = 0) {
+    public init(added: Int = 0, updated: Int = 0, kept: [String] = []) {
       self.added = added
       self.updated = updated
+      self.kept = kept
+    }
+
+    /// "Imported 3 items into c.sqlite (2 added, 1 updated)", and the fields it keeps
+    /// without searching them, with how to search one.
+    public func report(into catalog: String) -> String {
+      var text =
+        "Imported \(total) item\(total == 1 ? "" : "s") into \(catalog) (\(added) added, \(updated) updated)"
+      if !kept.isEmpty {
+        text +=
+          "\nKept, not searched: \(kept.joined(separator: ", ")) (search one with --text FIELD or --number FIELD)"
+      }
+      return text
     }
   }
 
@@ -44,12 +59,44 @@ public enum CatalogImport {
       rankingField: spec.rankingField)
   }
 
-  /// `schema` with the import's fields added. The title and category must be the catalog's,
-  /// and a field the catalog has must keep its kind.
+  /// The first record that would add an item without a title: with `ImportSpec.merges` a
+  /// record may leave the title out, which keeps the title of an item the catalog has.
+  public static func untitledNewRecord(
+    in records: [ImportRecord], titleField: String, isKnown: (ItemID) -> Bool
+  ) -> ImportRecord? {
+    records.first { record in
+      record.fields[titleField] == nil && !(record.id.map(isKnown) ?? false)
+    }
+  }
+
+  /// The fields `records` hold that `spec` does not name, each kept as a stored field: a
+  /// number field when every value is a number, else a text field; in name order.
+  public static func storedFields(
+    in records: [ImportRecord], spec: ImportSpec
+  ) -> [FieldDefinition] {
+    let named = spec.namedFields
+    var isNumber: [String: Bool] = [:]
+    for record in records {
+      for (name, value) in record.fields where !named.contains(name) {
+        let number: Bool
+        if case .number = value { number = true } else { number = false }
+        isNumber[name] = (isNumber[name] ?? true) && number
+      }
+    }
+    return isNumber.keys.sorted().map { name in
+      isNumber[name] == true ? .number(name, searchable: false) : .text(name, searchable: false)
+    }
+  }
+
+  /// `schema` with the import's fields added, `stored` among the fields it keeps unsearched,
+  /// the labels set and the id field remembered. The title and category must be the
+  /// catalog's; a field the catalog has must keep its kind, and one it kept unsearched becomes
+  /// searched when the import names it.
   public static func merged(
-    _ schema: CatalogSchema, with spec: ImportSpec
+    _ schema: CatalogSchema, with spec: ImportSpec, stored: [FieldDefinition] = []
   ) throws(ImportSchemaError) -> CatalogSchema {
     var schema = schema
+    let spec = spec.continuing(schema)
     guard schema.titleField == spec.titleField else {
       throw .incompatible(
         "the catalog's title field is \"\(schema.titleField)\", not \"\(spec.titleField)\"")
@@ -66,10 +113,40 @@ public enum CatalogImport {
             "field \"\(field.name)\" is a \(existing.kind.rawValue) field in the catalog, not \(field.kind.rawValue)"
           )
         }
+      } else if let index = schema.storedFields.firstIndex(where: { $0.name == field.name }) {
+        // Kept until now, searched from here on: text may become a category, not a number.
+        let kept = schema.storedFields[index]
+        guard kept.kind == field.kind || (kept.kind == .text && field.kind == .category) else {
+          throw .incompatible(
+            "field \"\(field.name)\" is kept as a \(kept.kind.rawValue) field in the catalog, not \(field.kind.rawValue)"
+          )
+        }
+        schema.storedFields.remove(at: index)
+        var searched = field
+        searched.label = kept.label
+        schema.fields.append(searched)
       } else {
         schema.fields.append(field)
       }
     }
+    for field in stored where !schema.fields.contains(where: { $0.name == field.name }) {
+      if let index = schema.storedFields.firstIndex(where: { $0.name == field.name }) {
+        // A field kept as numbers that now holds text is text.
+        if schema.storedFields[index].kind != field.kind { schema.storedFields[index].kind = .text }
+      } else {
+        schema.storedFields.append(field)
+      }
+    }
+    for (name, label) in spec.labels.sorted(by: { $0.key < $1.key }) {
+      if let index = schema.fields.firstIndex(where: { $0.name == name }) {
+        schema.fields[index].label = label
+      } else if let index = schema.storedFields.firstIndex(where: { $0.name == name }) {
+        schema.storedFields[index].label = label
+      } else {
+        throw .unknownLabelField(name, known: schema.allFields.map(\.name))
+      }
+    }
+    if let idField = spec.idField { schema.idField = idField }
     if let ranking = spec.rankingField { schema.rankingField = ranking }
     if schema.categoryField == nil, let category = spec.categoryField {
       schema.categoryField = category
@@ -108,30 +185,42 @@ public enum CatalogImport {
     return schema
   }
 
-  /// `document` with `records` imported: its schema merged with the import's, known ids'
-  /// items given the import's fields in place (their other fields kept), new ones added at
-  /// the end, and the scopes or tokens of the category as the items now have them.
+  /// `document` with `records` imported: its schema merged with the import's, a known id's
+  /// item replaced by the record in its place (with `ImportSpec.merges`, given the record's
+  /// fields and keeping the rest), new ones added at the end, and the scopes or tokens of the
+  /// category as the items now have them.
   public static func apply(
     _ records: [ImportRecord], spec: ImportSpec, to document: CatalogDocument
   ) throws(ImportSchemaError) -> (document: CatalogDocument, summary: Summary) {
-    var schema = try merged(document.schema, with: spec)
+    let spec = spec.continuing(document.schema)
+    var schema = try merged(
+      document.schema, with: spec, stored: storedFields(in: records, spec: spec))
     var items = document.items
     var rowOfID: [ItemID: Int] = [:]
     for (row, item) in items.enumerated() { rowOfID[item.id] = row }
     var allocator = ItemIDAllocator(ids: items.lazy.map(\.id.rawValue))
     var summary = Summary()
-    let fields = spec.fields.map(\.name)
+    if let untitled = untitledNewRecord(
+      in: records, titleField: schema.titleField, isKnown: { rowOfID[$0] != nil })
+    {
+      throw .untitled(line: untitled.line, field: schema.titleField)
+    }
     for record in records {
       let id = record.id ?? allocator.next { rowOfID[ItemID($0)] != nil }
       if let row = rowOfID[id] {
-        for field in fields { items[row].fields[field] = record.fields[field] }
+        if spec.merges {
+          items[row].fields.merge(record.fields) { _, new in new }
+        } else {
+          items[row].fields = record.fields
+        }
         summary.updated += 1
       } else {
         rowOfID[id] = items.count
-        items.append(Item(id: id, fields: record.fields.filter { fields.contains($0.key) }))
+        items.append(Item(id: id, fields: record.fields))
         summary.added += 1
       }
     }
+    summary.kept = schema.storedFields.map(\.name)
     if let category = schema.categoryField {
       var seen: Set<String> = []
       var values: [String] = []
@@ -153,10 +242,23 @@ public enum ImportSchemaError: Error, Hashable, Sendable, CustomStringConvertibl
   case incompatible(String)
   /// The merged schema is not a valid one.
   case invalid(CatalogSchemaError)
+  /// A label for a field the catalog does not have.
+  case unknownLabelField(String, known: [String])
+  /// A record on `line` would add an item without a title (`--merge` leaves titles out only
+  /// of items the catalog has).
+  case untitled(line: Int, field: String)
+
+  /// Why a record without a title cannot be imported: the reason after `FILE:LINE:`.
+  public static func untitledReason(field: String) -> String {
+    "missing title field \"\(field)\" (the catalog has no item with this id; --merge keeps only a known item's title)"
+  }
 
   public var description: String {
     switch self {
     case .incompatible(let reason): reason
+    case .untitled(let line, let field): "line \(line): \(Self.untitledReason(field: field))"
+    case .unknownLabelField(let name, let known):
+      "--label \(name)=…: the catalog has no field \"\(name)\" (its fields: \(known.joined(separator: ", ")))"
     case .invalid(let error): "invalid catalog schema: \(error)"
     }
   }

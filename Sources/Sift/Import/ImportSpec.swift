@@ -1,6 +1,11 @@
 /// Which fields of the records in a file become which fields of a catalog
 /// (`sift import --title name --text alternates --number population --category country --id id`).
+///
+/// Every other field of a record is kept too, as a stored field (`CatalogSchema.storedFields`):
+/// shown and returned, not searched. A later import of the same catalog needs none of the flags
+/// again (`continuing(_:)`).
 public struct ImportSpec: Hashable, Sendable {
+  /// The title field; empty: the catalog's (an import into a catalog that exists).
   public var titleField: String
   /// More text fields; each may hold a string or (JSON Lines) an array of strings.
   public var textFields: [String]
@@ -11,10 +16,20 @@ public struct ImportSpec: Hashable, Sendable {
   /// The number field that orders ties (popularity); it is imported as a number field even
   /// when `numberFields` does not name it. Nil keeps the catalog's.
   public var rankingField: RankingField?
+  /// How a record whose id the catalog holds changes its item: false replaces the item whole
+  /// (a field the record lacks is gone); true sets the fields the record has and keeps the rest.
+  public var merges: Bool
+  /// What people read for a field (`--label population=Inhabitants`), by field name: a searched
+  /// or a stored one.
+  public var labels: [String: String]
+  /// A record without a value in `idField` gets the next free number instead of failing: the
+  /// id field was the catalog's (`continuing(_:)`), not named for this file.
+  public var numbersRecordsWithoutID = false
 
   public init(
     titleField: String, textFields: [String] = [], numberFields: [String] = [],
-    categoryField: String? = nil, idField: String? = nil, rankingField: RankingField? = nil
+    categoryField: String? = nil, idField: String? = nil, rankingField: RankingField? = nil,
+    merges: Bool = false, labels: [String: String] = [:]
   ) {
     self.titleField = titleField
     self.textFields = textFields
@@ -22,6 +37,42 @@ public struct ImportSpec: Hashable, Sendable {
     self.categoryField = categoryField
     self.idField = idField
     self.rankingField = rankingField
+    self.merges = merges
+    self.labels = labels
+  }
+
+  /// This import into a catalog that has `schema`: its title, searched fields, category and id
+  /// field as they are, with what this spec adds. A field the catalog keeps unsearched becomes
+  /// searched when this spec names it.
+  public func continuing(_ schema: CatalogSchema) -> ImportSpec {
+    var spec = self
+    if spec.titleField.isEmpty { spec.titleField = schema.titleField }
+    // A field this spec names with another kind is the merge's to refuse, by name.
+    let named = Set(
+      [spec.titleField] + textFields + numberFields + [categoryField].compactMap { $0 })
+    for field in schema.fields where !named.contains(field.name) {
+      switch field.kind {
+      case .text where !spec.textFields.contains(field.name): spec.textFields.append(field.name)
+      case .number where !spec.numberFields.contains(field.name):
+        spec.numberFields.append(field.name)
+      default: break
+      }
+    }
+    if spec.categoryField == nil, let category = schema.categoryField, !named.contains(category) {
+      spec.categoryField = category
+    }
+    if spec.idField == nil, let remembered = schema.idField {
+      spec.idField = remembered
+      spec.numbersRecordsWithoutID = true
+    }
+    return spec
+  }
+
+  /// Every field name a record's value is read for by name: the fields, and the id field.
+  package var namedFields: Set<String> {
+    var names = Set(fields.map(\.name))
+    if let idField { names.insert(idField) }
+    return names
   }
 
   /// The number fields, the ranking field among them.

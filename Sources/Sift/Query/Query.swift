@@ -167,8 +167,16 @@ struct QueryParser {
     name: String, value: String, quoted: Bool, whole: String, negated: Bool, range: Range<Int>
   ) {
     guard let field = schema.field(named: name) else {
-      diagnostics.append(
-        QueryDiagnostic(.unknownField(name, suggestion: suggestField(for: name)), range: range))
+      let key = CatalogSchema.fieldKey(name)
+      if let stored = schema.storedFields.first(where: { CatalogSchema.fieldKey($0.name) == key }) {
+        diagnostics.append(QueryDiagnostic(.storedField(stored.name), range: range))
+      } else if value.isEmpty, !quoted, suggestField(for: name) == nil {
+        // `flag: Japan`, `Star Wars: Episode`: a colon that ends a word is punctuation, not a
+        // field with its value missing (unless the word is a near miss of one: `prise:`).
+      } else {
+        diagnostics.append(
+          QueryDiagnostic(.unknownField(name, suggestion: suggestField(for: name)), range: range))
+      }
       addText(whole, field: nil, isPhrase: false, negated: negated, range: range)
       return
     }

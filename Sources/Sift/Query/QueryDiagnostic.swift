@@ -4,6 +4,8 @@ public struct QueryDiagnostic: Error, Hashable, Sendable, CustomStringConvertibl
   public enum Problem: Hashable, Sendable {
     /// `prise:10`: no such field; searched as plain text.
     case unknownField(String, suggestion: String?)
+    /// `timezone:utc`: a field the catalog keeps but does not search; searched as plain text.
+    case storedField(String)
     /// `price:` or `price:<`: the filter has no value yet; searched as plain text.
     case missingValue(field: String)
     /// `price:cheap`: a number field needs a number; searched as plain text.
@@ -35,6 +37,9 @@ public struct QueryDiagnostic: Error, Hashable, Sendable, CustomStringConvertibl
     case .unknownField(let name, let suggestion):
       let hint = suggestion.map { " — did you mean `\($0)`?" } ?? ""
       return "unknown field `\(name)`, searched as text\(hint)"
+    case .storedField(let name):
+      return
+        "field `\(name)` is kept but not searched (import with --text or --number \(name) to search it); searched as text"
     case .missingValue(let field):
       return
         "`\(field):` needs a value (e.g. `\(field):<10` or `\(field):2000..2010`); searched as text"

@@ -55,10 +55,11 @@ struct FoldedRow: Sendable {
     }
   }
 
-  /// The item's fields as a JSON object, in schema order: strings, string arrays, numbers.
+  /// The item's fields as a JSON object, in schema order (searched, then stored): strings,
+  /// string arrays, numbers.
   static func json(_ item: Item, _ schema: CatalogSchema) -> String {
     var members: [(String, JSONValue)] = []
-    for field in schema.fields {
+    for field in schema.allFields {
       switch item[field.name] {
       case .none: continue
       case .text(let text): members.append((field.name, .string(text)))

@@ -290,7 +290,8 @@ function showDidYouMean(word) {
 function secondaryLine(result) {
   const parts = [];
   for (const schemaField of state.catalog.fields) {
-    if (schemaField.name === state.catalog.titleField) continue;
+    // A row shows what is searched; the detail shows the fields kept besides.
+    if (schemaField.name === state.catalog.titleField || schemaField.stored) continue;
     const value = fieldValue(result, schemaField, 2);
     if (!value) continue;
     const part = element("span", { class: "part" });

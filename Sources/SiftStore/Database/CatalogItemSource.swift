@@ -13,7 +13,7 @@ public struct CatalogItemSource: ElementSource {
 
   public init(store: CatalogStore, schema: CatalogSchema) {
     self.store = store
-    fields = schema.fields
+    fields = schema.allFields
   }
 
   /// The items with these ids, in any order. A read that fails (the file gone, a disk error)

@@ -16,15 +16,20 @@ extension CatalogStore {
     try read { db in try document(db) }
   }
 
+  /// Every item's id.
+  public func itemIDs() throws(StoreError) -> Set<String> {
+    try read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM items")) }
+  }
+
   /// The schema and every item, read in the caller's transaction.
   func document(_ db: Database) throws -> CatalogDocument {
     let schema = try Self.schema(db, path: path)
-    let columns = schema.fields.map { Self.column($0.name) }
+    let columns = schema.allFields.map { Self.column($0.name) }
     let sql = "SELECT id\(columns.map { ", \($0)" }.joined()) FROM items ORDER BY position"
     var items: [Item] = []
     items.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM items") ?? 0)
     let rows = try Row.fetchCursor(db, sql: sql)
-    while let row = try rows.next() { items.append(Self.item(row, fields: schema.fields)) }
+    while let row = try rows.next() { items.append(Self.item(row, fields: schema.allFields)) }
     return CatalogDocument(schema: schema, items: items)
   }
 
@@ -71,7 +76,7 @@ extension CatalogStore {
 
   public func item(id: ItemID) throws(StoreError) -> Item? {
     try read { db in
-      try Self.items(withIDs: [id], fields: Self.schema(db, path: path).fields, db).first
+      try Self.items(withIDs: [id], fields: Self.schema(db, path: path).allFields, db).first
     }
   }
 
@@ -129,7 +134,7 @@ extension CatalogStore {
         "INSERT INTO catalog (id, schema) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET schema = excluded.schema",
       arguments: [json])
     let existing = Set(try db.columns(in: "items").map(\.name))
-    for field in schema.fields where !existing.contains("f_" + field.name) {
+    for field in schema.allFields where !existing.contains("f_" + field.name) {
       // No declared type: SQLite keeps each value exactly as given (text, number or blob).
       try db.execute(sql: "ALTER TABLE items ADD COLUMN \(Self.column(field.name))")
     }
@@ -149,16 +154,16 @@ extension CatalogStore {
   }
 
   func insert(_ item: Item, position: Int64, schema: CatalogSchema, _ db: Database) throws {
-    let sql = Self.insertItemSQL(columns: schema.fields.map { Self.column($0.name) })
+    let sql = Self.insertItemSQL(columns: schema.allFields.map { Self.column($0.name) })
     var arguments: [DatabaseValue] = [item.id.rawValue.databaseValue, position.databaseValue]
-    arguments += schema.fields.map { Self.databaseValue(item[$0.name]) }
+    arguments += schema.allFields.map { Self.databaseValue(item[$0.name]) }
     try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
   }
 
   /// Replaces the fields of an existing item; its position stays.
   func replaceFields(of item: Item, schema: CatalogSchema, _ db: Database) throws -> Bool {
-    let sql = Self.updateItemSQL(columns: schema.fields.map { Self.column($0.name) })
-    var arguments = schema.fields.map { Self.databaseValue(item[$0.name]) }
+    let sql = Self.updateItemSQL(columns: schema.allFields.map { Self.column($0.name) })
+    var arguments = schema.allFields.map { Self.databaseValue(item[$0.name]) }
     arguments.append(item.id.rawValue.databaseValue)
     try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
     return db.changesCount > 0

@@ -5,17 +5,19 @@ import Foundation
 /// bytes finds where each record starts and any quote left open, so every error can name its
 /// line — CSV.swift itself reads an unclosed quote to the end of the file without a word.
 enum CSVRecordReader {
+  /// - Parameter delimiter: what separates fields: a comma unless `--delimiter` says otherwise.
   static func read(
-    _ data: Data, file: String, progress: (Int) -> Void,
+    _ data: Data, file: String, delimiter: UInt8 = UInt8(ascii: ","), progress: (Int) -> Void,
     _ body: ([String: RawValue], Int) throws(ImportError) -> Void
   ) throws(ImportError) {
-    let startLines = try recordStartLines(data, file: file)
+    let startLines = try recordStartLines(data, file: file, delimiter: delimiter)
     guard let text = String(data: data, encoding: .utf8) else {
       throw ImportError(file: file, line: firstInvalidUTF8Line(data), reason: "invalid UTF-8")
     }
     let reader: CSVReader
     do {
-      reader = try CSVReader(string: text, hasHeaderRow: true)
+      reader = try CSVReader(
+        string: text, hasHeaderRow: true, delimiter: UnicodeScalar(delimiter))
     } catch {
       throw ImportError(file: file, line: 1, reason: "no header row")
     }
@@ -27,13 +29,14 @@ enum CSVRecordReader {
       throw ImportError(
         file: file, line: 1, reason: "column \"\(name)\" appears twice in the header")
     }
-    if header.count == 1, let separator = [";", "\t", "|"].first(where: { header[0].contains($0) })
-    {
+    let separators = [",", ";", "\t", "|"].filter { Array($0.utf8) != [delimiter] }
+    if header.count == 1, let separator = separators.first(where: { header[0].contains($0) }) {
       let shown = separator == "\t" ? "tabs" : "\"\(separator)\""
+      let flag = separator == "\t" ? "--delimiter tab" : "--delimiter '\(separator)'"
       throw ImportError(
         file: file, line: 1,
         reason:
-          "the header is one column, \"\(header[0].prefix(60))\": Sift reads CSV separated by commas, and this file looks separated by \(shown)"
+          "the header is one column, \"\(header[0].prefix(60))\": this file looks separated by \(shown); import it with \(flag)"
       )
     }
     var recordIndex = 1  // the header is record 0
@@ -60,9 +63,10 @@ enum CSVRecordReader {
 
   /// The line on which each record starts, and a check that every quoted field is closed and
   /// followed by a delimiter or the end of its record.
-  static func recordStartLines(_ data: Data, file: String) throws(ImportError) -> [Int] {
-    let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr = UInt8(ascii: "\r"),
-      lf = UInt8(ascii: "\n")
+  static func recordStartLines(
+    _ data: Data, file: String, delimiter comma: UInt8 = UInt8(ascii: ",")
+  ) throws(ImportError) -> [Int] {
+    let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
     var starts = [1]
     var line = 1
     var inQuotes = false

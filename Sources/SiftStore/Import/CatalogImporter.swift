@@ -26,11 +26,21 @@ public enum CatalogImporter {
 
   /// Reads and checks every record of `file`.
   ///
-  /// - Parameter progress: called with the fraction of the file read, from 0 to 1.
+  /// - Parameters:
+  ///   - spec: the fields to read by name; every other field of a record is kept as it is
+  ///     (a CSV column of numbers only, as numbers).
+  ///   - delimiter: what separates CSV fields (`--delimiter`).
+  ///   - progress: called with the fraction of the file read, from 0 to 1.
   public static func readRecords(
-    file: URL, spec: ImportSpec, progress: (Double) -> Void = { _ in }
+    file: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
+    progress: (Double) -> Void = { _ in }
   ) throws(ImportError) -> [ImportRecord] {
     let name = file.relativePath
+    guard !spec.titleField.isEmpty else {
+      throw ImportError(
+        file: name, line: 0,
+        reason: "a new catalog needs --title FIELD: the field each item shows as its title")
+    }
     if let field = spec.conflictingField {
       throw ImportError(file: name, line: 0, reason: "field \"\(field)\" is given two kinds")
     }
@@ -63,26 +73,93 @@ public enum CatalogImporter {
     let report: (Int) -> Void = { progress(Double($0) / total) }
     switch format {
     case .jsonLines: try JSONLinesReader.read(data, file: name, progress: report, body)
-    case .csv: try CSVRecordReader.read(data, file: name, progress: report, body)
+    case .csv:
+      try CSVRecordReader.read(data, file: name, delimiter: delimiter, progress: report, body)
+      numbersKept(in: &records, spec: spec)
     }
     return records
   }
 
+  /// A CSV cell is text: a column no flag named whose every cell is a number is kept as
+  /// numbers (a city's latitude), any other as text.
+  private static func numbersKept(in records: inout [ImportRecord], spec: ImportSpec) {
+    let named = spec.namedFields
+    var numeric: [String: Bool] = [:]
+    for record in records {
+      for (name, value) in record.fields where !named.contains(name) {
+        guard numeric[name] != false else { continue }
+        if case .text(let text) = value, NumberText.parse(text) != nil {
+          numeric[name] = true
+        } else {
+          numeric[name] = false
+        }
+      }
+    }
+    let columns = numeric.filter(\.value).map(\.key)
+    guard !columns.isEmpty else { return }
+    for index in records.indices {
+      for name in columns {
+        if case .text(let text)? = records[index].fields[name], let number = NumberText.parse(text)
+        {
+          records[index].fields[name] = .number(number)
+        }
+      }
+    }
+  }
+
   /// Imports `file` into the catalog at `location`, creating it when it does not exist.
+  ///
+  /// A catalog that exists imports as it did before (`ImportSpec.continuing(_:)`): `spec`
+  /// needs to name only what is new.
   public static func run(
-    file: URL, into catalog: URL, spec: ImportSpec, progress: (Double) -> Void = { _ in }
+    file: URL, into catalog: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
+    progress: (Double) -> Void = { _ in }
   ) throws(ImportFailure) -> Summary {
     // Reading and checking is most of the work; writing the rest.
     let readShare = 0.7
+    let exists = FileManager.default.fileExists(atPath: catalog.path)
+    var spec = spec
+    if exists {
+      do {
+        let store = try CatalogStore.open(at: catalog)
+        defer { try? store.close() }
+        spec = spec.continuing(try store.loadSchema())
+      } catch {
+        throw .catalog(error)
+      }
+    }
     let records: [ImportRecord]
     do {
-      records = try readRecords(file: file, spec: spec, progress: { progress($0 * readShare) })
+      records = try readRecords(
+        file: file, spec: spec, delimiter: delimiter, progress: { progress($0 * readShare) })
     } catch {
       throw .file(error)
     }
+    if spec.merges {
+      let known: Set<String>
+      do {
+        if exists {
+          let store = try CatalogStore.open(at: catalog)
+          defer { try? store.close() }
+          known = try store.itemIDs()
+        } else {
+          known = []
+        }
+      } catch {
+        throw .catalog(error)
+      }
+      if let untitled = CatalogImport.untitledNewRecord(
+        in: records, titleField: spec.titleField, isKnown: { known.contains($0.rawValue) })
+      {
+        throw .file(
+          ImportError(
+            file: file.relativePath, line: untitled.line,
+            reason: ImportSchemaError.untitledReason(field: spec.titleField)))
+      }
+    }
     do {
       let store: CatalogStore
-      if FileManager.default.fileExists(atPath: catalog.path) {
+      if exists {
         store = try CatalogStore.open(at: catalog)
       } else {
         let schema = CatalogImport.newSchema(
@@ -106,12 +183,16 @@ extension CatalogStore {
     _ records: [ImportRecord], spec: ImportSpec, progress: (Double) -> Void = { _ in }
   ) throws(StoreError) -> CatalogImporter.Summary {
     try write { db in
-      let schema = try merged(try Self.schema(db, path: path), with: spec)
+      let before = try Self.schema(db, path: path)
+      let spec = spec.continuing(before)
+      let schema = try merged(
+        before, with: spec, stored: CatalogImport.storedFields(in: records, spec: spec))
       try writeSchema(schema, db)
       var known = Set(try String.fetchAll(db, sql: "SELECT id FROM items"))
       var position = try nextPosition(db)
       var allocator = try ItemIDAllocator(db)
-      let fields = spec.fields.map(\.name)
+      // Every field: a replaced item loses what the record does not hold.
+      let fields = schema.allFields.map(\.name)
       let columns = fields.map(Self.column)
       let insert = try db.makeStatement(sql: Self.insertItemSQL(columns: columns))
       let update = try db.makeStatement(sql: Self.updateItemSQL(columns: columns))
@@ -125,7 +206,17 @@ extension CatalogStore {
           id = allocator.next(isTaken: known.contains).rawValue
         }
         let values = fields.map { Self.databaseValue(record.fields[$0]) }
-        if known.contains(id) {
+        if known.contains(id), spec.merges {
+          // Only the fields the record holds.
+          let held = fields.filter { record.fields[$0] != nil }
+          if !held.isEmpty {
+            try db.cachedStatement(sql: Self.updateItemSQL(columns: held.map(Self.column)))
+              .execute(
+                arguments: StatementArguments(
+                  held.map { Self.databaseValue(record.fields[$0]) } + [id.databaseValue]))
+          }
+          summary.updated += 1
+        } else if known.contains(id) {
           try update.execute(arguments: StatementArguments(values + [id.databaseValue]))
           summary.updated += 1
         } else {
@@ -136,6 +227,7 @@ extension CatalogStore {
           summary.added += 1
         }
       }
+      summary.kept = schema.storedFields.map(\.name)
       try writeSchema(try withCategoryScopes(schema, db), db)
       // The index of the items as they now are, in the import's own transaction.
       try writeIndex(of: try document(db), db)
@@ -145,15 +237,17 @@ extension CatalogStore {
   }
 
   /// `CatalogImport.merged(_:with:)`, its errors naming the file.
-  private func merged(_ schema: CatalogSchema, with spec: ImportSpec) throws(StoreError)
-    -> CatalogSchema
-  {
+  private func merged(
+    _ schema: CatalogSchema, with spec: ImportSpec, stored: [FieldDefinition]
+  ) throws(StoreError) -> CatalogSchema {
     do {
-      return try CatalogImport.merged(schema, with: spec)
+      return try CatalogImport.merged(schema, with: spec, stored: stored)
     } catch {
       switch error {
       case .incompatible(let reason): throw .incompatibleSchema(path, reason: reason)
       case .invalid(let error): throw .invalidSchema(path, error)
+      case .unknownLabelField, .untitled:
+        throw .incompatibleSchema(path, reason: error.description)
       }
     }
   }

@@ -7,7 +7,8 @@ enum RawValue {
   case number(Double)
   case string(String)
   case array([RawValue])
-  case object
+  /// Its members in key order.
+  case object([(String, RawValue)])
 
   var kindName: String {
     switch self {
@@ -29,17 +30,19 @@ extension ImportSpec {
     _ values: [String: RawValue], line: Int, numbersFromText: Bool
   ) -> Result<ImportRecord, RecordProblem> {
     var fields: [String: FieldValue] = [:]
-    guard let title = values[titleField], case .string(let titleText) = title else {
-      if let value = values[titleField], !(value.isNull) {
-        return .failure("title field \"\(titleField)\" must be a string, not \(value.kindName)")
+    switch values[titleField] ?? .null {
+    case .string(let titleText):
+      // A row shows its title first: an empty one would draw as nothing.
+      guard !titleText.allSatisfy(\.isWhitespace) else {
+        return .failure("title field \"\(titleField)\" is empty")
       }
-      return .failure("missing title field \"\(titleField)\"")
+      fields[titleField] = .text(titleText)
+    case .null where merges:
+      break  // the item's own title stays; a new item without one is refused when written
+    case .null: return .failure("missing title field \"\(titleField)\"")
+    case let value:
+      return .failure("title field \"\(titleField)\" must be a string, not \(value.kindName)")
     }
-    // A row shows its title first: an empty one would draw as nothing.
-    guard !titleText.allSatisfy(\.isWhitespace) else {
-      return .failure("title field \"\(titleField)\" is empty")
-    }
-    fields[titleField] = .text(titleText)
     for name in textFields where name != titleField {
       switch values[name] ?? .null {
       case .null: break
@@ -90,11 +93,17 @@ extension ImportSpec {
       case .string(let text) where !text.isEmpty: id = ItemID(text)
       case .number(let number) where number == number.rounded() && abs(number) < 1e15:
         id = ItemID(String(Int64(number)))
+      case .null where numbersRecordsWithoutID: break
       case .null, .string: return .failure("missing id field \"\(idField)\"")
       case let other:
         return .failure(
           "id field \"\(idField)\" must be a string or an integer, not \(other.kindName)")
       }
+    }
+    // The rest of the record is kept as it came (`CatalogSchema.storedFields`).
+    let named = namedFields
+    for (name, value) in values where !named.contains(name) {
+      if let kept = value.kept { fields[name] = kept }
     }
     if let field = CatalogStore.fieldHoldingNUL(id: id, idField: idField ?? "id", fields: fields) {
       return .failure("\(StoreError.unstorableText(field: field))")
@@ -107,6 +116,37 @@ extension RawValue {
   var isNull: Bool {
     if case .null = self { return true }
     return false
+  }
+
+  /// The value of a field no flag named, as the item keeps it: strings, numbers and lists of
+  /// strings as they are; a boolean as `true` or `false`; any other list or an object as its
+  /// JSON. Nil for null and an empty string (an empty CSV cell), which the item leaves out.
+  var kept: FieldValue? {
+    switch self {
+    case .null: return nil
+    case .bool(let value): return .text(value ? "true" : "false")
+    case .number(let number): return .number(number)
+    case .string(let text): return text.isEmpty ? nil : .text(text)
+    case .array(let elements):
+      var strings: [String] = []
+      for element in elements {
+        guard case .string(let text) = element else { return .text(json.text) }
+        strings.append(text)
+      }
+      return .texts(strings)
+    case .object: return .text(json.text)
+    }
+  }
+
+  private var json: JSONValue {
+    switch self {
+    case .null: .null
+    case .bool(let value): .bool(value)
+    case .number(let number): .number(number)
+    case .string(let text): .string(text)
+    case .array(let elements): .array(elements.map(\.json))
+    case .object(let members): .object(members.map { ($0.0, $0.1.json) })
+    }
   }
 }
 

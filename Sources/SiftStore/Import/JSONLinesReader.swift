@@ -46,7 +46,8 @@ enum JSONLinesReader {
       if String(cString: number.objCType) == "c" { return .bool(number.boolValue) }
       return .number(number.doubleValue)
     case let array as [Any]: return .array(array.map(raw))
-    case is [String: Any]: return .object
+    case let object as [String: Any]:
+      return .object(object.keys.sorted().map { ($0, raw(object[$0] as Any)) })
     default: return .null
     }
   }

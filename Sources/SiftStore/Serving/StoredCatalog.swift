@@ -194,7 +194,7 @@ public final class StoredCatalog: SearchCatalog {
       let ids = controller.collection.ids(atRows: page.rows)
       let found: [Item]
       do {
-        found = try snapshot.items(withIDs: ids, fields: controller.collection.schema.fields)
+        found = try snapshot.items(withIDs: ids, fields: controller.collection.schema.allFields)
       } catch {
         throw .unavailable("the catalog could not be read: \(error)")
       }

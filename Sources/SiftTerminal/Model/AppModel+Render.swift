@@ -321,7 +321,7 @@ extension AppModel {
       &grid, left: "‹ Back (Esc)", title: title(of: item), right: "^E Edit  ^D Delete")
     rule(&grid, y: 1)
     var y = 2
-    for field in schema.fields {
+    for field in schema.allFields {
       guard y < height - 2 else { break }
       grid.put(" " + field.label, x: 0, y: y, style: .dim)
       y += 1

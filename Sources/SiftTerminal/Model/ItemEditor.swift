@@ -1,7 +1,8 @@
 import Foundation
 import Sift
 
-/// The add/edit form: one line of text per field of the schema.
+/// The add/edit form: one line of text per field of the schema, the stored ones too (an edit
+/// replaces the item, so a field the form left out would be lost).
 public struct ItemEditor: Hashable, Sendable {
   /// The item being edited; nil for a new item.
   public var itemID: ItemID?
@@ -16,8 +17,8 @@ public struct ItemEditor: Hashable, Sendable {
   /// A form for a new item (empty) or for `item`.
   public init(schema: CatalogSchema, item: Item? = nil) {
     itemID = item?.id
-    fields = schema.fields
-    values = schema.fields.map { field in
+    fields = schema.allFields
+    values = fields.map { field in
       switch item?[field.name] {
       case .none: ""
       case .text(let text): text
@@ -26,12 +27,12 @@ public struct ItemEditor: Hashable, Sendable {
       }
     }
     listFields = Set(
-      schema.fields.filter {
+      fields.filter {
         if case .texts = item?[$0.name] { return true }
         return false
       }.map(\.name))
     // Start in the title field.
-    focus = schema.fields.firstIndex { $0.name == schema.titleField } ?? 0
+    focus = fields.firstIndex { $0.name == schema.titleField } ?? 0
   }
 
   public var isNew: Bool { itemID == nil }

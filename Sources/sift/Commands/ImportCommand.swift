@@ -14,14 +14,20 @@ struct ImportCommand: AsyncParsableCommand {
     abstract: "Import a JSON Lines or CSV file into a catalog (created if missing).",
     discussion: """
       The whole import is one transaction: a malformed line, invalid UTF-8 or a value of the
-      wrong type fails it with FILE:LINE: reason and leaves the catalog as it was. Items whose
-      --id is already in the catalog are updated in place. A --text field may hold a string or
-      an array of strings.
+      wrong type fails it with FILE:LINE: reason and leaves the catalog as it was. A --text
+      field may hold a string or an array of strings.
+
+      Every field of a record is kept: the ones named here are searched, the rest are stored
+      and shown with the item. The catalog remembers how it was imported, so a later import
+      into it needs none of these options again. An item whose --id the catalog holds is
+      replaced by the record (with --merge, it takes the record's fields and keeps the rest).
 
       Examples:
         sift import cities.jsonl --catalog cities.sqlite --title name --text alternates \\
           --number population --category country --id id --rank-by population
-        sift import meals.csv --catalog meals.sqlite --title name --number rating
+        sift import more-cities.jsonl --catalog cities.sqlite
+        sift import meals.csv --catalog meals.sqlite --title name --number rating \\
+          --label rating=Stars --delimiter ';'
       """
   )
 
@@ -34,8 +40,8 @@ struct ImportCommand: AsyncParsableCommand {
   )
   var catalog: String
 
-  @Option(help: "The field shown as each item's title.")
-  var title: String
+  @Option(help: "The field shown as each item's title (a new catalog needs it).")
+  var title: String?
 
   @Option(help: "A text field to search. Repeatable.")
   var text: [String] = []
@@ -46,8 +52,22 @@ struct ImportCommand: AsyncParsableCommand {
   @Option(help: "The field that groups items (scope bar and category: tokens).")
   var category: String?
 
-  @Option(help: "The field that gives each item its id; re-importing an id updates that item.")
+  @Option(help: "The field that gives each item its id; re-importing an id replaces that item.")
   var id: String?
+
+  @Flag(help: "Update a known id's item with the record's fields and keep its others.")
+  var merge = false
+
+  @Option(
+    help: ArgumentHelp(
+      "What people read for a field, e.g. population=Inhabitants. Repeatable.",
+      valueName: "FIELD=TEXT"))
+  var label: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "What separates CSV fields: one character, or tab.", valueName: "CHARACTER"))
+  var delimiter: String = ","
 
   @Option(
     name: .customLong("rank-by"),
@@ -61,12 +81,42 @@ struct ImportCommand: AsyncParsableCommand {
       throw ValidationError(
         "--rank-by \"\(rankBy)\" is not FIELD, FIELD:asc or FIELD:desc")
     }
+    for label in label {
+      guard let equals = label.firstIndex(of: "="), equals != label.startIndex,
+        !label[label.index(after: equals)...].allSatisfy(\.isWhitespace)
+      else {
+        throw ValidationError("--label \"\(label)\" is not FIELD=TEXT")
+      }
+    }
+    guard Self.delimiter(delimiter) != nil else {
+      throw ValidationError(
+        "--delimiter \"\(delimiter)\" is not one character other than a quote or a line break (or tab)"
+      )
+    }
   }
 
+  /// The byte `--delimiter` names: one ASCII character that is not a quote or a line break.
+  static func delimiter(_ text: String) -> UInt8? {
+    if text.lowercased() == "tab" || text == "\\t" { return UInt8(ascii: "\t") }
+    guard text.utf8.count == 1, let byte = text.utf8.first, byte < 0x80,
+      ![UInt8(ascii: "\""), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(byte)
+    else { return nil }
+    return byte
+  }
+
+  var delimiterByte: UInt8 { Self.delimiter(delimiter) ?? UInt8(ascii: ",") }
+
+  /// The options as an import spec; an empty title means the catalog's own.
   var spec: ImportSpec {
-    ImportSpec(
-      titleField: title, textFields: text, numberFields: number, categoryField: category,
-      idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)))
+    var labels: [String: String] = [:]
+    for label in label {
+      let parts = label.split(separator: "=", maxSplits: 1)
+      if parts.count == 2 { labels[String(parts[0])] = String(parts[1]) }
+    }
+    return ImportSpec(
+      titleField: title ?? "", textFields: text, numberFields: number, categoryField: category,
+      idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)), merges: merge,
+      labels: labels)
   }
 
   func run() async throws {
@@ -87,12 +137,10 @@ struct ImportCommand: AsyncParsableCommand {
     var progress = ProgressBar(label: "Importing \(URL(fileURLWithPath: file).lastPathComponent)")
     do {
       let summary = try CatalogImporter.run(
-        file: URL(fileURLWithPath: file), into: url, spec: spec,
+        file: URL(fileURLWithPath: file), into: url, spec: spec, delimiter: delimiterByte,
         progress: { progress.update($0) })
       progress.finish()
-      StandardStreams.error(
-        "Imported \(summary.total) item\(summary.total == 1 ? "" : "s") into \(url.path) (\(summary.added) added, \(summary.updated) updated)"
-      )
+      StandardStreams.error(summary.report(into: url.path))
     } catch {
       progress.finish()
       throw Failure.exit(error.description, status: 1)

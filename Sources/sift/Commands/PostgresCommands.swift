@@ -65,15 +65,14 @@ extension ImportCommand {
       throw error
     }
     progress.finish()
-    StandardStreams.error(
-      "Imported \(summary.total) item\(summary.total == 1 ? "" : "s") into \(address) (\(summary.added) added, \(summary.updated) updated)"
-    )
+    StandardStreams.error(summary.report(into: "\(address)"))
   }
 
   private func importIntoPostgres(
     _ address: PostgresAddress, progress: SharedProgress
   ) async throws -> CatalogImport.Summary {
     var existing: CatalogDocument
+    var spec = self.spec
     do throws(PostgresError) {
       let catalog = try await PostgresCatalog.open(address)
       do throws(PostgresError) {
@@ -83,6 +82,7 @@ extension ImportCommand {
         throw error
       }
       await catalog.close()
+      spec = spec.continuing(existing.schema)
     } catch .notFound {
       existing = CatalogDocument(
         schema: CatalogImport.newSchema(name: address.catalog, spec: spec), items: [])
@@ -92,8 +92,12 @@ extension ImportCommand {
     let imported: (document: CatalogDocument, summary: CatalogImport.Summary)
     do {
       let records = try CatalogImporter.readRecords(
-        file: URL(fileURLWithPath: file), spec: spec, progress: { progress.update($0 * 0.5) })
+        file: URL(fileURLWithPath: file), spec: spec, delimiter: delimiterByte,
+        progress: { progress.update($0 * 0.5) })
       imported = try CatalogImport.apply(records, spec: spec, to: existing)
+    } catch ImportSchemaError.untitled(let line, let field) {
+      throw Failure.exit(
+        "\(file):\(line): \(ImportSchemaError.untitledReason(field: field))", status: 1)
     } catch let error as ImportSchemaError {
       throw Failure.exit("catalog \(address): \(error)", status: 1)
     } catch {

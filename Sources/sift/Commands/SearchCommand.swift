@@ -275,15 +275,15 @@ struct SearchCommand: AsyncParsableCommand {
     return lines.map(\.inert)
   }
 
-  /// `{"id":…,"title":…,` then every field under its own name, in schema order, and with
-  /// `--explain` an `"explain"` object.
+  /// `{"id":…,"title":…,` then every field under its own name, in schema order (the stored
+  /// ones last), and with `--explain` an `"explain"` object.
   func jsonLine(
     _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?
   ) -> String {
     var object = JSONLine()
     object.add("id", .string(item.id.rawValue))
     object.add("title", .string(item[schema.titleField]?.displayText ?? ""))
-    for field in schema.fields {
+    for field in schema.allFields {
       switch item[field.name] {
       case .none: continue
       case .text(let text): object.add(field.name, .string(text))
