@@ -45,6 +45,11 @@ struct TerminalAppTests {
 
     func keys(_ keys: String) { tmux("send-keys -t app \(keys)") }
 
+    /// Types `text` as it is (`send-keys -l`).
+    func type(_ text: String) {
+      tmux("send-keys -t app -l '\(text.replacingOccurrences(of: "'", with: "'\\''"))'")
+    }
+
     var screen: String { tmux("capture-pane -p -t app") }
 
     /// Waits until the screen contains `text`; returns the screen then.
@@ -183,6 +188,46 @@ struct TerminalAppTests {
     #expect(screen.contains("Ctrl-U") && screen.contains("Ctrl-W"))
     tmux.keys("Escape C-q")
     tmux.wait(for: "EXIT=0")
+  }
+
+  @Test(
+    "one line editor: the cursor moves in the search field and the form; Ctrl-U clears; long values scroll"
+  )
+  func lineEditor() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let tmux = try Tmux(sift)
+    tmux.launch("--catalog products")
+    tmux.wait(for: "Search products")
+    // "rse", ←←, "o" reads "rose": typing goes where the cursor is.
+    tmux.keys("r s e Left Left o")
+    tmux.wait(for: "🔍 rose")
+    var screen = tmux.wait(for: "Items found: 2")
+    tmux.keys("Home C-k w h i t e Space End")
+    screen = tmux.wait(for: "🔍 white ")
+    tmux.keys("r o s e Enter C-e")
+    screen = tmux.wait(for: "Edit Item")
+    // Ctrl-U clears the title, which used to append: "White RoseWhite Lily".
+    tmux.keys("C-u W h i t e Space L i l y Enter")
+    screen = tmux.wait(for: "White Lily")
+    tmux.keys("Escape C-u")
+    tmux.wait(for: "15 items")
+    tmux.keys("l i l y")
+    screen = tmux.wait(for: "1 item found")
+    #expect(screen.contains(" White Lily"))
+    // A value wider than the field scrolls with the cursor: what is typed at its end shows.
+    tmux.keys("Enter C-e")
+    tmux.wait(for: "Edit Item")
+    let long = String(repeating: "petal ", count: 20)
+    tmux.type(long + "END")
+    screen = tmux.wait(for: "petal END")
+    #expect(screen.contains("…"), "\(screen)")
+    tmux.keys("Enter")
+    tmux.wait(for: "White Lilypetal")
+    tmux.keys("C-q")
+    tmux.wait(for: "EXIT=0")
+    let saved = try sift.run(["search", "--catalog", "products", "--json", "lily"])
+    #expect(saved.titles == ["White Lily" + long + "END"])
   }
 
   @Test("hostile data is drawn inert, and long rows are cut, not wrapped")

@@ -36,14 +36,13 @@ extension AppModel {
     switch screen {
     case .list:
       guard controller.isFirstResponder else { return nil }
-      let prefix = String(controller.text.prefix(cursor))
-      let x = searchTextColumn + TerminalText.displayWidth(TerminalText.inert(prefix))
+      let x = searchTextColumn + searchLine.visible(width: searchTextWidth).cursorColumn
       return x < width ? (x, 1) : nil
     case .editor(let editor):
       let y = 2 + editor.focus
       guard y < height - 2 else { return nil }
-      let value = TerminalText.inert(editor.values[editor.focus])
-      let x = editorValueColumn(editor) + TerminalText.displayWidth(value)
+      let column = editorValueColumn(editor)
+      let x = column + editor.line.visible(width: width - column - 1).cursorColumn
       return x < width ? (x, y) : nil
     default:
       return nil
@@ -69,6 +68,15 @@ extension AppModel {
     return min(x, max(4, width - 10))
   }
 
+  /// The search text as its line editor.
+  var searchLine: LineEditor { LineEditor(controller.text, cursor: cursor) }
+
+  /// The columns the search text has: up to "Cancel" while the search is active.
+  var searchTextWidth: Int {
+    let cancel = controller.isActive ? "Cancel".count + 1 : 0
+    return max(1, width - searchTextColumn - cancel - 1)
+  }
+
   private func chip(_ token: SearchToken) -> String {
     " " + (token.icon.map { $0 + " " } ?? "") + token.text + " "
   }
@@ -82,11 +90,13 @@ extension AppModel {
       x = grid.put(chip(token), x: x, y: 1, style: CellStyle(reverse: true, color: 36)) + 1
     }
     let cancel = controller.isActive ? "Cancel" : ""
-    let textWidth = max(1, width - searchTextColumn - cancel.count - 2)
+    let textWidth = searchTextWidth
     if controller.text.isEmpty && controller.tokens.isEmpty {
       grid.put(controller.placeholder, x: searchTextColumn, y: 1, style: .dim, maxWidth: textWidth)
     } else {
-      grid.put(controller.text, x: searchTextColumn, y: 1, maxWidth: textWidth)
+      // Text wider than the field scrolls with the cursor.
+      grid.put(
+        searchLine.visible(width: textWidth).text, x: searchTextColumn, y: 1, maxWidth: textWidth)
     }
     if !cancel.isEmpty {
       grid.put(cancel, x: width - cancel.count - 1, y: 1, style: CellStyle(color: 34))
@@ -305,7 +315,14 @@ extension AppModel {
         let scope = controller.scopeTitles.count > 1 ? "  Tab scope" : ""
         hints = "↑↓ select  Enter open\(scope)  #token  Esc cancel  F1 help  ^Q quit"
       case .detail: hints = "Esc back  ^E edit  ^D delete  F1 help  ^Q quit"
-      case .editor: hints = "Tab/↑↓ field  Enter save  Esc cancel"
+      case .editor(let editor):
+        // A list field's values are one line, separated by "|": said here, not over the value.
+        let list =
+          editor.fields.indices.contains(editor.focus)
+          && editor.listFields.contains(editor.fields[editor.focus].name)
+        hints =
+          (list ? "values separated by |  " : "") + "Tab/↑↓ field  Enter save  Esc cancel"
+          + "  ^U/^K clear"
       default: hints = "any key: back"
       }
       grid.put(" " + hints, x: 0, y: y, style: .dim)
@@ -365,14 +382,14 @@ extension AppModel {
     drawNavigationBar(&grid, left: "", title: "Keys", right: "any key closes")
     rule(&grid, y: 1)
     let keys: [(String, String)] = [
-      ("type", "search (the field has focus)"), ("← → Home End", "move in the text"),
+      ("type", "search (the field has focus)"), ("← → Home End ^A", "move in the text"),
       ("Backspace", "delete; in an empty field, remove the last token"),
       ("Tab  Shift-Tab", "next / previous scope"), ("↑ ↓  PgUp PgDn", "move the selection"),
       ("Enter", "open the selected item; Esc goes back"),
       ("#text", "suggest tokens; Enter takes the highlighted one"),
       ("Esc", "cancel the search: clear text and tokens, show everything"),
-      ("Ctrl-U", "clear the search text before the cursor"),
-      ("Ctrl-W", "delete the word before the cursor"),
+      ("Ctrl-U  Ctrl-K", "delete the text before / after the cursor"),
+      ("Ctrl-W", "delete the word before the cursor (the form: the same keys, ^E end)"),
       ("Ctrl-N", "add an item"), ("Ctrl-E", "edit the selected item"),
       ("Ctrl-D", "delete the selected item (asks first)"), ("F1", "this help"),
       ("Ctrl-Q  Ctrl-C", "quit, saving the search for next time"),
@@ -397,14 +414,13 @@ extension AppModel {
       let y = 2 + index
       let focused = index == editor.focus
       grid.put(" " + field.label, x: 0, y: y, style: focused ? .bold : .dim, maxWidth: column - 1)
-      grid.put(editor.values[index], x: column, y: y, maxWidth: width - column - 1)
+      // The focused value scrolls with its cursor; the others show their start.
+      let shown =
+        focused
+        ? editor.line.visible(width: width - column - 1).text
+        : LineEditor(editor.values[index], cursor: 0).visible(width: width - column - 1).text
+      grid.put(shown, x: column, y: y, maxWidth: width - column - 1)
       grid.fill(y: y, from: column, to: width - 1, style: CellStyle(underline: true))
-      if editor.listFields.contains(field.name) {
-        let note = "(values separated by |)"
-        if width - note.count - 1 > column + 20 {
-          grid.put(note, x: width - note.count - 1, y: y, style: .dim)
-        }
-      }
     }
     rule(&grid, y: height - 2)
   }

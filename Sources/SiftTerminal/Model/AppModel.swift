@@ -186,49 +186,20 @@ public struct AppModel: Sendable {
     }
     let popup = suggestionPopup
     switch key {
-    case .character(let character):
-      if !controller.isFirstResponder { controller.send(.focus) }
-      var characters = Array(controller.text)
-      characters.insert(character, at: min(cursor, characters.count))
-      cursor += 1
-      setText(String(characters))
-    case .backspace:
-      if cursor == 0 {
-        if !controller.tokens.isEmpty {
-          controller.send(.removeToken(at: controller.tokens.count - 1))
-        }
-      } else {
-        var characters = Array(controller.text)
-        characters.remove(at: cursor - 1)
-        cursor -= 1
-        setText(String(characters))
+    case .backspace where cursor == 0 && !controller.tokens.isEmpty:
+      // Backspace in front of the text removes the last token, as UISearchTextField does.
+      controller.send(.removeToken(at: controller.tokens.count - 1))
+    case .character, .backspace, .delete, .left, .right, .home, .end, .control("a"),
+      .control("u"), .control("k"), .control("w"):
+      if case .character = key, !controller.isFirstResponder { controller.send(.focus) }
+      var line = LineEditor(controller.text, cursor: cursor)
+      switch line.handle(key) {
+      case .edited:
+        cursor = line.cursor
+        setText(line.text)
+      case .moved: cursor = line.cursor
+      case .ignored: break
       }
-    case .delete:
-      var characters = Array(controller.text)
-      if cursor < characters.count {
-        characters.remove(at: cursor)
-        setText(String(characters))
-      }
-    case .control("u"):
-      // As in a shell: delete from the start of the text to the cursor.
-      let characters = Array(controller.text)
-      let end = min(cursor, characters.count)
-      cursor = 0
-      setText(String(characters[end...]))
-    case .control("w"):
-      // As in a shell: delete the word before the cursor, and the spaces after it.
-      var characters = Array(controller.text)
-      let end = min(cursor, characters.count)
-      var start = end
-      while start > 0, characters[start - 1].isWhitespace { start -= 1 }
-      while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
-      characters.removeSubrange(start..<end)
-      cursor = start
-      setText(String(characters))
-    case .left: cursor = max(0, cursor - 1)
-    case .right: cursor = min(controller.text.count, cursor + 1)
-    case .home: cursor = 0
-    case .end: cursor = controller.text.count
     case .up:
       if !popup.isEmpty {
         suggestionIndex = (suggestionIndex + popup.count - 1) % popup.count
@@ -317,8 +288,6 @@ public struct AppModel: Sendable {
       return []
     case .tab, .down: editor.moveFocus(by: 1)
     case .shiftTab, .up: editor.moveFocus(by: -1)
-    case .backspace: editor.deleteBackward()
-    case .character(let character): editor.type(character)
     case .enter:
       switch editor.edit(titleField: controller.schema.titleField) {
       case .success(let edit):
@@ -329,7 +298,7 @@ public struct AppModel: Sendable {
         message = problem.message
       }
     default:
-      break
+      _ = editor.edit(key)
     }
     screen = .editor(editor)
     return []

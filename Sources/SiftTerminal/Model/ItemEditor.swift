@@ -11,6 +11,8 @@ public struct ItemEditor: Hashable, Sendable {
   /// Fields that held several strings: edited as one line, separated by " | ".
   public var listFields: Set<String>
   public var focus = 0
+  /// Where the cursor is in the focused field's value, in characters.
+  public var cursor = 0
 
   static let listSeparator = " | "
 
@@ -33,23 +35,31 @@ public struct ItemEditor: Hashable, Sendable {
       }.map(\.name))
     // Start in the title field.
     focus = fields.firstIndex { $0.name == schema.titleField } ?? 0
+    cursor = values.indices.contains(focus) ? values[focus].count : 0
+  }
+
+  /// The focused field as a line editor.
+  public var line: LineEditor {
+    LineEditor(values.indices.contains(focus) ? values[focus] : "", cursor: cursor)
   }
 
   public var isNew: Bool { itemID == nil }
 
+  /// Focuses another field, its cursor at the end of its value.
   mutating func moveFocus(by offset: Int) {
     guard !fields.isEmpty else { return }
     focus = (focus + offset + fields.count) % fields.count
+    cursor = values[focus].count
   }
 
-  mutating func type(_ character: Character) {
-    guard values.indices.contains(focus) else { return }
-    values[focus].append(character)
-  }
-
-  mutating func deleteBackward() {
-    guard values.indices.contains(focus), !values[focus].isEmpty else { return }
-    values[focus].removeLast()
+  /// Applies an editing key to the focused field (`LineEditor`).
+  mutating func edit(_ key: Key) -> LineEditor.Outcome {
+    guard values.indices.contains(focus) else { return .ignored }
+    var line = self.line
+    let outcome = line.handle(key)
+    values[focus] = line.text
+    cursor = line.cursor
+    return outcome
   }
 
   /// The edit the form describes — an add for a new item (the catalog names it), else an
