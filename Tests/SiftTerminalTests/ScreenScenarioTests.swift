@@ -100,6 +100,51 @@ struct ScreenScenarioTests {
     #expect(wide.screen[2] == "  All 1 │ Chocolate 0 │ Hard 0 │ Other 1")
   }
 
+  @Test(
+    "every size from 20×8: the result, its count and the selected scope show; nothing overlaps",
+    arguments: [(20, 8), (20, 9), (24, 10), (30, 12), (40, 8)])
+  func smallTerminals(width: Int, height: Int) throws {
+    var app = try AppDriver(.candies, width: width, height: height)
+    app.type("caramel")
+    let screen = app.screen
+    #expect(screen.count == height)
+    #expect(screen.allSatisfy { TerminalText.displayWidth($0) <= width }, "\(screen)")
+    #expect(screen.contains { $0.hasPrefix(" Caramel") }, "the one result: \(screen)")
+    #expect(app.footer.hasPrefix("1 item found"), "\(app.footer)")
+    #expect(screen[2].contains("All 1"), "\(screen[2])")
+    app.press(.tab, .tab, .tab)
+    #expect(app.screen[2].contains("Other 1"), "\(app.screen[2])")
+  }
+
+  @Test("a row shows its short fields first, then a list with the values that matched first")
+  func rowOrder() throws {
+    let schema = CatalogSchema(
+      name: "cities",
+      fields: [.text("name"), .text("alternates"), .number("population"), .category("country")],
+      titleField: "name", categoryField: "country")
+    let alternates = ["SAO", "Sampa"] + (1...50).map { "Name \($0)" } + ["San Paolo"]
+    let collection = try FilteredCollection(
+      schema: schema,
+      items: [
+        Item(
+          id: "1",
+          fields: [
+            "name": .text("São Paulo"), "alternates": .texts(alternates),
+            "population": .number(12_400_232), "country": .text("BR"),
+          ])
+      ])
+    var app = try AppDriver(collection: collection, width: 100)
+    #expect(
+      app.screen[5]
+        == "   Population: 12,400,232  ·  Country: BR  ·  Alternates: SAO, Sampa, Name 1, Name 2 (+49 more)"
+    )
+    app.type("paolo")
+    #expect(
+      app.screen[5]
+        == "   Population: 12,400,232  ·  Country: BR  ·  Alternates: San Paolo, SAO, Sampa, Name 1 (+49 more)"
+    )
+  }
+
   @Test("Ctrl-E from a detail: saving or cancelling returns to that detail, not the list")
   func editFromDetail() throws {
     var app = try AppDriver(.products)

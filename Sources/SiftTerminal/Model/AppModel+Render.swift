@@ -157,16 +157,17 @@ extension AppModel {
       let notice = "No exact matches for “\(typed)” — showing near spellings"
       grid.put(" " + notice, x: 0, y: top - 1, style: .dim, maxWidth: width - 1)
     }
-    // The rows that fit (two lines each), read in one go when the catalog is read when shown.
+    // The rows that fit, read in one go when the catalog is read when shown.
+    let lines = rowHeight
     let shown = controller.collection.elements(
-      atRows: scrollTop..<(scrollTop + max(0, (bottom - top) / 2)))
+      atRows: scrollTop..<(scrollTop + max(0, (bottom - top) / lines)))
     var y = top
     var row = scrollTop
-    while row < rows.count, y + 1 < bottom {
+    while row < rows.count, y + lines - 1 < bottom {
       if row - scrollTop < shown.count, let item = shown[row - scrollTop] {
-        drawItem(&grid, item, y: y, selected: row == selectedRow)
+        drawItem(&grid, item, y: y, selected: row == selectedRow, withFields: lines > 1)
       }
-      y += 2
+      y += lines
       row += 1
     }
     // A scroll indicator on the right edge when the list is longer than the screen.
@@ -215,15 +216,21 @@ extension AppModel {
     }
   }
 
-  private func drawItem(_ grid: inout Grid, _ item: Item, y: Int, selected: Bool) {
+  private func drawItem(
+    _ grid: inout Grid, _ item: Item, y: Int, selected: Bool, withFields: Bool = true
+  ) {
     let schema = controller.schema
     let title = item[schema.titleField]?.displayText ?? ""
     grid.put(
       [(" ", .plain)] + highlighted(title, field: schema.titleField, item: item, base: .bold),
       x: 0, y: y, maxWidth: width - 1)
+    guard withFields else {
+      if selected { grid.fill(y: y, to: width - 1, style: .reverse) }
+      return
+    }
     var details: [(String, CellStyle)] = [("   ", .plain)]
-    for field in schema.fields where field.name != schema.titleField {
-      guard let shown = field.summary(item[field.name], maximumValues: 4) else { continue }
+    for (field, value) in rowDetails(of: item) {
+      guard let shown = field.summary(value, maximumValues: 4) else { continue }
       if details.count > 1 { details.append(("  ·  ", .dim)) }
       details.append(("\(field.label): ", .dim))
       details += highlighted(shown, field: field.name, item: item, base: .dim)
@@ -233,6 +240,40 @@ extension AppModel {
       grid.fill(y: y, to: width - 1, style: .reverse)
       grid.fill(y: y + 1, to: width - 1, style: .reverse)
     }
+  }
+
+  /// The fields a row shows under its title: the short ones first (numbers, categories, single
+  /// texts, in schema order), then lists — a city's 200 other names no longer push its country
+  /// off the line — each list with the values the search matched first.
+  func rowDetails(of item: Item) -> [(FieldDefinition, FieldValue)] {
+    let schema = controller.schema
+    var short: [(FieldDefinition, FieldValue)] = []
+    var lists: [(FieldDefinition, FieldValue)] = []
+    for field in schema.fields where field.name != schema.titleField {
+      guard let value = item[field.name] else { continue }
+      guard case .texts(let values) = value else {
+        short.append((field, value))
+        continue
+      }
+      // Only the values the index says may hold a match are looked at (it reads the folded
+      // text it keeps, not the 200 names), and only until a row's worth is found.
+      let collection = controller.collection
+      let mayMatch =
+        collection.valuesThatMayMatch(field: field.name, of: item.id)
+        .flatMap { $0.count == values.count ? $0 : nil } ?? values.map { _ in true }
+      var matched: [Int] = []
+      for (index, candidate) in mayMatch.enumerated() where candidate && matched.count < 4 {
+        if !collection.highlightRanges(in: values[index], field: field.name, of: item).isEmpty {
+          matched.append(index)
+        }
+      }
+      let first = Set(matched)
+      let ordered =
+        matched.map { values[$0] }
+        + values.indices.filter { !first.contains($0) }.map { values[$0] }
+      lists.append((field, .texts(ordered)))
+    }
+    return short + lists
   }
 
   /// `text` cut into plain and matched segments.

@@ -326,10 +326,17 @@ public struct AppModel: Sendable {
     return controller.collection.item(id: controller.rows[selectedRow])
   }
 
-  /// Result items that fit between the bars (each takes two lines).
+  /// Result items that fit between the bars.
   var visibleItemCount: Int {
-    max(1, (height - Layout.chromeHeight - (showsNearSpellingNotice ? 1 : 0)) / 2)
+    max(1, resultLines / rowHeight)
   }
+
+  /// The lines between the bars.
+  var resultLines: Int { height - Layout.chromeHeight - (showsNearSpellingNotice ? 1 : 0) }
+
+  /// Lines a result takes: its title and its fields, or on a terminal too short for two (8
+  /// lines) its title alone, so a result always shows.
+  var rowHeight: Int { resultLines >= 2 ? 2 : 1 }
 
   /// Whether the list starts with a line saying the rows are near spellings, not exact matches.
   var showsNearSpellingNotice: Bool {
