@@ -6,9 +6,13 @@ import Sift
 /// its own name and where the query matched — and, when asked, the facet counts and why each
 /// result stands where it does. `suggestions` are the tokens offered for the word being typed
 /// (`#` alone offers them all) and `didYouMean` the catalog word nearest a query that found
-/// nothing, as the app offers them. Keys sorted, so the same answer is the same bytes.
+/// nothing, as the app offers them. `tokens`, when the request had any, are its tokens as the
+/// catalog shows them (`country:BR` as "BR" with its icon), for a page to draw as chips. Keys
+/// sorted, so the same answer is the same bytes.
 enum SearchResponse {
-  static func json(catalog: String, page: SearchPage, schema: CatalogSchema) -> JSONValue {
+  static func json(
+    catalog: String, page: SearchPage, schema: CatalogSchema, tokens: [SearchToken] = []
+  ) -> JSONValue {
     let indicator = page.indicator
     var members: [(String, JSONValue)] = [
       ("catalog", .string(catalog)), ("indicator", .string(indicator.text)),
@@ -19,6 +23,7 @@ enum SearchResponse {
       ("suggestions", .array(page.suggestions.map(json))),
       ("diagnostics", .strings(page.diagnostics.map(\.description))),
     ]
+    if !tokens.isEmpty { members.append(("tokens", .array(tokens.map(json)))) }
     if let facets = page.facets { members.append(("facets", facets.json(schema: schema))) }
     if let didYouMean = page.didYouMean { members.append(("didYouMean", .string(didYouMean))) }
     return .object(sorting: members)

@@ -68,7 +68,8 @@ public struct SiftServer: Sendable {
       }
       if let unknown { throw ServerError.refused(unknown, catalog: catalog.name) }
       return Self.json(
-        SearchResponse.json(catalog: catalog.name, page: page, schema: catalog.schema))
+        SearchResponse.json(
+          catalog: catalog.name, page: page, schema: catalog.schema, tokens: searched.tokens))
     }
     router.get("catalogs/:name/items/:id") { _, context in
       let catalog = try self.catalog(context)
@@ -226,7 +227,8 @@ public struct SiftServer: Sendable {
           sorting: [
             ("name", .string(field.name)), ("label", .string(field.label)),
             ("kind", .string("\(field.kind)")), ("searchable", .bool(field.isSearchable)),
-          ] + (stored.contains(field.name) ? [("stored", .bool(true))] : []))
+          ] + (stored.contains(field.name) ? [("stored", .bool(true))] : [])
+            + (field.decimals.map { [("decimals", .number(Double($0)))] } ?? []))
       }
       let tokenKinds = Set(
         schema.suggestedTokens.map {

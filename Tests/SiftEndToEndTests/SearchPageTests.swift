@@ -68,6 +68,8 @@ struct SearchPageTests {
     return problems;
     """
 
+  static let writeToken = "page-test-token"
+
   let browser: WebDriver
   let server: ServeCommandTests.Server
   let sift: SiftProcess
@@ -75,7 +77,9 @@ struct SearchPageTests {
 
   init() throws {
     sift = try SiftProcess()
-    server = try ServeCommandTests.Server(sift, ["--catalog", "products", "--catalog", "candies"])
+    let tokenFile = try sift.write("token", Self.writeToken)
+    server = try ServeCommandTests.Server(
+      sift, ["--catalog", "products", "--catalog", "candies", "--token-file", tokenFile])
     browser = try WebDriver(width: 1200, height: 900)
     let environment = ProcessInfo.processInfo.environment["SIFT_TEST_ARTIFACTS"] ?? ""
     artifacts =
@@ -122,6 +126,13 @@ struct SearchPageTests {
     #expect(page.indicator == indicator, "\(what)", sourceLocation: sourceLocation)
     #expect(page.titles == titles, "\(what)", sourceLocation: sourceLocation)
     return page
+  }
+
+  /// The ids of the options marked selected, suggestions and rows alike.
+  func selectedOptions() throws -> [String] {
+    try browser.run(
+      "return [...document.querySelectorAll('[role=option][aria-selected=\"true\"]')].map((e) => e.id)"
+    ) as? [String] ?? []
   }
 
   func screenshot(_ name: String) throws {
@@ -192,7 +203,11 @@ struct SearchPageTests {
         "return document.querySelectorAll('#suggestions [role=option]').length === \(offered.count)"
     )
     #expect(try shown().suggestions == expectedSuggestions)
-    try browser.type(WebDriver.Key.arrowDown + WebDriver.Key.enter, into: field)
+    // The first suggestion is highlighted at once, and it alone is selected: no row is.
+    #expect(try selectedOptions() == ["suggestion-0"])
+    try browser.type(WebDriver.Key.arrowDown, into: field)
+    #expect(try selectedOptions() == ["suggestion-1"])
+    try browser.type(WebDriver.Key.arrowUp + WebDriver.Key.enter, into: field)
     page = try waitForAnswer("products", "token=category:Birthdays", "the Birthdays token")
     #expect(page.tokens == ["🎂 Birthdays"])
     #expect(page.suggestions == [])
@@ -220,6 +235,34 @@ struct SearchPageTests {
     try browser.type(WebDriver.Key.backspace, into: field)
     page = try waitForAnswer("products", "q=", "the token removed")
     #expect(page.tokens == [])
+
+    // "#fun" and Enter takes the only suggestion; it used to open Ginger's detail.
+    try browser.type("#fun", into: field)
+    try browser.wait(
+      "the #fun suggestion",
+      until: "return document.querySelectorAll('#suggestions [role=option]').length === 1")
+    #expect(try selectedOptions() == ["suggestion-0"])
+    try browser.type(WebDriver.Key.enter, into: field)
+    page = try waitForAnswer("products", "token=category:Funerals", "the Funerals token")
+    #expect(page.tokens == ["🕊 Funerals"] && page.detail == nil)
+    try browser.type(WebDriver.Key.backspace, into: field)
+    try waitForAnswer("products", "q=", "the Funerals token removed")
+
+    // A token from the address, named by the category's field and in lower case, is drawn as
+    // the catalog shows it; a price shows its cents, as the app and the command line write it.
+    let added = try server.request(
+      "POST", "/catalogs/products/items",
+      body: #"{"title": "Even Tulip", "year": 2024, "price": 25, "type": "Funerals"}"#,
+      token: Self.writeToken)
+    #expect(added.status == 201)
+    try browser.open("\(home)/?catalog=products&q=even&token=type:funerals")
+    page = try waitForAnswer("products", "q=even&token=type:funerals", "a token from the address")
+    #expect(page.tokens == ["🕊 Funerals"])
+    #expect(page.titles == ["Even Tulip"])
+    let secondary =
+      try browser.run("return document.querySelector('#result-0 .secondary').textContent")
+      as? String
+    #expect(secondary?.contains("Intro price 25.00") == true, "\(secondary ?? "")")
 
     // A phone's width: "did you mean" for a word the scope hides, then a detail that covers
     // the screen.

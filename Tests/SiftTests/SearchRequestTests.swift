@@ -115,3 +115,20 @@ struct SearchRequestTests {
     #expect(model.isFiltering == controller.isFiltering)
   }
 }
+
+extension SearchRequestTests {
+  @Test("a token is shown as the catalog shows it, however its identifier names the category")
+  func tokenDisplay() throws {
+    let schema = try Fixtures.collection(.products).schema
+    let read = try SearchRequest(
+      SearchRequestInput(
+        text: "", tokens: ["type:funerals", "category:Funerals", "category:Gifts", "year:>=2010"]),
+      schema: schema)
+    #expect(read.tokens.map(\.text) == ["Funerals", "Funerals", "Gifts", "Since 2010"])
+    #expect(read.tokens.map(\.icon) == ["🕊", "🕊", nil, "📅"])
+    #expect(
+      read.tokens.map(\.identifier) == [
+        "type:funerals", "category:Funerals", "category:Gifts", "year:>=2010",
+      ])
+  }
+}

@@ -45,11 +45,10 @@ public struct SearchRequest: Hashable, Sendable {
     }
     var tokens: [SearchToken] = []
     for identifier in input.tokens {
-      if case .failure = Query.term(forToken: identifier, schema: schema) {
+      guard case .success(let term) = Query.term(forToken: identifier, schema: schema) else {
         throw .invalidToken(identifier, catalog: schema.name)
       }
-      let known = schema.suggestedTokens.first { $0.identifier == identifier }
-      tokens.append(known ?? SearchToken(text: identifier, identifier: identifier))
+      tokens.append(Self.token(identifier, term: term, schema: schema))
     }
     text = input.text
     self.tokens = tokens
@@ -57,6 +56,30 @@ public struct SearchRequest: Hashable, Sendable {
     criteria = .searchField(
       presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex)
     suggestions = schema.suggestedTokens(forText: input.text, excluding: tokens)
+  }
+
+  /// The token `identifier` stands for, as the catalog shows it: a suggested token's text and
+  /// icon, found also when a category is named by its field or in another case
+  /// (`country:br` reads as the chip "BR"); else the identifier itself.
+  private static func token(
+    _ identifier: String, term: QueryTerm, schema: CatalogSchema
+  ) -> SearchToken {
+    if let known = schema.suggestedTokens.first(where: { $0.identifier == identifier }) {
+      return known
+    }
+    if !term.isNegated, case .category(_, let folded) = term.condition,
+      let known = schema.suggestedTokens.first(where: {
+        $0.identifier.hasPrefix("category:") && TextFolding.fold($0.text) == folded
+      })
+    {
+      return SearchToken(text: known.text, icon: known.icon, identifier: identifier)
+    }
+    if !term.isNegated, case .category = term.condition {
+      // A category the schema does not list (one an edit added): its value as typed.
+      let value = String(identifier.drop { $0 != ":" }.dropFirst()).trimmingWhitespace()
+      return SearchToken(text: value, identifier: identifier)
+    }
+    return SearchToken(text: identifier, identifier: identifier)
   }
 
   /// Two requests are the same search when they were read from the same text, tokens and

@@ -69,7 +69,13 @@ function formatNumber(value) {
 function fieldValue(result, schemaField, limit) {
   const value = result[schemaField.name];
   if (value === undefined || value === null) return null;
-  if (typeof value === "number") return document.createTextNode(formatNumber(value));
+  if (typeof value === "number") {
+    // A price shows its cents ("25.00"), as the app and the command line write it.
+    const decimals = schemaField.decimals;
+    const shown = Number.isInteger(decimals) && Math.abs(value) < 1e15
+      ? value.toFixed(Math.min(Math.max(decimals, 0), 9)) : formatNumber(value);
+    return document.createTextNode(shown);
+  }
   const marks = highlightsOf(result, schemaField.name);
   const values = Array.isArray(value) ? value : [value];
   if (values.length === 0) return null;
@@ -168,6 +174,19 @@ function showAnswer(answer, more) {
     state.detail = -1;
   }
   $("indicator").textContent = answer.indicator;
+  // The chips as the catalog shows its tokens (one from the address, "country:BR", as "BR").
+  if (!more && answer.tokens) {
+    let changed = false;
+    for (const token of state.tokens) {
+      const read = answer.tokens.find((t) => t.identifier === token.identifier);
+      if (read && (read.text !== token.text || read.icon !== token.icon)) {
+        token.text = read.text;
+        token.icon = read.icon;
+        changed = true;
+      }
+    }
+    if (changed) showTokens();
+  }
   showScopes(answer.facets);
   showSuggestions(answer.suggestions || []);
   showDidYouMean(answer.didYouMean);
@@ -211,12 +230,19 @@ function selectScope(index, focus) {
 
 function showSuggestions(suggestions) {
   state.suggestions = document.activeElement === field() ? suggestions : [];
-  state.activeSuggestion = -1;
+  // A word asking for a token ("#fun") has the first suggestion highlighted, for Enter to take,
+  // as the terminal app does; one that merely starts a category's name leaves Enter to the rows.
+  const explicit = /(^|\s)#\S*$/.test(field().value);
+  state.activeSuggestion = explicit && state.suggestions.length > 0 ? 0 : -1;
   const list = $("suggestions");
   list.replaceChildren(
     ...state.suggestions.map((token, index) => {
       const option = element(
-        "li", { role: "option", id: `suggestion-${index}`, "aria-selected": "false" },
+        "li",
+        {
+          role: "option", id: `suggestion-${index}`,
+          "aria-selected": String(index === state.activeSuggestion),
+        },
         element("span", { class: "token-kind", text: "#" }),
         (token.icon ? token.icon + " " : "") + token.text);
       option.addEventListener("mousedown", (event) => {
@@ -240,6 +266,13 @@ function moveSuggestion(step) {
   [...$("suggestions").children].forEach((option, index) =>
     option.setAttribute("aria-selected", String(index === state.activeSuggestion)));
   updateActiveDescendant();
+}
+
+// One option is selected at a time: a highlighted suggestion, else the active row.
+function markRows() {
+  [...$("results").children].forEach((row, index) =>
+    row.setAttribute(
+      "aria-selected", String(index === state.active && state.activeSuggestion < 0)));
 }
 
 // Takes a suggested token: it goes before the text, and the word typed for it goes away.
@@ -329,6 +362,7 @@ function showResults() {
 }
 
 function updateActiveDescendant() {
+  markRows();
   const input = field();
   let id = "";
   if (state.activeSuggestion >= 0) id = `suggestion-${state.activeSuggestion}`;
@@ -342,9 +376,7 @@ function moveActive(step) {
   if (state.results.length === 0) return;
   const next = Math.min(Math.max(state.active + step, 0), state.results.length - 1);
   const rows = $("results").children;
-  if (rows[state.active]) rows[state.active].setAttribute("aria-selected", "false");
   state.active = next;
-  rows[next].setAttribute("aria-selected", "true");
   rows[next].scrollIntoView({ block: "nearest" });
   if (state.detail >= 0) openDetail(next, false);
   updateActiveDescendant();
