@@ -39,6 +39,9 @@ func scriptLetter(_ v: UInt32) -> String? {
   case 0x0671: return "\u{0627}"
   // Tatweel only stretches a word.
   case 0x0640: return ""
+  // Apostrophes and the letters written as one (ʼ ʻ ʿ ʾ ʹ) are part of the word they sit in:
+  // "d’Ivoire" is found by "divoire" (ASCII ' is dropped by `TextFolding` itself).
+  case 0x2019, 0x2018, 0x02BC, 0x02BB, 0x02BF, 0x02BE, 0x02B9: return ""
   // Arabic-Indic and Persian (extended Arabic-Indic) digits.
   case 0x0660...0x0669: return String(v - 0x0660)
   case 0x06F0...0x06F9: return String(v - 0x06F0)
@@ -64,6 +67,9 @@ func foldOnce(_ s: String) -> String {
     // selectors) would otherwise split a word the reader sees as whole.
     if scalar.properties.isDefaultIgnorableCodePoint { continue }
     for lower in scalar.properties.lowercaseMapping.unicodeScalars {
+      // The ASCII apostrophe is dropped (by `TextFolding` for ASCII text; here for the
+      // scalars that fold to it, such as the full-width ＇).
+      if lower.value == 0x27 { continue }
       out += extraLetters[lower.value] ?? scriptLetter(lower.value) ?? String(lower)
     }
   }

@@ -147,7 +147,8 @@ struct LineFilterTests {
     for _ in 0..<10_000 { words.append(random.next()) }
     for word in words {
       let bytes = (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }
-      let printable = bytes.prefix { (0x20...0x7E).contains($0) }.count
+      // Printable ASCII but the apostrophe, which folding drops (the byte loop does that).
+      let printable = bytes.prefix { (0x20...0x7E).contains($0) && $0 != 0x27 }.count
       let (folded, count) = LineFolding.foldedPrintableASCIIPrefix(word)
       let foldedBytes = (0..<count).map { UInt8(truncatingIfNeeded: folded >> (8 * $0)) }
       #expect(count == printable, "\(String(word, radix: 16))")

@@ -257,6 +257,37 @@ struct EquivalenceTests {
     await pair.catalog.close()
   }
 
+  @Test("a format 5 catalog is folded again on open: an apostrophe no longer splits a name")
+  func upgradeFromFormatFive() async throws {
+    // As format 5 folded them: a name of ASCII with an apostrophe kept it ("sant'anna").
+    let (document, cluster, address, s) = try await Self.olderCities("apostrophes") { s in
+      """
+      UPDATE \(s).items SET t0 = lower(fields->>'name')
+        WHERE fields->>'name' ~ '^[ -~]*$' AND strpos(fields->>'name', '''') > 0;
+      UPDATE \(s).catalog SET format = 5;
+      """
+    }
+    let kept = try cluster.psql("SELECT count(*) FROM \(s).items WHERE strpos(t0, '''') > 0")
+    #expect(Int(kept.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 5)
+    var pair = try await Pair(opening: document, at: address)
+    try Self.expectCurrentFormat(cluster, s)
+    let left = try cluster.psql("SELECT count(*) FROM \(s).items WHERE strpos(t0, '''') > 0")
+    #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    // Each such name, typed without its apostrophe, with it, and from its second word.
+    for name in ["Sant'Anna", "Grand'Anse", "Jardine's Lookout", "Saint-Jean-d'Angély"] {
+      for text in [
+        name.replacingOccurrences(of: "'", with: ""), name, name.lowercased(),
+        String(name.split(separator: "'").last ?? ""),
+      ] {
+        let (engine, postgres) = try await pair.compare(SearchRequestInput(text: text), limit: 5)
+        #expect(engine == postgres, "\(text)")
+        #expect(!engine.isEmpty, "\(text) finds something")
+      }
+    }
+    try await Self.compareLetters(&pair, name: "cities refolded")
+    await pair.catalog.close()
+  }
+
   @Test(
     "a misspelt word being typed: values starting with a near spelling rank as in the engine (a format 4 catalog gains what finds them)"
   )

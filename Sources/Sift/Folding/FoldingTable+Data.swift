@@ -3,7 +3,7 @@
 // One line a scalar: the scalar in hex, then the scalars it folds to (none: it is dropped).
 
 extension FoldingTable {
-  /// Scalars whose folding differs from themselves (8131 entries).
+  /// Scalars whose folding differs from themselves (8139 entries).
   static let source = """
     80 20
     81 20
@@ -186,7 +186,7 @@ extension FoldingTable {
     146 6E
     147 6E
     148 6E
-    149 2BC 6E
+    149 6E
     14A 14B
     14C 6F
     14D 6F
@@ -406,6 +406,11 @@ extension FoldingTable {
     2B6 281
     2B7 77
     2B8 79
+    2B9
+    2BB
+    2BC
+    2BE
+    2BF
     2D8 20
     2D9 20
     2DA 20
@@ -531,6 +536,7 @@ extension FoldingTable {
     36F
     370 371
     372 373
+    374
     376 377
     37A 20
     37F 3F3
@@ -2121,7 +2127,7 @@ extension FoldingTable {
     1E97 74
     1E98 77
     1E99 79
-    1E9A 61 2BE
+    1E9A 61
     1E9B 73
     1E9E 73 73
     1EA0 61
@@ -2466,6 +2472,8 @@ extension FoldingTable {
     200F
     2011 2010
     2017 20
+    2018
+    2019
     2024 2E
     2025 2E 2E
     2026 2E 2E 2E
@@ -5130,7 +5138,7 @@ extension FoldingTable {
     FF04 24
     FF05 25
     FF06 26
-    FF07 27
+    FF07
     FF08 28
     FF09 29
     FF0A 2A

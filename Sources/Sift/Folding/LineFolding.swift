@@ -89,7 +89,7 @@ enum LineFolding {
       if byte < 0x80 {
         if byte == 0x0A {
           lines.finishLine(at: i, in: buffer, out: &out)
-        } else {
+        } else if byte != TextFolding.apostrophe {
           out.append(TextFolding.foldASCII(byte))
         }
         i += 1
@@ -205,7 +205,9 @@ enum LineFolding {
     let highs: UInt64 = 0x8080_8080_8080_8080
     let belowSpace = (word &- ones &* 0x20) & ~word & highs
     let delete = ((word ^ (ones &* 0x7F)) &- ones) & ~(word ^ (ones &* 0x7F)) & highs
-    let stops = (word & highs) | belowSpace | delete
+    // An apostrophe is dropped, which the byte loop does.
+    let quote = ((word ^ (ones &* 0x27)) &- ones) & ~(word ^ (ones &* 0x27)) & highs
+    let stops = (word & highs) | belowSpace | delete | quote
     let atLeastA = (word &+ ones &* (0x80 - 0x41)) & highs
     let aboveZ = (word &+ ones &* (0x7F - 0x5A)) & highs
     // The first byte is the lowest lane (the caller loads words little-endian).

@@ -7,7 +7,9 @@
 /// ASCII, Hangul syllables become their jamo, and control characters become spaces. Scripts
 /// written two ways fold together: katakana to hiragana ("ヨコハマ" → "よこはま"), the Arabic and
 /// Persian keyboards' letters (ي ى → ی, ك → ک), teh marbuta to heh, alef wasla to alef, tatweel
-/// dropped, and Arabic-Indic and Persian digits to ASCII digits ("٢٠١٠" → "2010").
+/// dropped, and Arabic-Indic and Persian digits to ASCII digits ("٢٠١٠" → "2010"). Apostrophes
+/// (' ’ ʼ and the letters written like them, ʻ ʿ ʾ) are dropped: "cote divoire" finds
+/// "Côte d'Ivoire", "oahu" finds "Oʻahu".
 /// ASCII takes a byte fast path; everything else is one table lookup.
 public enum TextFolding {
   /// The folded form of `text`.
@@ -40,7 +42,7 @@ public enum TextFolding {
     var text = text
     text.withUTF8 { utf8 in
       // Most names are ASCII: copy them in one go and fold in place.
-      if !utf8.contains(where: { $0 >= 0x80 }) {
+      if !utf8.contains(where: { $0 >= 0x80 || $0 == apostrophe }) {
         let start = output.count
         output.append(contentsOf: utf8)
         output.withUnsafeMutableBufferPointer { all in
@@ -109,9 +111,10 @@ public enum TextFolding {
         let start = i
         let lead = utf8[i]
         if lead < 0x80 {
+          i += 1
+          if lead == apostrophe { continue }
           out[0] = foldASCII(lead)
           emit(UnsafeBufferPointer(rebasing: out[0..<1]), start)
-          i += 1
           continue
         }
         let (scalar, length) = decode(utf8, at: i, lead: lead)
@@ -129,6 +132,14 @@ public enum TextFolding {
     }
   }
 
+  /// The one ASCII byte folding drops (the table drops the other apostrophes).
+  static let apostrophe = UInt8(ascii: "'")
+
+  /// What folding does beyond its table, for the fingerprint an index archive is stamped
+  /// with: change it with the rules here, so archives folded the old way are built again.
+  static let rulesRevision = "ascii: lowercase, controls to space, apostrophe dropped"
+
+  /// Each ASCII byte folded, but for `apostrophe`, which is dropped.
   @inline(__always)
   static func foldASCII(_ byte: UInt8) -> UInt8 {
     switch byte {

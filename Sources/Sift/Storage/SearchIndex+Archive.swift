@@ -58,7 +58,8 @@ package enum IndexArchive {
 
   /// A fingerprint of the folding table (the mappings outside ASCII and Hangul, which are
   /// computed): an archive folded with another table must not be searched with this one.
-  static let foldingFingerprint: UInt64 = Checksum.of(Array(FoldingTable.source.utf8))
+  static let foldingFingerprint: UInt64 = Checksum.of(
+    Array((FoldingTable.source + TextFolding.rulesRevision).utf8))
 }
 
 extension SearchIndex where ID == ItemID {

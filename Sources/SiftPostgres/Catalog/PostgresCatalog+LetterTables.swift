@@ -94,6 +94,38 @@ extension PostgresCatalog {
     for statement in layout.letterIndexes(schemaName) { try await connection.execute(statement) }
   }
 
+  /// The characters folding dropped from format 6 on, kept in the folded columns before:
+  /// the apostrophes and the letters written like them. Removing them from text folded the
+  /// old way gives the text folded the new way, as every other scalar folds as before.
+  static let droppedApostrophes = "'\u{2018}\u{2019}\u{02BC}\u{02BB}\u{02BF}\u{02BE}\u{02B9}"
+
+  /// Format 5 → 6: the folded columns (text, initials, category) without the apostrophes, and
+  /// what is made from them — words, letters and their counts — made again.
+  static func refoldApostrophes(
+    schemaName: String, layout: CatalogLayout, on connection: PostgresConnection
+  ) async throws {
+    let s = "\"\(schemaName)\""
+    let dropped = SQLValue.text(droppedApostrophes)
+    var columns = ["category"]
+    for index in layout.textFields.indices { columns += ["t\(index)", "k\(index)"] }
+    let sets = columns.map { "\($0) = translate(\($0), $1, '')" }.joined(separator: ", ")
+    let touched = columns.map { "\($0) ~ ('[' || $1 || ']')" }.joined(separator: " OR ")
+    try await connection.execute("UPDATE \(s).items SET \(sets) WHERE \(touched)", [dropped])
+    try await connection.execute("DELETE FROM \(s).words")
+    let wordColumns = layout.textFields.indices.map { "SELECT unnest(w\($0)) FROM \(s).items" }
+    if !wordColumns.isEmpty {
+      try await connection.execute(
+        "INSERT INTO \(s).words SELECT DISTINCT w FROM (\(wordColumns.joined(separator: " UNION ALL "))) AS all_words(w) WHERE w IS NOT NULL"
+      )
+    }
+    try await connection.execute("DELETE FROM \(s).letters")
+    try await connection.execute("DELETE FROM \(s).letter_counts")
+    for index in ["letters_page", "letters_scoped", "letters_by_ord"] {
+      try await connection.execute("DROP INDEX IF EXISTS \(s).\(index)")
+    }
+    try await rebuildLetters(schemaName: schemaName, layout: layout, on: connection)
+  }
+
   /// Replaces the ranks of the letters table (format 2) with ranks made by today's rules; the
   /// masks and counts do not depend on them.
   static func rerankLetters(

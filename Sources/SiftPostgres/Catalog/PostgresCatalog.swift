@@ -9,12 +9,13 @@ import Sift
 /// the database sees every edit on its next search.
 public final class PostgresCatalog: Sendable {
   /// The format this Sift writes; a catalog with a higher one is refused.
-  public static let format = 5
+  public static let format = 6
   /// Upgrades from each older format to the next, in order, each in the upgrade's
   /// transaction: 1 → 2 adds what one-letter searches read (`LetterSummary`); 2 → 3 ranks
   /// them again, with the attribute of the value that decides the exactness (issue 29); 3 → 4
   /// ranks them as a word still being typed ranks (`MatchRequest.isTyping`); 4 → 5 adds the
-  /// function that finds a value starting with a near spelling (`CatalogLayout.nearStartFunction`).
+  /// function that finds a value starting with a near spelling (`CatalogLayout.nearStartFunction`);
+  /// 5 → 6 folds apostrophes away, as `TextFolding` now does ("divoire" finds "d'Ivoire").
   static let migrations:
     [Int: @Sendable (CatalogLayout, String, PostgresConnection) async throws -> Void] = [
       1: { layout, schemaName, connection in
@@ -33,6 +34,9 @@ public final class PostgresCatalog: Sendable {
       },
       4: { layout, schemaName, connection in
         try await connection.execute(layout.nearStartFunction(schemaName))
+      },
+      5: { layout, schemaName, connection in
+        try await refoldApostrophes(schemaName: schemaName, layout: layout, on: connection)
       },
     ]
 
