@@ -38,6 +38,9 @@ PAIRS = [
     ("Arabic, tatweel", "مصر", "مـصـر"),
     ("Arabic-Indic digits", "٢٠١٠", "2010"),
     ("Persian digits", "۲۰۱۰", "2010"),
+    ("French, apostrophe left out", "cote divoire", "Côte d'Ivoire"),
+    ("Typographic apostrophe", "jardines", "Jardine’s"),
+    ("Hawaiian ʻokina", "oahu", "Oʻahu"),
 ]
 
 

@@ -231,4 +231,28 @@ struct SearchCommandTests {
         == "sift: note: column 1: unknown field `prise`, searched as text — did you mean `price`?\nNo items match your query\n"
     )
   }
+
+  @Test("an emoji's official name pasted (\"flag: Japan\") and a name without its apostrophe")
+  func pastedNames() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let file = try sift.write(
+      "emoji.jsonl",
+      [
+        #"{"emoji": "🇯🇵", "name": "Japan", "aliases": [":flag_for_Japan:", ":jp:"]}"#,
+        #"{"emoji": "🗾", "name": "map of Japan", "aliases": [":japan:"]}"#,
+        #"{"emoji": "🇨🇮", "name": "Côte d’Ivoire", "aliases": [":flag_for_Côte_d’Ivoire:"]}"#,
+      ].joined(separator: "\n") + "\n")
+    let imported = try sift.run([
+      "import", file, "--catalog", "emoji.sqlite", "--title", "name", "--text", "aliases",
+    ])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let flag = try sift.run(["search", "--catalog", "emoji.sqlite", "--json", "flag: Japan"])
+    #expect(flag.titles == ["Japan"])
+    #expect(flag.stderr == "1 item found\n", "no note: the colon is punctuation")
+    for typed in ["cote divoire", "côte d'ivoire", "flag: cote divoire"] {
+      let ivory = try sift.run(["search", "--catalog", "emoji.sqlite", "--json", typed])
+      #expect(ivory.titles == ["Côte d’Ivoire"], "\(typed)")
+    }
+  }
 }
