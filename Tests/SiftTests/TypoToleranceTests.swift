@@ -84,7 +84,8 @@ struct TypoToleranceTests {
     var collection = try FilteredCollection(schema: schema, items: items)
     let cases: [(String, [ItemID])] = [
       ("cluj-napcoa", ["0", "2"]), ("cjluj-napoca", ["0", "2"]), ("saint-lous", ["1"]),
-      ("sant'louis", ["1"]),
+      // An apostrophe joins the words it sits between (folding drops it); a period splits.
+      ("sant.louis", ["1"]),
     ]
     for (query, expected) in cases {
       collection.filter(by: SearchCriteria(text: query))

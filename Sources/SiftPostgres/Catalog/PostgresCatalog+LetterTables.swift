@@ -74,9 +74,12 @@ extension PostgresCatalog {
     let s = "\"\(schemaName)\""
     let (letterLines, masks, counts) = try await summaries(
       schemaName: schemaName, layout: layout, on: connection)
+    // One upgrade may rebuild the letters twice (format 1 → 2, then 5 → 6): the table of the
+    // first stays until the transaction ends.
     try await connection.execute(
-      "CREATE TEMPORARY TABLE letter_masks (ord bigint, lh integer, lw integer, lv integer) ON COMMIT DROP"
+      "CREATE TEMPORARY TABLE IF NOT EXISTS letter_masks (ord bigint, lh integer, lw integer, lv integer) ON COMMIT DROP"
     )
+    try await connection.execute("TRUNCATE letter_masks")
     try await connection.execute("SET LOCAL search_path TO \(s), public")
     for (table, columns, lines) in [
       ("letter_masks", ["ord", "lh", "lw", "lv"], masks),
