@@ -16,8 +16,8 @@ struct SiftCommand: AsyncParsableCommand {
     commandName: "sift",
     abstract: "Searchable content: search a catalog as you type.",
     discussion: """
-      With no subcommand, sift opens the terminal app on a catalog (the built-in `products`
-      by default). Built-in catalogs: products, candies, media, meals; their writable copies
+      With no subcommand, sift opens the terminal app on a catalog (the built-in `products` \
+      by default). Built-in catalogs: products, candies, media, meals; their writable copies \
       live in $SIFT_DATA_DIR, else $XDG_DATA_HOME/sift, else ~/.local/share/sift.
 
       Examples:

@@ -56,14 +56,26 @@ struct CommandLineTests {
     }
   }
 
-  @Test("every command's help has examples", arguments: ["search", "filter", "import"])
+  @Test(
+    "every command's help has examples, and its prose wraps as paragraphs",
+    arguments: ["search", "filter", "import", "serve", "bench", ""])
   func help(_ command: String) throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
-    let run = try sift.run([command, "--help"])
+    let run = try sift.run((command.isEmpty ? [] : [command]) + ["--help"])
     #expect(run.status == 0)
     #expect(run.stdout.contains("Examples:"))
-    #expect(run.stdout.contains("sift \(command)"))
+    #expect(run.stdout.contains(command.isEmpty ? "sift " : "sift \(command)"))
+    // A source line break inside a sentence leaves a stub ("of the", "-negation,") before the
+    // sentence goes on: the prose above the examples is one paragraph per line of text.
+    let prose = run.stdout.components(separatedBy: "Examples:")[0].split(
+      separator: "\n", omittingEmptySubsequences: false)
+    for (line, next) in zip(prose, prose.dropFirst())
+    where !line.hasPrefix(" ") && !line.isEmpty && line.count < 40
+      && (next.first?.isLowercase == true || (next.hasPrefix("-") && !next.hasPrefix("--")))
+    {
+      Issue.record("\(command) --help breaks a sentence after \"\(line)\"")
+    }
   }
 
   @Test func version() throws {

@@ -20,8 +20,8 @@ struct BenchCommand: AsyncParsableCommand {
     commandName: "bench",
     abstract: "Type queries character by character and report per-keystroke latency.",
     discussion: """
-      Each line of the queries file is typed into an empty search field one character at a time,
-      through the same SearchController the terminal app uses, searching at every keystroke.
+      Each line of the queries file is typed into an empty search field one character at a time, \
+      through the same SearchController the terminal app uses, searching at every keystroke. \
       The time of each keystroke is measured from the changed text to the rows being ready.
 
       Examples:

@@ -10,8 +10,8 @@ struct FilterCommand: ParsableCommand {
     abstract: "Print the lines of standard input that match the query, best first.",
     discussion: """
       --exact (the default): every term is a substring; "phrases" and -negation as in search.
-      --fuzzy: every plain term is a subsequence, scored like fzf (consecutive letters and word
-      starts first). Both fold case, accents and width: "da nang" finds "Đà Nẵng".
+      --fuzzy: every plain term is a subsequence, scored like fzf (consecutive letters and word \
+      starts first). Both fold case, accents and width: "da nang" finds "Đà Nẵng". \
       Exit status 0 when a line matched, 1 when none did (as grep and fzf --filter).
 
       Examples:

@@ -13,13 +13,13 @@ struct ImportCommand: AsyncParsableCommand {
     commandName: "import",
     abstract: "Import a JSON Lines or CSV file into a catalog (created if missing).",
     discussion: """
-      The whole import is one transaction: a malformed line, invalid UTF-8 or a value of the
-      wrong type fails it with FILE:LINE: reason and leaves the catalog as it was. A --text
+      The whole import is one transaction: a malformed line, invalid UTF-8 or a value of the \
+      wrong type fails it with FILE:LINE: reason and leaves the catalog as it was. A --text \
       field may hold a string or an array of strings.
 
-      Every field of a record is kept: the ones named here are searched, the rest are stored
-      and shown with the item. The catalog remembers how it was imported, so a later import
-      into it needs none of these options again. An item whose --id the catalog holds is
+      Every field of a record is kept: the ones named here are searched, the rest are stored \
+      and shown with the item. The catalog remembers how it was imported, so a later import \
+      into it needs none of these options again. An item whose --id the catalog holds is \
       replaced by the record (with --merge, it takes the record's fields and keeps the rest).
 
       Examples:

@@ -10,10 +10,10 @@ struct SearchCommand: AsyncParsableCommand {
     commandName: "search",
     abstract: "Search a catalog and print the matching items, best first.",
     discussion: """
-      The query uses the same syntax as the app: terms (all must match), "phrases", -negation,
-      field:value, price:<10, year:2000..2010 (put -- before a query that starts with -, so it
-      is not read as an option). The results indicator goes to stderr; every match
-      is printed unless --limit is given. Exit status 0 with or without matches, 2 for an unknown
+      The query uses the same syntax as the app: terms (all must match), "phrases", -negation, \
+      field:value, price:<10, year:2000..2010 (put -- before a query that starts with -, so it \
+      is not read as an option). The results indicator goes to stderr; every match \
+      is printed unless --limit is given. Exit status 0 with or without matches, 2 for an unknown \
       catalog, scope or token.
 
       Examples:

@@ -12,21 +12,22 @@ struct ServeCommand: AsyncParsableCommand {
     commandName: "serve",
     abstract: "Serve catalogs over HTTP: JSON search with the app's semantics.",
     discussion: """
-      Each --catalog is served under its name: a built-in name as it is, a file by its name
-      without .sqlite, a catalog in PostgreSQL by its ?catalog= name. Only those catalogs are
-      reachable. A PostgreSQL catalog is searched in the database on every request, so several
-      servers on one database see each other's edits; while the database is out of reach they
-      answer 503. Binds 127.0.0.1 unless --host says
+      Each --catalog is served under its name: a built-in name as it is, a file by its name \
+      without .sqlite, a catalog in PostgreSQL by its ?catalog= name. Only those catalogs are \
+      reachable. A PostgreSQL catalog is searched in the database on every request, so several \
+      servers on one database see each other's edits; while the database is out of reach they \
+      answer 503. Binds 127.0.0.1 unless --host says \
       otherwise; SIGTERM or SIGINT finishes the requests in flight, then exits.
 
         GET /                                the search page
-        GET /catalogs                        the catalogs, their fields, scopes and tokens
-        GET /catalogs/NAME/search?q=TEXT     &scope=TITLE &token=ID (repeatable) &limit=N
-                                             &offset=N &facets=1 &explain=1
+        GET /catalogs                        the catalogs: fields, scopes, tokens
+        GET /catalogs/NAME/search?q=TEXT     &scope=TITLE &token=ID (repeatable)
+                                             &limit=N &offset=N &facets=1 &explain=1
         GET /catalogs/NAME/items/ID          one item
         POST /catalogs/NAME/items            a JSON object of fields (and "id"): 201
         PUT /catalogs/NAME/items/ID          the item's new fields: 200
         DELETE /catalogs/NAME/items/ID       204
+
       Edits need --token-file and are saved before the reply.
 
       Examples:
