@@ -90,6 +90,14 @@ struct ImportCommandTests {
     let merge = try sift.write("merge.jsonl", #"{"code":"CI","capital":"Abidjan"}"# + "\n")
     let merged = try sift.run(["import", merge, "--catalog", "countries.sqlite", "--merge"])
     #expect(merged.status == 0, "\(merged.stderr)")
+    // A merged record without a title may only change an item the catalog has.
+    let newcomer = try sift.write("newcomer.jsonl", #"{"code":"DE","capital":"Berlin"}"# + "\n")
+    let refused = try sift.run(["import", newcomer, "--catalog", "countries.sqlite", "--merge"])
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr.hasSuffix(
+        "newcomer.jsonl:1: missing title field \"name\" (the catalog has no item with this id; --merge keeps only a known item's title)\n"
+      ), "\(refused.stderr)")
     let abidjan = try show("abidjan")
     #expect(abidjan["name"] as? String == "Côte d'Ivoire")
     #expect(abidjan["numeric"] as? String == "384")

@@ -16,11 +16,6 @@ extension CatalogStore {
     try read { db in try document(db) }
   }
 
-  /// Every item's id.
-  public func itemIDs() throws(StoreError) -> Set<String> {
-    try read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM items")) }
-  }
-
   /// The schema and every item, read in the caller's transaction.
   func document(_ db: Database) throws -> CatalogDocument {
     let schema = try Self.schema(db, path: path)

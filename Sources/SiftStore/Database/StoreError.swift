@@ -19,6 +19,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The schema of an import does not fit the catalog it goes into.
   case incompatibleSchema(String, reason: String)
   case edit(CatalogEditError)
+  /// The record on `line` of an import would add an item without a title (`--merge` leaves
+  /// the title out only of an item the catalog has); the importer names the file.
+  case untitledRecord(line: Int, field: String)
   /// A value holds a NUL character, which SQLite would give back cut short.
   case unstorableText(field: String)
   /// The database reported a failure (disk full, permission, corruption), with SQLite's
@@ -40,6 +43,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidSchema(let path, let error): "\(path): invalid catalog schema: \(error)"
     case .incompatibleSchema(let path, let reason): "\(path): \(reason)"
     case .edit(let error): error.description
+    case .untitledRecord(let line, let field):
+      ImportSchemaError.untitled(line: line, field: field).description
     case .unstorableText(let field):
       "field \"\(field)\" contains a NUL character (U+0000), which a catalog cannot store"
     case .database(let path, let message, _): "\(path): \(message)"

@@ -135,28 +135,6 @@ public enum CatalogImporter {
     } catch {
       throw .file(error)
     }
-    if spec.merges {
-      let known: Set<String>
-      do {
-        if exists {
-          let store = try CatalogStore.open(at: catalog)
-          defer { try? store.close() }
-          known = try store.itemIDs()
-        } else {
-          known = []
-        }
-      } catch {
-        throw .catalog(error)
-      }
-      if let untitled = CatalogImport.untitledNewRecord(
-        in: records, titleField: spec.titleField, isKnown: { known.contains($0.rawValue) })
-      {
-        throw .file(
-          ImportError(
-            file: file.relativePath, line: untitled.line,
-            reason: ImportSchemaError.untitledReason(field: spec.titleField)))
-      }
-    }
     do {
       let store: CatalogStore
       if exists {
@@ -171,6 +149,11 @@ public enum CatalogImporter {
       return try store.importRecords(records, spec: spec) { done in
         progress(readShare + (1 - readShare) * done)
       }
+    } catch .untitledRecord(let line, let field) {
+      throw .file(
+        ImportError(
+          file: file.relativePath, line: line,
+          reason: ImportSchemaError.untitledReason(field: field)))
     } catch {
       throw .catalog(error)
     }
@@ -189,6 +172,11 @@ extension CatalogStore {
         before, with: spec, stored: CatalogImport.storedFields(in: records, spec: spec))
       try writeSchema(schema, db)
       var known = Set(try String.fetchAll(db, sql: "SELECT id FROM items"))
+      if let untitled = CatalogImport.untitledNewRecord(
+        in: records, titleField: schema.titleField, isKnown: { known.contains($0.rawValue) })
+      {
+        throw StoreError.untitledRecord(line: untitled.line, field: schema.titleField)
+      }
       var position = try nextPosition(db)
       var allocator = try ItemIDAllocator(db)
       // Every field: a replaced item loses what the record does not hold.
@@ -205,7 +193,6 @@ extension CatalogStore {
         } else {
           id = allocator.next(isTaken: known.contains).rawValue
         }
-        let values = fields.map { Self.databaseValue(record.fields[$0]) }
         if known.contains(id), spec.merges {
           // Only the fields the record holds.
           let held = fields.filter { record.fields[$0] != nil }
@@ -216,7 +203,10 @@ extension CatalogStore {
                   held.map { Self.databaseValue(record.fields[$0]) } + [id.databaseValue]))
           }
           summary.updated += 1
-        } else if known.contains(id) {
+          continue
+        }
+        let values = fields.map { Self.databaseValue(record.fields[$0]) }
+        if known.contains(id) {
           try update.execute(arguments: StatementArguments(values + [id.databaseValue]))
           summary.updated += 1
         } else {
