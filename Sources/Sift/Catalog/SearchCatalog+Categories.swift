@@ -19,10 +19,9 @@ extension SearchCatalog {
           guard suggestion.identifier.hasPrefix("category:") else { return nil }
           return String(suggestion.identifier.dropFirst("category:".count))
         }
-        // The value as typed, not folded.
-        let value = String(token.identifier.drop { $0 != ":" }.dropFirst()).trimmingWhitespace()
+        // A category no suggestion lists reads as its value, as typed (`SearchRequest`).
         return .unknownCategory(
-          value, token: token.identifier, catalog: name, known: Array(known.prefix(3)))
+          token.text, token: token.identifier, catalog: name, known: Array(known.prefix(3)))
       }
     }
     return nil

@@ -189,17 +189,6 @@ public struct AppModel: Sendable {
     case .backspace where cursor == 0 && !controller.tokens.isEmpty:
       // Backspace in front of the text removes the last token, as UISearchTextField does.
       controller.send(.removeToken(at: controller.tokens.count - 1))
-    case .character, .backspace, .delete, .left, .right, .home, .end, .control("a"),
-      .control("u"), .control("k"), .control("w"):
-      if case .character = key, !controller.isFirstResponder { controller.send(.focus) }
-      var line = LineEditor(controller.text, cursor: cursor)
-      switch line.handle(key) {
-      case .edited:
-        cursor = line.cursor
-        setText(line.text)
-      case .moved: cursor = line.cursor
-      case .ignored: break
-      }
     case .up:
       if !popup.isEmpty {
         suggestionIndex = (suggestionIndex + popup.count - 1) % popup.count
@@ -254,7 +243,16 @@ public struct AppModel: Sendable {
         message = "Nothing selected to delete"
       }
     default:
-      break
+      // The rest are the search field's: `LineEditor` knows which keys edit a line.
+      if case .character = key, !controller.isFirstResponder { controller.send(.focus) }
+      var line = LineEditor(controller.text, cursor: cursor)
+      switch line.handle(key) {
+      case .edited:
+        cursor = line.cursor
+        setText(line.text)
+      case .moved: cursor = line.cursor
+      case .ignored: break
+      }
     }
     return []
   }
