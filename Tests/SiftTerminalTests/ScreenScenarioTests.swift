@@ -114,6 +114,13 @@ struct ScreenScenarioTests {
     #expect(screen[2].contains("All 1"), "\(screen[2])")
     app.press(.tab, .tab, .tab)
     #expect(app.screen[2].contains("Other 1"), "\(app.screen[2])")
+    // A token chip is cut before the text and "Cancel", never drawn over them.
+    app.press(.escape)
+    app.type("#hard")
+    app.press(.enter)
+    app.type("c")
+    #expect(app.screen[1].hasSuffix(" Cancel"), "\(app.screen[1])")
+    #expect(app.screen[1].contains(" c "), "\(app.screen[1])")
   }
 
   @Test("a row shows its short fields first, then a list with the values that matched first")

@@ -85,9 +85,14 @@ extension AppModel {
     drawNavigationBar(&grid, left: "Sift", title: controller.schema.title, right: "^N Add  F1 Help")
     // Search bar: icon, chips, text or placeholder, Cancel while active.
     grid.put("🔍", x: 1, y: 1)
+    // Chips wider than their room (a narrow terminal) are cut with "…" before the text.
     var x = 4
-    for token in controller.tokens {
-      x = grid.put(chip(token), x: x, y: 1, style: CellStyle(reverse: true, color: 36)) + 1
+    let chipsEnd = searchTextColumn - 1
+    for token in controller.tokens where x < chipsEnd {
+      x =
+        grid.put(
+          chip(token), x: x, y: 1, style: CellStyle(reverse: true, color: 36),
+          maxWidth: chipsEnd - x) + 1
     }
     let cancel = controller.isActive ? "Cancel" : ""
     let textWidth = searchTextWidth
