@@ -1,7 +1,7 @@
 #if Server
 import Sift
 
-/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&limit=…&offset=…&facets=1&explain=1`,
+/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&limit=…&offset=…&facets=1&explain=1`,
 /// checked: every value has a bound, and one out of it is a 400 that names the parameter.
 package struct SearchParameters: Sendable, Equatable {
   var input: SearchRequestInput
@@ -34,7 +34,15 @@ package struct SearchParameters: Sendable, Equatable {
     if let scope, scope.count > Self.maximumQueryLength {
       throw .badRequest("scope: longer than \(Self.maximumQueryLength) characters")
     }
-    input = SearchRequestInput(text: text, scope: scope, tokens: tokens)
+    var sort: SearchSort?
+    if let text = query["sort"], !text.isEmpty {
+      guard let parsed = SearchSort(parsing: text), text.count <= Self.maximumQueryLength else {
+        throw .badRequest(
+          "sort: \"\(text.prefix(40))\" is not FIELD, FIELD:asc or FIELD:desc")
+      }
+      sort = parsed
+    }
+    input = SearchRequestInput(text: text, scope: scope, tokens: tokens, sort: sort)
     limit = try Self.number(query, "limit", default: Self.defaultLimit, in: 0...Self.maximumLimit)
     offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
     facets = try Self.flag(query, "facets")

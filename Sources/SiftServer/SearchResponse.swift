@@ -7,11 +7,12 @@ import Sift
 /// result stands where it does. `suggestions` are the tokens offered for the word being typed
 /// (`#` alone offers them all) and `didYouMean` the catalog word nearest a query that found
 /// nothing, as the app offers them. `tokens`, when the request had any, are its tokens as the
-/// catalog shows them (`country:BR` as "BR" with its icon), for a page to draw as chips. Keys
-/// sorted, so the same answer is the same bytes.
+/// catalog shows them (`country:BR` as "BR" with its icon), for a page to draw as chips; `sort`,
+/// the order asked for (`price:desc`). Keys sorted, so the same answer is the same bytes.
 enum SearchResponse {
   static func json(
-    catalog: String, page: SearchPage, schema: CatalogSchema, tokens: [SearchToken] = []
+    catalog: String, page: SearchPage, schema: CatalogSchema, tokens: [SearchToken] = [],
+    sort: SearchSort? = nil
   ) -> JSONValue {
     let indicator = page.indicator
     var members: [(String, JSONValue)] = [
@@ -24,6 +25,7 @@ enum SearchResponse {
       ("diagnostics", .strings(page.diagnostics.map(\.description))),
     ]
     if !tokens.isEmpty { members.append(("tokens", .array(tokens.map(json)))) }
+    if let sort { members.append(("sort", .string(sort.description))) }
     if let facets = page.facets { members.append(("facets", facets.json(schema: schema))) }
     if let didYouMean = page.didYouMean { members.append(("didYouMean", .string(didYouMean))) }
     return .object(sorting: members)

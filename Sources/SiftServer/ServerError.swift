@@ -19,7 +19,8 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
 
   public var description: String { "\(status.code) \(message)" }
 
-  /// A search's scope or token that the catalog does not have: a 400 under the parameter's name.
+  /// A search's scope, token or sort that the catalog does not have: a 400 under the parameter's
+  /// name.
   static func refused(_ error: SearchRequestError, catalog: String) -> ServerError {
     switch error {
     case .unknownScope(let scope, _, let scopes):
@@ -27,6 +28,8 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
         scopes.isEmpty
         ? "it has no scope bar" : "its scopes are \(scopes.joined(separator: ", "))"
       return .badRequest("scope: no scope \"\(scope)\" in catalog \(catalog); \(known)")
+    case .unsortable:
+      return .badRequest("sort: \(error)")
     default:
       // An invalid token: the engine's message, under the parameter's name.
       return .badRequest("token: \(error)")

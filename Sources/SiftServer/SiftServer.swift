@@ -69,7 +69,8 @@ public struct SiftServer: Sendable {
       if let unknown { throw ServerError.refused(unknown, catalog: catalog.name) }
       return Self.json(
         SearchResponse.json(
-          catalog: catalog.name, page: page, schema: catalog.schema, tokens: searched.tokens))
+          catalog: catalog.name, page: page, schema: catalog.schema, tokens: searched.tokens,
+          sort: searched.sort))
     }
     router.get("catalogs/:name/items/:id") { _, context in
       let catalog = try self.catalog(context)
@@ -214,8 +215,8 @@ public struct SiftServer: Sendable {
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.bytes)))
   }
 
-  /// `GET /catalogs`: each catalog's name, title, title field, fields, scopes, token kinds,
-  /// ranking field and item count.
+  /// `GET /catalogs`: each catalog's name, title, title field, fields, scopes, token kinds, the
+  /// fields it sorts by, ranking field and item count.
   static func catalogList(_ served: [any SearchCatalog]) async throws(ServerError) -> JSONValue {
     var entries: [JSONValue] = []
     for catalog in served {
@@ -238,6 +239,8 @@ public struct SiftServer: Sendable {
         ("name", .string(catalog.name)), ("title", .string(schema.title)),
         ("titleField", .string(schema.titleField)), ("fields", .array(fields)),
         ("scopes", .strings(schema.scopeTitles)), ("tokenKinds", .strings(tokenKinds.sorted())),
+        // What `sort=` takes: a page's sort menu.
+        ("sortable", .strings(schema.sortableFields.map(\.name))),
         (
           "items",
           .number(

@@ -73,6 +73,37 @@ struct SearchCommandTests {
     #expect(run.titles == expected, "\(query)")
   }
 
+  @Test("--sort lists by a field either way; a field it cannot sort by is exit 2 naming the flag")
+  func sorted() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let cheapest = try sift.run([
+      "search", "--catalog", "products", "--sort", "price", "--limit", "3",
+    ])
+    #expect(cheapest.status == 0)
+    #expect(
+      cheapest.lines == [
+        "Orchid  —  Year introduced: 2007 · Intro price: 16.99 · Type: Birthdays",
+        "Geranium  —  Year introduced: 2006 · Intro price: 16.99 · Type: Birthdays",
+        "Daisy  —  Year introduced: 2006 · Intro price: 16.99 · Type: Birthdays",
+      ])
+    let newest = try sift.run([
+      "search", "--catalog", "products", "--sort", "year:desc", "--json", "rose",
+    ])
+    #expect(newest.titles == ["White Rose", "Red Rose"])
+    let unknown = try sift.run(["search", "--catalog", "products", "--sort", "type", "rose"])
+    #expect(unknown.status == 2)
+    #expect(
+      unknown.stderr
+        == "sift: --sort: cannot sort by \"type\": catalog products sorts by title, year, price (FIELD, FIELD:asc or FIELD:desc)\n"
+    )
+    let malformed = try sift.run(["search", "--catalog", "products", "--sort", "price:up", "x"])
+    #expect(malformed.status == 64)
+    #expect(
+      malformed.stderr.hasPrefix(
+        "Error: --sort takes FIELD, FIELD:asc or FIELD:desc, not \"price:up\"\n"))
+  }
+
   @Test("text output, --limit, and no default limit")
   func textAndLimit() throws {
     let sift = try SiftProcess()

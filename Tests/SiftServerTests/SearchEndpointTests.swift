@@ -104,6 +104,37 @@ struct SearchEndpointTests {
     #expect((beyond["results"] as? [Any])?.isEmpty == true)
   }
 
+  @Test("sort=FIELD:desc lists by that field, relevance breaking ties; a bad sort is a 400")
+  func sorted() async throws {
+    let (server, _, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let json = try await Self.get(server, "/catalogs/products/search?sort=price:desc&limit=4").json
+    let titles = (json["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    #expect(titles == ["Gladiolus", "Ginger", "Tulip", "Poinsettia Red"])
+    #expect(json["sort"] as? String == "price:desc")
+    #expect(json["indicator"] as? String == "15 items")
+    let roses = try await Self.get(server, "/catalogs/products/search?q=rose&sort=Title").json
+    let rosesTitles = (roses["results"] as? [[String: Any]] ?? []).compactMap {
+      $0["title"] as? String
+    }
+    #expect(rosesTitles == ["Red Rose", "White Rose"])
+    #expect(roses["sort"] as? String == "title:asc")
+    let (status, error) = try await Self.get(server, "/catalogs/products/search?sort=type")
+    #expect(status == .badRequest)
+    #expect(
+      error["error"] as? String
+        == "sort: cannot sort by \"type\": catalog products sorts by title, year, price (FIELD, FIELD:asc or FIELD:desc)"
+    )
+    let (badStatus, bad) = try await Self.get(server, "/catalogs/products/search?sort=price:up")
+    #expect(badStatus == .badRequest)
+    #expect(bad["error"] as? String == "sort: \"price:up\" is not FIELD, FIELD:asc or FIELD:desc")
+    let list = try await Self.get(server, "/catalogs").json
+    let products = (list["catalogs"] as? [[String: Any]] ?? []).first {
+      $0["name"] as? String == "products"
+    }
+    #expect(products?["sortable"] as? [String] == ["title", "year", "price"])
+  }
+
   @Test("facets=1 adds the scope bar's and the categories' counts")
   func facets() async throws {
     let (server, _, folder) = try Self.server()

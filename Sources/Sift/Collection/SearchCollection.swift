@@ -137,7 +137,7 @@ where Element.ID: Sendable {
   /// "Items found: 3", "No items match your query", "15 items" while nothing filters.
   public var indicator: ResultsIndicator {
     ResultsIndicator(
-      isFiltering: criteria != .everything, matchCount: rows.count, totalCount: totalCount,
+      isFiltering: criteria.filters, matchCount: rows.count, totalCount: totalCount,
       exactMatchCount: exactMatchCount)
   }
   /// The elements in catalog order, shown or not.

@@ -2,7 +2,7 @@ import Foundation
 
 extension SearchController {
   /// What UIStateRestoring saves for the search (the Apple sample's restoration): active state,
-  /// focus, text, tokens, scope and selection. Codable; `version` guards against files from a
+  /// focus, text, tokens, scope, sort and selection. Codable; `version` guards against files from a
   /// newer Sift.
   public struct Snapshot: Hashable, Sendable, Codable {
     public static let currentVersion = 1
@@ -15,13 +15,17 @@ extension SearchController {
     public var selectedScopeIndex: Int
     /// The title of the selected scope, so a changed scope bar is noticed.
     public var selectedScopeTitle: String?
+    /// The sort as `SearchSort.description` writes it (`price:desc`); nil: relevance.
+    public var sort: String?
     public var selection: ItemID?
 
     public init(
       version: Int = Snapshot.currentVersion, isActive: Bool = false,
       isFirstResponder: Bool = false, text: String = "", tokens: [SearchToken] = [],
-      selectedScopeIndex: Int = 0, selectedScopeTitle: String? = nil, selection: ItemID? = nil
+      selectedScopeIndex: Int = 0, selectedScopeTitle: String? = nil, sort: String? = nil,
+      selection: ItemID? = nil
     ) {
+      self.sort = sort
       self.version = version
       self.isActive = isActive
       self.isFirstResponder = isFirstResponder
@@ -44,6 +48,8 @@ extension SearchController {
     case unknownScope(String)
     /// A saved token does not stand for one filter here; it was dropped.
     case invalidToken(String)
+    /// The saved sort names no field this catalog sorts by; results go by relevance.
+    case unknownSort(String)
     /// The selected item is gone or not shown; nothing is selected.
     case missingSelection(ItemID)
 
@@ -55,6 +61,7 @@ extension SearchController {
       case .unknownScope(let scope):
         "saved scope \"\(scope)\" is not on the scope bar; using the first"
       case .invalidToken(let identifier): "saved token \"\(identifier)\" is not usable; dropped"
+      case .unknownSort(let sort): "saved sort \"\(sort)\" is not a field to sort by; by relevance"
       case .missingSelection(let id): "saved selection \"\(id)\" is not shown; nothing selected"
       }
     }
@@ -67,7 +74,7 @@ extension SearchController {
       selectedScopeIndex: selectedScopeIndex,
       selectedScopeTitle: scopeTitles.indices.contains(selectedScopeIndex)
         ? scopeTitles[selectedScopeIndex] : nil,
-      selection: selection)
+      sort: sort?.description, selection: selection)
   }
 
   /// The snapshot as JSON.
@@ -109,9 +116,11 @@ extension SearchController {
         problems.append(.invalidToken(token.identifier))
       }
     }
+    let sort = snapshot.sort.flatMap(SearchSort.init(parsing:)).flatMap(schema.resolved)
+    if let saved = snapshot.sort, sort == nil { problems.append(.unknownSort(saved)) }
     setState(
       isActive: snapshot.isActive, isFirstResponder: snapshot.isFirstResponder,
-      text: snapshot.text, tokens: tokens, selectedScopeIndex: max(0, scope),
+      text: snapshot.text, tokens: tokens, selectedScopeIndex: max(0, scope), sort: sort,
       selection: snapshot.selection)
     if let saved = snapshot.selection, selection != saved {
       problems.append(.missingSelection(saved))
@@ -135,7 +144,7 @@ extension SearchController {
   private mutating func resetToClean() {
     setState(
       isActive: false, isFirstResponder: false, text: "", tokens: [], selectedScopeIndex: 0,
-      selection: nil)
+      sort: nil, selection: nil)
   }
 
   private static func reason(_ error: any Error) -> String {

@@ -26,6 +26,8 @@ public struct SearchController: Sendable {
     case removeToken(at: Int)
     /// A scope bar button was tapped.
     case selectScope(Int)
+    /// Results by a field (a sort menu's choice); nil: by relevance.
+    case setSort(SearchSort?)
     /// The suggestion at this index of `suggestions` was chosen: it replaces the word being
     /// typed and becomes a token.
     case acceptSuggestion(Int)
@@ -67,6 +69,9 @@ public struct SearchController: Sendable {
   /// The tokens, which stand before the text.
   public private(set) var tokens: [SearchToken] = []
   public private(set) var selectedScopeIndex = 0
+  /// The order of the results: by a field, or nil for relevance. It outlasts a Cancel, as a
+  /// sort menu's choice does.
+  public private(set) var sort: SearchSort?
   public private(set) var selection: ItemID?
   /// The facets counted with the rows shown, when searches run elsewhere (kept so a screen
   /// drawn many times does not count them each time); nil: count them when asked.
@@ -158,7 +163,8 @@ public struct SearchController: Sendable {
   /// (`SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`): the search state when
   /// filtering, without a `#word` being typed for a token; nothing else.
   public var criteria: SearchCriteria {
-    .searchField(presented: isActive, text: text, tokens: tokens, scopeIndex: selectedScopeIndex)
+    .searchField(
+      presented: isActive, text: text, tokens: tokens, scopeIndex: selectedScopeIndex, sort: sort)
   }
 
   // MARK: - Events
@@ -192,6 +198,8 @@ public struct SearchController: Sendable {
       if tokens.indices.contains(index) { tokens.remove(at: index) }
     case .selectScope(let index):
       if schema.scopes.indices.contains(index) { selectedScopeIndex = index }
+    case .setSort(let newSort):
+      sort = newSort.flatMap(schema.resolved)
     case .acceptSuggestion(let index):
       let offered = suggestions
       if offered.indices.contains(index) {
@@ -270,12 +278,13 @@ public struct SearchController: Sendable {
   /// Sets every part of the state at once (restoration), then re-filters.
   mutating func setState(
     isActive: Bool, isFirstResponder: Bool, text: String, tokens: [SearchToken],
-    selectedScopeIndex: Int, selection: ItemID?
+    selectedScopeIndex: Int, sort: SearchSort?, selection: ItemID?
   ) {
     presentation = isActive ? (isFirstResponder ? .editing : .presented) : .dismissed
     self.text = text
     self.tokens = tokens
     self.selectedScopeIndex = selectedScopeIndex
+    self.sort = sort.flatMap(schema.resolved)
     self.selection = nil
     refresh()
     if let selection, collection.row(of: selection) != nil { self.selection = selection }

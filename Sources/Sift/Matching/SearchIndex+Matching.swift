@@ -74,6 +74,8 @@ struct MatchPlan {
   var queryNumber: (value: Double, columns: [Int])?
   /// The last word is still being typed (`MatchRequest.isTyping`).
   var isTyping = false
+  /// Results by a field's value first (`MatchRequest.sort`); nil: relevance.
+  var sort: SortPlan?
 
   /// A one-word query being typed that may have typos: where popularity weighs, only a strong
   /// exact start counts toward the typo threshold (`MatchRank.isStrongTypedStart`).
@@ -146,7 +148,8 @@ extension SearchIndex {
     }
     var plan = MatchPlan(
       terms: terms, rankProbes: rankProbes, requiredCategory: requiredCategory, query: nil,
-      queryColumns: [], queryNumber: nil, isTyping: request.isTyping)
+      queryColumns: [], queryNumber: nil, isTyping: request.isTyping,
+      sort: sortPlan(request.sort))
     if !rankProbes.isEmpty {
       plan.query = Array(rankProbes.map(\.needle).joined(separator: [UInt8(ascii: " ")]))
       plan.queryColumns = Array(Set(rankProbes.flatMap(\.columns))).sorted()
@@ -185,19 +188,24 @@ extension SearchIndex {
     let typos = request.typos
     let nearPlan = nearSpellingPlan(request, exact: plan)
     let mayLookForNear = typos.isEnabled && nearPlan.hasTypoTerms
-    // The threshold's count reads the first rows: at least that many must be in order.
-    let first = firstRows(exact, plan, rows: mayLookForNear ? max(rows, typos.threshold) : rows)
+    // The threshold's count reads the first rows by relevance: at least that many must be in
+    // order. Under a sort they are found apart from the rows shown.
+    var byRelevance = plan
+    byRelevance.sort = nil
+    var first = firstRows(
+      exact, byRelevance, rows: mayLookForNear ? max(rows, typos.threshold) : rows)
     if mayLookForNear,
       Self.countedExactMatches(
         first.entries, total: exact.count, typos, strongStartsOnly: countsStrongStartsOnly(plan))
         < typos.threshold
     {
       let near = nearMatchingSlots(nearPlan)
-      let ranked = order(rank(near, nearPlan, nearSpellings: true))
+      let ranked = order(rank(near, nearPlan, nearSpellings: true), sort: plan.sort)
       return SearchOutcome(
         slots: near, ordered: ranked, isComplete: true, includesNearSpellings: true,
         exactCount: ranked.count { MatchRank(packed: $0.rank).typos == 0 })
     }
+    if plan.sort != nil { first = firstRows(exact, plan, rows: rows) }
     return SearchOutcome(
       slots: exact, ordered: first.entries, isComplete: first.isComplete,
       includesNearSpellings: false, exactCount: exact.count)

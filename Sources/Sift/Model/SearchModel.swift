@@ -43,6 +43,11 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var scope = 0 {
     didSet { if scope != oldValue { stateChanged() } }
   }
+  /// The order of the results: by a field (`try schema.sort(by: \.price)`, a sort menu's
+  /// choice), or nil for relevance. A field the schema cannot sort by orders by relevance.
+  public var sort: SearchSort? {
+    didSet { if sort != oldValue { stateChanged() } }
+  }
   /// Whether the search interface is presented. Dismissing it shows everything again.
   public var isPresented = false {
     didSet { if isPresented != oldValue { stateChanged() } }
@@ -102,7 +107,8 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   /// for a token is not searched for.
   public var criteria: SearchCriteria {
     .searchField(
-      presented: isPresented, text: text, tokens: resolvedTokens.tokens, scopeIndex: scope)
+      presented: isPresented, text: text, tokens: resolvedTokens.tokens, scopeIndex: scope,
+      sort: sort)
   }
 
   /// Where the current search matched in the element's property (`\.name`), for highlighting.

@@ -223,7 +223,7 @@ extension SearchIndex {
       } else {
         slots.append(placed.slot)
       }
-      let row = insertionRow(for: placed, in: entries)
+      let row = insertionRow(for: placed, in: entries, sort: sortPlan(request.sort))
       // Past the ordered rows of an unfinished order, it is among the rows still unranked.
       if row < entries.count || wasComplete { entries.insert(placed, at: row) }
     }
@@ -250,23 +250,25 @@ extension SearchIndex {
     var (ordered, complete) = matches.order.snapshot
     // Rank further until the ordered rows reach past where the item would be.
     while !complete, matches.order.canRankMore, ordered.count < matches.count,
-      ordered.last.map({ !precedes(placed, $0) }) ?? true
+      ordered.last.map({ !precedes(placed, $0, sort: sortPlan(request.sort)) }) ?? true
     {
       _ = matches.order.entry(at: ordered.count)
       (ordered, complete) = matches.order.snapshot
     }
-    let row = insertionRow(for: placed, in: ordered)
+    let row = insertionRow(for: placed, in: ordered, sort: sortPlan(request.sort))
     return ordered.indices.contains(row) && ordered[row].slot == placed.slot ? row : nil
   }
 
-  /// Where `placed` goes among `ranked` (sorted by rank, popularity, then catalog order): the
-  /// first row that does not sort before it.
-  private func insertionRow(for placed: RankedSlot, in ranked: [RankedSlot]) -> Int {
+  /// Where `placed` goes among `ranked` (sorted by the sort's value, rank, popularity, then
+  /// catalog order): the first row that does not sort before it.
+  private func insertionRow(
+    for placed: RankedSlot, in ranked: [RankedSlot], sort: SortPlan?
+  ) -> Int {
     var low = 0
     var high = ranked.count
     while low < high {
       let mid = (low + high) / 2
-      if precedes(ranked[mid], placed) { low = mid + 1 } else { high = mid }
+      if precedes(ranked[mid], placed, sort: sort) { low = mid + 1 } else { high = mid }
     }
     return low
   }

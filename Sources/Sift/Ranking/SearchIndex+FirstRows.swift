@@ -46,6 +46,9 @@ extension SearchIndex {
   ) -> (entries: [RankedSlot], isComplete: Bool) {
     if slots.isEmpty { return ([], true) }
     if rows <= 0 { return ([], false) }
+    if let sort = plan.sort {
+      return sortedRows(slots, plan, sort, rows: rows, nearSpellings: false)
+    }
     if rows >= slots.count || slots.count <= wholeBelow
       || (wholeBelow > 0 && slots.count <= rows * 2)
     {

@@ -1,10 +1,12 @@
 extension SearchIndex {
-  /// Sorts ranked matches by rank, then popularity, then catalog order.
+  /// Sorts ranked matches by rank, then popularity, then catalog order (under a sort, by its
+  /// value first).
   ///
   /// - Complexity: few matches: O(*m* log *m*). Many: O(*n*), a counting sort by rank over
   ///   the slots kept in popularity order.
-  func order(_ ranked: [RankedSlot]) -> [RankedSlot] {
+  func order(_ ranked: [RankedSlot], sort: SortPlan? = nil) -> [RankedSlot] {
     guard ranked.count > 1 else { return ranked }
+    if let sort { return ranked.sorted { precedes($0, $1, sort: sort) } }
     if ranked.count < max(64, slotCount / 16) {
       // One integer per match: its rank, then its place in popularity order.
       let identity = popularityOrder.isEmpty

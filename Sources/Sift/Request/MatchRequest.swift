@@ -17,11 +17,14 @@ package struct MatchRequest: Hashable, Sendable {
   /// value equal to it or starting with it is a start, and among starts popularity decides
   /// (README, "How results are ordered").
   package var isTyping: Bool
+  /// Results by this field, relevance breaking ties; nil: relevance alone.
+  package var sort: SearchSort?
 
   package init(
     terms: [QueryTerm], requiredCategory: String? = nil, searchedFields: [String]? = nil,
-    typos: TypoTolerance = .automatic, isTyping: Bool = false
+    typos: TypoTolerance = .automatic, isTyping: Bool = false, sort: SearchSort? = nil
   ) {
+    self.sort = sort
     self.terms = terms
     self.requiredCategory = requiredCategory
     self.searchedFields = searchedFields
@@ -68,7 +71,8 @@ extension TextCondition {
 extension ResolvedCriteria {
   /// The criteria as the index takes them: tokens as terms, the scope as a category or fields.
   package func request(typos: TypoTolerance = .automatic) -> MatchRequest {
-    var request = MatchRequest(terms: allTerms, typos: typos, isTyping: query.endsInTypedWord)
+    var request = MatchRequest(
+      terms: allTerms, typos: typos, isTyping: query.endsInTypedWord, sort: sort)
     switch scope?.filter {
     case .category(let value): request.requiredCategory = TextFolding.fold(value)
     case .fields(let names): request.searchedFields = names

@@ -1,15 +1,22 @@
-/// Everything that decides which items show: the search text, the tokens and the selected
-/// scope. `SearchController` derives it from its state; an app may also build one directly.
+/// Everything that decides which items show and in what order: the search text, the tokens,
+/// the selected scope and the sort. `SearchController` derives it from its state; an app may
+/// also build one directly.
 public struct SearchCriteria: Hashable, Sendable {
   public var text: String
   public var tokens: [SearchToken]
   /// Index into the schema's scope bar; 0 is the first button.
   public var scopeIndex: Int
+  /// Results by a field rather than by relevance; nil (or a field the schema cannot sort by)
+  /// orders by relevance.
+  public var sort: SearchSort?
 
-  public init(text: String = "", tokens: [SearchToken] = [], scopeIndex: Int = 0) {
+  public init(
+    text: String = "", tokens: [SearchToken] = [], scopeIndex: Int = 0, sort: SearchSort? = nil
+  ) {
     self.text = text
     self.tokens = tokens
     self.scopeIndex = scopeIndex
+    self.sort = sort
   }
 
   /// No filter at all: every item in catalog order.
@@ -24,6 +31,8 @@ public struct ResolvedCriteria: Hashable, Sendable {
   /// The term each usable token stands for.
   public var tokenTerms: [QueryTerm]
   public var scope: Scope?
+  /// The sort in force, its field spelt as the schema does; nil: relevance.
+  public var sort: SearchSort?
   /// Diagnostics of the query text, then those of tokens.
   public var diagnostics: [QueryDiagnostic]
 
@@ -40,6 +49,7 @@ public struct ResolvedCriteria: Hashable, Sendable {
     }
     scope =
       schema.scopes.indices.contains(criteria.scopeIndex) ? schema.scopes[criteria.scopeIndex] : nil
+    sort = criteria.sort.flatMap(schema.resolved)
   }
 
   /// All terms: the text's, then the tokens'.

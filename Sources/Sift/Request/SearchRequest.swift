@@ -6,11 +6,16 @@ public struct SearchRequestInput: Hashable, Sendable {
   public var scope: String?
   /// Token identifiers (`category:Chocolate`, `year:>=2010`), in order.
   public var tokens: [String]
+  /// Results by a field; nil: by relevance.
+  public var sort: SearchSort?
 
-  public init(text: String, scope: String? = nil, tokens: [String] = []) {
+  public init(
+    text: String, scope: String? = nil, tokens: [String] = [], sort: SearchSort? = nil
+  ) {
     self.text = text
     self.scope = scope
     self.tokens = tokens
+    self.sort = sort
   }
 }
 
@@ -23,6 +28,8 @@ public struct SearchRequest: Hashable, Sendable {
   public let text: String
   public let tokens: [SearchToken]
   public let scopeIndex: Int
+  /// The order asked for, its field spelt as the schema does; nil: relevance.
+  public let sort: SearchSort?
   /// What the request filters by: `SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`
   /// of a presented search.
   public let criteria: SearchCriteria
@@ -31,9 +38,18 @@ public struct SearchRequest: Hashable, Sendable {
 
   /// Reads `input` against `schema`.
   ///
-  /// - Throws: `SearchRequestError` for a scope the catalog does not have or a token that is
-  ///   not one of its filters.
+  /// - Throws: `SearchRequestError` for a scope the catalog does not have, a token that is
+  ///   not one of its filters, or a sort by a field it cannot sort by.
   public init(_ input: SearchRequestInput, schema: CatalogSchema) throws(SearchRequestError) {
+    var sort: SearchSort?
+    if let asked = input.sort {
+      guard let resolved = schema.resolved(asked) else {
+        throw .unsortable(
+          asked.field, catalog: schema.name, sortable: schema.sortableFields.map(\.name))
+      }
+      sort = resolved
+    }
+    self.sort = sort
     var scopeIndex = 0
     if let scope = input.scope {
       guard
@@ -54,7 +70,7 @@ public struct SearchRequest: Hashable, Sendable {
     self.tokens = tokens
     self.scopeIndex = scopeIndex
     criteria = .searchField(
-      presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex)
+      presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex, sort: sort)
     suggestions = schema.suggestedTokens(forText: input.text, excluding: tokens)
   }
 
@@ -87,12 +103,14 @@ public struct SearchRequest: Hashable, Sendable {
   /// by request, so hashing is on every one).
   public static func == (lhs: SearchRequest, rhs: SearchRequest) -> Bool {
     lhs.text == rhs.text && lhs.scopeIndex == rhs.scopeIndex && lhs.tokens == rhs.tokens
+      && lhs.sort == rhs.sort
   }
 
   public func hash(into hasher: inout Hasher) {
     hasher.combine(text)
     hasher.combine(scopeIndex)
     hasher.combine(tokens)
+    hasher.combine(sort)
   }
 
   /// Whether it filters at all (`SearchCriteria.isFiltering(presented:text:tokenCount:scopeIndex:)`):
@@ -110,6 +128,8 @@ public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertib
   /// A `category:` token whose value no item of the catalog has (`category:Nope`): a typo the
   /// caller should hear about, not an empty page. `known` holds a few values it does have.
   case unknownCategory(String, token: String, catalog: String, known: [String])
+  /// A sort by a field that is neither a number nor the title (`--sort nope`).
+  case unsortable(String, catalog: String, sortable: [String])
 
   public var description: String {
     switch self {
@@ -126,6 +146,9 @@ public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertib
         ? "it has no categories" : "e.g. \(known.map { "category:\($0)" }.joined(separator: ", "))"
       return
         "unknown category \"\(value)\" in token \"\(token)\": no item of catalog \(catalog) has it (\(examples))"
+    case .unsortable(let field, let catalog, let sortable):
+      return
+        "cannot sort by \"\(field)\": catalog \(catalog) sorts by \(sortable.joined(separator: ", ")) (FIELD, FIELD:asc or FIELD:desc)"
     }
   }
 }
@@ -144,17 +167,22 @@ extension SearchCriteria {
   /// a token, so it is not searched for — the rows and counts stay those of the rest of the
   /// text while a token is picked.
   public static func searchField(
-    presented: Bool, text: String, tokens: [SearchToken], scopeIndex: Int
+    presented: Bool, text: String, tokens: [SearchToken], scopeIndex: Int,
+    sort: SearchSort? = nil
   ) -> SearchCriteria {
     guard
       isFiltering(
         presented: presented, text: text, tokenCount: tokens.count, scopeIndex: scopeIndex)
-    else { return .everything }
+    else { return SearchCriteria(sort: sort) }
     let searched =
       CatalogSchema.suggestionFragment(of: text)?.isExplicit == true
       ? CatalogSchema.textAcceptingSuggestion(text) : text
-    return SearchCriteria(text: searched, tokens: tokens, scopeIndex: scopeIndex)
+    return SearchCriteria(text: searched, tokens: tokens, scopeIndex: scopeIndex, sort: sort)
   }
+
+  /// Whether these criteria keep fewer than every item: text, a token or a scope past the
+  /// first (a sort alone reorders, it does not filter).
+  public var filters: Bool { !text.isEmpty || !tokens.isEmpty || scopeIndex != 0 }
 }
 
 extension SearchController {
@@ -172,6 +200,7 @@ extension SearchController {
   public mutating func apply(_ request: SearchRequest) {
     setState(
       isActive: true, isFirstResponder: isFirstResponder, text: request.text,
-      tokens: request.tokens, selectedScopeIndex: request.scopeIndex, selection: selection)
+      tokens: request.tokens, selectedScopeIndex: request.scopeIndex, sort: request.sort,
+      selection: selection)
   }
 }

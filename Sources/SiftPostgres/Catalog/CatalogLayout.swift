@@ -41,6 +41,20 @@ struct CatalogLayout: Sendable {
     )
   }
 
+  /// The column and direction results are sorted by for `sort` (`SearchIndex.sortKey`'s order:
+  /// numbers with no value last either way, the folded title byte by byte); nil: relevance.
+  func sortOrder(_ sort: SearchSort?) -> (column: String, order: String)? {
+    guard let sort else { return nil }
+    let direction = sort.isDescending ? "DESC" : "ASC"
+    if let column = numberFields.firstIndex(where: { $0.name == sort.field }) {
+      return ("n\(column)", direction + " NULLS LAST")
+    }
+    if sort.field == schema.titleField, let titleColumn {
+      return ("t\(titleColumn) COLLATE \"C\"", direction)
+    }
+    return nil
+  }
+
   /// `CatalogSchema.magnitude(ofPopularity:)` in SQL, of the row's `pop`: how many of 1, 10,
   /// … 10^9 it reaches.
   var magnitudeSQL: String {

@@ -29,10 +29,12 @@ extension PostgresCatalog {
     let total = try await count()
     let resolved = ResolvedCriteria(input.criteria, schema: schema)
     guard input.isFiltering else {
-      // Every item, by popularity then catalog order (the engine's order with no search).
+      // Every item, by popularity then catalog order (the engine's order with no search), or
+      // by the sort's value first.
       let (popularity, order) = layout.popularity
+      let sorted = layout.sortOrder(resolved.sort).map { "\($0.column) \($0.order), " } ?? ""
       let rows = try await link.rows(
-        "SELECT id, ord FROM \(table) ORDER BY \(popularity) \(order), ord LIMIT $1 OFFSET $2",
+        "SELECT id, ord FROM \(table) ORDER BY \(sorted)\(popularity) \(order), ord LIMIT $1 OFFSET $2",
         [.integer(limit ?? Int(Int32.max)), .integer(offset)], as: (String, Int).self)
       return PostgresSearchResult(
         ids: rows.map { ItemID($0.0) }, ranks: rows.map { _ in .unranked },
@@ -55,7 +57,7 @@ extension PostgresCatalog {
   func ranked(
     _ request: MatchRequest, limit: Int?, offset: Int
   ) async throws(PostgresError) -> (page: Page, near: Bool) {
-    if let (letter, category) = Self.soleLetter(request),
+    if request.sort == nil, let (letter, category) = Self.soleLetter(request),
       let page = try await letterPage(letter, category: category, limit: limit, offset: offset)
     {
       return (page, false)

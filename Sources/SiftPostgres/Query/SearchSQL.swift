@@ -41,6 +41,8 @@ struct SearchSQL {
   var requiredCategory: String?
   /// The last word is still being typed (`MatchRequest.isTyping`).
   let isTyping: Bool
+  /// Results by this column first (`MatchRequest.sort`); nil: relevance.
+  let sort: (column: String, order: String)?
   private(set) var binds: [SQLValue] = []
 
   init(_ request: MatchRequest, layout: CatalogLayout, schemaName: String) {
@@ -56,6 +58,7 @@ struct SearchSQL {
     }
     requiredCategory = request.requiredCategory
     isTyping = request.isTyping
+    sort = layout.sortOrder(request.sort)
     for term in request.terms {
       switch term.condition {
       case .text(let text):
@@ -156,8 +159,9 @@ struct SearchSQL {
     // - `matched`: the exact rank (word positions), only for the rows that can be on the page;
     // - the page, with the counts read from `base` (typos and exactness are exact there).
     let textColumns = Set(rankProbes.flatMap(\.columns)).sorted().map { "t\($0)" }
+    let sortKey = sort.map { ["\($0.column) AS sort_key"] } ?? []
     let probes = """
-      SELECT id, ord, category, \(popularity) AS pop\((textColumns + ranking.cheap).map { ", " + $0 }.joined())
+      SELECT id, ord, category, \(popularity) AS pop\((textColumns + sortKey + ranking.cheap).map { ", " + $0 }.joined())
       FROM \(table)\(filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")) OFFSET 0
       """
     // Popularity as two ascending keys (none last, then the value in the catalog's direction),
@@ -183,7 +187,7 @@ struct SearchSQL {
     if limit == 0 {
       // Only the counts are asked for: no row is ranked.
       kept = " WHERE false"
-    } else if let limit, ranking.boundsOrder {
+    } else if let limit, ranking.boundsOrder, sort == nil {
       let last = bind(.integer(offset + limit - 1))
       cut = """
         , cut AS (SELECT high, pop_none, pop_key, ord FROM base
@@ -196,19 +200,24 @@ struct SearchSQL {
     }
     let page =
       (limit.map { " LIMIT \(bind(.integer($0)))" } ?? "") + " OFFSET \(bind(.integer(offset)))"
+    // Under a sort its value comes first; the rank breaks ties (`SearchIndex.sortedRows`).
+    let sorted = sort.map {
+      ("sort_key, ", "sort_key \($0.order), ", "shown.sort_key \($0.order), ")
+    }
     return """
       \(base)\(cut),
       matched AS (
-        SELECT id, ord, pop, \(ranking.rank("exact_")) AS rank
+        SELECT id, ord, pop, \(sorted?.0 ?? "")\(ranking.rank("exact_")) AS rank
         FROM (SELECT *\(ranking.exact.map { ", " + $0 }.joined()) FROM base\(kept) OFFSET 0) AS ranked),
       counts AS (
         SELECT count(*) AS matches, count(*) FILTER (WHERE \(countedFilter)) AS counted,
           count(*) FILTER (WHERE low < 512 AND near_start IS NULL) AS exact FROM base)
       SELECT shown.id, shown.rank, shown.ord, matches, counted, exact
       FROM counts LEFT JOIN (
-        SELECT id, rank, ord, pop FROM matched ORDER BY rank, pop \(popularityOrder), ord\(page)
+        SELECT id, rank, ord, pop\(sorted == nil ? "" : ", sort_key") FROM matched
+        ORDER BY \(sorted?.1 ?? "")rank, pop \(popularityOrder), ord\(page)
       ) AS shown ON true
-      ORDER BY shown.rank, shown.pop \(popularityOrder), shown.ord
+      ORDER BY \(sorted?.2 ?? "")shown.rank, shown.pop \(popularityOrder), shown.ord
       """
   }
 

@@ -14,7 +14,7 @@ struct SearchCommand: AsyncParsableCommand {
       field:value, price:<10, year:2000..2010 (put -- before a query that starts with -, so it \
       is not read as an option). The results indicator goes to stderr; every match \
       is printed unless --limit is given. Exit status 0 with or without matches, 2 for an unknown \
-      catalog, scope or token.
+      catalog, scope, token or sort field.
 
       Examples:
         sift search --catalog products rose 2010
@@ -23,6 +23,7 @@ struct SearchCommand: AsyncParsableCommand {
         sift search --catalog media --token category:Movies --token 'year:>=2010' --json
         sift search --catalog cities.sqlite --limit 5 da nang
         sift search --catalog cities.sqlite --offset 20 --limit 10 san
+        sift search --catalog products --sort price:desc rose
       """
   )
 
@@ -39,6 +40,12 @@ struct SearchCommand: AsyncParsableCommand {
     name: .customLong("token"),
     help: "A token identifier, e.g. category:Chocolate or year:>=2010. Repeatable.")
   var tokens: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "List the results by a number field or the title, smallest first (:asc) or largest (:desc); relevance breaks ties, items without a value come last.",
+      valueName: "FIELD[:asc|:desc]"))
+  var sort: String?
 
   @Flag(help: "Print one JSON object per matching item and line.")
   var json = false
@@ -81,6 +88,9 @@ struct SearchCommand: AsyncParsableCommand {
   func validate() throws {
     if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
     if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+    if let sort, SearchSort(parsing: sort) == nil {
+      throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not \"\(sort)\"")
+    }
     if queriesFile != nil, !query.isEmpty {
       throw ValidationError("give either a query or --queries FILE, not both")
     }
@@ -107,7 +117,9 @@ struct SearchCommand: AsyncParsableCommand {
   private func request(_ text: String, schema: CatalogSchema) throws -> SearchRequest {
     do throws(SearchRequestError) {
       return try SearchRequest(
-        SearchRequestInput(text: text, scope: scope, tokens: tokens), schema: schema)
+        SearchRequestInput(
+          text: text, scope: scope, tokens: tokens, sort: sort.flatMap(SearchSort.init(parsing:))),
+        schema: schema)
     } catch {
       throw Failure.usage(error)
     }
@@ -377,6 +389,7 @@ extension Failure {
         "invalid --token \"\(identifier)\": not one filter of catalog \(catalog) (e.g. category:VALUE, FIELD:<NUMBER)",
         status: 2)
     case .unknownCategory: exit("--token: \(error)", status: 2)
+    case .unsortable: exit("--sort: \(error)", status: 2)
     case .unknownScope: exit(error.description, status: 2)
     }
   }

@@ -1,0 +1,95 @@
+/// A `SearchSort` resolved against an index's columns.
+struct SortPlan: Hashable {
+  enum Column: Hashable {
+    /// A number field, by its index among `numberFields`.
+    case number(Int)
+    /// The title, by its text column: compared as folded bytes (case and accents ignored).
+    case title(Int)
+  }
+
+  var column: Column
+  var isDescending: Bool
+}
+
+extension SearchIndex {
+  /// `sort` as this index reads it; nil for no sort or a field it cannot sort by.
+  func sortPlan(_ sort: SearchSort?) -> SortPlan? {
+    guard let sort else { return nil }
+    if let column = numberFields.firstIndex(where: { $0.name == sort.field }) {
+      return SortPlan(column: .number(column), isDescending: sort.isDescending)
+    }
+    if sort.field == schema.titleField, let titleColumn {
+      return SortPlan(column: .title(titleColumn), isDescending: sort.isDescending)
+    }
+    return nil
+  }
+
+  /// A key that orders slots as the sort does, smaller first: a number exactly (no value:
+  /// last, either way), a title by its first eight bytes — equal keys of titles are compared
+  /// in full (`sortPrecedes`).
+  func sortKey(_ slot: Int, _ sort: SortPlan) -> UInt64 {
+    let key: UInt64
+    switch sort.column {
+    case .number(let column):
+      let value = numbers[column][slot]
+      if value.isNaN { return .max }
+      // -0 and 0 are one value (as in SQL); flipping the sign bit, or every bit of a negative
+      // number, orders the bit patterns as the numbers.
+      let bits = (value == 0 ? 0.0 : value).bitPattern
+      key = bits >> 63 == 1 ? ~bits : bits | 1 << 63
+      return sort.isDescending ? ~key : key
+    case .title(let column):
+      var prefix: UInt64 = 0
+      columns[column].withUnsafeBytes { bytes, starts in
+        let value = FoldedColumn.firstValue(of: slot, bytes: bytes, starts: starts)
+        for index in 0..<8 {
+          prefix = prefix << 8 | UInt64(index < value.count ? value[index] : 0)
+        }
+      }
+      return sort.isDescending ? ~prefix : prefix
+    }
+  }
+
+  /// Whether slot `a`'s value comes before `b`'s under the sort; nil when they are equal.
+  func sortPrecedes(_ a: Int, _ b: Int, _ sort: SortPlan) -> Bool? {
+    let (keyA, keyB) = (sortKey(a, sort), sortKey(b, sort))
+    if keyA != keyB { return keyA < keyB }
+    guard case .title(let column) = sort.column else { return nil }
+    let (bytesA, bytesB) = (titleBytes(a, column), titleBytes(b, column))
+    if bytesA == bytesB { return nil }
+    return sort.isDescending
+      ? bytesB.lexicographicallyPrecedes(bytesA) : bytesA.lexicographicallyPrecedes(bytesB)
+  }
+
+  private func titleBytes(_ slot: Int, _ column: Int) -> [UInt8] {
+    columns[column].withUnsafeBytes { bytes, starts in
+      Array(FoldedColumn.firstValue(of: slot, bytes: bytes, starts: starts))
+    }
+  }
+
+  /// Whether `a` comes before `b`: the sort's value, then rank, then popularity, then catalog
+  /// order.
+  func precedes(_ a: RankedSlot, _ b: RankedSlot, sort: SortPlan?) -> Bool {
+    if let sort, let before = sortPrecedes(Int(a.slot), Int(b.slot), sort) { return before }
+    return precedes(a, b)
+  }
+
+  /// The first `rows` matches under `plan`'s sort, with their ranks, and whether they are every
+  /// match: the matches whose keys reach the `rows`-th smallest key are ranked (ties on the
+  /// value go by relevance); the others come after all of them.
+  ///
+  /// - Complexity: O(*m* log *rows*) keys, a rank for each match kept.
+  func sortedRows(
+    _ slots: [Int32], _ plan: MatchPlan, _ sort: SortPlan, rows: Int, nearSpellings: Bool
+  ) -> (entries: [RankedSlot], isComplete: Bool) {
+    var kept = slots
+    if rows < slots.count {
+      var heap = KeyHeap(capacity: max(rows, 1))
+      for slot in slots { heap.insert(sortKey(Int(slot), sort)) }
+      let last = heap.largest
+      kept = slots.filter { sortKey(Int($0), sort) <= last }
+    }
+    let ranked = rank(kept, plan, nearSpellings: nearSpellings)
+    return (ranked.sorted { precedes($0, $1, sort: sort) }, kept.count == slots.count)
+  }
+}

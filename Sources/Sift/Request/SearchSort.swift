@@ -1,0 +1,66 @@
+/// Results listed by a field rather than by relevance: a number field (price, year) or the
+/// title, smallest or largest first. Relevance still decides between items whose values are
+/// equal, then popularity, then catalog order; items without a value come last either way.
+///
+/// `sift search --sort price:desc`, `GET /search?sort=price:desc`, or in Swift
+/// `SearchCriteria(text: "bar", sort: SearchSort("price", descending: true))` — or through an
+/// app's own type, `try schema.sort(by: \.price)`.
+public struct SearchSort: Hashable, Sendable, CustomStringConvertible {
+  /// The field's name as the schema declares it.
+  public var field: String
+  public var isDescending: Bool
+
+  public init(_ field: String, descending: Bool = false) {
+    self.field = field
+    isDescending = descending
+  }
+
+  /// `price`, `price:asc`, `price:desc` (any case); nil for anything else.
+  public init?(parsing text: String) {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard let name = parts.first, !name.isEmpty, parts.count <= 2 else { return nil }
+    switch parts.count == 2 ? parts[1].lowercased() : "asc" {
+    case "asc": self.init(String(name))
+    case "desc": self.init(String(name), descending: true)
+    default: return nil
+    }
+  }
+
+  /// `price:desc`, as `init(parsing:)` reads it.
+  public var description: String { "\(field):\(isDescending ? "desc" : "asc")" }
+}
+
+extension CatalogSchema {
+  /// The fields results can be sorted by: the title, then every number field.
+  public var sortableFields: [FieldDefinition] {
+    fields.filter { $0.name == titleField } + fields.filter { $0.kind == .number }
+  }
+
+  /// `sort` with the field's name as the schema spells it, when the schema can sort by it (any
+  /// case); nil otherwise.
+  public func resolved(_ sort: SearchSort) -> SearchSort? {
+    let key = Self.fieldKey(sort.field)
+    guard let field = sortableFields.first(where: { Self.fieldKey($0.name) == key }) else {
+      return nil
+    }
+    return SearchSort(field.name, descending: sort.isDescending)
+  }
+}
+
+extension SearchSchema {
+  /// The sort by `keyPath`, a declared number field or the title.
+  ///
+  /// - Throws: `CatalogSchemaError.undeclaredKeyPath` when no such field is declared, or it is
+  ///   neither a number nor the title.
+  public func sort<Value>(
+    by keyPath: any KeyPath<Element, Value> & Sendable, descending: Bool = false
+  ) throws(CatalogSchemaError) -> SearchSort {
+    guard
+      let field = fields.first(where: { ($0.keyPath as AnyKeyPath) == (keyPath as AnyKeyPath) }),
+      let sort = catalog.resolved(SearchSort(field.definition.name, descending: descending))
+    else {
+      throw .undeclaredKeyPath(String(describing: keyPath as AnyKeyPath), role: "sort")
+    }
+    return sort
+  }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import SiftTestSupport
+import Testing
+
+@testable import Sift
+
+/// Results by a field: the relevance order, stably sorted by the field's value — the reference
+/// every sorted search is checked against, through searches, lazy pages and edits.
+@Suite("Sort by a field")
+struct SortTests {
+  static let schema = EnginePropertyTests.schema
+  static let sorts = ["title", "year", "price"].flatMap {
+    [SearchSort($0), SearchSort($0, descending: true)]
+  }
+
+  /// The reference: `relevance` (ids best first) stably sorted by `sort`'s value, items without
+  /// one last; titles compare folded, byte by byte.
+  static func sorted(
+    _ relevance: [ItemID], items: [Item], by sort: SearchSort
+  ) -> [ItemID] {
+    let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
+    enum Key: Equatable {
+      case number(Double)
+      case text([UInt8])
+      case none
+    }
+    func key(_ id: ItemID) -> Key {
+      switch byID[id]?[sort.field] {
+      case .number(let value): .number(value)
+      case .text(let text): .text(Array(TextFolding.fold(text).utf8))
+      default: sort.field == "title" ? .text([]) : .none
+      }
+    }
+    func before(_ a: Key, _ b: Key) -> Bool {
+      switch (a, b) {
+      case (.none, _): false
+      case (_, .none): true
+      case (.number(let x), .number(let y)): sort.isDescending ? x > y : x < y
+      case (.text(let x), .text(let y)):
+        sort.isDescending ? y.lexicographicallyPrecedes(x) : x.lexicographicallyPrecedes(y)
+      default: false
+      }
+    }
+    // A stable sort: the relevance position breaks ties.
+    return relevance.enumerated().sorted { a, b in
+      let (keyA, keyB) = (key(a.element), key(b.element))
+      if before(keyA, keyB) { return true }
+      if before(keyB, keyA) { return false }
+      return a.offset < b.offset
+    }.map(\.element)
+  }
+
+  @Test("a sorted search is the relevance order stably sorted by the value")
+  func sortedEqualsReference() throws {
+    let seed: UInt64 = 20_261_125
+    print("sort seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    for round in 0..<150 {
+      let items = (0..<Int.random(in: 0...40, using: &random)).map {
+        EnginePropertyTests.randomItem($0, using: &random)
+      }
+      var collection = try FilteredCollection(schema: Self.schema, items: items)
+      for _ in 0..<10 {
+        var criteria = SearchCriteria(
+          text: EnginePropertyTests.randomQuery(using: &random),
+          tokens: EnginePropertyTests.randomTokens(using: &random),
+          scopeIndex: Int.random(in: 0..<5, using: &random))
+        collection.filter(by: criteria)
+        let relevance = Array(collection.rows)
+        criteria.sort = Self.sorts.randomElement(using: &random)!
+        collection.filter(by: criteria)
+        let sort = criteria.sort!
+        #expect(
+          Array(collection.rows) == Self.sorted(relevance, items: items, by: sort),
+          "round \(round): \(criteria)")
+        #expect(collection.indicator.matchCount == relevance.count)
+      }
+    }
+  }
+
+  @Test(
+    "many matches: the first page, a later page and the whole list follow the reference",
+    arguments: ["title", "year:desc", "price"])
+  func manyMatches(sort text: String) throws {
+    var random = SplitMix64(seed: 4242)
+    let items = (0..<3_000).map { EnginePropertyTests.randomItem($0, using: &random) }
+    let sort = try #require(SearchSort(parsing: text))
+    for query in ["", "a", "rose", "year:>=2007"] {
+      var collection = try FilteredCollection(schema: Self.schema, items: items)
+      collection.filter(by: SearchCriteria(text: query))
+      let expected = Self.sorted(Array(collection.rows), items: items, by: sort)
+      collection.filter(by: SearchCriteria(text: query, sort: sort))
+      // Only the first rows are put in order at once; later ones when read.
+      #expect(collection.matches.orderedCount < max(expected.count, 129))
+      #expect(collection.ids(atRows: 0..<20) == Array(expected.prefix(20)), "\(query)")
+      #expect(
+        collection.ids(atRows: 1_000..<1_020) == Array(expected.dropFirst(1_000).prefix(20)))
+      #expect(Array(collection.rows) == expected, "\(query) sorted by \(sort)")
+      // Without a query and no filter the indicator still counts every item.
+      if query.isEmpty { #expect(!collection.indicator.isFiltering) }
+    }
+  }
+
+  @Test("edits under a sort land where a search from scratch puts them, and replay")
+  func editsUnderSort() throws {
+    var random = SplitMix64(seed: 99)
+    for round in 0..<40 {
+      var items = (0..<Int.random(in: 1...30, using: &random)).map {
+        EnginePropertyTests.randomItem($0, using: &random)
+      }
+      var collection = try FilteredCollection(schema: Self.schema, items: items)
+      let criteria = SearchCriteria(
+        text: ["", "a", "rose", "da"].randomElement(using: &random)!,
+        sort: Self.sorts.randomElement(using: &random)!)
+      collection.filter(by: criteria)
+      var nextID = 1_000
+      for _ in 0..<20 {
+        let before = Array(collection.rows)
+        let changes: RowChanges
+        if Bool.random(using: &random) || items.isEmpty {
+          let item = EnginePropertyTests.randomItem(nextID, using: &random)
+          nextID += 1
+          items.append(item)
+          changes = try collection.add(item)
+        } else {
+          let position = Int.random(in: 0..<items.count, using: &random)
+          var item = EnginePropertyTests.randomItem(0, using: &random)
+          item.id = items[position].id
+          items[position] = item
+          changes = try collection.update(item)
+        }
+        var fresh = try FilteredCollection(schema: Self.schema, items: items)
+        fresh.filter(by: criteria)
+        #expect(Array(collection.rows) == Array(fresh.rows), "round \(round) \(criteria)")
+        #expect(changes.applied(to: before) { collection.rows[$0] } == Array(collection.rows))
+        for item in items {
+          #expect(collection.row(of: item.id) == collection.rows.firstIndex(of: item.id))
+        }
+      }
+    }
+  }
+
+  @Test(
+    "sorts are read as FIELD, FIELD:asc or FIELD:desc",
+    arguments: [
+      ("price", SearchSort("price")), ("price:asc", SearchSort("price")),
+      ("Price:DESC", SearchSort("Price", descending: true)), ("price:up", nil), ("", nil),
+      (":desc", nil), ("a:b:c", nil),
+    ])
+  func parsing(text: String, expected: SearchSort?) {
+    #expect(SearchSort(parsing: text) == expected)
+  }
+
+  @Test("a request names the field it cannot sort by and the ones it can")
+  func unsortableField() throws {
+    let input = SearchRequestInput(text: "a", sort: SearchSort("kind"))
+    #expect(throws: SearchRequestError.self) { try SearchRequest(input, schema: Self.schema) }
+    do {
+      _ = try SearchRequest(input, schema: Self.schema)
+    } catch {
+      #expect(
+        error.description
+          == "cannot sort by \"kind\": catalog things sorts by title, year, price (FIELD, FIELD:asc or FIELD:desc)"
+      )
+    }
+    // Any case of a sortable field reads as the schema spells it.
+    let request = try SearchRequest(
+      SearchRequestInput(text: "", sort: SearchSort("YEAR", descending: true)),
+      schema: Self.schema)
+    #expect(request.sort == SearchSort("year", descending: true))
+    #expect(request.criteria.sort == SearchSort("year", descending: true))
+    #expect(!request.isFiltering)
+  }
+
+  struct Product: Identifiable, Sendable {
+    var id: Int
+    var name: String
+    var price: Double
+    var maker: String
+  }
+
+  @Test("an app sorts its own type by key path; the controller and its snapshot keep the sort")
+  @MainActor
+  func typedSortAndRestoration() throws {
+    let schema = try SearchSchema<Product>(
+      title: .text("name", \.name), fields: [.number("price", \.price), .text("maker", \.maker)])
+    #expect(try schema.sort(by: \.price, descending: true) == SearchSort("price", descending: true))
+    #expect(try schema.sort(by: \.name) == SearchSort("name"))
+    #expect(throws: CatalogSchemaError.self) { try schema.sort(by: \.maker) }
+    let products = [
+      Product(id: 1, name: "Rose", price: 20, maker: "A"),
+      Product(id: 2, name: "Red rose", price: 5, maker: "B"),
+      Product(id: 3, name: "Tulip", price: 12, maker: "C"),
+    ]
+    let model = try SearchModel(products, schema: schema)
+    model.isPresented = true
+    model.text = "rose"
+    #expect(model.results.map(\.id) == [1, 2])
+    model.sort = try schema.sort(by: \.price)
+    #expect(model.results.map(\.id) == [2, 1])
+
+    let catalog = CatalogSchema(
+      name: "p", fields: [.text("name"), .number("price")], titleField: "name")
+    let items = products.map {
+      Item(id: ItemID(String($0.id)), fields: ["name": .text($0.name), "price": .number($0.price)])
+    }
+    var controller = SearchController(
+      collection: try FilteredCollection(schema: catalog, items: items))
+    controller.send(.setSort(SearchSort("price", descending: true)))
+    #expect(controller.rows == ["1", "3", "2"])
+    controller.send(.cancel)
+    #expect(controller.rows == ["1", "3", "2"], "a sort outlasts Cancel")
+    var restored = SearchController(
+      collection: try FilteredCollection(schema: catalog, items: items))
+    #expect(restored.restore(from: controller.encodedSnapshot()) == [])
+    #expect(restored.sort == SearchSort("price", descending: true))
+    var snapshot = controller.snapshot
+    snapshot.sort = "weight:asc"
+    #expect(restored.restore(snapshot) == [.unknownSort("weight:asc")])
+    #expect(restored.sort == nil)
+  }
+}
