@@ -191,6 +191,30 @@ struct SearchPageTests {
       WebDriver.Key.arrowLeft + WebDriver.Key.arrowLeft, into: try browser.find("#scope-2"))
     try waitForAnswer("products", "q=rose", "back to All")
 
+    // The sort menu: the catalog's sortable fields both ways; a choice reorders and is kept in
+    // the address.
+    let menu =
+      try browser.run(
+        "return [...document.querySelectorAll('#sort option')].map((o) => o.textContent)")
+      as? [String] ?? []
+    #expect(
+      menu == [
+        "Relevance", "Title A–Z", "Title Z–A", "Year introduced lowest first",
+        "Year introduced highest first", "Intro price lowest first", "Intro price highest first",
+      ])
+    try browser.run(
+      "const menu = document.getElementById('sort'); menu.value = 'year:desc'; menu.dispatchEvent(new Event('change'));"
+    )
+    page = try waitForAnswer("products", "q=rose&sort=year:desc", "sorted by year, newest first")
+    #expect(page.titles == ["White Rose", "Red Rose"])
+    #expect(page.query == "?catalog=products&q=rose&sort=year%3Adesc")
+    try screenshot("1b-sorted")
+    try browser.run(
+      "const menu = document.getElementById('sort'); menu.value = ''; menu.dispatchEvent(new Event('change'));"
+    )
+    page = try waitForAnswer("products", "q=rose", "by relevance again")
+    #expect(page.titles == ["Red Rose", "White Rose"])
+
     // A token from the # suggestions, with the keyboard.
     try browser.type(WebDriver.Key.escape + "#", into: field)
     let offered = try api("products", "q=%23")["suggestions"] as? [[String: Any]] ?? []

@@ -119,6 +119,13 @@ struct SearchEndpointTests {
     }
     #expect(rosesTitles == ["Red Rose", "White Rose"])
     #expect(roses["sort"] as? String == "title:asc")
+    // A search the server remembers unsorted is not the start of a sorted one.
+    _ = try await Self.get(server, "/catalogs/products/search?q=ros")
+    let newest = try await Self.get(server, "/catalogs/products/search?q=rose&sort=year:desc").json
+    let newestTitles = (newest["results"] as? [[String: Any]] ?? []).compactMap {
+      $0["title"] as? String
+    }
+    #expect(newestTitles == ["White Rose", "Red Rose"])
     let (status, error) = try await Self.get(server, "/catalogs/products/search?sort=type")
     #expect(status == .badRequest)
     #expect(

@@ -12,6 +12,7 @@ const state = {
   catalog: null, // the entry of GET /catalogs being searched
   tokens: [], // {identifier, text, icon}
   scope: 0, // index into catalog.scopes
+  sort: "", // "" for relevance, else FIELD:asc or FIELD:desc (the API's sort=)
   results: [],
   matched: 0,
   suggestions: [],
@@ -97,12 +98,13 @@ function fieldValue(result, schemaField, limit) {
 
 // ---------------------------------------------------------------------------- requests
 
-// What is searched for — the text, the scope (unless the first) and the tokens — added to
-// `parameters`: the request and the page's address say it the same way.
+// What is searched for — the text, the scope (unless the first), the tokens and the sort —
+// added to `parameters`: the request and the page's address say it the same way.
 function searchedFor(parameters) {
   if (field().value) parameters.set("q", field().value);
   if (state.scope > 0) parameters.set("scope", state.catalog.scopes[state.scope]);
   for (const token of state.tokens) parameters.append("token", token.identifier);
+  if (state.sort) parameters.set("sort", state.sort);
   return parameters;
 }
 
@@ -494,10 +496,30 @@ function onDocumentKey(event) {
 
 // ---------------------------------------------------------------------------- start
 
+// The sort menu: relevance, then each field the catalog sorts by, both ways — the title as
+// A–Z and Z–A, numbers lowest and highest first.
+function showSortMenu(catalog) {
+  const menu = $("sort");
+  const sortable = catalog.sortable || [];
+  const label = (name) => (catalog.fields.find((f) => f.name === name) || { label: name }).label;
+  const options = [element("option", { value: "", text: "Relevance" })];
+  for (const name of sortable) {
+    const title = name === catalog.titleField;
+    options.push(
+      element("option", { value: `${name}:asc`, text: `${label(name)} ${title ? "A–Z" : "lowest first"}` }),
+      element("option", { value: `${name}:desc`, text: `${label(name)} ${title ? "Z–A" : "highest first"}` }));
+  }
+  menu.replaceChildren(...options);
+  menu.value = state.sort;
+  $("sort-picker").hidden = sortable.length === 0;
+}
+
 function useCatalog(catalog) {
   state.catalog = catalog;
   state.tokens = [];
   state.scope = 0;
+  state.sort = "";
+  showSortMenu(catalog);
   state.results = [];
   $("q-label").textContent = `Search ${catalog.title}`;
   field().placeholder = `Search ${catalog.items.toLocaleString()} ${catalog.title.toLowerCase()}`;
@@ -526,6 +548,11 @@ async function start() {
   field().value = asked.get("q") || "";
   const scope = (asked.get("scope") || "").toLowerCase();
   state.scope = Math.max(0, catalog.scopes.findIndex((s) => s.toLowerCase() === scope));
+  const sort = (asked.get("sort") || "").toLowerCase();
+  const offered = [...$("sort").options].map((o) => o.value);
+  const asKnown = offered.find((v) => v.toLowerCase() === sort || v.toLowerCase() === `${sort}:asc`);
+  state.sort = asKnown || "";
+  $("sort").value = state.sort;
   state.tokens = asked.getAll("token").map((identifier) => ({
     identifier, text: identifier.replace(/^category:/, ""),
   }));
@@ -540,6 +567,10 @@ async function start() {
   $("scopes").addEventListener("keydown", onScopeKey);
   $("detail-close").addEventListener("click", closeDetail);
   $("more").addEventListener("click", () => search({ more: true }));
+  $("sort").addEventListener("change", () => {
+    state.sort = $("sort").value;
+    search();
+  });
   picker.addEventListener("change", () => {
     useCatalog(catalogs.find((c) => c.name === picker.value));
     field().value = "";
