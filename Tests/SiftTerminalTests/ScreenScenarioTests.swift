@@ -229,6 +229,40 @@ struct ScreenScenarioTests {
     #expect(candies.status.hasPrefix("↑↓ select  Enter open  Tab scope  #token"))
   }
 
+  @Test(
+    "Ctrl-S cycles the sorts: said in the status and the footer, kept across Esc and a relaunch")
+  func sortCycle() throws {
+    var app = try AppDriver(.products)
+    #expect(
+      app.status
+        == "↑↓ select  Enter open  Tab scope  #token  ^S sort  Esc cancel  F1 help  ^Q quit")
+    app.type("rose")
+    #expect(app.titles == ["Red Rose", "White Rose"])
+    app.press(.control("s"))
+    #expect(app.status == "Sorted by Title, A–Z")
+    #expect(app.footer.hasPrefix("Items found: 2 · by Title, A–Z"))
+    app.press(.control("s"))
+    #expect(app.titles == ["White Rose", "Red Rose"])
+    #expect(app.status == "Sorted by Title, Z–A")
+    app.press(.control("s"), .control("s"))
+    #expect(app.status == "Sorted by Year introduced, highest first")
+    #expect(app.titles == ["White Rose", "Red Rose"])
+    #expect(app.model.selectedRow == 0, "the best row is selected after a new order")
+    app.press(.escape)
+    #expect(app.titles.first == "White Rose", "a sort outlasts Esc: every item, newest first")
+    #expect(app.footer.hasPrefix("15 items · by Year introduced, highest first"))
+    app.press(.control("q"))
+    let relaunched = try AppDriver(.products, restoring: try #require(app.savedState))
+    #expect(relaunched.model.controller.sort == SearchSort("year", descending: true))
+    #expect(relaunched.titles == app.titles)
+    // Past the last field's two ways, back to relevance.
+    var cycled = try AppDriver(.products)
+    for _ in 0..<7 { cycled.press(.control("s")) }
+    #expect(cycled.status == "Sorted by relevance")
+    #expect(cycled.model.controller.sort == nil)
+    #expect(cycled.footer == "15 items")
+  }
+
   @Test("selection moves, scrolls, and opens the right item")
   func selection() throws {
     var app = try AppDriver(.candies)

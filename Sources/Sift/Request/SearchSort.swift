@@ -36,6 +36,23 @@ extension CatalogSchema {
     fields.filter { $0.name == titleField } + fields.filter { $0.kind == .number }
   }
 
+  /// Every order a sort menu offers: relevance (nil), then each sortable field smallest first
+  /// and largest first.
+  public var sortChoices: [SearchSort?] {
+    [nil] + sortableFields.flatMap { [SearchSort($0.name), SearchSort($0.name, descending: true)] }
+  }
+
+  /// How a menu names `sort`: "Intro price, highest first", "Title, Z–A"; "Relevance" for nil.
+  public func describe(_ sort: SearchSort?) -> String {
+    guard let sort, let field = field(named: sort.field) else { return "Relevance" }
+    let isTitle = field.name == titleField
+    let way =
+      isTitle
+      ? (sort.isDescending ? "Z–A" : "A–Z")
+      : (sort.isDescending ? "highest first" : "lowest first")
+    return "\(field.label), \(way)"
+  }
+
   /// `sort` with the field's name as the schema spells it, when the schema can sort by it (any
   /// case); nil otherwise.
   public func resolved(_ sort: SearchSort) -> SearchSort? {

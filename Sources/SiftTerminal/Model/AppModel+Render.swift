@@ -13,7 +13,7 @@ extension AppModel {
   ///    Category: Other
   /// ────────────────────────────────────────────────────────────────────
   ///  1 item found                                        Filtering 1 of 15
-  ///  ↑↓ select  Enter open  Tab scope  #token  Esc cancel  F1 help  ^Q quit
+  ///  ↑↓ select  Enter open  Tab scope  #token  ^S sort  Esc cancel  F1 help  ^Q quit
   /// ```
   public func render() -> Grid {
     var grid = Grid(width: width, height: height)
@@ -304,7 +304,9 @@ extension AppModel {
   private func drawFooter(_ grid: inout Grid) {
     let y = height - 2
     let indicator = controller.indicator
-    let left = controller.needsSearch ? "Searching…" : indicator.text
+    // A sort in force is said beside the count, which its order explains.
+    let sorted = controller.sort.map { " · by " + controller.schema.describe($0) }
+    let left = controller.needsSearch ? "Searching…" : indicator.text + (sorted ?? "")
     grid.put(" " + left, x: 0, y: y, style: indicator.isNoResults ? .bold : .plain)
     // The summary on the right only where it fits beside the indicator, never over it.
     if indicator.isFiltering && !controller.needsSearch {
@@ -359,7 +361,7 @@ extension AppModel {
       case .list:
         // Tab changes the scope only where there is a scope bar.
         let scope = controller.scopeTitles.count > 1 ? "  Tab scope" : ""
-        hints = "↑↓ select  Enter open\(scope)  #token  Esc cancel  F1 help  ^Q quit"
+        hints = "↑↓ select  Enter open\(scope)  #token  ^S sort  Esc cancel  F1 help  ^Q quit"
       case .detail: hints = "Esc back  ^E edit  ^D delete  F1 help  ^Q quit"
       case .editor(let editor):
         // A list field's values are one line, separated by "|": said here, not over the value.
@@ -437,7 +439,8 @@ extension AppModel {
       ("Ctrl-U  Ctrl-K", "delete the text before / after the cursor"),
       ("Ctrl-W", "delete the word before the cursor (the form: the same keys, ^E end)"),
       ("Ctrl-N", "add an item"), ("Ctrl-E", "edit the selected item"),
-      ("Ctrl-D", "delete the selected item (asks first)"), ("F1", "this help"),
+      ("Ctrl-D", "delete the selected item (asks first)"),
+      ("Ctrl-S", "sort: relevance, then each field both ways"), ("F1", "this help"),
       ("Ctrl-Q  Ctrl-C", "quit, saving the search for next time"),
     ]
     for (index, (key, meaning)) in keys.enumerated() where 2 + index < height - 1 {

@@ -226,6 +226,15 @@ public struct AppModel: Sendable {
       suggestionIndex = 0
     case .f1:
       screen = .help(over: .list)
+    case .control("s"):
+      // The next order: relevance, then each sortable field one way and the other.
+      let choices = controller.schema.sortChoices
+      let next = ((choices.firstIndex(of: controller.sort) ?? 0) + 1) % choices.count
+      controller.send(.setSort(choices[next]))
+      message =
+        "Sorted by "
+        + (choices[next] == nil ? "relevance" : controller.schema.describe(choices[next]))
+      if controller.searchesImmediately { syncSelection(resetToTop: true) }
     case .control("n"):
       underEditor = .list
       screen = .editor(ItemEditor(schema: controller.schema))
