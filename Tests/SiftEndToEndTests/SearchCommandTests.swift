@@ -104,6 +104,27 @@ struct SearchCommandTests {
         "Error: --sort takes FIELD, FIELD:asc or FIELD:desc, not \"price:up\"\n"))
   }
 
+  @Test("--facets gives each number field's range among the matches, as text and JSON")
+  func numberRanges() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let birthdays = try sift.run([
+      "search", "--catalog", "products", "--facets", "--limit", "0", "--token",
+      "category:Birthdays",
+    ])
+    #expect(birthdays.lines.last == "Ranges: Year introduced 2001–2007 · Intro price 16.99–51.99")
+    let json = try sift.run(["search", "--catalog", "products", "--facets", "--json", "rose"])
+    let facets = try #require(json.objects.last?["facets"] as? [String: Any])
+    let ranges = facets["ranges"] as? [[String: Any]] ?? []
+    #expect(ranges.count == 2)
+    #expect(ranges.first?["field"] as? String == "year")
+    #expect(ranges.first?["min"] as? Int == 2010 && ranges.first?["max"] as? Int == 2012)
+    #expect(ranges.last?["min"] as? Double == 24.99 && ranges.last?["max"] as? Double == 24.99)
+    // Nothing matched: no range to show.
+    let none = try sift.run(["search", "--catalog", "products", "--facets", "zzzz"])
+    #expect(!none.stdout.contains("Ranges:"))
+  }
+
   @Test("text output, --limit, and no default limit")
   func textAndLimit() throws {
     let sift = try SiftProcess()

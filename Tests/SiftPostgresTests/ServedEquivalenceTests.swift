@@ -10,7 +10,8 @@ import SiftTestSupport
 import Testing
 
 /// `sift serve` on a PostgreSQL catalog answers with the same bytes as on the .sqlite file of
-/// the same items: results, highlights, explanations, facets, suggestions, "did you mean".
+/// the same items: results, highlights, explanations, facets with their number ranges, sorted
+/// pages, suggestions, "did you mean".
 @Suite("sift serve on PostgreSQL gives the embedded server's answers", .serialized)
 struct ServedEquivalenceTests {
   @Test(
@@ -46,6 +47,12 @@ struct ServedEquivalenceTests {
       if let scope = input.scope { query.append(("scope", scope)) }
       if index % 3 == 0 { query.append(("limit", "5")) }
       if index % 7 == 0 { query.append(("offset", "3")) }
+      // Sorted now and then, each sortable field both ways in turn.
+      if index % 5 == 0 {
+        let sortable = document.schema.sortableFields
+        let field = sortable[index / 5 % sortable.count].name
+        query.append(("sort", field + (index % 2 == 0 ? ":desc" : "")))
+      }
       uris.append("/catalogs/\(name)/search?" + Self.encoded(query))
     }
     // Every letter alone, as the first keystroke sends it: answered from the letters tables.

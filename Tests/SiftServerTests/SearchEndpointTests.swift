@@ -142,7 +142,7 @@ struct SearchEndpointTests {
     #expect(products?["sortable"] as? [String] == ["title", "year", "price"])
   }
 
-  @Test("facets=1 adds the scope bar's and the categories' counts")
+  @Test("facets=1 adds the scope bar's and the categories' counts and the number ranges")
   func facets() async throws {
     let (server, _, folder) = try Self.server()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -153,6 +153,13 @@ struct SearchEndpointTests {
     }
     #expect(scopes.first?.hasPrefix("All ") == true && scopes.count == 4)
     #expect((json["results"] as? [Any])?.isEmpty == true)
+    // A price slider's ends: each number field's smallest and largest value among the matches.
+    let products = try await Self.get(server, "/catalogs/products/search?q=rose&facets=1").json
+    let ranges = (products["facets"] as? [String: Any])?["ranges"] as? [[String: Any]] ?? []
+    #expect(
+      ranges.map { "\($0["field"] ?? "") \($0["min"] ?? "")–\($0["max"] ?? "")" } == [
+        "year 2010–2012", "price 24.99–24.99",
+      ])
   }
 
   @Test("GET /catalogs lists each catalog with its schema")

@@ -172,6 +172,34 @@ struct SortTests {
     #expect(!request.isFiltering)
   }
 
+  @Test("facets give each number field's smallest and largest value among the rows shown")
+  func numberRanges() throws {
+    let seed: UInt64 = 515
+    print("ranges seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    for round in 0..<150 {
+      let items = (0..<Int.random(in: 0...40, using: &random)).map {
+        EnginePropertyTests.randomItem($0, using: &random)
+      }
+      var collection = try FilteredCollection(schema: Self.schema, items: items)
+      let criteria = SearchCriteria(
+        text: EnginePropertyTests.randomQuery(using: &random),
+        tokens: EnginePropertyTests.randomTokens(using: &random),
+        scopeIndex: Int.random(in: 0..<5, using: &random))
+      collection.filter(by: criteria)
+      // The reference: the values of the rows shown, read from the items.
+      var expected: [String: ClosedRange<Double>] = [:]
+      for field in ["year", "price"] {
+        let values = collection.rows.compactMap { id -> Double? in
+          guard case .number(let value) = collection.item(id: id)?[field] else { return nil }
+          return value
+        }
+        if let low = values.min(), let high = values.max() { expected[field] = low...high }
+      }
+      #expect(collection.facets.ranges == expected, "round \(round): \(criteria)")
+    }
+  }
+
   struct Product: Identifiable, Sendable {
     var id: Int
     var name: String
@@ -198,6 +226,10 @@ struct SortTests {
     #expect(model.results.map(\.id) == [1, 2])
     model.sort = try schema.sort(by: \.price)
     #expect(model.results.map(\.id) == [2, 1])
+    #expect(model.range(of: \.price) == 5...20)
+    #expect(model.range(of: \.maker) == nil, "not a number")
+    model.text = "tulip"
+    #expect(model.range(of: \.price) == 12...12)
 
     let catalog = CatalogSchema(
       name: "p", fields: [.text("name"), .number("price")], titleField: "name")

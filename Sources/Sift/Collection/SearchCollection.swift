@@ -252,10 +252,33 @@ extension SearchIndex {
     for (position, source) in plan.scopes.enumerated() {
       if case .search(let other) = source { searched[position] = matchCount(other) }
     }
-    return plan.facets(
+    var facets = plan.facets(
       current: (current.total, current.byCategory),
       unscoped: unscoped.map { ($0.total, $0.byCategory) }, shown: matches.count,
       searched: searched)
+    facets.ranges = numberRanges(matches.slots)
+    return facets
+  }
+
+  /// Per number field, the smallest and largest value among `slots`.
+  ///
+  /// - Complexity: O(*k*) per number field.
+  func numberRanges(_ slots: [Int32]) -> [String: ClosedRange<Double>] {
+    var ranges: [String: ClosedRange<Double>] = [:]
+    for (column, field) in numberFields.enumerated() {
+      var low = Double.infinity
+      var high = -Double.infinity
+      numbers[column].withUnsafeBufferPointer { values in
+        for slot in slots {
+          let value = values[Int(slot)]
+          // NaN (no value) fails both tests.
+          if value < low { low = value }
+          if value > high { high = value }
+        }
+      }
+      if low <= high { ranges[field.name] = low...high }
+    }
+    return ranges
   }
 }
 
@@ -405,17 +428,27 @@ where Element.ID: Sendable {
 }
 
 /// How many elements each scope-bar button and category token would show for the criteria in
-/// force.
+/// force, and the smallest and largest value of each number field among the matches: the ends
+/// of a price slider.
 public struct Facets: Hashable, Sendable {
   /// Per scope-bar button, in its order.
   public var scopes: [Int]
   /// Per category value (folded), for tokens; categories with no match are left out.
   public var categories: [String: Int]
+  /// Per number field (by name), the smallest and largest value among the matches shown; a
+  /// field no match has a value for is left out.
+  public var ranges: [String: ClosedRange<Double>]
 
-  public init(scopes: [Int], categories: [String: Int]) {
+  public init(
+    scopes: [Int], categories: [String: Int], ranges: [String: ClosedRange<Double>] = [:]
+  ) {
     self.scopes = scopes
     self.categories = categories
+    self.ranges = ranges
   }
+
+  /// The range of the number field `field` among the matches; nil when none has a value.
+  public func range(of field: String) -> ClosedRange<Double>? { ranges[field] }
 
   /// What a token for this category would show.
   public func count(ofCategory value: String) -> Int {

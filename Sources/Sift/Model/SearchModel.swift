@@ -111,6 +111,13 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
       sort: sort)
   }
 
+  /// The smallest and largest value of the number property at `keyPath` among the results — a
+  /// price slider's ends (`Slider(value: $price, in: model.range(of: \.price) ?? 0...1)`); nil
+  /// when no result has one or the property is not a declared number field.
+  public func range<Value>(of keyPath: KeyPath<Element, Value>) -> ClosedRange<Double>? {
+    schema.field(for: keyPath).flatMap { facets.range(of: $0.name) }
+  }
+
   /// Where the current search matched in the element's property (`\.name`), for highlighting.
   public func highlights(
     _ keyPath: any KeyPath<Element, String> & Sendable, of element: Element

@@ -145,7 +145,8 @@ extension MatchExplanation {
 }
 
 extension Facets {
-  /// `{"scopes": [{"title", "count"}…], "categories": [{"value", "count"}…]}`, categories as
+  /// `{"scopes": [{"title", "count"}…], "categories": [{"value", "count"}…], "ranges": [{"field",
+  /// "min", "max"}…]}`, categories as
   /// `namedCategories(schema:)` orders them: what `sift search --facets --json` and
   /// `sift serve`'s `facets=1` answer.
   package func json(schema: CatalogSchema) -> JSONValue {
@@ -162,6 +163,18 @@ extension Facets {
         .array(
           namedCategories(schema: schema).map { value, count in
             .object([("value", .string(value)), ("count", .number(Double(count)))])
+          })
+      ),
+      (
+        "ranges",
+        .array(
+          schema.fields.compactMap { field in
+            ranges[field.name].map {
+              .object([
+                ("field", .string(field.name)), ("min", .number($0.lowerBound)),
+                ("max", .number($0.upperBound)),
+              ])
+            }
           })
       ),
     ])

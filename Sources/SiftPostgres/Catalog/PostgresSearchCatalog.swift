@@ -37,7 +37,8 @@ public final class PostgresSearchCatalog: SearchCatalog {
       let facets =
         page.facets
         ? try await catalog.facets(
-          request, typos: typos, matchCount: result.indicator.matchCount) : nil
+          request, typos: typos, matchCount: result.indicator.matchCount,
+          includesNearSpellings: result.includesNearSpellings) : nil
       let didYouMean = try await catalog.spellingSuggestion(
         for: request, indicator: result.indicator)
       return (result, items, facets, didYouMean)

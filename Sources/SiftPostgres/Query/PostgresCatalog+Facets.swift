@@ -5,9 +5,13 @@ extension PostgresCatalog {
   /// How many items each scope-bar button and category token would show for `input`: the
   /// engine's `SearchCollection.facets`, counted in SQL with `GROUP BY category`.
   ///
-  /// - Parameter matchCount: what the search of `input` found (its own scope's count).
+  /// - Parameters:
+  ///   - matchCount: what the search of `input` found (its own scope's count).
+  ///   - includesNearSpellings: whether that search looked for near spellings: the number
+  ///     ranges are those of the matches it showed.
   public func facets(
-    _ input: SearchRequest, typos: TypoTolerance = .automatic, matchCount: Int
+    _ input: SearchRequest, typos: TypoTolerance = .automatic, matchCount: Int,
+    includesNearSpellings: Bool = false
   ) async throws(PostgresError) -> Facets {
     let request = ResolvedCriteria(input.criteria, schema: schema).request(typos: typos)
     let plan = FacetPlan(input.criteria, request: request, schema: schema)
@@ -19,8 +23,34 @@ extension PostgresCatalog {
       guard case .search(let other) = source else { continue }
       searched[position] = try await ranked(other, limit: 0, offset: 0).page.matches
     }
-    return plan.facets(
+    var facets = plan.facets(
       current: current, unscoped: unscoped, shown: matchCount, searched: searched)
+    facets.ranges = try await numberRanges(request, nearSpellings: includesNearSpellings)
+    return facets
+  }
+
+  /// Per number field, the smallest and largest value among the matches of `request` — its
+  /// exact matches, or with `nearSpellings` those the near-spelling search shows
+  /// (`SearchIndex.numberRanges`).
+  private func numberRanges(
+    _ request: MatchRequest, nearSpellings: Bool
+  ) async throws(PostgresError) -> [String: ClosedRange<Double>] {
+    guard !layout.numberFields.isEmpty else { return [:] }
+    var sql = SearchSQL(request, layout: layout, schemaName: address.schemaName)
+    let statement: String
+    if nearSpellings {
+      sql = nearSpellingSQL(request, exact: sql)
+      statement = sql.statement(nearWords: try await nearWords(sql), output: .ranges)
+    } else {
+      statement = sql.statement(nearWords: nil, output: .ranges)
+    }
+    var ranges: [String: ClosedRange<Double>] = [:]
+    for (column, low, high) in try await link.rows(
+      statement, sql.binds, as: (Int, Double, Double).self)
+    where layout.numberFields.indices.contains(column) && low <= high {
+      ranges[layout.numberFields[column].name] = low...high
+    }
+    return ranges
   }
 
   /// The matches of `request` without its required category, counted by category, each count

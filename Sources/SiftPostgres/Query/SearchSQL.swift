@@ -106,10 +106,13 @@ struct SearchSQL {
 
   /// What a statement returns: a page of matches (`id, rank, ord, matches, counted, exact`;
   /// past the last match, one row with a null id, so the counts always come back),
-  /// or per category (NULL: none) how many match and how many count toward the typo threshold.
+  /// per category (NULL: none) how many match and how many count toward the typo threshold,
+  /// or each number column's smallest and largest value among the matches.
   enum Output {
     case page(limit: Int?, offset: Int)
     case tally
+    /// Per number column `j` with a value among the matches: `j, min, max`.
+    case ranges
   }
 
   mutating func statement(
@@ -159,7 +162,8 @@ struct SearchSQL {
     // - `matched`: the exact rank (word positions), only for the rows that can be on the page;
     // - the page, with the counts read from `base` (typos and exactness are exact there).
     let textColumns = Set(rankProbes.flatMap(\.columns)).sorted().map { "t\($0)" }
-    let sortKey = sort.map { ["\($0.column) AS sort_key"] } ?? []
+    var sortKey = sort.map { ["\($0.column) AS sort_key"] } ?? []
+    if case .ranges = output { sortKey += layout.numberFields.indices.map { "n\($0)" } }
     let probes = """
       SELECT id, ord, category, \(popularity) AS pop\((textColumns + sortKey + ranking.cheap).map { ", " + $0 }.joined())
       FROM \(table)\(filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")) OFFSET 0
@@ -173,6 +177,14 @@ struct SearchSQL {
           (pop IS NULL)::integer AS pop_none, coalesce(\(descending ? "-" : "")pop, 0) AS pop_key
         FROM (\(probes)) AS probes)
       """
+    if case .ranges = output {
+      let columns = layout.numberFields.indices.map { "(\($0), n\($0))" }.joined(separator: ", ")
+      return """
+        \(base)
+        SELECT j, min(v), max(v) FROM base CROSS JOIN LATERAL (VALUES \(columns)) AS numbers(j, v)
+        WHERE v IS NOT NULL GROUP BY j
+        """
+    }
     guard case .page(let limit, let offset) = output else {
       return """
         \(base)

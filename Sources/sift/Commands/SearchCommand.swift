@@ -71,7 +71,7 @@ struct SearchCommand: AsyncParsableCommand {
 
   @Flag(
     help:
-      "After the results, how many items each scope-bar button and each category would show for this query (with --json: one more line, a \"facets\" object)."
+      "After the results, how many items each scope-bar button and each category would show for this query, and each number field's smallest and largest value among the matches (with --json: one more line, a \"facets\" object)."
   )
   var facets = false
 
@@ -284,6 +284,15 @@ struct SearchCommand: AsyncParsableCommand {
       }
       lines.append("Categories: " + (shown.isEmpty ? "none" : shown.joined(separator: " · ")))
     }
+    // Each number field's smallest and largest value among the matches: a slider's ends.
+    let ranges = schema.fields.compactMap { field in
+      facets.range(of: field.name).map {
+        let (low, high) = (FieldValue.number($0.lowerBound), FieldValue.number($0.upperBound))
+        return
+          "\(field.label) \(field.display(low, maximumValues: 1))–\(field.display(high, maximumValues: 1))"
+      }
+    }
+    if !ranges.isEmpty { lines.append("Ranges: " + ranges.joined(separator: " · ")) }
     return lines.map(\.inert)
   }
 
