@@ -1,7 +1,7 @@
 #if Server
 import Sift
 
-/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&limit=…&offset=…&facets=1&explain=1`,
+/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&limit=…&offset=…&facets=1&explain=1&crop=N`,
 /// checked: every value has a bound, and one out of it is a 400 that names the parameter.
 package struct SearchParameters: Sendable, Equatable {
   var input: SearchRequestInput
@@ -10,6 +10,8 @@ package struct SearchParameters: Sendable, Equatable {
   var facets: Bool
   /// Each result says why it is where it is, as `sift search --explain` does.
   var explain: Bool
+  /// Text values cut to this many words around their matches.
+  var crop: Int?
 
   /// Longest query text, in characters: far past what anyone types, short of what hurts.
   static let maximumQueryLength = 1_000
@@ -47,11 +49,17 @@ package struct SearchParameters: Sendable, Equatable {
     offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
     facets = try Self.flag(query, "facets")
     explain = try Self.flag(query, "explain")
+    crop =
+      query["crop"] == nil
+      ? nil : try Self.number(query, "crop", default: 0, in: 1...Self.maximumCrop)
   }
+
+  /// The most words a snippet may keep: past it, ask for the item.
+  static let maximumCrop = 1_000
 
   /// What the page asks of the search besides its criteria.
   var page: PageRequest {
-    PageRequest(offset: offset, limit: limit, facets: facets, explain: explain)
+    PageRequest(offset: offset, limit: limit, facets: facets, explain: explain, crop: crop)
   }
 
   private static func flag(_ query: QueryString, _ name: String) throws(ServerError) -> Bool {

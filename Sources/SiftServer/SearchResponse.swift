@@ -70,6 +70,8 @@ enum ResultItem {
     }
     members.append(("highlights", .array(highlights)))
     if !more.isEmpty { members.append(("more", .object(sorting: more))) }
+    // Fields cut to a snippet (`crop=N`): the item holds their whole text.
+    if !result.croppedFields.isEmpty { members.append(("cropped", .strings(result.croppedFields))) }
     if let explanation = result.explanation {
       members.append(("explain", .object(explanation.jsonMembers)))
     }

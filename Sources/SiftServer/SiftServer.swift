@@ -10,6 +10,8 @@ import Sift
 /// - `GET /catalogs`: each catalog's name, title, fields, scopes, token kinds, ranking field;
 /// - `GET /catalogs/NAME/search?q=…&scope=…&token=…&limit=…&offset=…&facets=1&explain=1`: the
 ///   indicator, counts and a page of results, the same items in the same order as `sift search`;
+/// - `GET /search?catalog=a&catalog=b&q=…`: the same search of several catalogs at once, each
+///   answer under its catalog's name;
 /// - `GET /catalogs/NAME/items/ID`, and `POST`, `PUT`, `DELETE` to edit (with the token);
 /// - `GET /`: the search page, which uses nothing but the above.
 ///
@@ -54,23 +56,13 @@ public struct SiftServer: Sendable {
     router.get("catalogs/:name/search") { request, context in
       let catalog = try self.catalog(context)
       let parameters = try SearchParameters(QueryString(request.uri.query))
-      let searched: SearchRequest
-      do throws(SearchRequestError) {
-        searched = try SearchRequest(parameters.input, schema: catalog.schema)
-      } catch {
-        throw ServerError.refused(error, catalog: catalog.name)
-      }
-      let page = try await Self.answering { () async throws(CatalogFailure) in
-        try await catalog.search(searched, page: parameters.page)
-      }
-      let unknown = try await Self.answering { () async throws(CatalogFailure) in
-        try await catalog.unknownCategory(in: searched, page: page)
-      }
-      if let unknown { throw ServerError.refused(unknown, catalog: catalog.name) }
-      return Self.json(
-        SearchResponse.json(
-          catalog: catalog.name, page: page, schema: catalog.schema, tokens: searched.tokens,
-          sort: searched.sort))
+      return Self.json(try await Self.searchAnswer(catalog, parameters))
+    }
+    router.get("search") { request, _ in
+      let query = try QueryString(request.uri.query)
+      let chosen = try self.catalogs(named: query.all("catalog"))
+      let parameters = try SearchParameters(query)
+      return Self.json(try await Self.searchAnswers(chosen, parameters))
     }
     router.get("catalogs/:name/items/:id") { _, context in
       let catalog = try self.catalog(context)
@@ -168,12 +160,87 @@ public struct SiftServer: Sendable {
   private func catalog(
     _ context: BasicRequestContext
   ) throws(ServerError) -> any SearchCatalog {
-    let name = context.parameters.get("name") ?? ""
+    try catalog(named: context.parameters.get("name") ?? "")
+  }
+
+  private func catalog(named name: String) throws(ServerError) -> any SearchCatalog {
     guard let catalog = catalogs[name] else {
       let known = catalogs.keys.sorted().joined(separator: ", ")
       throw .notFound("no catalog named \"\(name.prefix(100))\"; this server has \(known)")
     }
     return catalog
+  }
+
+  /// `GET /search`'s `catalog=` values, each a catalog this server has, none twice.
+  private func catalogs(named names: [String]) throws(ServerError) -> [any SearchCatalog] {
+    guard !names.isEmpty else {
+      throw .badRequest("catalog: name the catalogs to search (catalog=NAME, repeatable)")
+    }
+    var chosen: [any SearchCatalog] = []
+    for name in names {
+      guard !chosen.contains(where: { $0.name == name }) else {
+        throw .badRequest("catalog: \"\(name.prefix(100))\" is named twice")
+      }
+      do throws(ServerError) {
+        chosen.append(try catalog(named: name))
+      } catch {
+        throw ServerError(error.status, "catalog: " + error.message)
+      }
+    }
+    return chosen
+  }
+
+  /// One catalog's answer to a search: its page, indicator, suggestions and (asked) facets.
+  static func searchAnswer(
+    _ catalog: any SearchCatalog, _ parameters: SearchParameters
+  ) async throws(ServerError) -> JSONValue {
+    let searched: SearchRequest
+    do throws(SearchRequestError) {
+      searched = try SearchRequest(parameters.input, schema: catalog.schema)
+    } catch {
+      throw ServerError.refused(error, catalog: catalog.name)
+    }
+    let page = try await answering { () async throws(CatalogFailure) in
+      try await catalog.search(searched, page: parameters.page)
+    }
+    let unknown = try await answering { () async throws(CatalogFailure) in
+      try await catalog.unknownCategory(in: searched, page: page)
+    }
+    if let unknown { throw ServerError.refused(unknown, catalog: catalog.name) }
+    return SearchResponse.json(
+      catalog: catalog.name, page: page, schema: catalog.schema, tokens: searched.tokens,
+      sort: searched.sort)
+  }
+
+  /// `GET /search?catalog=a&catalog=b&q=…`: each catalog's answer under its name, searched at
+  /// once; the first refusal (a scope or token one of them lacks) is the answer, its message
+  /// naming that catalog.
+  static func searchAnswers(
+    _ chosen: [any SearchCatalog], _ parameters: SearchParameters
+  ) async throws(ServerError) -> JSONValue {
+    let answers = await withTaskGroup(of: (Int, Result<JSONValue, ServerError>).self) { group in
+      for (position, catalog) in chosen.enumerated() {
+        group.addTask {
+          do throws(ServerError) {
+            return (position, .success(try await searchAnswer(catalog, parameters)))
+          } catch {
+            return (position, .failure(error))
+          }
+        }
+      }
+      var answers: [(Int, Result<JSONValue, ServerError>)] = []
+      for await answer in group { answers.append(answer) }
+      return answers.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+    var members: [(String, JSONValue)] = []
+    for (catalog, answer) in zip(chosen, answers) {
+      switch answer {
+      case .success(let json): members.append((catalog.name, json))
+      case .failure(let error):
+        throw ServerError(error.status, "catalog \(catalog.name): " + error.message)
+      }
+    }
+    return .object(sorting: [("catalogs", .object(sorting: members))])
   }
 
   /// The item with `id` as `GET /catalogs/NAME/items/ID` gives it: every value, no highlights.

@@ -125,6 +125,35 @@ struct SearchCommandTests {
     #expect(!none.stdout.contains("Ranges:"))
   }
 
+  @Test("several --catalog: each one's results under a line with its name and count")
+  func severalCatalogs() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let text = try sift.run(["search", "--catalog", "products", "--catalog", "candies", "rose"])
+    #expect(text.status == 0)
+    #expect(
+      text.lines == [
+        "products: Items found: 2",
+        "Red Rose  —  Year introduced: 2010 · Intro price: 24.99 · Type: Funerals",
+        "White Rose  —  Year introduced: 2012 · Intro price: 24.99 · Type: Funerals",
+        "",
+        "candies: No items match your query",
+      ])
+    let json = try sift.run([
+      "search", "--catalog", "candies", "--catalog", "products", "--json", "--limit", "1", "c",
+    ])
+    #expect(json.objects.map { $0["catalog"] as? String } == ["candies", "products"])
+    #expect(json.stderr.contains("candies: Items found: 10\nproducts: Items found:"))
+    let twice = try sift.run(["search", "--catalog", "products", "--catalog", "products", "x"])
+    #expect(twice.status == 64)
+    #expect(twice.stderr.hasPrefix("Error: --catalog products is given twice"))
+    let scoped = try sift.run([
+      "search", "--catalog", "candies", "--catalog", "products", "--scope", "Chocolate",
+    ])
+    #expect(scoped.status == 2)
+    #expect(scoped.stderr.contains("unknown scope \"Chocolate\" for catalog products"))
+  }
+
   @Test("text output, --limit, and no default limit")
   func textAndLimit() throws {
     let sift = try SiftProcess()

@@ -11,7 +11,7 @@ import Testing
 
 /// `sift serve` on a PostgreSQL catalog answers with the same bytes as on the .sqlite file of
 /// the same items: results, highlights, explanations, facets with their number ranges, sorted
-/// pages, suggestions, "did you mean".
+/// pages, snippets, suggestions, "did you mean".
 @Suite("sift serve on PostgreSQL gives the embedded server's answers", .serialized)
 struct ServedEquivalenceTests {
   @Test(
@@ -47,6 +47,8 @@ struct ServedEquivalenceTests {
       if let scope = input.scope { query.append(("scope", scope)) }
       if index % 3 == 0 { query.append(("limit", "5")) }
       if index % 7 == 0 { query.append(("offset", "3")) }
+      // Snippets of three words now and then: cut the same on both.
+      if index % 4 == 1 { query.append(("crop", "3")) }
       // Sorted now and then, each sortable field both ways in turn.
       if index % 5 == 0 {
         let sortable = document.schema.sortableFields

@@ -142,6 +142,44 @@ struct SearchEndpointTests {
     #expect(products?["sortable"] as? [String] == ["title", "year", "price"])
   }
 
+  @Test("GET /search searches several catalogs in one round trip, each answer under its name")
+  func severalCatalogs() async throws {
+    let (server, _, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (status, json) = try await Self.get(
+      server, "/search?catalog=products&catalog=candies&q=c&facets=1&limit=2")
+    #expect(status == .ok)
+    let answers = json["catalogs"] as? [String: Any] ?? [:]
+    #expect(answers.keys.sorted() == ["candies", "products"])
+    // Each answer is what the catalog's own search gives for the same parameters.
+    for name in ["products", "candies"] {
+      let alone = try await Self.get(server, "/catalogs/\(name)/search?q=c&facets=1&limit=2").json
+      let together = answers[name] as? [String: Any] ?? [:]
+      #expect(
+        try JSONSerialization.data(withJSONObject: together, options: .sortedKeys)
+          == JSONSerialization.data(withJSONObject: alone, options: .sortedKeys), "\(name)")
+      #expect((together["results"] as? [Any])?.count == 2 && together["facets"] != nil)
+    }
+    let (missing, noCatalog) = try await Self.get(server, "/search?q=c")
+    #expect(missing == .badRequest)
+    #expect(
+      noCatalog["error"] as? String
+        == "catalog: name the catalogs to search (catalog=NAME, repeatable)")
+    let (unknown, nope) = try await Self.get(server, "/search?catalog=products&catalog=nope&q=c")
+    #expect(unknown == .notFound)
+    #expect((nope["error"] as? String)?.hasPrefix("catalog: no catalog named \"nope\"") == true)
+    let (twice, _) = try await Self.get(server, "/search?catalog=products&catalog=products")
+    #expect(twice == .badRequest)
+    // A scope one of them lacks: the error names that catalog.
+    let (scoped, scope) = try await Self.get(
+      server, "/search?catalog=candies&catalog=products&scope=Chocolate")
+    #expect(scoped == .badRequest)
+    #expect(
+      (scope["error"] as? String)?.hasPrefix(
+        "catalog products: scope: no scope \"Chocolate\" in catalog products") == true,
+      "\(scope)")
+  }
+
   @Test("facets=1 adds the scope bar's and the categories' counts and the number ranges")
   func facets() async throws {
     let (server, _, folder) = try Self.server()

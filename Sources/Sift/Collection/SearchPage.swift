@@ -41,16 +41,20 @@ public struct PageRequest: Hashable, Sendable {
   /// Work out each result's fields as a page shows them, with highlights; false leaves
   /// `PageResult.fields` empty, for a caller that prints whole items (`sift search`).
   public var showsFields: Bool
+  /// Cut each text value but the title to this many words around its highlights
+  /// (`PageResult.cropped(toWords:titleField:)`); nil: whole values.
+  public var crop: Int?
 
   public init(
     offset: Int = 0, limit: Int, facets: Bool = false, explain: Bool = false,
-    showsFields: Bool = true
+    showsFields: Bool = true, crop: Int? = nil
   ) {
     self.offset = offset
     self.limit = limit
     self.facets = facets
     self.explain = explain
     self.showsFields = showsFields
+    self.crop = crop
   }
 
   public var rows: Range<Int> { offset..<offset + limit }
@@ -66,6 +70,8 @@ public struct PageResult: Sendable {
   /// The fields the item has, in schema order.
   public var fields: [ShownField]
   public var explanation: MatchExplanation?
+  /// The fields whose text was cut to a snippet (`PageRequest.crop`): the item holds more.
+  public var croppedFields: [String] = []
 
   /// How many values of a list field a search result shows at least: what a row draws.
   public static let listValuesOnAPage = 2
@@ -191,7 +197,8 @@ extension SearchController {
         return PageResult(item: item, fields: [], explanation: explanation)
       }
       return collection.pageResult(
-        item, explanation: explanation, listValues: PageResult.listValuesOnAPage)
+        item, explanation: explanation, listValues: PageResult.listValuesOnAPage
+      ).cropped(toWords: request.crop, titleField: schema.titleField)
     }
     return SearchPage(
       indicator: indicator, offset: request.offset, results: results,

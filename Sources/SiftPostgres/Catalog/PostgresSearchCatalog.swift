@@ -65,9 +65,11 @@ public final class PostgresSearchCatalog: SearchCatalog {
       guard request.showsFields else {
         return PageResult(item: item, fields: [], explanation: explanation)
       }
-      return searched?.pageResult(
-        item, explanation: explanation, listValues: PageResult.listValuesOnAPage)
-        ?? PageResult(plain: item, schema: schema)
+      return
+        (searched?.pageResult(
+          item, explanation: explanation, listValues: PageResult.listValuesOnAPage)
+        ?? PageResult(plain: item, schema: schema))
+        .cropped(toWords: request.crop, titleField: schema.titleField)
     }
   }
 

@@ -6,6 +6,7 @@
 "use strict";
 
 const pageSize = 20;
+const rowWords = 16;
 
 const state = {
   catalogs: [],
@@ -113,6 +114,8 @@ function searchURL(offset) {
   parameters.set("limit", String(pageSize));
   if (offset > 0) parameters.set("offset", String(offset));
   parameters.set("facets", "1");
+  // A row shows a few words of a long text around the match; the detail reads the item whole.
+  parameters.set("crop", String(rowWords));
   return `/catalogs/${encodeURIComponent(state.catalog.name)}/search?${parameters}`;
 }
 
@@ -405,8 +408,9 @@ function showDetail() {
   panel.hidden = !shown;
   document.body.classList.toggle("showing-detail", Boolean(shown));
   if (!shown) return;
-  // A result that left values out is shown whole once the item is read, marked as found.
-  if (shown.more && !shown.whole) readWhole(shown);
+  // A result that left values out or cut them to a snippet is shown whole once the item is
+  // read, marked as found.
+  if ((shown.more || shown.cropped) && !shown.whole) readWhole(shown);
   const result = shown.whole || shown;
   const titleMarks = highlightsOf(result, state.catalog.titleField);
   $("detail-title").replaceChildren(highlighted(result.title, titleMarks.get(result.title)));

@@ -24,14 +24,16 @@ struct SearchCommand: AsyncParsableCommand {
         sift search --catalog cities.sqlite --limit 5 da nang
         sift search --catalog cities.sqlite --offset 20 --limit 10 san
         sift search --catalog products --sort price:desc rose
+        sift search --catalog media --crop 8 spirits
+        sift search --catalog products --catalog media rose
       """
   )
 
   @Option(
     help:
-      "A built-in catalog (products, candies, media, meals), a .sqlite file or postgresql://[USER@]HOST[:PORT]/DB?catalog=NAME."
+      "A built-in catalog (products, candies, media, meals), a .sqlite file or postgresql://[USER@]HOST[:PORT]/DB?catalog=NAME. Repeat it to search several catalogs at once: each one's results come under a line naming it and its count."
   )
-  var catalog: String
+  var catalog: [String]
 
   @Option(help: "The scope bar button to select, by title (e.g. Chocolate).")
   var scope: String?
@@ -46,6 +48,12 @@ struct SearchCommand: AsyncParsableCommand {
       "List the results by a number field or the title, smallest first (:asc) or largest (:desc); relevance breaks ties, items without a value come last.",
       valueName: "FIELD[:asc|:desc]"))
   var sort: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Cut each text value but the title to N words around where the query matched it, with … for the words left out.",
+      valueName: "N"))
+  var crop: Int?
 
   @Flag(help: "Print one JSON object per matching item and line.")
   var json = false
@@ -88,29 +96,51 @@ struct SearchCommand: AsyncParsableCommand {
   func validate() throws {
     if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
     if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
+    if let crop, crop < 1 { throw ValidationError("--crop must be 1 or more words, not \(crop)") }
     if let sort, SearchSort(parsing: sort) == nil {
       throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not \"\(sort)\"")
     }
     if queriesFile != nil, !query.isEmpty {
       throw ValidationError("give either a query or --queries FILE, not both")
     }
+    if queriesFile != nil, catalog.count > 1 {
+      throw ValidationError("--queries FILE searches one --catalog, not \(catalog.count)")
+    }
+    if let twice = catalog.first(where: { name in catalog.count { $0 == name } > 1 }) {
+      throw ValidationError("--catalog \(twice) is given twice")
+    }
   }
 
   func run() async throws {
-    let opened = try await OpenedCatalog.open(catalog, for: .search(typos: typos.tolerance))
-    if let notice = opened.notice { StandardStreams.error("sift: \(notice)") }
+    var opened: [OpenedCatalog] = []
     do {
+      for argument in catalog {
+        let one = try await OpenedCatalog.open(argument, for: .search(typos: typos.tolerance))
+        opened.append(one)
+        if let notice = one.notice { StandardStreams.error("sift: \(notice)") }
+      }
       if let queriesFile {
-        try await runQueries(from: queriesFile, on: opened.catalog)
+        try await runQueries(from: queriesFile, on: opened[0].catalog)
+      } else if opened.count == 1 {
+        try await search(opened[0].catalog)
       } else {
-        try await search(opened.catalog)
+        // Several catalogs: each one's results under a line that names it and its count —
+        // once every one of them takes the scope, tokens and sort, so an error prints nothing.
+        for one in opened {
+          _ = try request(query.joined(separator: " "), schema: one.catalog.schema)
+        }
+        for (position, one) in opened.enumerated() {
+          try await search(one.catalog, heading: position > 0 ? "\n" : "")
+        }
       }
     } catch {
-      await opened.close()
+      for one in opened { await one.close() }
       throw error
     }
-    await opened.close()
-    Self.keepUntilExit(opened.catalog)
+    for one in opened {
+      await one.close()
+      Self.keepUntilExit(one.catalog)
+    }
   }
 
   /// The same reading of scope, tokens and text as `sift serve`'s search.
@@ -126,14 +156,24 @@ struct SearchCommand: AsyncParsableCommand {
   }
 
   /// One search, its results read a page at a time: a query that matches everything holds one
-  /// page of items.
-  private func search(_ catalog: any SearchCatalog) async throws {
+  /// page of items. With a `heading` (one of several catalogs searched), its results come after
+  /// `heading` and a line `NAME: INDICATOR` — on standard error with `--json`, whose output
+  /// lines each carry `"catalog"` instead.
+  private func search(_ catalog: any SearchCatalog, heading: String? = nil) async throws {
     let schema = catalog.schema
     let request = try request(query.joined(separator: " "), schema: schema)
     let output = StandardStreams.Output()
+    var written = false
     let first = try await pages(of: request, in: catalog, facets: facets, explain: explain) {
-      for result in $0.results {
-        write(result.item, schema, explanation: result.explanation, to: output)
+      page in
+      if let heading, !written, !json {
+        output.write(heading + "\(catalog.name): \(page.indicator.text)\n")
+      }
+      written = true
+      for result in page.results {
+        write(
+          Self.shown(result), schema, explanation: result.explanation,
+          catalog: heading == nil ? nil : catalog.name, to: output)
       }
     }
     if let unknown = try await unknownCategory(in: request, page: first, of: catalog) {
@@ -143,8 +183,11 @@ struct SearchCommand: AsyncParsableCommand {
       for line in facetLines(facets, schema: schema) { output.write(line + "\n") }
     }
     output.flush()
-    for diagnostic in first.diagnostics { StandardStreams.error("sift: note: \(diagnostic)") }
-    StandardStreams.error(first.indicator.text)
+    let prefix = heading == nil ? "" : "\(catalog.name): "
+    for diagnostic in first.diagnostics {
+      StandardStreams.error("sift: note: \(prefix)\(diagnostic)")
+    }
+    if heading == nil || json { StandardStreams.error(prefix + first.indicator.text) }
   }
 
   /// The `category:` token that made `page` empty by naming a value no item has.
@@ -170,7 +213,8 @@ struct SearchCommand: AsyncParsableCommand {
         return try await catalog.search(
           request,
           page: PageRequest(
-            offset: offset, limit: limit, facets: facets, explain: explain, showsFields: false))
+            offset: offset, limit: limit, facets: facets, explain: explain,
+            showsFields: crop != nil, crop: crop))
       } catch {
         throw Failure.catalog(error)
       }
@@ -184,6 +228,16 @@ struct SearchCommand: AsyncParsableCommand {
       body(try await page(start, min(Self.pageSize, end - start), facets: false))
     }
     return first
+  }
+
+  /// The item as printed: with `--crop`, the snippets in place of the texts they cut.
+  static func shown(_ result: PageResult) -> Item {
+    var item = result.item
+    for field in result.fields where result.croppedFields.contains(field.name) {
+      // A list field shows only some values on a page: only a single text is replaced.
+      if case .text = field.value { item[field.name] = field.value }
+    }
+    return item
   }
 
   /// The process ends once the answer is out: its memory goes with it, so the index is not
@@ -200,10 +254,10 @@ struct SearchCommand: AsyncParsableCommand {
   /// explanation's line under it.
   func write(
     _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?,
-    to output: StandardStreams.Output
+    catalog: String? = nil, to output: StandardStreams.Output
   ) {
     if json {
-      output.write(jsonLine(item, schema, explanation: explanation) + "\n")
+      output.write(jsonLine(item, schema, explanation: explanation, catalog: catalog) + "\n")
     } else {
       output.write(textLine(item, schema) + "\n")
       if let explanation { output.write(Self.describe(explanation).inert + "\n") }
@@ -299,9 +353,12 @@ struct SearchCommand: AsyncParsableCommand {
   /// `{"id":…,"title":…,` then every field under its own name, in schema order (the stored
   /// ones last), and with `--explain` an `"explain"` object.
   func jsonLine(
-    _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?
+    _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?,
+    catalog: String? = nil
   ) -> String {
     var object = JSONLine()
+    // One of several catalogs searched: which one, first.
+    if let catalog { object.add("catalog", .string(catalog)) }
     object.add("id", .string(item.id.rawValue))
     object.add("title", .string(item[schema.titleField]?.displayText ?? ""))
     for field in schema.allFields {

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// README sections whose `sh` block promises output: each `sift …` line is run as written (on
+/// the built-in catalogs, in a data folder of its own) and its standard output compared, line
+/// by line, with the `# ` comments under it.
+@Suite("README: the examples that show their output")
+struct ReadmeExamplesTests {
+  /// A command of a README block and the output its comments promise.
+  struct Example: CustomStringConvertible {
+    var arguments: [String]
+    var promised: [String]
+    var description: String { arguments.joined(separator: " ") }
+  }
+
+  static var readme: String {
+    get throws {
+      let url = SiftProcess.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md")
+      return try String(contentsOf: url, encoding: .utf8)
+    }
+  }
+
+  /// The first ```sh block after the heading `heading`, read as examples.
+  static func examples(under heading: String, in markdown: String) -> [Example] {
+    guard let start = markdown.range(of: "\n" + heading + "\n") else { return [] }
+    let rest = markdown[start.upperBound...]
+    guard let open = rest.range(of: "```sh\n"),
+      let close = rest[open.upperBound...].range(of: "```")
+    else { return [] }
+    var examples: [Example] = []
+    for line in rest[open.upperBound..<close.lowerBound].split(separator: "\n") {
+      if line.hasPrefix("sift ") {
+        examples.append(
+          Example(arguments: line.split(separator: " ").dropFirst().map(String.init), promised: []))
+      } else if line.hasPrefix("# ") || line == "#", !examples.isEmpty {
+        // A bare `#` promises an empty line.
+        examples[examples.count - 1].promised.append(String(line.dropFirst(2)))
+      }
+    }
+    return examples
+  }
+
+  @Test("Sort, ranges, snippets, several catalogs: every command prints what its comments say")
+  func sortRangesSnippets() throws {
+    let examples = Self.examples(
+      under: "### Sort, number ranges, snippets, several catalogs", in: try Self.readme)
+    #expect(examples.count == 5, "the README's block was read: \(examples)")
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    for example in examples {
+      let run = try sift.run(example.arguments)
+      #expect(run.status == 0, "\(example): \(run.stderr)")
+      #expect(run.lines == example.promised, "\(example)")
+    }
+  }
+
+  @Test("examples are read from the block under their heading, comments as output")
+  func reading() {
+    let markdown = """
+      intro
+      ### Here
+      text
+      ```sh
+      sift search --catalog x a
+      # one
+      #
+      # two
+      sift search b
+      ```
+      ```sh
+      sift not-this
+      ```
+      """
+    let read = Self.examples(under: "### Here", in: "\n" + markdown)
+    #expect(read.map(\.arguments) == [["search", "--catalog", "x", "a"], ["search", "b"]])
+    #expect(read.map(\.promised) == [["one", "", "two"], []])
+  }
+}
