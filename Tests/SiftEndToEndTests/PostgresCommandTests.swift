@@ -35,6 +35,8 @@ struct PostgresCommandTests {
       ["--json"], ["--json", "--limit", "3"], ["--json", "--typos", "off"],
       ["--json", "--token", "country:BR"], ["--json", "--explain", "--facets", "--limit", "5"],
       ["--explain", "--facets", "--limit", "4"], ["--facets", "--limit", "0"],
+      ["--sort", "population:desc", "--limit", "5"], ["--sort", "name", "--json", "--limit", "4"],
+      ["--sort", "name:desc", "--offset", "3", "--limit", "3"], ["--crop", "2", "--limit", "3"],
     ]
     for query in queries {
       for extra in extras {
@@ -46,6 +48,16 @@ struct PostgresCommandTests {
         #expect(postgres.stderr == sqlite.stderr, "\(query) \(extra)")
       }
     }
+    // Both at once: each one's lines under its own heading, the same lines.
+    let both = try sift.run([
+      "search", "--catalog", "cities.sqlite", "--catalog", address, "da nang",
+    ])
+    let sections = both.stdout.components(separatedBy: "\n\n")
+    #expect(sections.count == 2, "\(both.stdout)")
+    #expect(
+      sections.map { $0.split(separator: "\n").dropFirst().joined(separator: "\n") }
+        .allSatisfy { $0 == sections[0].split(separator: "\n").dropFirst().joined(separator: "\n") }
+    )
     // --queries: a line per query, the same on both.
     let file = try sift.write(
       "queries.txt", queries.map { $0.joined(separator: " ") }.joined(separator: "\n") + "\n")
