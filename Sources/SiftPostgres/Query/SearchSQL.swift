@@ -199,7 +199,20 @@ struct SearchSQL {
     if limit == 0 {
       // Only the counts are asked for: no row is ranked.
       kept = " WHERE false"
-    } else if let limit, ranking.boundsOrder, sort == nil {
+    } else if let limit, let sort {
+      // Under a sort, the page's last row has at most the k-th key (`SearchIndex.sortedRows`):
+      // a row whose key comes after it has k rows before it, so it is not ranked. A missing
+      // key comes last: when the k-th is missing, every row may be on the page.
+      let last = bind(.integer(offset + limit - 1))
+      let before = sort.order.hasPrefix("DESC") ? ">=" : "<="
+      cut = """
+        , cut AS (SELECT sort_key FROM base ORDER BY sort_key \(sort.order) LIMIT 1 OFFSET \(last))
+        """
+      kept = """
+         WHERE NOT EXISTS (SELECT 1 FROM cut WHERE sort_key IS NOT NULL)
+          OR sort_key \(before) (SELECT sort_key FROM cut)
+        """
+    } else if let limit, ranking.boundsOrder {
       let last = bind(.integer(offset + limit - 1))
       cut = """
         , cut AS (SELECT high, pop_none, pop_key, ord FROM base
