@@ -172,6 +172,25 @@ struct SortTests {
     #expect(!request.isFiltering)
   }
 
+  @Test("--explain under a sort: the sort's value, and the sort as the rule when values differ")
+  func explanationUnderSort() throws {
+    let collection = try SeedCatalog.products.load().makeCollection()
+    var controller = SearchController(collection: collection)
+    controller.send(.setSort(SearchSort("price")))
+    let page = controller.searchPage(PageRequest(limit: 5, explain: true))
+    let explained = page.results.compactMap(\.explanation)
+    #expect(explained.map(\.sortValue) == ["16.99", "16.99", "16.99", "23.99", "23.99"])
+    #expect(explained.allSatisfy { $0.sortField == "price" })
+    // Equal prices go by the other rules; a lower price is ahead by the sort.
+    #expect(
+      explained.map(\.aheadOfNext) == [
+        "catalog order", "catalog order", "price", "catalog order", nil,
+      ])
+    controller.send(.setSort(nil))
+    let unsorted = controller.searchPage(PageRequest(limit: 1, explain: true))
+    #expect(unsorted.results.first?.explanation?.sortField == nil)
+  }
+
   @Test("facets give each number field's smallest and largest value among the rows shown")
   func numberRanges() throws {
     let seed: UInt64 = 515

@@ -22,9 +22,14 @@ public struct MatchExplanation: Hashable, Sendable {
   /// (2), less 6 per edit of a value that starts with a near spelling of a one-word query.
   /// Larger comes first; nil otherwise.
   public var typedWeight: TypedWeight?
-  /// The first rule that puts this result before the next one — "typos", "exactness",
-  /// "attribute", "position", the ranking field's name or "catalog order" — nil for the last
-  /// (`sift search` and `sift serve` compare within what they print: nil for its last result).
+  /// Under a sort (`SearchSort`), its field and the item's value of it as shown ("24.99"; nil
+  /// when it has none): the rule before every other.
+  public var sortField: String?
+  public var sortValue: String?
+  /// The first rule that puts this result before the next one — the sort's field, "typos",
+  /// "exactness", "attribute", "position", the ranking field's name or "catalog order" — nil
+  /// for the last (`sift search` and `sift serve` compare within what they print: nil for its
+  /// last result).
   public var aheadOfNext: String?
   /// Every field value with something highlighted, and the ranges.
   public var highlights: [Highlight]
@@ -78,13 +83,26 @@ extension SearchCollection {
       ranking.flatMap { searchSchema.value(of: element, field: $0).indexedNumber }
     }
     var aheadOfNext: String?
+    let sort = index.sortPlan(request.sort)
     if let next = self.element(atRow: row + 1),
       let following = index.analysis(of: next.id, request: request, in: matches)
     {
-      aheadOfNext = MatchExplanation.rule(
-        separating: (analysis.slot.rank, popularity(of: element), analysis.catalogOrder),
-        from: (following.slot.rank, popularity(of: next), following.catalogOrder),
-        rankingField: ranking)
+      if let sort, let a = index.slot(of: element.id), let b = index.slot(of: next.id),
+        index.sortPrecedes(a, b, sort) != nil
+      {
+        aheadOfNext = request.sort?.field
+      } else {
+        aheadOfNext = MatchExplanation.rule(
+          separating: (analysis.slot.rank, popularity(of: element), analysis.catalogOrder),
+          from: (following.slot.rank, popularity(of: next), following.catalogOrder),
+          rankingField: ranking)
+      }
+    }
+    let sortField = sort == nil ? nil : request.sort?.field
+    let sortValue = sortField.flatMap { name in
+      schema.field(named: name).flatMap { definition in
+        searchSchema.value(of: element, field: name).map(definition.display)
+      }
     }
     var typedWeight: MatchExplanation.TypedWeight?
     if request.isTyping, analysis.slot.rank.exactness == .startsValue {
@@ -108,7 +126,8 @@ extension SearchCollection {
     return MatchExplanation(
       rank: analysis.slot.rank, field: field, value: value, exactField: exactField,
       exactValue: exactValue, rankingField: ranking, popularity: popularity(of: element),
-      catalogOrder: analysis.catalogOrder, typedWeight: typedWeight, aheadOfNext: aheadOfNext,
+      catalogOrder: analysis.catalogOrder, typedWeight: typedWeight, sortField: sortField,
+      sortValue: sortValue, aheadOfNext: aheadOfNext,
       highlights: highlights)
   }
 

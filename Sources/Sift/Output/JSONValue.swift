@@ -113,7 +113,7 @@ package enum JSONValue: Sendable {
 extension MatchExplanation {
   /// The rule values as `sift search --json --explain` and `sift serve`'s `explain=1` give
   /// them: typos, exactness and the value that decided it, the best match, popularity, catalog
-  /// order. The highlights are left to the caller (character or UTF-16 offsets).
+  /// order, the sort's field and value when sorted. The highlights are left to the caller (character or UTF-16 offsets).
   package var jsonMembers: [(String, JSONValue)] {
     var members: [(String, JSONValue)] = [
       ("typos", .number(Double(rank.typos))), ("exactness", .string(rank.exactness.name)),
@@ -139,6 +139,9 @@ extension MatchExplanation {
       ]
     }
     members.append(("catalog_order", .number(Double(catalogOrder))))
+    if let sortField {
+      members += [("sort_field", .string(sortField)), ("sort_value", .optional(sortValue))]
+    }
     members.append(("ahead_of_next", .optional(aheadOfNext)))
     return members
   }

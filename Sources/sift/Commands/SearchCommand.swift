@@ -420,6 +420,9 @@ struct SearchCommand: AsyncParsableCommand {
       parts.append("\(field) \(explanation.popularity.map(FieldValue.grouped) ?? "none")")
     }
     parts.append("catalog order \(explanation.catalogOrder)")
+    if let field = explanation.sortField {
+      parts.append("sorted by \(field) \(explanation.sortValue ?? "none")")
+    }
     if let rule = explanation.aheadOfNext { parts.append("ahead of the next by \(rule)") }
     let marked = explanation.highlights.map { highlight in
       var text = ""
