@@ -51,6 +51,30 @@ struct BenchCommand: AsyncParsableCommand {
   )
   var each = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Type every query with the results sorted by this field, as sift search --sort does.",
+      valueName: "FIELD[:asc|:desc]"))
+  var sort: String?
+
+  func validate() throws {
+    if let sort, SearchSort(parsing: sort) == nil {
+      throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not \"\(sort)\"")
+    }
+  }
+
+  /// `--sort` as the catalog spells it.
+  ///
+  /// - Throws: `SearchRequestError.unsortable` for a field it cannot sort by (exit 2).
+  func resolvedSort(_ schema: CatalogSchema) throws(SearchRequestError) -> SearchSort? {
+    guard let asked = sort.flatMap(SearchSort.init(parsing:)) else { return nil }
+    guard let resolved = schema.resolved(asked) else {
+      throw .unsortable(
+        asked.field, catalog: schema.name, sortable: schema.sortableFields.map(\.name))
+    }
+    return resolved
+  }
+
   @Flag(
     help:
       "Print one JSON object: keystrokes, p50_ms, p90_ms, p99_ms, max_ms, peak_rss_mb, and the index's memory."
@@ -79,6 +103,11 @@ struct BenchCommand: AsyncParsableCommand {
     let heapAfterSession = ProcessMemory.heapInUse()
     var controller = session.controller
     controller.send(.focus)
+    do throws(SearchRequestError) {
+      if let sort = try resolvedSort(controller.schema) { controller.send(.setSort(sort)) }
+    } catch {
+      throw Failure.usage(error)
+    }
     let openMilliseconds = Self.milliseconds(since: started)
     // The app builds the near-spelling dictionaries in the background once a catalog is open;
     // here they are built before typing, and what they cost is reported on its own.

@@ -132,8 +132,10 @@ extension BenchCommand {
     do {
       items = try await catalog.count()
       openMilliseconds = Self.milliseconds(since: started)
+      let sorted = try resolvedSort(catalog.schema)
       times = try await Self.typing(lines, each: each) { typed in
-        let input = try SearchRequest(SearchRequestInput(text: typed), schema: catalog.schema)
+        let input = try SearchRequest(
+          SearchRequestInput(text: typed, sort: sorted), schema: catalog.schema)
         let result = try await catalog.search(input, limit: Self.postgresRows)
         if facets {
           let counting = DispatchTime.now()
