@@ -23,7 +23,8 @@ connections=${3:-16}
 for tool in wrk curl jq; do
   command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$tool" >/dev/null; }
 done
-# SIFT=PATH runs another build (an earlier one, to compare in the same session); LIMIT the page size.
+# SIFT=PATH runs another build (an earlier one, to compare in the same session); LIMIT the page
+# size; EXTRA more parameters for every search (EXTRA='&sort=population:desc').
 sift=${SIFT:-.build/release/sift}
 [ -x "$sift" ] || swift build -c release --product sift --traits Server >/dev/null
 export LIMIT=${LIMIT:-20}
@@ -54,13 +55,14 @@ python3 - "$work/paths.lua" Benchmarks/queries/cities.txt Benchmarks/queries/cit
 import os, sys, urllib.parse
 paths = []
 limit = os.environ["LIMIT"]
+extra = os.environ.get("EXTRA", "")
 for name in sys.argv[2:]:
     for query in open(name, encoding="utf-8").read().split("\n"):
         for end in range(1, len(query) + 1):
             typed = query[:end]
             if typed.endswith(" "):
                 continue
-            paths.append(f"/catalogs/cities/search?limit={limit}&facets=1&q=" + urllib.parse.quote(typed))
+            paths.append(f"/catalogs/cities/search?limit={limit}&facets=1{extra}&q=" + urllib.parse.quote(typed))
 with open(sys.argv[1], "w") as out:
     out.write("paths = {\n" + "".join(f'  "{p}",\n' for p in paths) + "}\n")
 print(f"{len(paths)} keystrokes", file=sys.stderr)
