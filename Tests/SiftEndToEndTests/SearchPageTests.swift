@@ -207,6 +207,10 @@ struct SearchPageTests {
     )
     page = try waitForAnswer("products", "q=rose&sort=year:desc", "sorted by year, newest first")
     #expect(page.titles == ["White Rose", "Red Rose"])
+    // Beside the count, each number field's range among the matches: a slider's ends.
+    #expect(
+      try browser.run("return document.getElementById('ranges').textContent") as? String
+        == "Year introduced 2010–2012 · Intro price 24.99")
     #expect(page.query == "?catalog=products&q=rose&sort=year%3Adesc")
     try screenshot("1b-sorted")
     try browser.run(

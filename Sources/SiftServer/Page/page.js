@@ -68,16 +68,18 @@ function formatNumber(value) {
 // One field's value for a row or the detail view: marked where it matched. Many values (a
 // city's other names) show the matched ones first, the rest counted when `limit` is given or
 // when the result left them out.
+// A number as its field shows it: a price with its cents ("25.00"), as the app and the command
+// line write it.
+function formatField(value, schemaField) {
+  const decimals = schemaField.decimals;
+  return Number.isInteger(decimals) && Math.abs(value) < 1e15
+    ? value.toFixed(Math.min(Math.max(decimals, 0), 9)) : formatNumber(value);
+}
+
 function fieldValue(result, schemaField, limit) {
   const value = result[schemaField.name];
   if (value === undefined || value === null) return null;
-  if (typeof value === "number") {
-    // A price shows its cents ("25.00"), as the app and the command line write it.
-    const decimals = schemaField.decimals;
-    const shown = Number.isInteger(decimals) && Math.abs(value) < 1e15
-      ? value.toFixed(Math.min(Math.max(decimals, 0), 9)) : formatNumber(value);
-    return document.createTextNode(shown);
-  }
+  if (typeof value === "number") return document.createTextNode(formatField(value, schemaField));
   const marks = highlightsOf(result, schemaField.name);
   const values = Array.isArray(value) ? value : [value];
   if (values.length === 0) return null;
@@ -193,10 +195,26 @@ function showAnswer(answer, more) {
     if (changed) showTokens();
   }
   showScopes(answer.facets);
+  showRanges(answer.facets);
   showSuggestions(answer.suggestions || []);
   showDidYouMean(answer.didYouMean);
   showResults();
   showDetail();
+}
+
+// Each number field's smallest and largest value among the matches (a slider's ends), beside
+// the count: "Intro price 16.99–51.99 · Year introduced 2001–2007".
+function showRanges(facets) {
+  const line = $("ranges");
+  const ranges = (facets && facets.ranges) || [];
+  const parts = ranges.map((range) => {
+    const schemaField = state.catalog.fields.find((f) => f.name === range.field) || { label: range.field };
+    const low = formatField(range.min, schemaField);
+    const high = formatField(range.max, schemaField);
+    return `${schemaField.label} ${low === high ? low : `${low}–${high}`}`;
+  });
+  line.textContent = parts.join(" · ");
+  line.hidden = parts.length === 0;
 }
 
 // The scope bar's buttons are made once per catalog and then updated in place, so the one
