@@ -55,26 +55,18 @@ struct SortTests {
     let seed: UInt64 = 20_261_125
     print("sort seed \(seed)")
     var random = SplitMix64(seed: seed)
-    for round in 0..<150 {
-      let items = (0..<Int.random(in: 0...40, using: &random)).map {
-        EnginePropertyTests.randomItem($0, using: &random)
-      }
-      var collection = try FilteredCollection(schema: Self.schema, items: items)
-      for _ in 0..<10 {
-        var criteria = SearchCriteria(
-          text: EnginePropertyTests.randomQuery(using: &random),
-          tokens: EnginePropertyTests.randomTokens(using: &random),
-          scopeIndex: Int.random(in: 0..<5, using: &random))
-        collection.filter(by: criteria)
-        let relevance = Array(collection.rows)
-        criteria.sort = Self.sorts.randomElement(using: &random)!
-        collection.filter(by: criteria)
-        let sort = criteria.sort!
-        #expect(
-          Array(collection.rows) == Self.sorted(relevance, items: items, by: sort),
-          "round \(round): \(criteria)")
-        #expect(collection.indicator.matchCount == relevance.count)
-      }
+    for round in 0..<1_000 {
+      let (items, filtered, unsorted) = try EnginePropertyTests.randomFilteredCatalog(
+        upTo: 40, using: &random)
+      let relevance = Array(filtered.rows)
+      let sort = Self.sorts.randomElement(using: &random)!
+      var (collection, criteria) = (filtered, unsorted)
+      criteria.sort = sort
+      collection.filter(by: criteria)
+      #expect(
+        Array(collection.rows) == Self.sorted(relevance, items: items, by: sort),
+        "round \(round): \(criteria)")
+      #expect(collection.indicator.matchCount == relevance.count)
     }
   }
 
@@ -196,16 +188,9 @@ struct SortTests {
     let seed: UInt64 = 515
     print("ranges seed \(seed)")
     var random = SplitMix64(seed: seed)
-    for round in 0..<150 {
-      let items = (0..<Int.random(in: 0...40, using: &random)).map {
-        EnginePropertyTests.randomItem($0, using: &random)
-      }
-      var collection = try FilteredCollection(schema: Self.schema, items: items)
-      let criteria = SearchCriteria(
-        text: EnginePropertyTests.randomQuery(using: &random),
-        tokens: EnginePropertyTests.randomTokens(using: &random),
-        scopeIndex: Int.random(in: 0..<5, using: &random))
-      collection.filter(by: criteria)
+    for round in 0..<300 {
+      let (_, collection, criteria) = try EnginePropertyTests.randomFilteredCatalog(
+        upTo: 40, using: &random)
       // The reference: the values of the rows shown, read from the items.
       var expected: [String: ClosedRange<Double>] = [:]
       for field in ["year", "price"] {
