@@ -263,6 +263,18 @@ struct ScreenScenarioTests {
     #expect(cycled.footer == "15 items")
   }
 
+  @Test("a long text shows in a row as a few words around where the search matched it")
+  func rowSnippets() throws {
+    var app = try AppDriver(.media)
+    app.type("spirits")
+    #expect(app.titles == ["Spirited Away"])
+    #expect(
+      app.screen[5]
+        == "   Creator: Hayao Miyazaki  ·  Description: …world of spirits when her parents…")
+    app.press(.enter)
+    #expect(app.text.contains("A sullen ten-year-old girl wanders into a world of spirits"))
+  }
+
   @Test("selection moves, scrolls, and opens the right item")
   func selection() throws {
     var app = try AppDriver(.candies)

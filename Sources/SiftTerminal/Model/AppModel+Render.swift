@@ -235,7 +235,12 @@ extension AppModel {
     }
     var details: [(String, CellStyle)] = [("   ", .plain)]
     for (field, value) in rowDetails(of: item) {
-      guard let shown = field.summary(value, maximumValues: 4) else { continue }
+      guard var shown = field.summary(value, maximumValues: 4) else { continue }
+      if case .text(let text) = value, field.kind == .text {
+        // A long text shows a few words around where the search matched it (`Snippet`).
+        let matched = controller.collection.highlightRanges(in: text, field: field.name, of: item)
+        shown = Snippet(text, ranges: matched, words: Self.rowWords).text
+      }
       if details.count > 1 { details.append(("  ·  ", .dim)) }
       details.append(("\(field.label): ", .dim))
       details += highlighted(shown, field: field.name, item: item, base: .dim)
@@ -246,6 +251,9 @@ extension AppModel {
       grid.fill(y: y + 1, to: width - 1, style: .reverse)
     }
   }
+
+  /// The most words of a long text a row shows: the snippet around the match.
+  static let rowWords = 6
 
   /// The fields a row shows under its title: the short ones first (numbers, categories, single
   /// texts, in schema order), then lists — a city's 200 other names no longer push its country
