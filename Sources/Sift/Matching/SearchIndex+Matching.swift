@@ -189,15 +189,19 @@ extension SearchIndex {
     let nearPlan = nearSpellingPlan(request, exact: plan)
     let mayLookForNear = typos.isEnabled && nearPlan.hasTypoTerms
     // The threshold's count reads the first rows by relevance: at least that many must be in
-    // order. Under a sort they are found apart from the rows shown.
+    // order. Under a sort they are ranked apart from the rows shown, and only when near
+    // spellings may be looked for.
     var byRelevance = plan
     byRelevance.sort = nil
-    var first = firstRows(
-      exact, byRelevance, rows: mayLookForNear ? max(rows, typos.threshold) : rows)
-    if mayLookForNear,
+    let counted: (entries: [RankedSlot], isComplete: Bool)? =
+      mayLookForNear
+      ? firstRows(
+        exact, byRelevance,
+        rows: plan.sort == nil ? max(rows, typos.threshold) : typos.threshold) : nil
+    if let counted,
       Self.countedExactMatches(
-        first.entries, total: exact.count, typos, strongStartsOnly: countsStrongStartsOnly(plan))
-        < typos.threshold
+        counted.entries, total: exact.count, typos,
+        strongStartsOnly: countsStrongStartsOnly(plan)) < typos.threshold
     {
       let near = nearMatchingSlots(nearPlan)
       let ranked = order(rank(near, nearPlan, nearSpellings: true), sort: plan.sort)
@@ -205,7 +209,10 @@ extension SearchIndex {
         slots: near, ordered: ranked, isComplete: true, includesNearSpellings: true,
         exactCount: ranked.count { MatchRank(packed: $0.rank).typos == 0 })
     }
-    if plan.sort != nil { first = firstRows(exact, plan, rows: rows) }
+    let first =
+      plan.sort == nil
+      ? counted ?? firstRows(exact, plan, rows: rows)
+      : firstRows(exact, plan, rows: rows)
     return SearchOutcome(
       slots: exact, ordered: first.entries, isComplete: first.isComplete,
       includesNearSpellings: false, exactCount: exact.count)

@@ -248,14 +248,15 @@ extension SearchIndex {
       let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
     else { return nil }
     var (ordered, complete) = matches.order.snapshot
+    let sort = sortPlan(request.sort)
     // Rank further until the ordered rows reach past where the item would be.
     while !complete, matches.order.canRankMore, ordered.count < matches.count,
-      ordered.last.map({ !precedes(placed, $0, sort: sortPlan(request.sort)) }) ?? true
+      ordered.last.map({ !precedes(placed, $0, sort: sort) }) ?? true
     {
       _ = matches.order.entry(at: ordered.count)
       (ordered, complete) = matches.order.snapshot
     }
-    let row = insertionRow(for: placed, in: ordered, sort: sortPlan(request.sort))
+    let row = insertionRow(for: placed, in: ordered, sort: sort)
     return ordered.indices.contains(row) && ordered[row].slot == placed.slot ? row : nil
   }
 

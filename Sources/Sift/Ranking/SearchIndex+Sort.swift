@@ -55,15 +55,13 @@ extension SearchIndex {
     let (keyA, keyB) = (sortKey(a, sort), sortKey(b, sort))
     if keyA != keyB { return keyA < keyB }
     guard case .title(let column) = sort.column else { return nil }
-    let (bytesA, bytesB) = (titleBytes(a, column), titleBytes(b, column))
-    if bytesA == bytesB { return nil }
-    return sort.isDescending
-      ? bytesB.lexicographicallyPrecedes(bytesA) : bytesA.lexicographicallyPrecedes(bytesB)
-  }
-
-  private func titleBytes(_ slot: Int, _ column: Int) -> [UInt8] {
-    columns[column].withUnsafeBytes { bytes, starts in
-      Array(FoldedColumn.firstValue(of: slot, bytes: bytes, starts: starts))
+    // Titles that share their first eight bytes, compared in place.
+    return columns[column].withUnsafeBytes { bytes, starts in
+      let titleA = FoldedColumn.firstValue(of: a, bytes: bytes, starts: starts)
+      let titleB = FoldedColumn.firstValue(of: b, bytes: bytes, starts: starts)
+      if titleA.elementsEqual(titleB) { return nil }
+      return sort.isDescending
+        ? titleB.lexicographicallyPrecedes(titleA) : titleA.lexicographicallyPrecedes(titleB)
     }
   }
 
@@ -82,14 +80,23 @@ extension SearchIndex {
   func sortedRows(
     _ slots: [Int32], _ plan: MatchPlan, _ sort: SortPlan, rows: Int, nearSpellings: Bool
   ) -> (entries: [RankedSlot], isComplete: Bool) {
+    // Each key read once: for the heap, the cut and the order of the matches kept.
+    let keys = slots.map { sortKey(Int($0), sort) }
     var kept = slots
+    var keptKeys = keys
     if rows < slots.count {
       var heap = KeyHeap(capacity: max(rows, 1))
-      for slot in slots { heap.insert(sortKey(Int(slot), sort)) }
+      for key in keys { heap.insert(key) }
       let last = heap.largest
-      kept = slots.filter { sortKey(Int($0), sort) <= last }
+      kept = zip(slots, keys).compactMap { $1 <= last ? $0 : nil }
+      keptKeys = keys.filter { $0 <= last }
     }
+    // `rank` keeps the order of the slots it is given: entry i has key i.
     let ranked = rank(kept, plan, nearSpellings: nearSpellings)
-    return (ranked.sorted { precedes($0, $1, sort: sort) }, kept.count == slots.count)
+    let order = ranked.indices.sorted { i, j in
+      if keptKeys[i] != keptKeys[j] { return keptKeys[i] < keptKeys[j] }
+      return precedes(ranked[i], ranked[j], sort: sort)
+    }
+    return (order.map { ranked[$0] }, kept.count == slots.count)
   }
 }
