@@ -30,6 +30,7 @@ struct PostgresCommandTests {
     let queries: [[String]] = [
       ["da", "nang"], ["서울"], ["ㅅㅇ"], ["new", "york"], ["amsterdma"], ["san", "fe"],
       ["population:>1000000"], ["-a", "b"], ["\"los a\""], ["münchen"], ["toky"], ["s"],
+      ["paris | lyon"], ["san", "jose", "OR", "diego"],
     ]
     let extras: [[String]] = [
       ["--json"], ["--json", "--limit", "3"], ["--json", "--typos", "off"],

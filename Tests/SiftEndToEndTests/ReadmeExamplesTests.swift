@@ -21,6 +21,26 @@ struct ReadmeExamplesTests {
     }
   }
 
+  /// A command line's words as a shell splits them: on spaces, except inside single quotes.
+  static func shellWords(_ line: Substring) -> [String] {
+    var words: [String] = []
+    var word: String?
+    var quoted = false
+    for character in line {
+      if character == "'" {
+        quoted.toggle()
+        word = word ?? ""
+      } else if character == " ", !quoted {
+        if let finished = word { words.append(finished) }
+        word = nil
+      } else {
+        word = (word ?? "") + String(character)
+      }
+    }
+    if let word { words.append(word) }
+    return words
+  }
+
   /// The first ```sh block after the heading `heading`, read as examples.
   static func examples(under heading: String, in markdown: String) -> [Example] {
     guard let start = markdown.range(of: "\n" + heading + "\n") else { return [] }
@@ -32,7 +52,7 @@ struct ReadmeExamplesTests {
     for line in rest[open.upperBound..<close.lowerBound].split(separator: "\n") {
       if line.hasPrefix("sift ") {
         examples.append(
-          Example(arguments: line.split(separator: " ").dropFirst().map(String.init), promised: []))
+          Example(arguments: Array(shellWords(line).dropFirst()), promised: []))
       } else if line.hasPrefix("# ") || line == "#", !examples.isEmpty {
         // A bare `#` promises an empty line.
         examples[examples.count - 1].promised.append(String(line.dropFirst(2)))
@@ -41,11 +61,15 @@ struct ReadmeExamplesTests {
     return examples
   }
 
-  @Test("Sort, ranges, snippets, several catalogs: every command prints what its comments say")
+  @Test(
+    "Either of two, sort, ranges, snippets, several catalogs: every command prints what its comments say"
+  )
   func sortRangesSnippets() throws {
     let examples = Self.examples(
-      under: "### Sort, number ranges, snippets, several catalogs", in: try Self.readme)
-    #expect(examples.count == 5, "the README's block was read: \(examples)")
+      under: "### Either of two, sort, number ranges, snippets, several catalogs",
+      in: try Self.readme)
+    #expect(examples.count == 6, "the README's block was read: \(examples)")
+    #expect(examples[3].arguments.last == "white rose | carnation")
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     for example in examples {

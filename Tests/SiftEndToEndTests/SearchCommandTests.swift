@@ -57,6 +57,41 @@ struct SearchCommandTests {
   }
 
   @Test(
+    "either of two: `|` and `OR` inside the AND of the other terms, with --explain",
+    arguments: [
+      (["rose | tulip"], ["Tulip", "Red Rose", "White Rose"]),
+      (["rose", "OR", "tulip"], ["Tulip", "Red Rose", "White Rose"]),
+      (["ginger|orchid", "2007"], ["Ginger", "Orchid"]),
+      (["white", "rose | carnation"], ["White Rose", "Carnation White"]),
+      (["--", "-rose | price:>50"], ["Ginger", "Gladiolus", "Orchid"]),
+    ])
+  func eitherOfTwo(_ query: [String], _ expected: [String]) throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let result = try sift.run(["search", "--catalog", "products", "--json"] + query)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.titles.prefix(expected.count) == expected[...], "\(result.titles)")
+  }
+
+  @Test("a dangling `|` is ignored with a note that names its column; --explain names the match")
+  func danglingOr() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let result = try sift.run(["search", "--catalog", "products", "rose |"])
+    #expect(result.status == 0)
+    #expect(
+      result.stderr
+        == "sift: note: column 6: `|` needs a term on each side (`rose | tulip`); ignored\nItems found: 2\n"
+    )
+    let explained = try sift.run([
+      "search", "--catalog", "products", "--explain", "--limit", "2", "rose | tulip",
+    ])
+    #expect(
+      explained.stdout.contains("matched title: [Tulip]")
+        && explained.stdout.contains("matched title: Red [Rose]"), "\(explained.stdout)")
+  }
+
+  @Test(
     "Arabic-Indic and Persian digits find the products of 2010, in plain terms and year: filters",
     arguments: [
       (["٢٠١٠"], ["Poinsettia Red", "Red Rose"]),

@@ -251,6 +251,52 @@ struct EquivalenceTests {
   }
 
   @Test(
+    "either of two (`a | b`, `a OR b`): PostgreSQL gives the engine's order, pages and counts",
+    arguments: ["products", "cities"])
+  func alternatives(catalog name: String) async throws {
+    let document =
+      name == "cities" ? try Self.cities() : try Self.seed(SeedCatalog(rawValue: name)!)
+    var pair = try await Pair(document, name: "either_\(name)")
+    let seed = 17_000 + UInt64(name.count)
+    print("either \(name): seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let sorts = document.schema.sortableFields.map { SearchSort($0.name, descending: true) }
+    var differences = 0
+    var found = 0
+    let count = name == "cities" ? 200 : 160
+    for index in 0..<count {
+      // Two or three terms of random queries (each of another item), one the alternative of
+      // the one before; now and then the whole of the first query ANDed with them.
+      var input = Self.randomInput(document, using: &random)
+      let first = input.text.split(separator: " ").map(String.init)
+      var text = first.first ?? "x"
+      for _ in 0..<Int.random(in: 1...2, using: &random) {
+        let other = Self.randomInput(document, using: &random).text.split(separator: " ")
+        let joiner = [" | ", " OR ", "|"].randomElement(using: &random)!
+        text += joiner + (other.first.map(String.init) ?? "x")
+      }
+      if index % 3 == 0 { text += " " + first.dropFirst().joined(separator: " ") }
+      input.text = text
+      if index % 5 == 0 { input.sort = sorts.randomElement(using: &random) }
+      let (engine, postgres) = try await pair.compare(
+        input, limit: index % 2 == 0 ? 10 : nil, offset: index % 4 == 0 ? 3 : 0)
+      if engine.count > 2 { found += 1 }
+      if engine != postgres {
+        differences += 1
+        if differences <= 5 {
+          Issue.record(
+            "\(name) #\(index) \(input): engine \(engine.prefix(12)) ≠ postgres \(postgres.prefix(12))"
+          )
+        }
+      }
+    }
+    print("either \(name): \(count) queries, \(found) found more than one")
+    #expect(differences == 0, "\(differences) of \(count) queries with alternatives differ")
+    #expect(found > count / 5)
+    await pair.catalog.close()
+  }
+
+  @Test(
     "one-letter searches read the letters tables and give the engine's pages and counts",
     arguments: ["products", "cities"])
   func oneLetter(catalog name: String) async throws {

@@ -42,7 +42,12 @@ struct ServedEquivalenceTests {
     var uris = ["/catalogs", "/catalogs/\(name)/search?q=&facets=1"]
     for index in 0..<(name == "cities" ? 250 : 150) {
       let input = EquivalenceTests.randomInput(document, using: &random)
-      var query = [("q", input.text), ("facets", "1"), ("explain", "1")]
+      var text = input.text
+      // Either of two now and then: facets, highlights and explanations follow the union.
+      if index % 6 == 2 {
+        text += " | " + EquivalenceTests.randomInput(document, using: &random).text
+      }
+      var query = [("q", text), ("facets", "1"), ("explain", "1")]
       query += input.tokens.map { ("token", $0) }
       if let scope = input.scope { query.append(("scope", scope)) }
       if index % 3 == 0 { query.append(("limit", "5")) }

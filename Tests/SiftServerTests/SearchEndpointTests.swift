@@ -104,6 +104,26 @@ struct SearchEndpointTests {
     #expect((beyond["results"] as? [Any])?.isEmpty == true)
   }
 
+  @Test("q=rose | tulip: either, each result highlighted where its alternative matched")
+  func eitherOfTwo() async throws {
+    let (server, _, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let answer = try await Self.get(
+      server, "/catalogs/products/search?q=rose%20%7C%20tulip&explain=1&facets=1")
+    #expect(answer.status == .ok)
+    let results = answer.json["results"] as? [[String: Any]] ?? []
+    #expect(results.compactMap { $0["title"] as? String } == ["Tulip", "Red Rose", "White Rose"])
+    let ranges = results.map {
+      ($0["highlights"] as? [[String: Any]])?.first?["ranges"] as? [[Int]]
+    }
+    #expect(ranges == [[[0, 5]], [[4, 8]], [[6, 10]]])
+    #expect(answer.json["matched"] as? Int == 3)
+    let dangling = try await Self.get(server, "/catalogs/products/search?q=rose%20%7C").json
+    #expect(
+      dangling["diagnostics"] as? [String]
+        == ["column 6: `|` needs a term on each side (`rose | tulip`); ignored"], "\(dangling)")
+  }
+
   @Test("sort=FIELD:desc lists by that field, relevance breaking ties; a bad sort is a 400")
   func sorted() async throws {
     let (server, _, folder) = try Self.server()

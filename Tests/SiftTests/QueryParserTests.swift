@@ -23,6 +23,9 @@ struct QueryParserTests {
       return "\(sign)\(field)\(predicate)"
     case .category(let field, let value):
       return "\(sign)\(field)=\(value)"
+    case .either(let alternatives):
+      return "("
+        + alternatives.map { $0.map(spell).joined(separator: " ") }.joined(separator: " | ") + ")"
     }
   }
 

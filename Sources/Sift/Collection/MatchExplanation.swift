@@ -162,6 +162,7 @@ extension MatchExplanation {
     // As the packed ranks compare: a start with typos ranks among the starts by its weight
     // (its attribute), then by its edits (`MatchRank.packed`).
     let (first, second) = (a.rank.packed, b.rank.packed)
+    if a.rank.viaSynonym != b.rank.viaSynonym { return "synonym" }
     if first >> 9 != second >> 9 { return "typos" }
     if a.rank.exactness != b.rank.exactness { return "exactness" }
     if a.rank.attribute != b.rank.attribute { return "attribute" }
@@ -178,7 +179,11 @@ extension SearchIndex {
   ) -> (slot: ResolvedAnalysis, catalogOrder: Int64)? {
     guard let slot = slot(of: id) else { return nil }
     let near = matches.includesNearSpellings
-    let analysis = analyse(slot, plan(request, nearSpellings: near), nearSpellings: near)
+    guard let best = bestAlternative(slot, request: request, nearSpellings: near) else {
+      return nil
+    }
+    var analysis = analyse(slot, best.plan, nearSpellings: near)
+    analysis.rank.viaSynonym = MatchRank(packed: best.rank.rank).viaSynonym
     func located(_ field: SlotAnalysis.Field?, _ offset: Int?) -> (value: Int, byte: Int)? {
       guard case .text(let column) = field, let offset else { return nil }
       return (columns[column].valueIndex(of: offset, inSlot: slot), offset)

@@ -21,7 +21,9 @@ extension SearchIndex {
     lifted.requiredCategory = nil
     let plan = plan(lifted)
     let nearPlan = nearSpellingPlan(lifted, exact: plan)
-    let mayHaveTypos = request.typos.isEnabled && nearPlan.hasTypoTerms
+    // A request with alternatives is matched as written (`searchAlternatives`).
+    let mayHaveTypos =
+      request.typos.isEnabled && !request.hasAlternatives && nearPlan.hasTypoTerms
     // The matches shown answer the lifted request when no category was required.
     let current = matches.flatMap {
       $0.layout == layout && request.requiredCategory == nil ? $0 : nil

@@ -132,7 +132,7 @@ extension SearchIndex {
   ) -> [Range<String.Index>] {
     guard let definition = schema.fields.first(where: { $0.name == field }) else { return [] }
     let request = nearSpellings ? request.forNearSpellings : request
-    let positive = request.terms.filter { !$0.isNegated }
+    let positive = request.terms.flatMap(\.flattened).filter { !$0.isNegated }
     let scoped = schema.searchesUnfielded(definition, in: request)
     switch definition.kind {
     case .text:
@@ -152,7 +152,7 @@ extension SearchIndex {
         case .text(let condition):
           condition.field == nil && scoped && condition.number == number
         case .number(let name, let predicate): name == field && predicate.matches(number)
-        case .category: false
+        case .category, .either: false
         }
       }
       return hit ? [text.startIndex..<text.endIndex] : []
@@ -253,9 +253,10 @@ extension SearchIndex {
     of field: FieldDefinition, in request: MatchRequest
   ) -> [TextCondition] {
     let scoped = schema.searchesUnfielded(field, in: request)
-    return request.terms.filter { !$0.isNegated }.compactMap(\.textCondition).filter {
-      $0.field == field.name || ($0.field == nil && scoped)
-    }
+    return request.terms.flatMap(\.flattened).filter { !$0.isNegated }.compactMap(\.textCondition)
+      .filter {
+        $0.field == field.name || ($0.field == nil && scoped)
+      }
   }
 }
 

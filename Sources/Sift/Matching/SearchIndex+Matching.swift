@@ -51,6 +51,8 @@ struct MatchPlan {
     case category(Int32)
     /// A condition on a field the index does not have: matches nothing.
     case never
+    /// Any of the alternatives, each terms that must all hold.
+    indirect case either([[Term]])
   }
 
   struct Term {
@@ -109,7 +111,7 @@ extension SearchIndex {
     }
     var terms: [MatchPlan.Term] = []
     var rankProbes: [MatchPlan.TextProbe] = []
-    for term in request.terms {
+    func planned(_ term: QueryTerm, ranked: Bool) -> MatchPlan.Condition {
       let condition: MatchPlan.Condition
       switch term.condition {
       case .text(let text):
@@ -129,7 +131,7 @@ extension SearchIndex {
           numberColumns: text.field == nil ? unfieldedNumbers : [],
           typo: term.isNegated || !request.typos.isEnabled ? nil : Self.typoProbe(text))
         condition = .text(probe)
-        if !term.isNegated { rankProbes.append(probe) }
+        if !term.isNegated, ranked { rankProbes.append(probe) }
       case .number(let field, let predicate):
         if let column = numberFields.firstIndex(where: { $0.name == field }) {
           condition = .number(column: column, predicate)
@@ -138,8 +140,21 @@ extension SearchIndex {
         }
       case .category(_, let value):
         condition = .category(categoryIDs[value] ?? MatchPlan.noSuchCategory)
+      case .either(let alternatives):
+        // Searches go through `searchAlternatives`, which ranks each alternative as a plan of
+        // its own; here the term only decides whether an item matches.
+        condition = .either(
+          alternatives.map { terms in
+            terms.map {
+              MatchPlan.Term(isNegated: $0.isNegated, condition: planned($0, ranked: false))
+            }
+          })
       }
-      terms.append(MatchPlan.Term(isNegated: term.isNegated, condition: condition))
+      return condition
+    }
+    for term in request.terms {
+      terms.append(
+        MatchPlan.Term(isNegated: term.isNegated, condition: planned(term, ranked: true)))
     }
     // Longer needles are rarer: test them first; negations last.
     terms.sort { a, b in
@@ -183,6 +198,7 @@ extension SearchIndex {
   func searchSlots(
     _ request: MatchRequest, within candidates: [Int32]? = nil, rows: Int = .max
   ) -> SearchOutcome {
+    if request.hasAlternatives { return searchAlternatives(request, within: candidates) }
     let plan = plan(request)
     let exact = matchingSlots(plan, within: candidates)
     let typos = request.typos
@@ -245,13 +261,16 @@ extension SearchIndex {
   /// One slot's place among the results of `request` searched with or without near spellings
   /// (an edit placed among rows already shown), nil when it does not match.
   func place(_ slot: Int, request: MatchRequest, nearSpellings: Bool) -> RankedSlot? {
+    if request.hasAlternatives {
+      return bestAlternative(slot, request: request, nearSpellings: nearSpellings)?.rank
+    }
     let plan = plan(request, nearSpellings: nearSpellings)
     guard matches(plan, slot: slot, nearSpellings: nearSpellings) else { return nil }
     return rank([Int32(slot)], plan, nearSpellings: nearSpellings).first
   }
 
   /// Live slots, in slot order, matching every term as written.
-  private func matchingSlots(_ plan: MatchPlan, within candidates: [Int32]?) -> [Int32] {
+  func matchingSlots(_ plan: MatchPlan, within candidates: [Int32]?) -> [Int32] {
     var slots: [Int32]
     var remaining = plan.terms[...]
     var firstProbe: MatchPlan.TextProbe?
@@ -533,6 +552,12 @@ extension SearchIndex {
       return categories[slot] == id
     case .never:
       return false
+    case .either(let alternatives):
+      return alternatives.contains { terms in
+        terms.allSatisfy {
+          matches($0.condition, slot: slot, nearSpellings: nearSpellings) != $0.isNegated
+        }
+      }
     }
   }
 
@@ -583,7 +608,7 @@ extension MatchPlan.Term {
   var selectivity: Int {
     switch condition {
     case .text(let probe): probe.needle.count
-    case .number, .category: 0
+    case .number, .category, .either: 0
     case .never: Int.max
     }
   }

@@ -61,9 +61,10 @@ public struct Query: Hashable, Sendable {
     return true
   }
 
-  /// The positive text conditions: what relevance and highlighting look for.
+  /// The positive text conditions, those of every alternative included: what highlighting
+  /// looks for.
   public var positiveTextConditions: [TextCondition] {
-    terms.compactMap { $0.isNegated ? nil : $0.textCondition }
+    terms.flatMap(\.flattened).compactMap { $0.isNegated ? nil : $0.textCondition }
   }
 }
 
@@ -75,6 +76,8 @@ struct QueryParser {
   var terms: [QueryTerm] = []
   var diagnostics: [QueryDiagnostic] = []
   private var position = 0
+  /// Each `|` or `OR` read: where it stands and the index of the term after it.
+  private var operators: [(before: Int, range: Range<Int>)] = []
 
   init(text: String, schema: CatalogSchema) {
     self.characters = Array(text)
@@ -87,8 +90,64 @@ struct QueryParser {
         position += 1
         continue
       }
+      if characters[position] == "|" {
+        operators.append((terms.count, position..<position + 1))
+        position += 1
+        continue
+      }
+      if let end = orWordEnd() {
+        operators.append((terms.count, position..<end))
+        position = end
+        continue
+      }
       parseTerm()
     }
+    joinAlternatives()
+  }
+
+  /// The end of the word `OR` at `position` when it stands between two terms (a term before
+  /// it, no operator just before it, and more to read after it that is not an operator);
+  /// anywhere else `OR` is a word like another ("Portland OR").
+  private func orWordEnd() -> Int? {
+    let end = position + 2
+    guard end <= characters.count, characters[position] == "O", characters[position + 1] == "R",
+      end == characters.count || characters[end].isWhitespace,
+      !terms.isEmpty, operators.last?.before != terms.count
+    else { return nil }
+    guard let next = characters[end...].firstIndex(where: { !$0.isWhitespace }),
+      characters[next] != "|"
+    else { return nil }
+    return end
+  }
+
+  /// Makes each run of terms joined by operators one `either` term. An operator with no term
+  /// on one side (`rose |`, `| rose`, `rose | | tulip`) is reported and ignored.
+  private mutating func joinAlternatives() {
+    var joined = Set<Int>()
+    for (before, range) in operators {
+      guard before > 0, before < terms.count, joined.insert(before).inserted else {
+        diagnostics.append(QueryDiagnostic(.danglingOr, range: range))
+        continue
+      }
+    }
+    guard !joined.isEmpty else { return }
+    var result: [QueryTerm] = []
+    var index = 0
+    while index < terms.count {
+      var end = index + 1
+      while joined.contains(end) { end += 1 }
+      if end - index == 1 {
+        result.append(terms[index])
+      } else {
+        let group = terms[index..<end]
+        result.append(
+          QueryTerm(
+            condition: .either(group.map { [$0] }),
+            range: group.first!.range.lowerBound..<group.last!.range.upperBound))
+      }
+      index = end
+    }
+    terms = result
   }
 
   private mutating func parseTerm() {
@@ -96,7 +155,7 @@ struct QueryParser {
     var negated = false
     if characters[position] == "-" {
       let next = position + 1
-      if next == characters.count || characters[next].isWhitespace {
+      if next == characters.count || characters[next].isWhitespace || characters[next] == "|" {
         diagnostics.append(QueryDiagnostic(.loneMinus, range: start..<next))
         position = next
         return
@@ -112,7 +171,9 @@ struct QueryParser {
     // A word, or `field:value` where the value may be a quoted phrase.
     let wordStart = position
     var colon: Int?
-    while position < characters.count, !characters[position].isWhitespace {
+    while position < characters.count, !characters[position].isWhitespace,
+      characters[position] != "|"
+    {
       if characters[position] == ":", colon == nil {
         colon = position
         if position + 1 < characters.count, characters[position + 1] == "\"",

@@ -20,6 +20,8 @@ public struct QueryDiagnostic: Error, Hashable, Sendable, CustomStringConvertibl
     case emptyTerm(String)
     /// A token whose identifier does not read as exactly one term is ignored.
     case invalidToken(String)
+    /// A `|` (or `OR`) with no term on one side joins nothing and is ignored.
+    case danglingOr
   }
 
   public var problem: Problem
@@ -55,6 +57,8 @@ public struct QueryDiagnostic: Error, Hashable, Sendable, CustomStringConvertibl
       return "`\(term)` has no searchable characters and is ignored"
     case .invalidToken(let identifier):
       return "token `\(identifier)` is not one filter and is ignored"
+    case .danglingOr:
+      return "`|` needs a term on each side (`rose | tulip`); ignored"
     }
   }
 

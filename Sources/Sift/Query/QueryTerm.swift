@@ -7,6 +7,9 @@ public struct QueryTerm: Hashable, Sendable {
     case number(field: String, NumberPredicate)
     /// The category field equals this folded value: `category:Chocolate`.
     case category(field: String, value: String)
+    /// Either of several alternatives, each terms that must all hold: `rose | tulip` (one term
+    /// each), or an expression and its synonyms ("new york" or "ny").
+    case either([[QueryTerm]])
   }
 
   /// `-term`: the item must not match the condition.
@@ -26,6 +29,18 @@ public struct QueryTerm: Hashable, Sendable {
     if case .text(let condition) = condition { return condition }
     return nil
   }
+
+  /// The alternatives, when the term is `either`.
+  public var alternatives: [[QueryTerm]]? {
+    if case .either(let alternatives) = condition { return alternatives }
+    return nil
+  }
+
+  /// The term itself, or every term of its alternatives: what highlighting looks for, since any
+  /// alternative may be the one that matched.
+  var flattened: [QueryTerm] {
+    alternatives.map { $0.flatMap { $0.flatMap(\.flattened) } } ?? [self]
+  }
 }
 
 /// A substring condition on folded text.
@@ -42,16 +57,20 @@ public struct TextCondition: Hashable, Sendable {
   /// Made only of Hangul initial consonants: it also matches the initial-consonant key of
   /// Hangul text ("ㅅㅇ" finds "서울").
   public var matchesInitials: Bool
+  /// The folded expression typed when this condition stands for one of its synonyms
+  /// ("sofa" for `couch`); nil for what was typed.
+  public var synonymOf: String?
 
   public init(
     needle: String, field: String? = nil, isPhrase: Bool = false, number: Double? = nil,
-    matchesInitials: Bool = false
+    matchesInitials: Bool = false, synonymOf: String? = nil
   ) {
     self.needle = needle
     self.field = field
     self.isPhrase = isPhrase
     self.number = number
     self.matchesInitials = matchesInitials
+    self.synonymOf = synonymOf
   }
 }
 

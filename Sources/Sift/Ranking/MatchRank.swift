@@ -27,6 +27,9 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
     }
   }
 
+  /// Whether the item matched only through a synonym of what was typed ("couch" for "sofa"):
+  /// such matches come after every match of the words as typed.
+  public var viaSynonym: Bool
   /// Edits spent on near spellings, over every term: 0 for exact matches.
   public var typos: Int
   public var exactness: Exactness
@@ -38,8 +41,10 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   public var position: Int
 
   public init(
-    typos: Int = 0, exactness: Exactness = .equalsQuery, attribute: Int = 0, position: Int = 0
+    typos: Int = 0, exactness: Exactness = .equalsQuery, attribute: Int = 0, position: Int = 0,
+    viaSynonym: Bool = false
   ) {
+    self.viaSynonym = viaSynonym
     self.typos = typos
     self.exactness = exactness
     self.attribute = attribute
@@ -60,14 +65,15 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   package static let maximumAttribute = 15
   static let maximumPosition = 7
 
-  /// The rank in 12 bits, ordered as the rank is: typos (3), exactness (2), attribute (4),
-  /// position (3). A start with typos (`typedStart(magnitude:points:edits:)`) ranks among the
+  /// The rank in 13 bits, ordered as the rank is: via synonym (1), typos (3), exactness (2),
+  /// attribute (4), position (3). A start with typos (`typedStart(magnitude:points:edits:)`) ranks among the
   /// exact starts, its edits already in its weight: they are packed where a start's word
   /// position (always 0) would be, so that of two equal weights the one with fewer edits
   /// comes first.
   package var packed: UInt16 {
     let isNearStart = exactness == .startsValue && typos > 0
-    return UInt16(isNearStart ? 0 : min(typos, Self.maximumTypos)) << 9
+    return (viaSynonym ? Self.synonymBit : 0)
+      | UInt16(isNearStart ? 0 : min(typos, Self.maximumTypos)) << 9
       | UInt16(exactness.rawValue) << 7
       | UInt16(min(attribute, Self.maximumAttribute)) << 3
       | UInt16(min(isNearStart ? typos : position, Self.maximumPosition))
@@ -141,10 +147,14 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   package var typedWeight: Int { Self.maximumAttribute - attribute }
 
   /// The number of distinct packed values.
-  static let packedCount = 1 << 12
+  static let packedCount = 1 << 13
+
+  /// The packed rank's bit that says `viaSynonym`.
+  package static let synonymBit: UInt16 = 1 << 12
 
   package init(packed: UInt16) {
-    typos = Int(packed >> 9)
+    viaSynonym = packed & Self.synonymBit != 0
+    typos = Int(packed >> 9 & 7)
     exactness = Exactness(rawValue: UInt8(packed >> 7 & 3)) ?? .substring
     attribute = Int(packed >> 3 & 15)
     position = Int(packed & 7)
@@ -157,6 +167,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.packed < rhs.packed }
 
   public var description: String {
-    "typos \(typos) · \(exactness.name) · attribute \(attribute) · position \(position)"
+    (viaSynonym ? "via synonym · " : "")
+      + "typos \(typos) · \(exactness.name) · attribute \(attribute) · position \(position)"
   }
 }

@@ -39,16 +39,69 @@ package struct MatchRequest: Hashable, Sendable {
   package var forNearSpellings: MatchRequest {
     guard splitsForNearSpellings else { return self }
     var request = self
-    request.terms = terms.flatMap { term in
-      Self.words(of: term)?.map {
-        QueryTerm(condition: .text(TextCondition(needle: $0)), range: term.range)
-      } ?? [term]
-    }
+    request.terms = terms.flatMap(Self.nearSpellingTerms)
     return request
   }
 
   /// Whether `forNearSpellings` differs: some plain term holds punctuation.
-  package var splitsForNearSpellings: Bool { terms.contains { Self.words(of: $0) != nil } }
+  package var splitsForNearSpellings: Bool {
+    terms.contains { $0.flattened.contains { Self.words(of: $0) != nil } }
+  }
+
+  /// A term as near spellings are looked for: its words when it holds punctuation, the same
+  /// inside each alternative.
+  private static func nearSpellingTerms(_ term: QueryTerm) -> [QueryTerm] {
+    if let alternatives = term.alternatives {
+      let split = alternatives.map { $0.flatMap(nearSpellingTerms) }
+      return [QueryTerm(isNegated: term.isNegated, condition: .either(split), range: term.range)]
+    }
+    let synonymOf = term.textCondition?.synonymOf
+    return words(of: term)?.map {
+      QueryTerm(
+        condition: .text(TextCondition(needle: $0, synonymOf: synonymOf)), range: term.range)
+    } ?? [term]
+  }
+
+  // MARK: - Alternatives
+
+  /// Whether a term offers alternatives (`rose | tulip`, an expression with synonyms): the
+  /// request is then searched as each of `alternatives`, and their matches joined.
+  package var hasAlternatives: Bool { terms.contains { $0.alternatives != nil } }
+
+  /// The most alternatives a request is searched as: `a | b` three times over is 8; what goes
+  /// past this is left out.
+  package static let maximumAlternatives = 64
+
+  /// The requests without alternatives whose matches, joined, are this one's: one for each way
+  /// of picking an alternative of every `either` term, in the order they are written (the
+  /// first is all that was typed, before any synonym).
+  package var alternatives: [MatchRequest] {
+    Self.expanded(terms).map {
+      var request = self
+      request.terms = $0
+      return request
+    }
+  }
+
+  private static func expanded(_ terms: [QueryTerm]) -> [[QueryTerm]] {
+    var expanded: [[QueryTerm]] = [[]]
+    for term in terms {
+      guard let alternatives = term.alternatives else {
+        for index in expanded.indices { expanded[index].append(term) }
+        continue
+      }
+      let choices = alternatives.flatMap { Self.expanded($0) }
+      expanded = Array(
+        expanded.lazy.flatMap { prefix in choices.lazy.map { prefix + $0 } }
+          .prefix(maximumAlternatives))
+    }
+    return expanded
+  }
+
+  /// Whether this alternative holds a synonym rather than only what was typed.
+  package var viaSynonym: Bool {
+    terms.contains { $0.flattened.contains { $0.textCondition?.synonymOf != nil } }
+  }
 
   /// The words of a plain, positive text term that holds punctuation; nil for any other term.
   private static func words(of term: QueryTerm) -> [String]? {

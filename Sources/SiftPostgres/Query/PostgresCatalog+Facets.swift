@@ -71,7 +71,10 @@ extension PostgresCatalog {
     let exact = try await tally(&sql, nearWords: nil)
     let typos = request.typos
     var nearSQL = nearSpellingSQL(lifted, exact: sql)
-    guard typos.isEnabled, nearSQL.hasTypoTerms else { return exact.shown }
+    // A request with alternatives is matched as written (`SearchIndex.searchAlternatives`).
+    guard typos.isEnabled, !request.hasAlternatives, nearSQL.hasTypoTerms else {
+      return exact.shown
+    }
     let counted = typos.countsInfixMatches ? exact.all : exact.counted
     let countedTotal = typos.countsInfixMatches ? exact.total : exact.countedTotal
     let threshold = typos.threshold

@@ -24,7 +24,7 @@ extension PostgresCatalog {
           text.needle.utf8.count == 1, let found = LetterSummary.letter(text.needle.utf8.first!)
         else { return nil }
         letter = found
-      case .number: return nil
+      case .number, .either: return nil
       }
     }
     guard let letter, categories.count <= 1 else { return nil }

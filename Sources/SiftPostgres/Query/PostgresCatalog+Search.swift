@@ -57,6 +57,9 @@ extension PostgresCatalog {
   func ranked(
     _ request: MatchRequest, limit: Int?, offset: Int
   ) async throws(PostgresError) -> (page: Page, near: Bool) {
+    if request.hasAlternatives {
+      return (try await alternativesPage(request, limit: limit, offset: offset), false)
+    }
     if request.sort == nil, let (letter, category) = Self.soleLetter(request),
       let page = try await letterPage(letter, category: category, limit: limit, offset: offset)
     {
@@ -82,6 +85,50 @@ extension PostgresCatalog {
     var matches = 0
     var counted = 0
     var exact = 0
+  }
+
+  /// A page of a request with alternatives (`rose | tulip`, synonyms), as the engine's
+  /// `searchAlternatives` makes it: each alternative's matches from a statement of its own,
+  /// matched as written; each item keeps the best rank an alternative gives it (one with a
+  /// synonym ranking after what was typed); then one statement orders the page by the sort's
+  /// value, that rank, popularity and catalog order.
+  private func alternativesPage(
+    _ request: MatchRequest, limit: Int?, offset: Int
+  ) async throws(PostgresError) -> Page {
+    var best: [String: Int] = [:]
+    for var alternative in request.alternatives {
+      alternative.sort = nil
+      var sql = SearchSQL(alternative, layout: layout, schemaName: address.schemaName)
+      let found = try await run(&sql, nearWords: nil, limit: nil, offset: 0)
+      let synonym = alternative.viaSynonym ? Int(MatchRank.synonymBit) : 0
+      for (id, rank) in zip(found.ids, found.ranks) {
+        best[id.rawValue] = min(best[id.rawValue] ?? .max, Int(rank.packed) | synonym)
+      }
+    }
+    var page = Page()
+    page.matches = best.count
+    page.counted = best.count
+    page.exact = best.count
+    guard !best.isEmpty, limit.map({ $0 > 0 }) ?? true else { return page }
+    let (popularity, order) = layout.popularity
+    let sorted = layout.sortOrder(request.sort).map { "\($0.column) \($0.order), " } ?? ""
+    let statement = """
+      SELECT id, matched_rank, ord FROM \(table)
+      JOIN unnest($1::text[], $2::integer[]) AS matched(matched_id, matched_rank) ON id = matched_id
+      ORDER BY \(sorted)matched_rank, \(popularity) \(order), ord LIMIT $3 OFFSET $4
+      """
+    for (id, rank, ord) in try await link.rows(
+      statement,
+      [
+        .texts(Array(best.keys)), .integers(Array(best.values)),
+        .integer(limit ?? Int(Int32.max)), .integer(offset),
+      ], as: (String, Int, Int).self)
+    {
+      page.ids.append(ItemID(id))
+      page.ranks.append(MatchRank(packed: UInt16(clamping: rank)))
+      page.orders.append(Int64(ord))
+    }
+    return page
   }
 
   private func run(

@@ -30,6 +30,9 @@ struct SearchSQL {
     case number(column: Int, NumberPredicate)
     case category(String)
     case never
+    /// Any of the alternatives, each terms that must all hold; matched as written
+    /// (`SearchIndex.searchAlternatives` ranks them, one statement each).
+    indirect case either([[(isNegated: Bool, condition: Condition)]])
   }
 
   let layout: CatalogLayout
@@ -59,14 +62,13 @@ struct SearchSQL {
     requiredCategory = request.requiredCategory
     isTyping = request.isTyping
     sort = layout.sortOrder(request.sort)
-    for term in request.terms {
+    func planned(_ term: QueryTerm, ranked: Bool) -> Condition {
       switch term.condition {
       case .text(let text):
         let columns: [Int]
         if let field = text.field {
           guard let column = layout.textFields.firstIndex(where: { $0.name == field }) else {
-            terms.append((term.isNegated, .never))
-            continue
+            return .never
           }
           columns = [column]
         } else {
@@ -76,23 +78,51 @@ struct SearchSQL {
           needle: text.needle, columns: columns, initials: text.matchesInitials,
           number: text.field == nil ? text.number : nil,
           numberColumns: text.field == nil ? unfieldedNumbers : [],
-          typo: term.isNegated || !request.typos.isEnabled
+          typo: term.isNegated || !request.typos.isEnabled || !ranked
             ? nil : TypoTolerance.nearSpellingTerm(text))
-        terms.append((term.isNegated, .text(probe)))
-        if !term.isNegated { rankProbes.append(probe) }
+        if !term.isNegated, ranked { rankProbes.append(probe) }
+        return .text(probe)
       case .number(let field, let predicate):
-        if let column = layout.numberFields.firstIndex(where: { $0.name == field }) {
-          terms.append((term.isNegated, .number(column: column, predicate)))
-        } else {
-          terms.append((term.isNegated, .never))
+        guard let column = layout.numberFields.firstIndex(where: { $0.name == field }) else {
+          return .never
         }
+        return .number(column: column, predicate)
       case .category(_, let value):
-        terms.append((term.isNegated, .category(value)))
+        return .category(value)
+      case .either(let alternatives):
+        return .either(
+          alternatives.map { $0.map { ($0.isNegated, planned($0, ranked: false)) } })
       }
+    }
+    for term in request.terms {
+      terms.append((term.isNegated, planned(term, ranked: true)))
     }
   }
 
   var hasTypoTerms: Bool { rankProbes.contains { $0.typo != nil } }
+
+  /// The test of one condition as written (near spellings are added by the caller).
+  private mutating func matchSQL(_ condition: Condition) -> String {
+    switch condition {
+    case .text(let probe):
+      return exactMatch(probe)
+    case .number(let column, let predicate):
+      return "coalesce(\(numberTest("n\(column)", predicate)), false)"
+    case .category(let value):
+      return "coalesce(category = \(bind(.text(value))), false)"
+    case .never:
+      return "false"
+    case .either(let alternatives):
+      let each = alternatives.map { terms in
+        terms.isEmpty
+          ? "true"
+          : "("
+            + terms.map { $0.isNegated ? "NOT \(matchSQL($0.condition))" : matchSQL($0.condition) }
+            .joined(separator: " AND ") + ")"
+      }
+      return "(" + each.joined(separator: " OR ") + ")"
+    }
+  }
 
   // MARK: - The statement
 
@@ -134,21 +164,13 @@ struct SearchSQL {
     }
     var rankIndex = 0
     for (isNegated, condition) in terms {
-      var sql: String
-      switch condition {
-      case .text(let probe):
-        sql = exactMatch(probe)
+      var sql = matchSQL(condition)
+      if case .text(let probe) = condition {
         if !isNegated, near, probe.typo != nil, let arrays = nearArrays[rankIndex] {
           let words = probe.columns.map { "w\($0) && \(arrays.words)" }
           if !words.isEmpty { sql = "(\(sql) OR \(words.joined(separator: " OR ")))" }
         }
         if !isNegated { rankIndex += 1 }
-      case .number(let column, let predicate):
-        sql = "coalesce(\(numberTest("n\(column)", predicate)), false)"
-      case .category(let value):
-        sql = "coalesce(category = \(bind(.text(value))), false)"
-      case .never:
-        sql = "false"
       }
       filters.append(isNegated ? "NOT \(sql)" : sql)
     }

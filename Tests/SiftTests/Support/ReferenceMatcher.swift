@@ -17,6 +17,9 @@ struct ReferenceMatcher {
   /// spellings were looked for.
   func rankedRows(items: [Item], criteria: SearchCriteria) -> [(id: ItemID, rank: [Int])] {
     let resolved = ResolvedCriteria(criteria, schema: schema)
+    if resolved.allTerms.contains(where: { $0.alternatives != nil }) {
+      return alternativeRows(items: items, resolved)
+    }
     // Exact matches count toward the threshold when every term starts a word (exactness < 3),
     // or all of them when infix matches count.
     // While a one-word query that may have typos is typed in a catalog where popularity
@@ -53,6 +56,58 @@ struct ReferenceMatcher {
         || (a == b && ($0.popularity, $0.position) < ($1.popularity, $1.position))
     }
     .map { ($0.id, $0.rank) }
+  }
+
+  /// A query with alternatives (`rose | tulip`, synonyms): matched as written, each item ranked
+  /// by the best rank of the alternatives that match it, one holding a synonym after any other.
+  func alternativeRows(items: [Item], _ resolved: ResolvedCriteria) -> [(id: ItemID, rank: [Int])] {
+    let alternatives = Self.alternatives(resolved)
+    let ranking = schema.rankingField
+    return items.enumerated().compactMap { entry -> (ItemID, [Int], Double, Int)? in
+      let ranks = alternatives.filter { matches(entry.element, $0.criteria) }.map {
+        [$0.synonym ? 1 : 0] + Self.orderKey(rank(entry.element, $0.criteria, nearSpellings: false))
+      }
+      guard let best = ranks.min(by: { $0.lexicographicallyPrecedes($1) }) else { return nil }
+      let popularity = ranking.flatMap { (entry.element[$0.field]).indexedNumber }
+      let key = popularity.map { ranking!.isAscending ? $0 : -$0 } ?? .infinity
+      return (entry.element.id, best, key, entry.offset)
+    }
+    .sorted {
+      $0.1.lexicographicallyPrecedes($1.1)
+        || ($0.1 == $1.1 && ($0.2, $0.3) < ($1.2, $1.3))
+    }
+    .map { ($0.0, Array($0.1.dropFirst())) }
+  }
+
+  /// Every way to pick one alternative of each `either` term, as plain criteria, and whether it
+  /// holds a synonym. The last word counts as typed in each only if it did in the query.
+  static func alternatives(
+    _ resolved: ResolvedCriteria
+  ) -> [(criteria: ResolvedCriteria, synonym: Bool)] {
+    func expand(_ terms: [QueryTerm]) -> [[QueryTerm]] {
+      var result: [[QueryTerm]] = [[]]
+      for term in terms {
+        if let alternatives = term.alternatives {
+          let choices = alternatives.flatMap(expand)
+          result = result.flatMap { prefix in choices.map { prefix + $0 } }
+        } else {
+          result = result.map { $0 + [term] }
+        }
+      }
+      return result
+    }
+    var result: [(ResolvedCriteria, Bool)] = []
+    for text in expand(resolved.query.terms) {
+      for tokens in expand(resolved.tokenTerms) {
+        var criteria = resolved
+        criteria.query.terms = text
+        criteria.tokenTerms = tokens
+        if !resolved.query.endsInTypedWord { criteria.query.text += " " }
+        let synonym = (text + tokens).contains { $0.textCondition?.synonymOf != nil }
+        result.append((criteria, synonym))
+      }
+    }
+    return result
   }
 
   /// The criteria near spellings are looked for with: a plain, positive term holding
@@ -130,6 +185,13 @@ struct ReferenceMatcher {
         hit = (item[field]).indexedNumber.map(predicate.matches) ?? false
       case .category(let field, let value):
         hit = item[field]?.strings.first.map { TextFolding.fold($0) == value } ?? false
+      case .either(let alternatives):
+        hit = alternatives.contains { terms in
+          var alternative = resolved
+          alternative.query.terms = terms
+          alternative.tokenTerms = []
+          return matches(item, alternative, nearSpellings: false)
+        }
       }
       if hit == term.isNegated { return false }
     }
