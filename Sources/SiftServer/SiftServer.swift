@@ -104,7 +104,54 @@ public struct SiftServer: Sendable {
       }
       return Response(status: .noContent)
     }
+    router.get("catalogs/:name/synonyms") { _, context in
+      Self.json(Self.synonymsAnswer(try self.catalog(context).schema.synonyms))
+    }
+    router.put("catalogs/:name/synonyms") { request, context in
+      try self.authorize(request)
+      let catalog = try self.catalog(context)
+      let synonyms = try Self.synonyms(from: try await Self.body(request))
+      try await Self.answering { () async throws(CatalogFailure) in
+        try await catalog.replaceSynonyms(synonyms)
+      }
+      return Self.json(Self.synonymsAnswer(catalog.schema.synonyms))
+    }
     return router
+  }
+
+  /// `{"synonyms": [{"expressions": [...]}, {"expressions": [...], "to": [...]}]}`.
+  static func synonymsAnswer(_ synonyms: Synonyms) -> JSONValue {
+    .object([
+      (
+        "synonyms",
+        .array(
+          synonyms.entries.map { entry in
+            var members: [(String, JSONValue)] = [("expressions", .strings(entry.expressions))]
+            if let to = entry.to { members.append(("to", .strings(to))) }
+            return .object(members)
+          })
+      )
+    ])
+  }
+
+  /// The body of `PUT …/synonyms`, the answer's shape; each entry checked, a fault named by
+  /// its place (`synonyms[1]: …`).
+  static func synonyms(from body: Data) throws(ServerError) -> Synonyms {
+    struct Body: Decodable { var synonyms: [Synonyms.Entry] }
+    let decoded: Body
+    do {
+      decoded = try JSONDecoder().decode(Body.self, from: body)
+    } catch {
+      throw .badRequest(
+        "body: expected {\"synonyms\": [{\"expressions\": [\"sofa\", \"couch\"]}, {\"expressions\": [\"phone\"], \"to\": [\"iphone\"]}]}"
+      )
+    }
+    for (index, entry) in decoded.synonyms.enumerated() {
+      if let problem = Synonyms.problem(with: entry) {
+        throw .badRequest("synonyms[\(index)]: \(problem)")
+      }
+    }
+    return Synonyms(decoded.synonyms)
   }
 
   /// Edits need the token the server was started with, as `Authorization: Bearer TOKEN`.

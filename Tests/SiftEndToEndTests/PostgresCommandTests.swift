@@ -88,6 +88,43 @@ struct PostgresCommandTests {
     }
   }
 
+  @Test("synonyms on a PostgreSQL catalog: the same commands, the same searches as a .sqlite file")
+  func synonymsAgree() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
+    let address = cluster.address(catalog: "e2e_synonyms")
+    for catalog in [address, "cities.sqlite"] {
+      let imported = try sift.run(["import", sample, "--catalog", catalog] + Self.cityArguments)
+      #expect(imported.status == 0, "\(imported.stderr)")
+      let added = try sift.run(["synonyms", "add", "--catalog", catalog, "ny", "new york"])
+      #expect(added.stdout == "added: ny = new york\n", "\(added.stderr)")
+      let oneWay = try sift.run([
+        "synonyms", "add", "--catalog", catalog, "pearl", "--to", "ho chi minh",
+      ])
+      #expect(oneWay.status == 0, "\(oneWay.stderr)")
+    }
+    #expect(
+      try sift.run(["synonyms", "list", "--catalog", address]).stdout
+        == "ny = new york\npearl → ho chi minh\n")
+    for query in [["ny"], ["new", "york"], ["pearl"], ["ho", "chi", "minh"], ["pearl | berlin"]] {
+      for extra in [["--explain", "--limit", "5"], ["--json", "--facets", "--limit", "3"]] {
+        let sqlite = try sift.run(["search", "--catalog", "cities.sqlite"] + extra + query)
+        let postgres = try sift.run(["search", "--catalog", address] + extra + query)
+        #expect(postgres.status == 0, "\(query): \(postgres.stderr)")
+        #expect(postgres.stdout == sqlite.stdout, "\(query) \(extra)")
+        #expect(postgres.stderr == sqlite.stderr, "\(query) \(extra)")
+      }
+    }
+    let hcmc = try sift.run(["search", "--catalog", address, "--explain", "pearl"])
+    #expect(hcmc.stdout.hasPrefix("Ho Chi Minh City"), "\(hcmc.stdout)")
+    #expect(hcmc.stdout.contains("via synonym pearl → ho chi minh"), "\(hcmc.stdout)")
+    let removed = try sift.run(["synonyms", "remove", "--catalog", address, "Ho Chi Minh"])
+    #expect(removed.stdout == "removed: pearl → ho chi minh\n")
+    #expect(try sift.run(["search", "--catalog", address, "--typos", "off", "pearl"]).stdout == "")
+  }
+
   @Test("a bad line fails the import with FILE:LINE and leaves the catalog as it was")
   func badImportKeepsCatalog() throws {
     let cluster = try PostgresCluster.shared()

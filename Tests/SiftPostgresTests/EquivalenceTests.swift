@@ -297,6 +297,64 @@ struct EquivalenceTests {
   }
 
   @Test(
+    "synonyms saved in the catalog: PostgreSQL gives the engine's order, pages and counts",
+    arguments: ["products", "cities"])
+  func synonyms(catalog name: String) async throws {
+    var document =
+      name == "cities" ? try Self.cities() : try Self.seed(SeedCatalog(rawValue: name)!)
+    let seed = 18_000 + UInt64(name.count)
+    print("synonyms \(name): seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    // Groups and rules of words and two-word names the catalog holds.
+    let title = document.schema.titleField
+    func expression() -> String {
+      let words = (document.items.randomElement(using: &random)![title]?.displayText ?? "x")
+        .split { !$0.isLetter }
+      return words.prefix(Int.random(in: 1...2, using: &random)).joined(separator: " ")
+    }
+    var entries: [Synonyms.Entry] = []
+    for index in 0..<12 {
+      let (a, b, c) = (expression(), expression(), expression())
+      guard Set([a, b, c].map { TextFolding.fold($0) }).count == 3, !a.isEmpty, !b.isEmpty
+      else { continue }
+      entries.append(index % 3 == 0 ? .init([a], to: [b]) : .init(group: [a, b, c]))
+    }
+    document.schema.synonyms = Synonyms(entries)
+    var pair = try await Pair(document, name: "synonyms_\(name)")
+    var differences = 0
+    var expanded = 0
+    let count = name == "cities" ? 150 : 120
+    for index in 0..<count {
+      var input = Self.randomInput(document, using: &random)
+      // Most queries name an expression, alone or with other terms.
+      if index % 4 != 3, let entry = entries.randomElement(using: &random) {
+        let typed = entry.expressions.randomElement(using: &random)!
+        input.text = index % 2 == 0 ? typed : typed + " " + input.text
+      }
+      if index % 5 == 0 {
+        input.sort = document.schema.sortableFields.first.map { SearchSort($0.name) }
+      }
+      let criteria = try SearchRequest(input, schema: document.schema).criteria
+      let resolved = ResolvedCriteria(criteria, schema: document.schema)
+      if resolved.searchedTerms != resolved.allTerms { expanded += 1 }
+      let (engine, postgres) = try await pair.compare(
+        input, limit: index % 2 == 0 ? 10 : nil, offset: index % 4 == 0 ? 2 : 0)
+      if engine != postgres {
+        differences += 1
+        if differences <= 5 {
+          Issue.record(
+            "\(name) #\(index) \(input): engine \(engine.prefix(12)) ≠ postgres \(postgres.prefix(12))"
+          )
+        }
+      }
+    }
+    print("synonyms \(name): \(count) queries, \(expanded) through synonyms")
+    #expect(differences == 0, "\(differences) of \(count) queries with synonyms differ")
+    #expect(expanded > count / 2)
+    await pair.catalog.close()
+  }
+
+  @Test(
     "one-letter searches read the letters tables and give the engine's pages and counts",
     arguments: ["products", "cities"])
   func oneLetter(catalog name: String) async throws {

@@ -13,7 +13,7 @@ import Testing
 @Suite("sift serve: search endpoints")
 struct SearchEndpointTests {
   /// Fresh copies of the built-in catalogs in a temporary folder, served under their names.
-  static func server() throws -> (SiftServer, [String: CatalogStore], URL) {
+  static func server(token: String? = nil) throws -> (SiftServer, [String: CatalogStore], URL) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "sift-serve-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -25,7 +25,7 @@ struct SearchEndpointTests {
       stores[catalog.rawValue] = store
       served.append(try StoredCatalog(name: catalog.rawValue, store: store))
     }
-    return (SiftServer(catalogs: served), stores, folder)
+    return (SiftServer(catalogs: served, writeToken: token), stores, folder)
   }
 
   static func get(
@@ -122,6 +122,49 @@ struct SearchEndpointTests {
     #expect(
       dangling["diagnostics"] as? [String]
         == ["column 6: `|` needs a term on each side (`rose | tulip`); ignored"], "\(dangling)")
+  }
+
+  @Test("GET and PUT /catalogs/NAME/synonyms: writes need the token, faults name the entry")
+  func synonyms() async throws {
+    let (server, stores, folder) = try Self.server(token: "secret")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = Application(router: server.router())
+    try await app.test(.router) { client in
+      func put(_ body: String, token: String? = "secret") async throws -> (Int, String) {
+        var headers = HTTPFields()
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await client.execute(
+          uri: "/catalogs/products/synonyms", method: .put, headers: headers,
+          body: ByteBuffer(string: body)
+        ) { (Int($0.status.code), String(buffer: $0.body)) }
+      }
+      let empty = try await client.execute(uri: "/catalogs/products/synonyms", method: .get) {
+        String(buffer: $0.body)
+      }
+      #expect(empty == "{\"synonyms\":[]}")
+      let body =
+        "{\"synonyms\":[{\"expressions\":[\"flower\",\"rose\"]},{\"expressions\":[\"bloom\"],\"to\":[\"daisy\"]}]}"
+      #expect(try await put(body, token: nil).0 == 401)
+      #expect(try await put(body, token: "wrong").0 == 401)
+      let one = try await put(
+        "{\"synonyms\":[{\"expressions\":[\"flower\",\"rose\"]},{\"expressions\":[\"sofa\"]}]}")
+      #expect(one.0 == 400)
+      #expect(
+        one.1
+          == "{\"error\":\"synonyms[1]: a synonym group needs two expressions or more (`sofa couch`); for one that only finds another, use `--to`\"}"
+      )
+      #expect(try await put("[1, 2]").0 == 400)
+      let saved = try await put(body)
+      #expect(saved.0 == 200 && saved.1 == body)
+      let found = try await client.execute(
+        uri: "/catalogs/products/search?q=flower&explain=1", method: .get
+      ) { String(buffer: $0.body) }
+      #expect(found.contains("\"via_synonym\":\"flower → rose\""), "\(found)")
+    }
+    // Saved in the catalog: a store opened afresh reads them.
+    let reopened = try CatalogStore.open(at: stores["products"]!.url)
+    defer { try? reopened.close() }
+    #expect(try reopened.loadSchema().synonyms.entries.count == 2)
   }
 
   @Test("sort=FIELD:desc lists by that field, relevance breaking ties; a bad sort is a 400")

@@ -27,6 +27,9 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
   /// The record field an import took each item's id from; a later import of the same catalog
   /// reads ids from it without being told again. Nil: items were numbered.
   public var idField: String?
+  /// Expressions that find each other (`sift synonyms`); not part of the index, so changing
+  /// them takes effect at the next search.
+  public var synonyms: Synonyms = Synonyms()
 
   public init(
     name: String, title: String? = nil, fields: [FieldDefinition], titleField: String,
@@ -49,7 +52,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case name, title, fields, titleField, categoryField, scopes, extraTokens, categories
-    case rankingField, storedFields, idField
+    case rankingField, storedFields, idField, synonyms
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -66,6 +69,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     // Left out when empty, so a catalog without them reads as it did before.
     if !storedFields.isEmpty { try container.encode(storedFields, forKey: .storedFields) }
     try container.encodeIfPresent(idField, forKey: .idField)
+    if !synonyms.isEmpty { try container.encode(synonyms, forKey: .synonyms) }
   }
 
   /// The searched fields, then the stored ones: every field an item may hold.
@@ -86,6 +90,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
       storedFields: try container.decodeIfPresent([FieldDefinition].self, forKey: .storedFields)
         ?? [],
       idField: try container.decodeIfPresent(String.self, forKey: .idField))
+    synonyms = try container.decodeIfPresent(Synonyms.self, forKey: .synonyms) ?? Synonyms()
   }
 
   /// The first thing wrong with the schema, if any: a title or category field that is missing or

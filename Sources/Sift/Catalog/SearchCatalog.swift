@@ -14,6 +14,9 @@ public protocol SearchCatalog: Sendable {
   func item(_ id: ItemID) async throws(CatalogFailure) -> Item?
   /// Saves `edit` before returning; the item's id (for an add without one, the id it got).
   func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID
+  /// Saves `synonyms` in place of the catalog's (`schema.synonyms`) before returning; the next
+  /// search uses them.
+  func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure)
 }
 
 /// Why a catalog could not answer, by whose fault: the message names the part at fault.

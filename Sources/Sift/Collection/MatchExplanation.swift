@@ -33,6 +33,9 @@ public struct MatchExplanation: Hashable, Sendable {
   public var aheadOfNext: String?
   /// Every field value with something highlighted, and the ranges.
   public var highlights: [Highlight]
+  /// The synonyms the item matched through, typed word first ("flower → rose"); nil when it
+  /// matched what was typed (`MatchRank.viaSynonym`).
+  public var synonym: String?
 
   /// A start's weight while the last word is typed: its sum decides, larger first.
   public struct TypedWeight: Hashable, Sendable {
@@ -128,7 +131,7 @@ extension SearchCollection {
       exactValue: exactValue, rankingField: ranking, popularity: popularity(of: element),
       catalogOrder: analysis.catalogOrder, typedWeight: typedWeight, sortField: sortField,
       sortValue: sortValue, aheadOfNext: aheadOfNext,
-      highlights: highlights)
+      highlights: highlights, synonym: analysis.slot.synonym)
   }
 
   /// A field of the analysis by name, and the stored value that holds `offset` of its column.
@@ -194,7 +197,7 @@ extension SearchIndex {
         offset: located(analysis.field, analysis.offset),
         exactField: analysis.exactField,
         exactOffset: located(analysis.exactField, analysis.exactOffset),
-        typedPoints: analysis.typedPoints),
+        typedPoints: analysis.typedPoints, synonym: Self.synonymsUsed(in: best.request)),
       orderKeys[slot]
     )
   }
@@ -208,6 +211,8 @@ struct ResolvedAnalysis {
   var exactField: SlotAnalysis.Field?
   var exactOffset: (value: Int, byte: Int)?
   var typedPoints: Int?
+  /// The synonyms the item matched through ("flower → rose"); nil for what was typed.
+  var synonym: String?
 }
 
 extension FoldedColumn {

@@ -18,7 +18,7 @@ where Element.ID: Sendable {
   public typealias ID = Element.ID
 
   /// How elements are read and searched.
-  public let searchSchema: SearchSchema<Element>
+  public private(set) var searchSchema: SearchSchema<Element>
   /// What the engine searches: folded text, numbers, ids and order.
   package private(set) var index: SearchIndex<ID>
   private var elements: ElementStorage<Element>
@@ -109,6 +109,21 @@ where Element.ID: Sendable {
 
   public var schema: CatalogSchema { searchSchema.catalog }
   public var criteria: SearchCriteria { resolved.criteria }
+
+  /// The expressions that find each other (`Synonyms`). Setting them searches the criteria in
+  /// force again; the index does not change.
+  public var synonyms: Synonyms {
+    get { schema.synonyms }
+    set {
+      searchSchema.catalog.synonyms = newValue
+      let next = ResolvedCriteria(resolved.criteria, schema: schema)
+      install(
+        SearchJob(
+          index: index, resolved: next, request: next.request(typos: typoTolerance),
+          previous: nil, revision: revision
+        ).run(withFacets: false))
+    }
+  }
   /// The criteria in force as the index takes them.
   package var request: MatchRequest { resolved.request(typos: typoTolerance) }
   /// The ids of the matching elements, best first: a view, each id read when asked for.

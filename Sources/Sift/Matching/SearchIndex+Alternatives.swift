@@ -43,17 +43,25 @@ extension SearchIndex {
   /// none matches. A request without alternatives is its own.
   func bestAlternative(
     _ slot: Int, request: MatchRequest, nearSpellings: Bool
-  ) -> (plan: MatchPlan, rank: RankedSlot)? {
-    var best: (plan: MatchPlan, rank: RankedSlot)?
+  ) -> (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)? {
+    var best: (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)?
     for alternative in request.hasAlternatives ? request.alternatives : [request] {
       let plan = plan(alternative, nearSpellings: nearSpellings)
       guard matches(plan, slot: slot, nearSpellings: nearSpellings),
         var ranked = rank([Int32(slot)], plan, nearSpellings: nearSpellings).first
       else { continue }
       if alternative.viaSynonym { ranked.rank |= MatchRank.synonymBit }
-      if ranked.rank < best?.rank.rank ?? .max { best = (plan, ranked) }
+      if ranked.rank < best?.rank.rank ?? .max { best = (plan, ranked, alternative) }
     }
     return best
+  }
+
+  /// The synonyms an alternative holds, as `--explain` names them: "flower → rose".
+  static func synonymsUsed(in request: MatchRequest) -> String? {
+    let used = request.terms.flatMap(\.flattened).compactMap { term in
+      term.textCondition.flatMap { text in text.synonymOf.map { "\($0) → \(text.needle)" } }
+    }
+    return used.isEmpty ? nil : used.joined(separator: ", ")
   }
 
   /// The slots in any of `sets` (each ascending), ascending.

@@ -27,10 +27,10 @@ struct SearchOutcome: Sendable {
 }
 
 /// A request compiled against an index: field names resolved to columns, needles to bytes.
-struct MatchPlan {
+struct MatchPlan: Sendable {
   /// A text term: its needle in some columns (or their initials), or a number column equal to
   /// `number`; with `typo`, near spellings too.
-  struct TextProbe {
+  struct TextProbe: Sendable {
     var needle: [UInt8]
     var columns: [Int]
     var initials: Bool
@@ -40,12 +40,12 @@ struct MatchPlan {
   }
 
   /// A term's letters and the edits it may have.
-  struct TypoProbe {
+  struct TypoProbe: Sendable {
     var letters: [UInt32]
     var budget: Int
   }
 
-  enum Condition {
+  enum Condition: Sendable {
     case text(TextProbe)
     case number(column: Int, NumberPredicate)
     case category(Int32)
@@ -55,7 +55,7 @@ struct MatchPlan {
     indirect case either([[Term]])
   }
 
-  struct Term {
+  struct Term: Sendable {
     var isNegated: Bool
     var condition: Condition
   }

@@ -115,7 +115,9 @@ extension MatchExplanation {
   /// them: typos, exactness and the value that decided it, the best match, popularity, catalog
   /// order, the sort's field and value when sorted. The highlights are left to the caller (character or UTF-16 offsets).
   package var jsonMembers: [(String, JSONValue)] {
-    var members: [(String, JSONValue)] = [
+    var members: [(String, JSONValue)] = []
+    if let synonym { members.append(("via_synonym", .string(synonym))) }
+    members += [
       ("typos", .number(Double(rank.typos))), ("exactness", .string(rank.exactness.name)),
     ]
     if let exactField {

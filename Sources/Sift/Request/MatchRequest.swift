@@ -74,11 +74,14 @@ package struct MatchRequest: Hashable, Sendable {
 
   /// The requests without alternatives whose matches, joined, are this one's: one for each way
   /// of picking an alternative of every `either` term, in the order they are written (the
-  /// first is all that was typed, before any synonym).
+  /// first is all that was typed, before any synonym). Each is ranked as finished words: the
+  /// rule for a word being typed weighs one value against the query, and an alternative is not
+  /// what was typed.
   package var alternatives: [MatchRequest] {
     Self.expanded(terms).map {
       var request = self
       request.terms = $0
+      request.isTyping = false
       return request
     }
   }
@@ -125,7 +128,7 @@ extension ResolvedCriteria {
   /// The criteria as the index takes them: tokens as terms, the scope as a category or fields.
   package func request(typos: TypoTolerance = .automatic) -> MatchRequest {
     var request = MatchRequest(
-      terms: allTerms, typos: typos, isTyping: query.endsInTypedWord, sort: sort)
+      terms: searchedTerms, typos: typos, isTyping: query.endsInTypedWord, sort: sort)
     switch scope?.filter {
     case .category(let value): request.requiredCategory = TextFolding.fold(value)
     case .fields(let names): request.searchedFields = names

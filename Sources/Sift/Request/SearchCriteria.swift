@@ -35,6 +35,8 @@ public struct ResolvedCriteria: Hashable, Sendable {
   public var sort: SearchSort?
   /// Diagnostics of the query text, then those of tokens.
   public var diagnostics: [QueryDiagnostic]
+  /// The catalog's synonyms, which the request's terms are expanded with.
+  public var synonyms: Synonyms
 
   public init(_ criteria: SearchCriteria, schema: CatalogSchema) {
     self.criteria = criteria
@@ -50,15 +52,26 @@ public struct ResolvedCriteria: Hashable, Sendable {
     scope =
       schema.scopes.indices.contains(criteria.scopeIndex) ? schema.scopes[criteria.scopeIndex] : nil
     sort = criteria.sort.flatMap(schema.resolved)
+    synonyms = schema.synonyms
   }
 
   /// All terms: the text's, then the tokens'.
   public var allTerms: [QueryTerm] { query.terms + tokenTerms }
 
+  /// The text's terms with the runs that equal a synonym's expression offered with their
+  /// synonyms (`Synonyms.expanding`), then the tokens'.
+  public var searchedTerms: [QueryTerm] { synonyms.expanding(query.terms) + tokenTerms }
+
+  /// Whether some run of the text's terms equals a synonym's expression.
+  var usesSynonyms: Bool { !synonyms.isEmpty && synonyms.expanding(query.terms) != query.terms }
+
   /// True when these criteria can only keep items the `previous` ones kept, so a search may
   /// run inside the previous results: same scope, every previous term implied by a new one.
   public func narrows(_ previous: ResolvedCriteria) -> Bool {
     guard scope == previous.scope else { return false }
+    // A word that now equals an expression also finds its synonyms, which the previous
+    // results may not hold ("sof" → "sofa", which finds "couch").
+    guard !usesSynonyms else { return false }
     let terms = allTerms
     return previous.allTerms.allSatisfy { old in terms.contains { $0.implies(old) } }
   }

@@ -18,7 +18,7 @@
 /// indexed and when a result is highlighted; the engine keeps no copy of their fields.
 public struct SearchSchema<Element: Sendable>: Sendable {
   /// The schema as the query language and the dynamic door know it (names, labels, kinds).
-  public let catalog: CatalogSchema
+  public internal(set) var catalog: CatalogSchema
   /// The declared fields, title first.
   public let fields: [SearchField<Element>]
   /// Readers of the text fields, in the order the index keeps them (schema order).

@@ -41,7 +41,14 @@ public final class PostgresCatalog: Sendable {
     ]
 
   public let address: PostgresAddress
-  public let schema: CatalogSchema
+  /// The schema as opened, with the synonyms saved since.
+  public var schema: CatalogSchema {
+    var schema = openedSchema
+    schema.synonyms = synonyms.value
+    return schema
+  }
+  private let openedSchema: CatalogSchema
+  private let synonyms: SynonymsBox
   let layout: CatalogLayout
   let searchSchema: SearchSchema<Item>
   let link: PostgresLink
@@ -52,7 +59,8 @@ public final class PostgresCatalog: Sendable {
     address: PostgresAddress, schema: CatalogSchema, link: PostgresLink
   ) throws(PostgresError) {
     self.address = address
-    self.schema = schema
+    openedSchema = schema
+    synonyms = SynonymsBox(schema.synonyms)
     layout = CatalogLayout(schema)
     do {
       searchSchema = try SearchSchema<Item>(schema)
@@ -365,4 +373,35 @@ public final class PostgresCatalog: Sendable {
   }
 }
 
+extension PostgresCatalog {
+  /// Saves `synonyms` in the catalog's schema row; this catalog's next search uses them (another
+  /// server on the same database reads them when it opens the catalog).
+  public func saveSynonyms(_ synonyms: Synonyms) async throws(PostgresError) {
+    var schema = self.schema
+    schema.synonyms = synonyms
+    let json: String
+    do {
+      json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
+    } catch {
+      throw .unsuitable(address.description, reason: "its schema could not be written: \(error)")
+    }
+    _ = try await link.rows(
+      "UPDATE \(catalogTable) SET schema = $1::jsonb RETURNING 1", [.text(json)], as: Int.self)
+    self.synonyms.value = synonyms
+  }
+}
+
+/// The synonyms a catalog searches with, replaced while searches read them.
+final class SynonymsBox: @unchecked Sendable {
+  // `@unchecked`: `stored` is read and written under `lock` only.
+  private let lock = NSLock()
+  private var stored: Synonyms
+
+  init(_ synonyms: Synonyms) { stored = synonyms }
+
+  var value: Synonyms {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}
 #endif

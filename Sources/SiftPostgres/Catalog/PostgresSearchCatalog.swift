@@ -92,6 +92,13 @@ public final class PostgresSearchCatalog: SearchCatalog {
     throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
   }
 
+  public func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) {
+    let catalog = self.catalog
+    try await answering(unsaved: true) { () async throws(PostgresError) in
+      try await catalog.saveSynonyms(synonyms)
+    }
+  }
+
   /// Runs `work` against the database: out of reach is `unavailable` (the request may be
   /// retried), a value it cannot hold `invalid`, anything else it refused `failed`.
   private func answering<Result: Sendable>(

@@ -92,11 +92,23 @@ extension CatalogStore {
     else {
       throw StoreError.database(path, message: "the catalog has no schema (damaged file)")
     }
+    var schema: CatalogSchema
     do {
-      return try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
+      schema = try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
     } catch {
       throw StoreError.database(path, message: "the catalog's schema is unreadable (damaged file)")
     }
+    if try db.tableExists("synonyms"),
+      let entries = try String.fetchOne(db, sql: "SELECT entries FROM synonyms WHERE id = 1")
+    {
+      do {
+        schema.synonyms = try JSONDecoder().decode(Synonyms.self, from: Data(entries.utf8))
+      } catch {
+        throw StoreError.database(
+          path, message: "the catalog's synonyms are unreadable (damaged file)")
+      }
+    }
+    return schema
   }
 
   static func fieldValue(_ value: DatabaseValue) -> FieldValue? {
@@ -120,6 +132,23 @@ extension CatalogStore {
   }
 
   // MARK: - Writing
+
+  /// Saves `synonyms`, which the schema is read with from then on. They have a table of their
+  /// own: a change of the schema's row tells an open that the index is stale, and synonyms
+  /// change no index.
+  public func saveSynonyms(_ synonyms: Synonyms) throws(StoreError) {
+    try write { db in
+      try db.execute(
+        sql:
+          "CREATE TABLE IF NOT EXISTS synonyms (id INTEGER PRIMARY KEY CHECK (id = 1), entries TEXT NOT NULL)"
+      )
+      let json = String(decoding: try JSONEncoder().encode(synonyms), as: UTF8.self)
+      try db.execute(
+        sql:
+          "INSERT INTO synonyms (id, entries) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET entries = excluded.entries",
+        arguments: [json])
+    }
+  }
 
   /// Stores the schema and adds a column for each field the items table lacks.
   func writeSchema(_ schema: CatalogSchema, _ db: Database) throws {

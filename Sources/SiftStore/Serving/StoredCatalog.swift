@@ -149,6 +149,32 @@ public final class StoredCatalog: SearchCatalog {
     }
   }
 
+  /// Saves `synonyms` in the file, then makes them what the next search uses (on `editQueue`,
+  /// after the edits before them).
+  public func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) {
+    let outcome = await withCheckedContinuation { continuation in
+      editQueue.async {
+        continuation.resume(
+          returning: Result { () throws(CatalogFailure) in
+            do {
+              try self.store.saveSynonyms(synonyms)
+            } catch {
+              throw .unavailable("the synonyms were not saved: \(error)")
+            }
+            self.current.withLock { state in
+              state.collection.synonyms = synonyms
+              state.edits += 1
+              state.recent.removeAll()
+            }
+            self.standby.withLock { standby in
+              if standby != nil { standby!.collection.synonyms = synonyms }
+            }
+          })
+      }
+    }
+    try outcome.get()
+  }
+
   /// The standby collection with the edit it missed made (in place, unless a search still
   /// holds it), taken out of `standby` so that nothing else refers to it; nil before the first
   /// edit.

@@ -416,6 +416,7 @@ struct SearchCommand: AsyncParsableCommand {
           + (rank.position > 0 ? " at word \(rank.position + 1)" : "")
       } ?? "no text term",
     ]
+    if let synonym = explanation.synonym { parts.insert("via synonym \(synonym)", at: 0) }
     if let field = explanation.rankingField {
       parts.append("\(field) \(explanation.popularity.map(FieldValue.grouped) ?? "none")")
     }

@@ -16,7 +16,8 @@ struct ReferenceMatcher {
   /// The matching items with their rank tuples, best first; `nearSpellings` tells whether near
   /// spellings were looked for.
   func rankedRows(items: [Item], criteria: SearchCriteria) -> [(id: ItemID, rank: [Int])] {
-    let resolved = ResolvedCriteria(criteria, schema: schema)
+    var resolved = ResolvedCriteria(criteria, schema: schema)
+    resolved.query.terms = Self.withSynonyms(resolved.query.terms, schema.synonyms)
     if resolved.allTerms.contains(where: { $0.alternatives != nil }) {
       return alternativeRows(items: items, resolved)
     }
@@ -79,8 +80,74 @@ struct ReferenceMatcher {
     .map { ($0.0, Array($0.1.dropFirst())) }
   }
 
+  /// The README's synonym rule, plainly: left to right, the longest run of plain positive terms
+  /// whose words equal an expression (folded, one space between words) becomes "either the run,
+  /// or each expression it finds" — a word as a term, several as a phrase. Inside `a | b`, each
+  /// alternative the same way.
+  static func withSynonyms(_ terms: [QueryTerm], _ synonyms: Synonyms) -> [QueryTerm] {
+    func key(_ text: String) -> String {
+      TextFolding.fold(text).split(separator: " ").joined(separator: " ")
+    }
+    var finds: [String: [String]] = [:]
+    for entry in synonyms.entries {
+      let sources = entry.expressions.map(key)
+      let targets = (entry.to ?? entry.expressions).map(key)
+      for source in sources {
+        for target in targets where target != source && !(finds[source] ?? []).contains(target) {
+          finds[source, default: []].append(target)
+        }
+      }
+    }
+    if finds.isEmpty { return terms }
+    var result: [QueryTerm] = []
+    var index = 0
+    while index < terms.count {
+      if case .either(let alternatives) = terms[index].condition {
+        var term = terms[index]
+        term.condition = .either(alternatives.map { withSynonyms($0, synonyms) })
+        result.append(term)
+        index += 1
+        continue
+      }
+      var plain = index
+      while plain < terms.count, !terms[plain].isNegated,
+        let text = terms[plain].textCondition, text.field == nil, text.synonymOf == nil
+      {
+        plain += 1
+      }
+      var replaced = false
+      for end in stride(from: plain, to: index, by: -1) {
+        let run = Array(terms[index..<end])
+        let typed = key(run.map { $0.textCondition!.needle }.joined(separator: " "))
+        guard let targets = finds[typed] else { continue }
+        let range = run.first!.range.lowerBound..<run.last!.range.upperBound
+        let alternatives =
+          [run]
+          + targets.map { target in
+            [
+              QueryTerm(
+                condition: .text(
+                  TextCondition(
+                    needle: target, isPhrase: target.contains(" "),
+                    number: target.contains(" ") ? nil : NumberFilterSyntax.number(target),
+                    synonymOf: typed)), range: range)
+            ]
+          }
+        result.append(QueryTerm(condition: .either(alternatives), range: range))
+        index = end
+        replaced = true
+        break
+      }
+      if !replaced {
+        result.append(terms[index])
+        index += 1
+      }
+    }
+    return result
+  }
+
   /// Every way to pick one alternative of each `either` term, as plain criteria, and whether it
-  /// holds a synonym. The last word counts as typed in each only if it did in the query.
+  /// holds a synonym. Each is ranked as finished words.
   static func alternatives(
     _ resolved: ResolvedCriteria
   ) -> [(criteria: ResolvedCriteria, synonym: Bool)] {
@@ -102,7 +169,7 @@ struct ReferenceMatcher {
         var criteria = resolved
         criteria.query.terms = text
         criteria.tokenTerms = tokens
-        if !resolved.query.endsInTypedWord { criteria.query.text += " " }
+        criteria.query.text += " "
         let synonym = (text + tokens).contains { $0.textCondition?.synonymOf != nil }
         result.append((criteria, synonym))
       }
