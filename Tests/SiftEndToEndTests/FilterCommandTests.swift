@@ -36,6 +36,14 @@ struct FilterCommandTests {
     #expect(try filter(["zzzq"]) == [])
   }
 
+  @Test("`a | b` keeps lines with either, exact and fuzzy (as fzf's `|`)")
+  func eitherOfTwo() throws {
+    let lines = "red rose\ntulip\nxyz\nrosemary"
+    #expect(try filter(["--exact", "rose | tulip"], lines) == ["tulip", "rosemary", "red rose"])
+    #expect(try filter(["--fuzzy", "rse | tlp"], lines) == ["red rose", "rosemary", "tulip"])
+    #expect(try filter(["--fuzzy", "rse | tlp", "red"], lines) == ["red rose"])
+  }
+
   @Test("kana, Arabic-script letters and digits find their other spelling")
   func scripts() throws {
     let lines = "ヨコハマ\nたかおし\nکهریز\nمدرسة\nRoute 2010\nTokyo"

@@ -275,6 +275,22 @@ struct ScreenScenarioTests {
     #expect(app.text.contains("A sullen ten-year-old girl wanders into a world of spirits"))
   }
 
+  @Test("either of two and synonyms as the app shows them: rows, count and highlights")
+  func alternativesAndSynonyms() throws {
+    var app = try AppDriver(.products)
+    app.type("rose | tulip")
+    #expect(app.titles == ["Tulip", "Red Rose", "White Rose"])
+    #expect(app.footer.hasPrefix("Items found: 3"))
+    app.type(" |")
+    #expect(app.titles == ["Tulip", "Red Rose", "White Rose"], "a dangling `|` is ignored")
+    var collection = try SeedCatalog.products.load().makeCollection()
+    collection.synonyms = Synonyms([.init(group: ["flower", "rose"])])
+    var synonyms = try AppDriver(collection: collection)
+    synonyms.type("flower")
+    #expect(synonyms.titles == ["Sunflower", "Red Rose", "White Rose"])
+    #expect(synonyms.footer.hasPrefix("Items found: 3"))
+  }
+
   @Test("selection moves, scrolls, and opens the right item")
   func selection() throws {
     var app = try AppDriver(.candies)

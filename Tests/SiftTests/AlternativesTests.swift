@@ -167,6 +167,29 @@ struct AlternativesTests {
     }
   }
 
+  @Test(
+    "many matches: the first page, a later page and the whole list follow the reference",
+    arguments: ["a | b", "ro | da", "red | 2007", "app OR -a", "b | ss", "l | red"])
+  func manyMatches(query: String) throws {
+    var random = SplitMix64(seed: 7373)
+    var schema = EnginePropertyTests.schema
+    schema.synonyms = Synonyms([.init(group: ["pie", "apple"]), .init(["red"], to: ["rose"])])
+    let items = (0..<3_000).map { EnginePropertyTests.randomItem($0, using: &random) }
+    let reference = ReferenceMatcher(schema: schema).rows(
+      items: items, criteria: SearchCriteria(text: query))
+    #expect(reference.count > 520, "the first rows are cut from many")
+    for sort in [nil, SearchSort("year", descending: true)] {
+      var collection = try FilteredCollection(schema: schema, items: items)
+      collection.filter(by: SearchCriteria(text: query, sort: sort))
+      let expected =
+        sort == nil ? reference : SortTests.sorted(reference, items: items, by: sort!)
+      // The first page, then a page far past the rows first put in order, then all.
+      #expect(Array(collection.rows.prefix(20)) == Array(expected.prefix(20)), "\(query)")
+      #expect(Array(collection.rows[500..<520]) == Array(expected[500..<520]), "\(query)")
+      #expect(Array(collection.rows) == expected, "\(query) \(String(describing: sort))")
+    }
+  }
+
   @Test("each item is ranked, explained and highlighted by the alternative that matched it")
   func rankedAndHighlighted() throws {
     var collection = try FilteredCollection(

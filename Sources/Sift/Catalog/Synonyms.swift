@@ -35,15 +35,26 @@ public struct Synonyms: Hashable, Sendable, Codable {
     var all: [String] { expressions + (to ?? []) }
   }
 
-  public var entries: [Entry]
+  public var entries: [Entry] {
+    didSet { lookup = Lookup(entries) }
+  }
+  /// What the entries find, worked out once: a search reads it at every keystroke.
+  private var lookup: Lookup
 
-  public init(_ entries: [Entry] = []) { self.entries = entries }
+  public init(_ entries: [Entry] = []) {
+    self.entries = entries
+    lookup = Lookup(entries)
+  }
 
   public var isEmpty: Bool { entries.isEmpty }
 
   public init(from decoder: any Decoder) throws {
-    entries = try decoder.singleValueContainer().decode([Entry].self)
+    self.init(try decoder.singleValueContainer().decode([Entry].self))
   }
+
+  public static func == (a: Synonyms, b: Synonyms) -> Bool { a.entries == b.entries }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(entries) }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
@@ -76,30 +87,27 @@ public struct Synonyms: Hashable, Sendable, Codable {
     TextFolding.fold(expression).split(whereSeparator: \.isWhitespace).joined(separator: " ")
   }
 
-  /// Per folded expression, the folded expressions it also finds.
-  var targets: [String: [String]] {
+  /// Per folded expression, the folded expressions it also finds; and the longest expression,
+  /// in words: the longest run of terms worth comparing.
+  private struct Lookup: Sendable {
     var targets: [String: [String]] = [:]
-    func add(_ source: String, _ found: [String]) {
-      let source = Self.key(source)
-      for target in found.map(Self.key) where target != source {
-        if !(targets[source]?.contains(target) ?? false) {
-          targets[source, default: []].append(target)
+    var longest = 0
+
+    init(_ entries: [Entry]) {
+      func add(_ source: String, _ found: [String]) {
+        let source = Synonyms.key(source)
+        for target in found.map(Synonyms.key) where target != source {
+          if !(targets[source]?.contains(target) ?? false) {
+            targets[source, default: []].append(target)
+          }
         }
       }
-    }
-    for entry in entries {
-      if let to = entry.to {
-        for expression in entry.expressions { add(expression, to) }
-      } else {
-        for expression in entry.expressions { add(expression, entry.expressions) }
+      for entry in entries {
+        for expression in entry.expressions { add(expression, entry.to ?? entry.expressions) }
       }
+      longest =
+        entries.flatMap(\.all).map { Synonyms.key($0).split(separator: " ").count }.max() ?? 0
     }
-    return targets
-  }
-
-  /// The longest expression, in words: the longest run of terms worth comparing.
-  var longestExpression: Int {
-    entries.flatMap(\.all).map { Self.key($0).split(separator: " ").count }.max() ?? 0
   }
 
   /// `terms` with each run of plain, positive terms that equals an expression (longest run
@@ -107,8 +115,7 @@ public struct Synonyms: Hashable, Sendable, Codable {
   /// as a term, several as a phrase. The same terms when no run equals one.
   func expanding(_ terms: [QueryTerm]) -> [QueryTerm] {
     guard !entries.isEmpty else { return terms }
-    let targets = targets
-    let longest = longestExpression
+    let (targets, longest) = (lookup.targets, lookup.longest)
     var result: [QueryTerm] = []
     var index = 0
     while index < terms.count {

@@ -4,21 +4,64 @@
 /// any of them gives it; an alternative that holds a synonym ranks its items after what was
 /// typed (`MatchRank.viaSynonym`).
 ///
-/// The joined matches are ranked and ordered whole, not a page at a time: alternatives are rare
-/// and few, and the bounds that let a plain search rank only its first rows hold per request.
-/// A request with alternatives is matched as written, without near spellings.
+/// Only the first rows are put in order: an item's best rank comes from one alternative, so the
+/// first *k* rows of the joined matches are among the first *k* of each alternative's own order
+/// (everything ahead of an item in its best alternative is ahead of it in the join too). A
+/// request with alternatives is matched as written, without near spellings.
 extension SearchIndex {
   /// `searchSlots` for a request with alternatives. They are matched as written: near
   /// spellings are not looked for (the alternatives are what the person means, and the
   /// threshold's rule is one for a plain request).
-  func searchAlternatives(_ request: MatchRequest, within candidates: [Int32]?) -> SearchOutcome {
+  func searchAlternatives(
+    _ request: MatchRequest, within candidates: [Int32]?, rows: Int
+  ) -> SearchOutcome {
     let requests = request.alternatives
     let plans = requests.map { plan($0) }
-    let exact = Self.union(plans.map { matchingSlots($0, within: candidates) })
-    let ranked = rank(exact, plans, requests)
+    let matched = plans.map { matchingSlots($0, within: candidates) }
+    let slots = Self.union(matched)
+    let first = firstRows(of: requests, plans, matched, union: slots, rows: rows)
     return SearchOutcome(
-      slots: exact, ordered: order(ranked, sort: sortPlan(request.sort)), isComplete: true,
-      includesNearSpellings: false, exactCount: exact.count)
+      slots: slots, ordered: first.entries, isComplete: first.isComplete,
+      includesNearSpellings: false, exactCount: slots.count)
+  }
+
+  /// The first `rows` of the joined matches of `requests` (whose plans are `plans` and matches
+  /// `matched`), and whether they are all of them: small joins are ranked whole; otherwise the
+  /// first rows of each alternative, each item at its best rank, put in order and cut.
+  func firstRows(
+    of requests: [MatchRequest], _ plans: [MatchPlan], _ matched: [[Int32]], union: [Int32],
+    rows: Int
+  ) -> (entries: [RankedSlot], isComplete: Bool) {
+    let sort = plans.first?.sort
+    if rows >= union.count || union.count <= 256 {
+      return (order(rank(union, plans, requests), sort: sort), true)
+    }
+    var best: [Int32: UInt16] = [:]
+    var isComplete = true
+    for (index, plan) in plans.enumerated() {
+      let first = firstRows(matched[index], plan, rows: rows)
+      isComplete = isComplete && first.isComplete
+      let synonym = requests[index].viaSynonym ? MatchRank.synonymBit : 0
+      for entry in first.entries {
+        best[entry.slot] = min(best[entry.slot] ?? .max, entry.rank | synonym)
+      }
+    }
+    let merged = order(best.map { RankedSlot(slot: $0.key, rank: $0.value) }, sort: sort)
+    return isComplete ? (merged, true) : (Array(merged.prefix(rows)), false)
+  }
+
+  /// The first `rows` of `slots`, the matches of `request`, in order: what a `MatchOrder` asks
+  /// for when rows past those in order are read.
+  func firstRows(
+    of request: MatchRequest, _ slots: [Int32], rows: Int
+  ) -> (entries: [RankedSlot], isComplete: Bool) {
+    guard request.hasAlternatives else { return firstRows(slots, plan(request), rows: rows) }
+    let requests = request.alternatives
+    let plans = requests.map { plan($0) }
+    let matched = plans.map { plan in
+      slots.filter { matches(plan, slot: Int($0), nearSpellings: false) }
+    }
+    return firstRows(of: requests, plans, matched, union: slots, rows: rows)
   }
 
   /// Each slot with the best rank of the alternatives that match it.
@@ -64,9 +107,24 @@ extension SearchIndex {
     return used.isEmpty ? nil : used.joined(separator: ", ")
   }
 
-  /// The slots in any of `sets` (each ascending), ascending.
+  /// The slots in any of `sets` (each ascending), ascending: merged pairwise, without hashing
+  /// (one-letter alternatives hold most of a catalog).
   static func union(_ sets: [[Int32]]) -> [Int32] {
-    guard sets.count > 1 else { return sets.first ?? [] }
-    return Array(Set(sets.joined())).sorted()
+    guard var merged = sets.first else { return [] }
+    for next in sets.dropFirst() {
+      var result: [Int32] = []
+      result.reserveCapacity(max(merged.count, next.count))
+      var (i, j) = (0, 0)
+      while i < merged.count, j < next.count {
+        let (a, b) = (merged[i], next[j])
+        result.append(min(a, b))
+        if a <= b { i += 1 }
+        if b <= a { j += 1 }
+      }
+      result += merged[i...]
+      result += next[j...]
+      merged = result
+    }
+    return merged
   }
 }

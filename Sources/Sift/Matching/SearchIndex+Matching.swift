@@ -198,7 +198,9 @@ extension SearchIndex {
   func searchSlots(
     _ request: MatchRequest, within candidates: [Int32]? = nil, rows: Int = .max
   ) -> SearchOutcome {
-    if request.hasAlternatives { return searchAlternatives(request, within: candidates) }
+    if request.hasAlternatives {
+      return searchAlternatives(request, within: candidates, rows: rows)
+    }
     let plan = plan(request)
     let exact = matchingSlots(plan, within: candidates)
     let typos = request.typos

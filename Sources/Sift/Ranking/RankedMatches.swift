@@ -135,7 +135,7 @@ final class MatchOrder<ID: Hashable & Sendable>: @unchecked Sendable {
     guard !isComplete, let ranker else { return }
     let wanted = max(2 * (row + 1), 2 * ordered.count)
     let (entries, complete) = ranker.index.firstRows(
-      ranker.slots, ranker.index.plan(ranker.request),
+      of: ranker.request, ranker.slots,
       rows: wanted * 4 >= ranker.slots.count ? .max : wanted)
     ordered = entries
     isComplete = complete

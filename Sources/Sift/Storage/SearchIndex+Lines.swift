@@ -120,13 +120,25 @@ extension LineIndex {
   }
 
   /// The lines where every plain term is a subsequence, scored like fzf (phrases and
-  /// negations exact): best first, or in input order when `sorted` is false.
+  /// negations exact): best first, or in input order when `sorted` is false. `a | b` of plain
+  /// words is fuzzy too, as in fzf: either may be the subsequence, the better one scores.
   package func fuzzyLineMatches(_ resolved: ResolvedCriteria, sorted: Bool) -> [Int] {
-    var fuzzyTerms: [[UInt8]] = []
+    // Each group: the needles one of which must be a subsequence.
+    var fuzzyTerms: [[[UInt8]]] = []
     var exactCriteria = resolved
+    func fuzzyNeedle(_ term: QueryTerm) -> [UInt8]? {
+      guard !term.isNegated, let text = term.textCondition, !text.isPhrase else { return nil }
+      return Array(text.needle.utf8)
+    }
     exactCriteria.query.terms.removeAll { term in
-      guard !term.isNegated, let text = term.textCondition, !text.isPhrase else { return false }
-      fuzzyTerms.append(Array(text.needle.utf8))
+      if let alternatives = term.alternatives {
+        let needles = alternatives.map { $0.count == 1 ? fuzzyNeedle($0[0]) : nil }
+        guard needles.allSatisfy({ $0 != nil }) else { return false }
+        fuzzyTerms.append(needles.compactMap { $0 })
+        return true
+      }
+      guard let needle = fuzzyNeedle(term) else { return false }
+      fuzzyTerms.append([needle])
       return true
     }
     // Phrases and negations narrow first, exactly; then every fuzzy term must match.
@@ -140,9 +152,11 @@ extension LineIndex {
       candidateLoop: for slot in candidates {
         let text = FoldedColumn.firstValue(of: Int(slot), bytes: bytes, starts: starts)
         var total = 0
-        for term in fuzzyTerms {
-          let score = term.withUnsafeBufferPointer { FuzzyMatch.score($0, in: text) }
-          guard let score else { continue candidateLoop }
+        for group in fuzzyTerms {
+          let scores = group.compactMap { term in
+            term.withUnsafeBufferPointer { FuzzyMatch.score($0, in: text) }
+          }
+          guard let score = scores.max() else { continue candidateLoop }
           total += score
         }
         scored.append((Int(slot), total, text.count))
