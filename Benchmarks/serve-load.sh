@@ -24,7 +24,8 @@ for tool in wrk curl jq; do
   command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$tool" >/dev/null; }
 done
 # SIFT=PATH runs another build (an earlier one, to compare in the same session); LIMIT the page
-# size; EXTRA more parameters for every search (EXTRA='&sort=population:desc').
+# size; EXTRA more parameters for every search (EXTRA='&sort=population:desc'); QUERIES the
+# query files typed (by default Benchmarks/queries/cities.txt and cities-misspelt.txt).
 sift=${SIFT:-.build/release/sift}
 [ -x "$sift" ] || swift build -c release --product sift --traits Server >/dev/null
 export LIMIT=${LIMIT:-20}
@@ -51,7 +52,9 @@ token=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
 echo "$token" >"$work/token"
 
 # Each keystroke of every benchmark query, URL-encoded, as the page would send it.
-python3 - "$work/paths.lua" Benchmarks/queries/cities.txt Benchmarks/queries/cities-misspelt.txt <<'PYTHON'
+# QUERIES: other query files (QUERIES=Benchmarks/queries/cities-either.txt).
+# shellcheck disable=SC2086
+python3 - "$work/paths.lua" ${QUERIES:-Benchmarks/queries/cities.txt Benchmarks/queries/cities-misspelt.txt} <<'PYTHON'
 import os, sys, urllib.parse
 paths = []
 limit = os.environ["LIMIT"]

@@ -92,6 +92,9 @@ public struct Synonyms: Hashable, Sendable, Codable {
   private struct Lookup: Sendable {
     var targets: [String: [String]] = [:]
     var longest = 0
+    /// The first word of every expression: a term that is none of them starts no run, which
+    /// is most terms, told apart without building a key.
+    var firstWords: Set<Substring> = []
 
     init(_ entries: [Entry]) {
       func add(_ source: String, _ found: [String]) {
@@ -107,6 +110,7 @@ public struct Synonyms: Hashable, Sendable, Codable {
       }
       longest =
         entries.flatMap(\.all).map { Synonyms.key($0).split(separator: " ").count }.max() ?? 0
+      for source in targets.keys { firstWords.insert(source.split(separator: " ")[0]) }
     }
   }
 
@@ -128,13 +132,16 @@ public struct Synonyms: Hashable, Sendable, Codable {
         continue
       }
       var matched: (end: Int, key: String)?
-      var words: [String] = []
+      var words: [Substring] = []
       for end in index..<min(terms.count, index + longest) {
         guard !terms[end].isNegated, let text = terms[end].textCondition, text.field == nil,
           text.synonymOf == nil
         else { break }
-        words.append(text.needle)
-        let key = Self.key(words.joined(separator: " "))
+        // Needles are folded already: a key is their words joined by one space.
+        let termWords = text.needle.split(separator: " ")
+        if end == index, !(termWords.first.map(lookup.firstWords.contains) ?? false) { break }
+        words += termWords
+        let key = words.joined(separator: " ")
         if targets[key] != nil { matched = (end + 1, key) }
       }
       guard let (end, key) = matched, let found = targets[key] else {
