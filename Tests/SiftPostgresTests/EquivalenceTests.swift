@@ -53,6 +53,19 @@ struct EquivalenceTests {
 
   static func seed(_ catalog: SeedCatalog) throws -> CatalogDocument { try catalog.load() }
 
+  /// Counts a difference between the two answers to `what`; the first five are recorded with
+  /// both answers' start.
+  static func count(
+    _ differences: inout Int, _ engine: [String], _ postgres: [String],
+    _ what: @autoclosure () -> String
+  ) {
+    guard engine != postgres else { return }
+    differences += 1
+    if differences <= 5 {
+      Issue.record("\(what()): engine \(engine.prefix(12)) ≠ postgres \(postgres.prefix(12))")
+    }
+  }
+
   /// The cities sample in PostgreSQL as an older Sift left it: written now, then taken back by
   /// `downgrade` (SQL given the quoted schema name). Returns the document, the cluster, the
   /// address and the quoted schema name.
@@ -191,14 +204,8 @@ struct EquivalenceTests {
         input, typos: typos, limit: index % 3 == 0 ? 10 : nil)
       if engine.count > 1 { found += 1 }
       if engine.last?.contains("near spelling") == true { near += 1 }
-      if engine != postgres {
-        differences += 1
-        if differences <= 5 {
-          Issue.record(
-            "\(name) #\(index) \(input) typos \(typos.isEnabled): engine \(engine.prefix(12)) ≠ postgres \(postgres.prefix(12))"
-          )
-        }
-      }
+      Self.count(
+        &differences, engine, postgres, "\(name) #\(index) \(input) typos \(typos.isEnabled)")
     }
     print("\(name): \(count) queries, \(found) found something, \(near) with near spellings")
     #expect(differences == 0, "\(differences) of \(count) queries differ")
@@ -237,14 +244,7 @@ struct EquivalenceTests {
       input.sort = sorts.randomElement(using: &random)!
       let (engine, postgres) = try await pair.compare(
         input, limit: index % 2 == 0 ? 10 : nil, offset: index % 4 == 0 ? 5 : 0)
-      if engine != postgres {
-        differences += 1
-        if differences <= 5 {
-          Issue.record(
-            "\(name) #\(index) \(input): engine \(engine.prefix(12)) ≠ postgres \(postgres.prefix(12))"
-          )
-        }
-      }
+      Self.count(&differences, engine, postgres, "\(name) #\(index) \(input)")
     }
     #expect(differences == 0, "\(differences) of \(count) sorted queries differ")
     await pair.catalog.close()
@@ -281,14 +281,7 @@ struct EquivalenceTests {
       let (engine, postgres) = try await pair.compare(
         input, limit: index % 2 == 0 ? 10 : nil, offset: index % 4 == 0 ? 3 : 0)
       if engine.count > 2 { found += 1 }
-      if engine != postgres {
-        differences += 1
-        if differences <= 5 {
-          Issue.record(
-            "\(name) #\(index) \(input): engine \(engine.prefix(12)) ≠ postgres \(postgres.prefix(12))"
-          )
-        }
-      }
+      Self.count(&differences, engine, postgres, "\(name) #\(index) \(input)")
     }
     print("either \(name): \(count) queries, \(found) found more than one")
     #expect(differences == 0, "\(differences) of \(count) queries with alternatives differ")
@@ -339,14 +332,7 @@ struct EquivalenceTests {
       if resolved.searchedTerms != resolved.allTerms { expanded += 1 }
       let (engine, postgres) = try await pair.compare(
         input, limit: index % 2 == 0 ? 10 : nil, offset: index % 4 == 0 ? 2 : 0)
-      if engine != postgres {
-        differences += 1
-        if differences <= 5 {
-          Issue.record(
-            "\(name) #\(index) \(input): engine \(engine.prefix(12)) ≠ postgres \(postgres.prefix(12))"
-          )
-        }
-      }
+      Self.count(&differences, engine, postgres, "\(name) #\(index) \(input)")
     }
     print("synonyms \(name): \(count) queries, \(expanded) through synonyms")
     #expect(differences == 0, "\(differences) of \(count) queries with synonyms differ")
