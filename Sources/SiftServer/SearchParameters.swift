@@ -1,7 +1,7 @@
 #if Server
 import Sift
 
-/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&limit=…&offset=…&facets=1&explain=1&crop=N`,
+/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&near=LAT,LON&within=KM&limit=…&offset=…&facets=1&explain=1&crop=N`,
 /// checked: every value has a bound, and one out of it is a 400 that names the parameter.
 package struct SearchParameters: Sendable, Equatable {
   var input: SearchRequestInput
@@ -44,7 +44,8 @@ package struct SearchParameters: Sendable, Equatable {
       }
       sort = parsed
     }
-    input = SearchRequestInput(text: text, scope: scope, tokens: tokens, sort: sort)
+    input = SearchRequestInput(
+      text: text, scope: scope, tokens: tokens, sort: sort, near: try Self.place(query))
     limit = try Self.number(query, "limit", default: Self.defaultLimit, in: 0...Self.maximumLimit)
     offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
     facets = try Self.flag(query, "facets")
@@ -52,6 +53,26 @@ package struct SearchParameters: Sendable, Equatable {
     crop =
       query["crop"] == nil
       ? nil : try Self.number(query, "crop", default: 0, in: 1...Self.maximumCrop)
+  }
+
+  /// `near=LAT,LON` and `within=KM`, each error under its parameter's name.
+  private static func place(_ query: QueryString) throws(ServerError) -> SearchNear? {
+    let within = query["within"].flatMap { $0.isEmpty ? nil : $0 }
+    guard let near = query["near"], !near.isEmpty else {
+      if within != nil { throw .badRequest("within: needs near=LAT,LON") }
+      return nil
+    }
+    let point: GeoPoint
+    do throws(GeoPointError) {
+      point = try GeoPoint(parsing: String(near.prefix(Self.maximumQueryLength)))
+    } catch {
+      throw .badRequest("near: \(error)")
+    }
+    do throws(GeoPointError) {
+      return SearchNear(point, withinKilometers: try within.map(SearchNear.kilometers(parsing:)))
+    } catch {
+      throw .badRequest("within: \(error)")
+    }
   }
 
   /// The most words a snippet may keep: past it, ask for the item.

@@ -72,6 +72,9 @@ enum ResultItem {
     if !more.isEmpty { members.append(("more", .object(sorting: more))) }
     // Fields cut to a snippet (`crop=N`): the item holds their whole text.
     if !result.croppedFields.isEmpty { members.append(("cropped", .strings(result.croppedFields))) }
+    if let distance = result.distanceKilometers {
+      members.append(("distance_km", .number(distance)))
+    }
     if let explanation = result.explanation {
       members.append(("explain", .object(explanation.jsonMembers)))
     }

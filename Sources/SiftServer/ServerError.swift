@@ -28,8 +28,10 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
         scopes.isEmpty
         ? "it has no scope bar" : "its scopes are \(scopes.joined(separator: ", "))"
       return .badRequest("scope: no scope \"\(scope)\" in catalog \(catalog); \(known)")
-    case .unsortable:
+    case .unsortable, .distanceWithoutPlace:
       return .badRequest("sort: \(error)")
+    case .noLocation:
+      return .badRequest("near: \(error)")
     default:
       // An invalid token: the engine's message, under the parameter's name.
       return .badRequest("token: \(error)")

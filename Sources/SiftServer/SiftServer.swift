@@ -366,6 +366,16 @@ public struct SiftServer: Sendable {
       if let ranking = schema.rankingField {
         members.append(("rankingField", .string(ranking.field)))
       }
+      // What `near=` measures from: the catalog's latitude and longitude fields.
+      if let location = schema.location {
+        members.append(
+          (
+            "location",
+            .object([
+              ("latitude", .string(location.latitude)), ("longitude", .string(location.longitude)),
+            ])
+          ))
+      }
       entries.append(.object(sorting: members))
     }
     return .object([("catalogs", .array(entries))])

@@ -87,8 +87,9 @@ struct EquivalenceTests {
     #expect(format.trimmingCharacters(in: .whitespacesAndNewlines) == "\(PostgresCatalog.format)")
   }
 
-  /// The cities sample (2,955 cities, names in many scripts) as `sift import` reads it.
-  static func cities() throws -> CatalogDocument {
+  /// The cities sample (2,955 cities, names in many scripts) as `sift import` reads it;
+  /// `located`: with `--location latitude,longitude`.
+  static func cities(located: Bool = false) throws -> CatalogDocument {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "sift-pg-cities-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -100,7 +101,8 @@ struct EquivalenceTests {
       file: file, into: catalog,
       spec: ImportSpec(
         titleField: "name", textFields: ["alternates"], numberFields: ["population"],
-        categoryField: "country", idField: "id", rankingField: RankingField(parsing: "population")))
+        categoryField: "country", idField: "id", rankingField: RankingField(parsing: "population"),
+        location: located ? LocationFields(latitude: "latitude", longitude: "longitude") : nil))
     let store = try CatalogStore.open(at: catalog)
     defer { try? store.close() }
     return try store.loadDocument()
@@ -247,6 +249,53 @@ struct EquivalenceTests {
       Self.count(&differences, engine, postgres, "\(name) #\(index) \(input)")
     }
     #expect(differences == 0, "\(differences) of \(count) sorted queries differ")
+    await pair.catalog.close()
+  }
+
+  @Test(
+    "near a place, within a radius, sorted by distance: PostgreSQL gives the engine's order, pages and counts"
+  )
+  func nearQueries() async throws {
+    var document = try Self.cities(located: true)
+    // Some cities without a location, which come last and are never within a radius.
+    for index in stride(from: 4, to: document.items.count, by: 9) {
+      document.items[index].fields["latitude"] = nil
+    }
+    var pair = try await Pair(document, name: "near_cities")
+    let seed: UInt64 = 19_007
+    print("near cities: seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let located = document.items.filter { $0.fields["latitude"] != nil }
+    var differences = 0
+    var within = 0
+    let count = 240
+    for index in 0..<count {
+      var input =
+        index % 8 == 0
+        ? SearchRequestInput(text: "") : Self.randomInput(document, using: &random)
+      if index % 8 == 1 { input.text = String(input.text.prefix(1)) }
+      // Near a city of the catalog (ties of distance among its neighbours), or anywhere.
+      let point: GeoPoint
+      if index % 3 == 0 {
+        point = try GeoPoint(
+          latitude: Double.random(in: -60...70, using: &random),
+          longitude: Double.random(in: -180...180, using: &random))
+      } else {
+        let city = located.randomElement(using: &random)!
+        point = document.schema.point(of: city)!
+      }
+      let radius: Double? =
+        index % 2 == 0 ? [25, 300, 2_500].randomElement(using: &random)! : nil
+      input.near = SearchNear(point, withinKilometers: radius)
+      if index % 5 == 0 { input.sort = SearchSort("distance", descending: index % 10 == 5) }
+      let (engine, postgres) = try await pair.compare(
+        input, limit: index % 2 == 1 ? 10 : nil, offset: index % 4 == 3 ? 4 : 0)
+      if radius != nil, engine.count > 1 { within += 1 }
+      Self.count(&differences, engine, postgres, "near #\(index) \(input)")
+    }
+    print("near cities: \(count) queries, \(within) found something within a radius")
+    #expect(differences == 0, "\(differences) of \(count) queries near a place differ")
+    #expect(within > count / 10)
     await pair.catalog.close()
   }
 

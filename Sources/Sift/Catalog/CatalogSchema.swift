@@ -30,12 +30,15 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
   /// Expressions that find each other (`sift synonyms`); not part of the index, so changing
   /// them takes effect at the next search.
   public var synonyms: Synonyms = Synonyms()
+  /// The latitude and longitude fields (two number fields) that place items on the earth, so
+  /// results can be near a place (`SearchNear`); nil: items have no location.
+  public var location: LocationFields?
 
   public init(
     name: String, title: String? = nil, fields: [FieldDefinition], titleField: String,
     categoryField: String? = nil, scopes: [Scope] = [], extraTokens: [SearchToken] = [],
     categories: [String] = [], rankingField: RankingField? = nil,
-    storedFields: [FieldDefinition] = [], idField: String? = nil
+    storedFields: [FieldDefinition] = [], idField: String? = nil, location: LocationFields? = nil
   ) {
     self.name = name
     self.title = title ?? name.prefix(1).uppercased() + name.dropFirst()
@@ -48,11 +51,12 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     self.rankingField = rankingField
     self.storedFields = storedFields
     self.idField = idField
+    self.location = location
   }
 
   private enum CodingKeys: String, CodingKey {
     case name, title, fields, titleField, categoryField, scopes, extraTokens, categories
-    case rankingField, storedFields, idField, synonyms
+    case rankingField, storedFields, idField, synonyms, location
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -70,6 +74,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     if !storedFields.isEmpty { try container.encode(storedFields, forKey: .storedFields) }
     try container.encodeIfPresent(idField, forKey: .idField)
     if !synonyms.isEmpty { try container.encode(synonyms, forKey: .synonyms) }
+    try container.encodeIfPresent(location, forKey: .location)
   }
 
   /// The searched fields, then the stored ones: every field an item may hold.
@@ -91,6 +96,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
         ?? [],
       idField: try container.decodeIfPresent(String.self, forKey: .idField))
     synonyms = try container.decodeIfPresent(Synonyms.self, forKey: .synonyms) ?? Synonyms()
+    location = try container.decodeIfPresent(LocationFields.self, forKey: .location)
   }
 
   /// The first thing wrong with the schema, if any: a title or category field that is missing or
@@ -124,6 +130,14 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
       }
       guard field.kind == .number else {
         throw .wrongKind(rankingField.field, role: "ranking", expected: .number)
+      }
+    }
+    if let location {
+      for (name, role) in [(location.latitude, "latitude"), (location.longitude, "longitude")] {
+        guard let field = fields.first(where: { $0.name == name }) else {
+          throw .missingField(name, role: role)
+        }
+        guard field.kind == .number else { throw .wrongKind(name, role: role, expected: .number) }
       }
     }
     for scope in scopes {

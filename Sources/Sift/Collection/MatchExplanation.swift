@@ -26,6 +26,9 @@ public struct MatchExplanation: Hashable, Sendable {
   /// when it has none): the rule before every other.
   public var sortField: String?
   public var sortValue: String?
+  /// Near a place (`SearchNear`), how far the item is in kilometres (to the metre): the rule
+  /// right after exactness, or the sort by distance; nil without a place or a location.
+  public var distanceKilometers: Double?
   /// The first rule that puts this result before the next one — the sort's field, "typos",
   /// "exactness", "attribute", "position", the ranking field's name or "catalog order" — nil
   /// for the last (`sift search` and `sift serve` compare within what they print: nil for its
@@ -86,14 +89,26 @@ extension SearchCollection {
       ranking.flatMap { searchSchema.value(of: element, field: $0).indexedNumber }
     }
     var aheadOfNext: String?
-    let sort = index.sortPlan(request.sort)
+    let sort = index.sortPlan(request)
+    let slot = index.slot(of: element.id)
+    let distance = index.nearPlan(request.near).flatMap { near in
+      slot.flatMap { index.meters($0, near) }.map { Double($0) / 1000 }
+    }
     if let next = self.element(atRow: row + 1),
       let following = index.analysis(of: next.id, request: request, in: matches)
     {
-      if let sort, let a = index.slot(of: element.id), let b = index.slot(of: next.id),
+      // Distance after exactness decides only between results that exactness leaves tied.
+      let tiedBeforeSort =
+        sort?.afterExactness != true
+        || analysis.slot.rank.packed >> 7 == following.slot.rank.packed >> 7
+      if let sort, tiedBeforeSort, let a = slot, let b = index.slot(of: next.id),
         index.sortPrecedes(a, b, sort) != nil
       {
-        aheadOfNext = request.sort?.field
+        if case .distance = sort.column {
+          aheadOfNext = SearchSort.distanceName
+        } else {
+          aheadOfNext = request.sort?.field
+        }
       } else {
         aheadOfNext = MatchExplanation.rule(
           separating: (analysis.slot.rank, popularity(of: element), analysis.catalogOrder),
@@ -101,10 +116,15 @@ extension SearchCollection {
           rankingField: ranking)
       }
     }
-    let sortField = sort == nil ? nil : request.sort?.field
-    let sortValue = sortField.flatMap { name in
-      schema.field(named: name).flatMap { definition in
-        searchSchema.value(of: element, field: name).map(definition.display)
+    let sortField = sort == nil || sort?.afterExactness == true ? nil : request.sort?.field
+    let sortValue: String?
+    if let sort, !sort.afterExactness, case .distance = sort.column {
+      sortValue = distance.map(MatchExplanation.kilometers)
+    } else {
+      sortValue = sortField.flatMap { name in
+        schema.field(named: name).flatMap { definition in
+          searchSchema.value(of: element, field: name).map(definition.display)
+        }
       }
     }
     var typedWeight: MatchExplanation.TypedWeight?
@@ -130,7 +150,7 @@ extension SearchCollection {
       rank: analysis.slot.rank, field: field, value: value, exactField: exactField,
       exactValue: exactValue, rankingField: ranking, popularity: popularity(of: element),
       catalogOrder: analysis.catalogOrder, typedWeight: typedWeight, sortField: sortField,
-      sortValue: sortValue, aheadOfNext: aheadOfNext,
+      sortValue: sortValue, distanceKilometers: distance, aheadOfNext: aheadOfNext,
       highlights: highlights, synonym: analysis.slot.synonym)
   }
 
@@ -157,6 +177,14 @@ extension SearchCollection {
 }
 
 extension MatchExplanation {
+  /// A distance as `--explain` and the page show it: "12.3 km", "850 m".
+  public static func kilometers(_ value: Double) -> String {
+    if value < 1 { return "\(Int((value * 1000).rounded())) m" }
+    let tenths = (value * 10).rounded() / 10
+    return tenths >= 100
+      ? "\(FieldValue.grouped(tenths.rounded())) km" : "\(FieldValue.format(tenths)) km"
+  }
+
   /// The first rule, in the order they apply, on which two results differ.
   static func rule(
     separating a: (rank: MatchRank, popularity: Double?, order: Int64),

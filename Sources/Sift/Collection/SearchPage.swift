@@ -72,6 +72,9 @@ public struct PageResult: Sendable {
   public var explanation: MatchExplanation?
   /// The fields whose text was cut to a snippet (`PageRequest.crop`): the item holds more.
   public var croppedFields: [String] = []
+  /// How far the item is from the place searched near (`SearchNear`), in kilometres to the
+  /// metre; nil without a place or a location.
+  public var distanceKilometers: Double?
 
   /// How many values of a list field a search result shows at least: what a row draws.
   public static let listValuesOnAPage = 2
@@ -193,12 +196,14 @@ extension SearchController {
       var explanation = request.explain ? collection.explanation(forRow: row) : nil
       // The rule against the next result on the page: a page from PostgreSQL knows no other.
       if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
-      guard request.showsFields else {
-        return PageResult(item: item, fields: [], explanation: explanation)
-      }
-      return collection.pageResult(
-        item, explanation: explanation, listValues: PageResult.listValuesOnAPage
-      ).cropped(toWords: request.crop, titleField: schema.titleField)
+      var result =
+        request.showsFields
+        ? collection.pageResult(
+          item, explanation: explanation, listValues: PageResult.listValuesOnAPage
+        ).cropped(toWords: request.crop, titleField: schema.titleField)
+        : PageResult(item: item, fields: [], explanation: explanation)
+      result.distanceKilometers = schema.kilometers(of: item, from: collection.resolved.near)
+      return result
     }
     return SearchPage(
       indicator: indicator, offset: request.offset, results: results,

@@ -28,6 +28,8 @@ public struct SearchController: Sendable {
     case selectScope(Int)
     /// Results by a field (a sort menu's choice); nil: by relevance.
     case setSort(SearchSort?)
+    /// Results near a place, with or without a radius; nil: no place.
+    case setNear(SearchNear?)
     /// The suggestion at this index of `suggestions` was chosen: it replaces the word being
     /// typed and becomes a token.
     case acceptSuggestion(Int)
@@ -72,6 +74,9 @@ public struct SearchController: Sendable {
   /// The order of the results: by a field, or nil for relevance. It outlasts a Cancel, as a
   /// sort menu's choice does.
   public private(set) var sort: SearchSort?
+  /// The place results are near (distance ranks them after exactness; a radius filters). It
+  /// outlasts a Cancel, as the sort does; it is not saved for the next launch.
+  public private(set) var near: SearchNear?
   public private(set) var selection: ItemID?
   /// The facets counted with the rows shown, when searches run elsewhere (kept so a screen
   /// drawn many times does not count them each time); nil: count them when asked.
@@ -127,6 +132,7 @@ public struct SearchController: Sendable {
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: isActive, text: text, tokenCount: tokens.count, scopeIndex: selectedScopeIndex)
+      || collection.resolved.near?.withinKilometers != nil
   }
 
   /// The ids of the items shown, best first: every item when not filtering.
@@ -164,7 +170,8 @@ public struct SearchController: Sendable {
   /// filtering, without a `#word` being typed for a token; nothing else.
   public var criteria: SearchCriteria {
     .searchField(
-      presented: isActive, text: text, tokens: tokens, scopeIndex: selectedScopeIndex, sort: sort)
+      presented: isActive, text: text, tokens: tokens, scopeIndex: selectedScopeIndex, sort: sort,
+      near: near)
   }
 
   // MARK: - Events
@@ -200,6 +207,8 @@ public struct SearchController: Sendable {
       if schema.scopes.indices.contains(index) { selectedScopeIndex = index }
     case .setSort(let newSort):
       sort = newSort.flatMap(schema.resolved)
+    case .setNear(let newNear):
+      near = newNear
     case .acceptSuggestion(let index):
       let offered = suggestions
       if offered.indices.contains(index) {
@@ -278,13 +287,14 @@ public struct SearchController: Sendable {
   /// Sets every part of the state at once (restoration), then re-filters.
   mutating func setState(
     isActive: Bool, isFirstResponder: Bool, text: String, tokens: [SearchToken],
-    selectedScopeIndex: Int, sort: SearchSort?, selection: ItemID?
+    selectedScopeIndex: Int, sort: SearchSort?, near: SearchNear? = nil, selection: ItemID?
   ) {
     presentation = isActive ? (isFirstResponder ? .editing : .presented) : .dismissed
     self.text = text
     self.tokens = tokens
     self.selectedScopeIndex = selectedScopeIndex
     self.sort = sort.flatMap(schema.resolved)
+    self.near = near
     self.selection = nil
     refresh()
     if let selection, collection.row(of: selection) != nil { self.selection = selection }

@@ -56,7 +56,7 @@ public enum CatalogImport {
     CatalogSchema(
       name: name, fields: spec.fields, titleField: spec.titleField,
       categoryField: spec.categoryField, scopes: spec.categoryField == nil ? [] : [.all()],
-      rankingField: spec.rankingField)
+      rankingField: spec.rankingField, location: spec.location)
   }
 
   /// The first record that would add an item without a title: with `ImportSpec.merges` a
@@ -148,6 +148,7 @@ public enum CatalogImport {
     }
     if let idField = spec.idField { schema.idField = idField }
     if let ranking = spec.rankingField { schema.rankingField = ranking }
+    if let location = spec.location { schema.location = location }
     if schema.categoryField == nil, let category = spec.categoryField {
       schema.categoryField = category
       if schema.scopes.isEmpty { schema.scopes = [.all()] }

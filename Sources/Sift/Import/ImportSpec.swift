@@ -25,11 +25,14 @@ public struct ImportSpec: Hashable, Sendable {
   /// A record without a value in `idField` gets the next free number instead of failing: the
   /// id field was the catalog's (`continuing(_:)`), not named for this file.
   public var numbersRecordsWithoutID = false
+  /// The latitude and longitude fields (`--location lat,lon`): imported as number fields that
+  /// plain terms do not search, each value checked to be on the earth. Nil keeps the catalog's.
+  public var location: LocationFields?
 
   public init(
     titleField: String, textFields: [String] = [], numberFields: [String] = [],
     categoryField: String? = nil, idField: String? = nil, rankingField: RankingField? = nil,
-    merges: Bool = false, labels: [String: String] = [:]
+    merges: Bool = false, labels: [String: String] = [:], location: LocationFields? = nil
   ) {
     self.titleField = titleField
     self.textFields = textFields
@@ -39,6 +42,7 @@ public struct ImportSpec: Hashable, Sendable {
     self.rankingField = rankingField
     self.merges = merges
     self.labels = labels
+    self.location = location
   }
 
   /// This import into a catalog that has `schema`: its title, searched fields, category and id
@@ -61,6 +65,7 @@ public struct ImportSpec: Hashable, Sendable {
     if spec.categoryField == nil, let category = schema.categoryField, !named.contains(category) {
       spec.categoryField = category
     }
+    if spec.location == nil { spec.location = schema.location }
     if spec.idField == nil, let remembered = schema.idField {
       spec.idField = remembered
       spec.numbersRecordsWithoutID = true
@@ -75,12 +80,14 @@ public struct ImportSpec: Hashable, Sendable {
     return names
   }
 
-  /// The number fields, the ranking field among them.
+  /// The number fields, the ranking field and the location among them.
   package var allNumberFields: [String] {
-    guard let ranking = rankingField?.field, !numberFields.contains(ranking) else {
-      return numberFields
+    var all = numberFields
+    for name in [rankingField?.field, location?.latitude, location?.longitude].compactMap({ $0 })
+    where !all.contains(name) {
+      all.append(name)
     }
-    return numberFields + [ranking]
+    return all
   }
 
   /// The catalog fields this import fills, title first.
@@ -88,7 +95,11 @@ public struct ImportSpec: Hashable, Sendable {
     var fields: [FieldDefinition] = [.text(titleField)]
     var names: Set<String> = [titleField]
     for name in textFields where names.insert(name).inserted { fields.append(.text(name)) }
-    for name in allNumberFields where names.insert(name).inserted { fields.append(.number(name)) }
+    for name in allNumberFields where names.insert(name).inserted {
+      // A coordinate is not a number anyone types to find an item: `lat:>40` filters by it.
+      let isCoordinate = !numberFields.contains(name) && name != rankingField?.field
+      fields.append(.number(name, searchable: !isCoordinate))
+    }
     if let categoryField, names.insert(categoryField).inserted {
       fields.append(.category(categoryField))
     }

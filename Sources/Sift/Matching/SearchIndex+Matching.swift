@@ -76,8 +76,11 @@ struct MatchPlan: Sendable {
   var queryNumber: (value: Double, columns: [Int])?
   /// The last word is still being typed (`MatchRequest.isTyping`).
   var isTyping = false
-  /// Results by a field's value first (`MatchRequest.sort`); nil: relevance.
+  /// Results by a field's value first (`MatchRequest.sort`), or by distance after exactness;
+  /// nil: relevance.
   var sort: SortPlan?
+  /// The place asked for, whose radius (if any) keeps only the slots within it.
+  var near: NearPlan?
 
   /// A one-word query being typed that may have typos: where popularity weighs, only a strong
   /// exact start counts toward the typo threshold (`MatchRank.isStrongTypedStart`).
@@ -164,7 +167,7 @@ extension SearchIndex {
     var plan = MatchPlan(
       terms: terms, rankProbes: rankProbes, requiredCategory: requiredCategory, query: nil,
       queryColumns: [], queryNumber: nil, isTyping: request.isTyping,
-      sort: sortPlan(request.sort))
+      sort: sortPlan(request), near: nearPlan(request.near))
     if !rankProbes.isEmpty {
       plan.query = Array(rankProbes.map(\.needle).joined(separator: [UInt8(ascii: " ")]))
       plan.queryColumns = Array(Set(rankProbes.flatMap(\.columns))).sorted()
@@ -307,6 +310,7 @@ extension SearchIndex {
     if let category = plan.requiredCategory {
       slots.removeAll { categories[Int($0)] != category }
     }
+    if let near = plan.near { slots = keepingWithin(slots, near) }
     for term in remaining {
       if let trigrams, case .text(let probe) = term.condition,
         let (letter, settled) = letterTerm(probe), settled
@@ -405,6 +409,7 @@ extension SearchIndex {
   func matches(_ plan: MatchPlan, slot: Int, nearSpellings: Bool) -> Bool {
     guard isLive[slot] else { return false }
     if let category = plan.requiredCategory, categories[slot] != category { return false }
+    if let near = plan.near, !isWithin(slot, near) { return false }
     return plan.terms.allSatisfy {
       matches($0.condition, slot: slot, nearSpellings: nearSpellings) != $0.isNegated
     }

@@ -48,6 +48,12 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var sort: SearchSort? {
     didSet { if sort != oldValue { stateChanged() } }
   }
+  /// The place results are near (the device's location): distance ranks them right after
+  /// exactness, a radius keeps only those within it. Needs a schema with a location
+  /// (`SearchSchema.location(latitude:longitude:)`); nil: no place.
+  public var near: SearchNear? {
+    didSet { if near != oldValue { stateChanged() } }
+  }
   /// Whether the search interface is presented. Dismissing it shows everything again.
   public var isPresented = false {
     didSet { if isPresented != oldValue { stateChanged() } }
@@ -100,6 +106,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: isPresented, text: text, tokenCount: tokens.count, scopeIndex: scope)
+      || near?.withinKilometers != nil
   }
 
   /// What the current state filters by, by the rule `SearchController` follows
@@ -108,7 +115,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var criteria: SearchCriteria {
     .searchField(
       presented: isPresented, text: text, tokens: resolvedTokens.tokens, scopeIndex: scope,
-      sort: sort)
+      sort: sort, near: near)
   }
 
   /// The smallest and largest value of the number property at `keyPath` among the results — a

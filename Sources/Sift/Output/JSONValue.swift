@@ -144,6 +144,7 @@ extension MatchExplanation {
     if let sortField {
       members += [("sort_field", .string(sortField)), ("sort_value", .optional(sortValue))]
     }
+    if let distanceKilometers { members.append(("distance_km", .number(distanceKilometers))) }
     members.append(("ahead_of_next", .optional(aheadOfNext)))
     return members
   }

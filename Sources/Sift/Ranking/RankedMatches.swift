@@ -223,7 +223,7 @@ extension SearchIndex {
       } else {
         slots.append(placed.slot)
       }
-      let row = insertionRow(for: placed, in: entries, sort: sortPlan(request.sort))
+      let row = insertionRow(for: placed, in: entries, sort: sortPlan(request))
       // Past the ordered rows of an unfinished order, it is among the rows still unranked.
       if row < entries.count || wasComplete { entries.insert(placed, at: row) }
     }
@@ -248,7 +248,7 @@ extension SearchIndex {
       let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
     else { return nil }
     var (ordered, complete) = matches.order.snapshot
-    let sort = sortPlan(request.sort)
+    let sort = sortPlan(request)
     // Rank further until the ordered rows reach past where the item would be.
     while !complete, matches.order.canRankMore, ordered.count < matches.count,
       ordered.last.map({ !precedes(placed, $0, sort: sort) }) ?? true

@@ -47,6 +47,9 @@ extension SearchIndex {
     if slots.isEmpty { return ([], true) }
     if rows <= 0 { return ([], false) }
     if let sort = plan.sort {
+      if sort.afterExactness, case .distance(let near) = sort.column {
+        return nearRows(slots, plan, sort, near: near, rows: rows)
+      }
       return sortedRows(slots, plan, sort, rows: rows, nearSpellings: false)
     }
     if rows >= slots.count || slots.count <= wholeBelow

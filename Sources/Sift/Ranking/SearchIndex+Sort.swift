@@ -5,21 +5,33 @@ struct SortPlan: Hashable {
     case number(Int)
     /// The title, by its text column: compared as folded bytes (case and accents ignored).
     case title(Int)
+    /// The distance from a place, in whole metres (`SearchNear`).
+    case distance(NearPlan)
   }
 
   var column: Column
   var isDescending: Bool
+  /// Whether the sort's value comes after the rank's typos and exactness rather than before
+  /// every rule: distance from a place asked for without a sort (`SearchNear`).
+  var afterExactness = false
 }
 
 extension SearchIndex {
-  /// `sort` as this index reads it; nil for no sort or a field it cannot sort by.
-  func sortPlan(_ sort: SearchSort?) -> SortPlan? {
-    guard let sort else { return nil }
+  /// The order `request` asks for beyond relevance: its sort (a field, the title, distance),
+  /// else distance as the rule after exactness when it is near a place; nil for relevance.
+  func sortPlan(_ request: MatchRequest) -> SortPlan? {
+    let near = nearPlan(request.near)
+    guard let sort = request.sort else {
+      return near.map { SortPlan(column: .distance($0), isDescending: false, afterExactness: true) }
+    }
     if let column = numberFields.firstIndex(where: { $0.name == sort.field }) {
       return SortPlan(column: .number(column), isDescending: sort.isDescending)
     }
     if sort.field == schema.titleField, let titleColumn {
       return SortPlan(column: .title(titleColumn), isDescending: sort.isDescending)
+    }
+    if sort.isDistance, let near {
+      return SortPlan(column: .distance(near), isDescending: sort.isDescending)
     }
     return nil
   }
@@ -47,6 +59,10 @@ extension SearchIndex {
         }
       }
       return sort.isDescending ? ~prefix : prefix
+    case .distance(let near):
+      // No location: last, either way.
+      guard let meters = meters(slot, near) else { return .max }
+      return sort.isDescending ? ~UInt64(meters) - 1 : UInt64(meters)
     }
   }
 
@@ -66,9 +82,12 @@ extension SearchIndex {
   }
 
   /// Whether `a` comes before `b`: the sort's value, then rank, then popularity, then catalog
-  /// order.
+  /// order — with a sort after exactness, the rank's typos and exactness come first.
   func precedes(_ a: RankedSlot, _ b: RankedSlot, sort: SortPlan?) -> Bool {
-    if let sort, let before = sortPrecedes(Int(a.slot), Int(b.slot), sort) { return before }
+    if let sort {
+      if sort.afterExactness, a.rank >> 7 != b.rank >> 7 { return a.rank >> 7 < b.rank >> 7 }
+      if let before = sortPrecedes(Int(a.slot), Int(b.slot), sort) { return before }
+    }
     return precedes(a, b)
   }
 

@@ -19,12 +19,16 @@ package struct MatchRequest: Hashable, Sendable {
   package var isTyping: Bool
   /// Results by this field, relevance breaking ties; nil: relevance alone.
   package var sort: SearchSort?
+  /// The place distances are measured from, and the radius that keeps items; nil: none.
+  package var near: SearchNear?
 
   package init(
     terms: [QueryTerm], requiredCategory: String? = nil, searchedFields: [String]? = nil,
-    typos: TypoTolerance = .automatic, isTyping: Bool = false, sort: SearchSort? = nil
+    typos: TypoTolerance = .automatic, isTyping: Bool = false, sort: SearchSort? = nil,
+    near: SearchNear? = nil
   ) {
     self.sort = sort
+    self.near = near
     self.terms = terms
     self.requiredCategory = requiredCategory
     self.searchedFields = searchedFields
@@ -128,7 +132,8 @@ extension ResolvedCriteria {
   /// The criteria as the index takes them: tokens as terms, the scope as a category or fields.
   package func request(typos: TypoTolerance = .automatic) -> MatchRequest {
     var request = MatchRequest(
-      terms: searchedTerms, typos: typos, isTyping: query.endsInTypedWord, sort: sort)
+      terms: searchedTerms, typos: typos, isTyping: query.endsInTypedWord, sort: sort,
+      near: near)
     switch scope?.filter {
     case .category(let value): request.requiredCategory = TextFolding.fold(value)
     case .fields(let names): request.searchedFields = names

@@ -9,14 +9,19 @@ public struct SearchCriteria: Hashable, Sendable {
   /// Results by a field rather than by relevance; nil (or a field the schema cannot sort by)
   /// orders by relevance.
   public var sort: SearchSort?
+  /// Results near a place: distance ranks them after exactness, and a radius keeps only those
+  /// within it. Nil (or a catalog without `CatalogSchema.location`): no distance.
+  public var near: SearchNear?
 
   public init(
-    text: String = "", tokens: [SearchToken] = [], scopeIndex: Int = 0, sort: SearchSort? = nil
+    text: String = "", tokens: [SearchToken] = [], scopeIndex: Int = 0, sort: SearchSort? = nil,
+    near: SearchNear? = nil
   ) {
     self.text = text
     self.tokens = tokens
     self.scopeIndex = scopeIndex
     self.sort = sort
+    self.near = near
   }
 
   /// No filter at all: every item in catalog order.
@@ -33,6 +38,8 @@ public struct ResolvedCriteria: Hashable, Sendable {
   public var scope: Scope?
   /// The sort in force, its field spelt as the schema does; nil: relevance.
   public var sort: SearchSort?
+  /// The place results are near, when the catalog has a location.
+  public var near: SearchNear?
   /// Diagnostics of the query text, then those of tokens.
   public var diagnostics: [QueryDiagnostic]
   /// The catalog's synonyms, which the request's terms are expanded with.
@@ -52,6 +59,7 @@ public struct ResolvedCriteria: Hashable, Sendable {
     scope =
       schema.scopes.indices.contains(criteria.scopeIndex) ? schema.scopes[criteria.scopeIndex] : nil
     sort = criteria.sort.flatMap(schema.resolved)
+    near = schema.location == nil ? nil : criteria.near
     synonyms = schema.synonyms
   }
 
@@ -68,7 +76,7 @@ public struct ResolvedCriteria: Hashable, Sendable {
   /// True when these criteria can only keep items the `previous` ones kept, so a search may
   /// run inside the previous results: same scope, every previous term implied by a new one.
   public func narrows(_ previous: ResolvedCriteria) -> Bool {
-    guard scope == previous.scope else { return false }
+    guard scope == previous.scope, near == previous.near else { return false }
     // A word that now equals an expression also finds its synonyms, which the previous
     // results may not hold ("sof" → "sofa", which finds "couch").
     guard !usesSynonyms else { return false }

@@ -8,14 +8,18 @@ public struct SearchRequestInput: Hashable, Sendable {
   public var tokens: [String]
   /// Results by a field; nil: by relevance.
   public var sort: SearchSort?
+  /// Results near a place (`--near LAT,LON --within KM`); nil: no place.
+  public var near: SearchNear?
 
   public init(
-    text: String, scope: String? = nil, tokens: [String] = [], sort: SearchSort? = nil
+    text: String, scope: String? = nil, tokens: [String] = [], sort: SearchSort? = nil,
+    near: SearchNear? = nil
   ) {
     self.text = text
     self.scope = scope
     self.tokens = tokens
     self.sort = sort
+    self.near = near
   }
 }
 
@@ -30,6 +34,8 @@ public struct SearchRequest: Hashable, Sendable {
   public let scopeIndex: Int
   /// The order asked for, its field spelt as the schema does; nil: relevance.
   public let sort: SearchSort?
+  /// The place results are near, when one was asked for.
+  public let near: SearchNear?
   /// What the request filters by: `SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`
   /// of a presented search.
   public let criteria: SearchCriteria
@@ -39,17 +45,21 @@ public struct SearchRequest: Hashable, Sendable {
   /// Reads `input` against `schema`.
   ///
   /// - Throws: `SearchRequestError` for a scope the catalog does not have, a token that is
-  ///   not one of its filters, or a sort by a field it cannot sort by.
+  ///   not one of its filters, a sort by a field it cannot sort by, a place in a catalog
+  ///   without locations or a sort by distance without a place.
   public init(_ input: SearchRequestInput, schema: CatalogSchema) throws(SearchRequestError) {
+    if input.near != nil, schema.location == nil { throw .noLocation(catalog: schema.name) }
     var sort: SearchSort?
     if let asked = input.sort {
       guard let resolved = schema.resolved(asked) else {
         throw .unsortable(
-          asked.field, catalog: schema.name, sortable: schema.sortableFields.map(\.name))
+          asked.field, catalog: schema.name, sortable: schema.sortChoiceNames)
       }
+      if resolved.isDistance, input.near == nil { throw .distanceWithoutPlace }
       sort = resolved
     }
     self.sort = sort
+    near = input.near
     var scopeIndex = 0
     if let scope = input.scope {
       guard
@@ -70,7 +80,8 @@ public struct SearchRequest: Hashable, Sendable {
     self.tokens = tokens
     self.scopeIndex = scopeIndex
     criteria = .searchField(
-      presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex, sort: sort)
+      presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex, sort: sort,
+      near: input.near)
     suggestions = schema.suggestedTokens(forText: input.text, excluding: tokens)
   }
 
@@ -103,7 +114,7 @@ public struct SearchRequest: Hashable, Sendable {
   /// by request, so hashing is on every one).
   public static func == (lhs: SearchRequest, rhs: SearchRequest) -> Bool {
     lhs.text == rhs.text && lhs.scopeIndex == rhs.scopeIndex && lhs.tokens == rhs.tokens
-      && lhs.sort == rhs.sort
+      && lhs.sort == rhs.sort && lhs.near == rhs.near
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -111,6 +122,7 @@ public struct SearchRequest: Hashable, Sendable {
     hasher.combine(scopeIndex)
     hasher.combine(tokens)
     hasher.combine(sort)
+    hasher.combine(near)
   }
 
   /// Whether it filters at all (`SearchCriteria.isFiltering(presented:text:tokenCount:scopeIndex:)`):
@@ -118,6 +130,7 @@ public struct SearchRequest: Hashable, Sendable {
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: true, text: text, tokenCount: tokens.count, scopeIndex: scopeIndex)
+      || near?.withinKilometers != nil
   }
 }
 
@@ -130,6 +143,10 @@ public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertib
   case unknownCategory(String, token: String, catalog: String, known: [String])
   /// A sort by a field that is neither a number nor the title (`--sort nope`).
   case unsortable(String, catalog: String, sortable: [String])
+  /// A place (`--near`) asked of a catalog whose items have no location.
+  case noLocation(catalog: String)
+  /// `--sort distance` without a place to measure from.
+  case distanceWithoutPlace
 
   public var description: String {
     switch self {
@@ -149,6 +166,11 @@ public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertib
     case .unsortable(let field, let catalog, let sortable):
       return
         "cannot sort by \"\(field)\": catalog \(catalog) sorts by \(sortable.joined(separator: ", ")) (FIELD, FIELD:asc or FIELD:desc)"
+    case .noLocation(let catalog):
+      return
+        "catalog \(catalog) has no location to be near: import it with --location LAT_FIELD,LON_FIELD"
+    case .distanceWithoutPlace:
+      return "a sort by distance needs a place to measure from (--near LAT,LON, near=LAT,LON)"
     }
   }
 }
@@ -168,21 +190,24 @@ extension SearchCriteria {
   /// text while a token is picked.
   public static func searchField(
     presented: Bool, text: String, tokens: [SearchToken], scopeIndex: Int,
-    sort: SearchSort? = nil
+    sort: SearchSort? = nil, near: SearchNear? = nil
   ) -> SearchCriteria {
     guard
       isFiltering(
         presented: presented, text: text, tokenCount: tokens.count, scopeIndex: scopeIndex)
-    else { return SearchCriteria(sort: sort) }
+    else { return SearchCriteria(sort: sort, near: near) }
     let searched =
       CatalogSchema.suggestionFragment(of: text)?.isExplicit == true
       ? CatalogSchema.textAcceptingSuggestion(text) : text
-    return SearchCriteria(text: searched, tokens: tokens, scopeIndex: scopeIndex, sort: sort)
+    return SearchCriteria(
+      text: searched, tokens: tokens, scopeIndex: scopeIndex, sort: sort, near: near)
   }
 
-  /// Whether these criteria keep fewer than every item: text, a token or a scope past the
-  /// first (a sort alone reorders, it does not filter).
-  public var filters: Bool { !text.isEmpty || !tokens.isEmpty || scopeIndex != 0 }
+  /// Whether these criteria keep fewer than every item: text, a token, a scope past the
+  /// first or a radius (a sort or a place alone reorders, it does not filter).
+  public var filters: Bool {
+    !text.isEmpty || !tokens.isEmpty || scopeIndex != 0 || near?.withinKilometers != nil
+  }
 }
 
 extension SearchController {
@@ -201,6 +226,6 @@ extension SearchController {
     setState(
       isActive: true, isFirstResponder: isFirstResponder, text: request.text,
       tokens: request.tokens, selectedScopeIndex: request.scopeIndex, sort: request.sort,
-      selection: selection)
+      near: request.near, selection: selection)
   }
 }

@@ -28,6 +28,17 @@ public struct SearchSort: Hashable, Sendable, CustomStringConvertible {
 
   /// `price:desc`, as `init(parsing:)` reads it.
   public var description: String { "\(field):\(isDescending ? "desc" : "asc")" }
+
+  /// The name that sorts by distance from the place asked for (`--sort distance`), in a catalog
+  /// with a location and no field of that name.
+  public static let distanceName = "distance"
+
+  /// Nearest first (`--sort distance`): distance alone orders, relevance breaks ties.
+  public static let distance = SearchSort(distanceName)
+
+  /// Whether this sorts by distance rather than a field (as `CatalogSchema.resolved(_:)` gives
+  /// it).
+  public var isDistance: Bool { field == Self.distanceName }
 }
 
 extension CatalogSchema {
@@ -44,6 +55,9 @@ extension CatalogSchema {
 
   /// How a menu names `sort`: "Intro price, highest first", "Title, Z–A"; "Relevance" for nil.
   public func describe(_ sort: SearchSort?) -> String {
+    if let sort, sort.isDistance, resolved(sort) == sort {
+      return "Distance, \(sort.isDescending ? "farthest" : "nearest") first"
+    }
     guard let sort, let field = field(named: sort.field) else { return "Relevance" }
     let isTitle = field.name == titleField
     let way =
@@ -58,9 +72,18 @@ extension CatalogSchema {
   public func resolved(_ sort: SearchSort) -> SearchSort? {
     let key = Self.fieldKey(sort.field)
     guard let field = sortableFields.first(where: { Self.fieldKey($0.name) == key }) else {
-      return nil
+      // "distance" sorts by distance where no field takes the name.
+      guard location != nil, key == SearchSort.distanceName,
+        !allFields.contains(where: { Self.fieldKey($0.name) == key })
+      else { return nil }
+      return SearchSort(SearchSort.distanceName, descending: sort.isDescending)
     }
     return SearchSort(field.name, descending: sort.isDescending)
+  }
+
+  /// What a sort may name, for an error: the sortable fields, and `distance` with a location.
+  public var sortChoiceNames: [String] {
+    sortableFields.map(\.name) + (location == nil ? [] : [SearchSort.distanceName])
   }
 }
 

@@ -180,3 +180,35 @@ extension Optional where Wrapped == FieldValue {
     }
   }
 }
+
+extension SearchSchema {
+  /// This schema with its elements placed on the earth by two declared number fields, so a
+  /// search can be near a place (`SearchNear`, `SearchModel.near`):
+  ///
+  /// ```swift
+  /// let schema = try SearchSchema<City>(
+  ///   title: .text("name", \.name),
+  ///   fields: [.number("lat", \.lat, searchable: false), .number("lon", \.lon, searchable: false)]
+  /// ).located(latitude: \.lat, longitude: \.lon)
+  /// ```
+  ///
+  /// - Throws: `CatalogSchemaError.undeclaredKeyPath` when a key path is not a declared number
+  ///   field.
+  public func located<Latitude, Longitude>(
+    latitude: any KeyPath<Element, Latitude> & Sendable,
+    longitude: any KeyPath<Element, Longitude> & Sendable
+  ) throws(CatalogSchemaError) -> SearchSchema {
+    func number(_ path: AnyKeyPath, role: String) throws(CatalogSchemaError) -> String {
+      guard let field = field(for: path), field.kind == .number else {
+        throw .undeclaredKeyPath(String(describing: path), role: role)
+      }
+      return field.name
+    }
+    var located = self
+    located.catalog.location = LocationFields(
+      latitude: try number(latitude as AnyKeyPath, role: "latitude"),
+      longitude: try number(longitude as AnyKeyPath, role: "longitude"))
+    try located.catalog.validate()
+    return located
+  }
+}

@@ -43,7 +43,9 @@ struct CatalogLayout: Sendable {
 
   /// The column and direction results are sorted by for `sort` (`SearchIndex.sortKey`'s order:
   /// numbers with no value last either way, the folded title byte by byte); nil: relevance.
-  func sortOrder(_ sort: SearchSort?) -> (column: String, order: String)? {
+  func sortOrder(
+    _ sort: SearchSort?, near: SearchNear? = nil
+  ) -> (column: String, order: String)? {
     guard let sort else { return nil }
     let direction = sort.isDescending ? "DESC" : "ASC"
     if let column = numberFields.firstIndex(where: { $0.name == sort.field }) {
@@ -52,7 +54,65 @@ struct CatalogLayout: Sendable {
     if sort.field == schema.titleField, let titleColumn {
       return ("t\(titleColumn) COLLATE \"C\"", direction)
     }
+    if sort.isDistance, let near, let distance = distanceSQL(near) {
+      return (distance, direction + " NULLS LAST")
+    }
     return nil
+  }
+
+  /// What `ORDER BY` puts before the rank (`rank`, a column of packed ranks; nil: every row
+  /// unranked) and popularity, for `request`'s sort or place: the sort's value; near a place
+  /// without a sort, the rank's typos and exactness and then the distance
+  /// (`SortPlan.afterExactness`); empty for relevance. Ends with ", " when not empty.
+  func order(_ request: MatchRequest, rank: String?) -> String {
+    if let sort = sortOrder(request.sort, near: request.near) {
+      return "\(sort.column) \(sort.order), "
+    }
+    guard request.sort == nil, let near = request.near, let distance = distanceSQL(near) else {
+      return ""
+    }
+    return (rank.map { "\($0) >> 7, " } ?? "") + "\(distance) NULLS LAST, "
+  }
+
+  /// The latitude and longitude columns, when the schema has a location.
+  var locationColumns: (latitude: Int, longitude: Int)? {
+    guard let location = schema.location,
+      let latitude = numberFields.firstIndex(where: { $0.name == location.latitude }),
+      let longitude = numberFields.firstIndex(where: { $0.name == location.longitude })
+    else { return nil }
+    return (latitude, longitude)
+  }
+
+  /// A row's distance from `near`'s place in whole metres, NULL without a location: the
+  /// engine's `GeoPoint.meters` written out operation for operation, its constants as the
+  /// engine has them, so both give the same metres bit for bit (the same C library computes
+  /// the sines). The values are numbers the engine checked, written as literals.
+  func distanceSQL(_ near: SearchNear) -> String? {
+    guard let (latitude, longitude) = locationColumns else { return nil }
+    func literal(_ value: Double) -> String { "'\(value)'::float8" }
+    let k = literal(GeoPoint.radiansPerDegree)
+    let (pointLatitude, pointLongitude) = (
+      literal(near.point.latitude), literal(near.point.longitude)
+    )
+    let halfLatitude = "sin((n\(latitude) - \(pointLatitude)) * \(k) / '2'::float8)"
+    let halfLongitude = "sin((n\(longitude) - \(pointLongitude)) * \(k) / '2'::float8)"
+    let a =
+      "\(halfLatitude) * \(halfLatitude) + cos(\(pointLatitude) * \(k)) * cos(n\(latitude) * \(k))"
+      + " * \(halfLongitude) * \(halfLongitude)"
+    return "(CASE WHEN abs(n\(latitude)) <= 90 AND abs(n\(longitude)) <= 180 THEN "
+      + "floor(\(literal(2 * GeoPoint.earthRadius)) * asin(least('1'::float8, sqrt(\(a))))) END)"
+  }
+
+  /// The test that keeps a row within `near`'s radius: a latitude band first (the column's
+  /// index answers it: a degree of latitude is 111 km everywhere), then the distance. Nil
+  /// without a radius or a location.
+  func withinSQL(_ near: SearchNear) -> String? {
+    guard let radius = near.withinMeters, let (latitude, _) = locationColumns,
+      let distance = distanceSQL(near)
+    else { return nil }
+    let band = (Double(radius) + 2) / (GeoPoint.earthRadius * GeoPoint.radiansPerDegree)
+    return "(n\(latitude) BETWEEN '\(near.point.latitude - band)'::float8"
+      + " AND '\(near.point.latitude + band)'::float8 AND \(distance) <= \(radius))"
   }
 
   /// `CatalogSchema.magnitude(ofPopularity:)` in SQL, of the row's `pop`: how many of 1, 10,

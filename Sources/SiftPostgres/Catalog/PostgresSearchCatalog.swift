@@ -59,17 +59,19 @@ public final class PostgresSearchCatalog: SearchCatalog {
     let searched =
       request.showsFields || request.explain
       ? result.page(items, criteria: criteria, schema: schema) : nil
+    let near = schema.location == nil ? nil : criteria.near
     return items.map { item in
       let explanation =
         request.explain ? searched.flatMap { result.explanation(of: item.id, in: $0) } : nil
-      guard request.showsFields else {
-        return PageResult(item: item, fields: [], explanation: explanation)
-      }
-      return
-        (searched?.pageResult(
+      var shown =
+        request.showsFields
+        ? (searched?.pageResult(
           item, explanation: explanation, listValues: PageResult.listValuesOnAPage)
-        ?? PageResult(plain: item, schema: schema))
-        .cropped(toWords: request.crop, titleField: schema.titleField)
+          ?? PageResult(plain: item, schema: schema))
+          .cropped(toWords: request.crop, titleField: schema.titleField)
+        : PageResult(item: item, fields: [], explanation: explanation)
+      shown.distanceKilometers = schema.kilometers(of: item, from: near)
+      return shown
     }
   }
 

@@ -32,7 +32,7 @@ extension PostgresCatalog {
       // Every item, by popularity then catalog order (the engine's order with no search), or
       // by the sort's value first.
       let (popularity, order) = layout.popularity
-      let sorted = layout.sortOrder(resolved.sort).map { "\($0.column) \($0.order), " } ?? ""
+      let sorted = layout.order(resolved.request(), rank: nil)
       let rows = try await link.rows(
         "SELECT id, ord FROM \(table) ORDER BY \(sorted)\(popularity) \(order), ord LIMIT $1 OFFSET $2",
         [.integer(limit ?? Int(Int32.max)), .integer(offset)], as: (String, Int).self)
@@ -60,7 +60,7 @@ extension PostgresCatalog {
     if request.hasAlternatives {
       return (try await alternativesPage(request, limit: limit, offset: offset), false)
     }
-    if request.sort == nil, let (letter, category) = Self.soleLetter(request),
+    if request.sort == nil, request.near == nil, let (letter, category) = Self.soleLetter(request),
       let page = try await letterPage(letter, category: category, limit: limit, offset: offset)
     {
       return (page, false)
@@ -111,7 +111,7 @@ extension PostgresCatalog {
     page.exact = best.count
     guard !best.isEmpty, limit.map({ $0 > 0 }) ?? true else { return page }
     let (popularity, order) = layout.popularity
-    let sorted = layout.sortOrder(request.sort).map { "\($0.column) \($0.order), " } ?? ""
+    let sorted = layout.order(request, rank: "matched_rank")
     let statement = """
       SELECT id, matched_rank, ord FROM \(table)
       JOIN unnest($1::text[], $2::integer[]) AS matched(matched_id, matched_rank) ON id = matched_id

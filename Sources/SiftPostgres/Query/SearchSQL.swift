@@ -46,6 +46,11 @@ struct SearchSQL {
   let isTyping: Bool
   /// Results by this column first (`MatchRequest.sort`); nil: relevance.
   let sort: (column: String, order: String)?
+  /// Near a place without a sort: its distance (`dist`, metres) ranks right after typos and
+  /// exactness (`SortPlan.afterExactness`); nil otherwise.
+  let nearRule: String?
+  /// The radius test of a place asked for with one.
+  let within: String?
   private(set) var binds: [SQLValue] = []
 
   init(_ request: MatchRequest, layout: CatalogLayout, schemaName: String) {
@@ -61,7 +66,9 @@ struct SearchSQL {
     }
     requiredCategory = request.requiredCategory
     isTyping = request.isTyping
-    sort = layout.sortOrder(request.sort)
+    sort = layout.sortOrder(request.sort, near: request.near)
+    nearRule = request.sort == nil ? request.near.flatMap(layout.distanceSQL) : nil
+    within = request.near.flatMap(layout.withinSQL)
     func planned(_ term: QueryTerm, ranked: Bool) -> Condition {
       switch term.condition {
       case .text(let text):
@@ -152,6 +159,7 @@ struct SearchSQL {
     let near = nearWords != nil
     var filters: [String] = []
     if let requiredCategory { filters.append("category = \(bind(.text(requiredCategory)))") }
+    if let within { filters.append(within) }
     var nearArrays: [Int: NearArrays] = [:]
     if let nearWords {
       for (index, probe) in rankProbes.enumerated() where probe.typo != nil {
@@ -185,6 +193,8 @@ struct SearchSQL {
     // - the page, with the counts read from `base` (typos and exactness are exact there).
     let textColumns = Set(rankProbes.flatMap(\.columns)).sorted().map { "t\($0)" }
     var sortKey = sort.map { ["\($0.column) AS sort_key"] } ?? []
+    // No location: past every distance on the earth, so the row values below never hold NULL.
+    if let nearRule { sortKey.append("coalesce(\(nearRule), 1e15) AS dist") }
     if case .ranges = output { sortKey += layout.numberFields.indices.map { "n\($0)" } }
     let probes = """
       SELECT id, ord, category, \(popularity) AS pop\((textColumns + sortKey + ranking.cheap).map { ", " + $0 }.joined())
@@ -234,6 +244,18 @@ struct SearchSQL {
          WHERE NOT EXISTS (SELECT 1 FROM cut WHERE sort_key IS NOT NULL)
           OR sort_key \(before) (SELECT sort_key FROM cut)
         """
+    } else if let limit, nearRule != nil, ranking.boundsOrder {
+      // Distance after exactness: (typos and exactness, distance, rank, popularity, order) is
+      // bounded by the same key made of `low` and of `high`.
+      let last = bind(.integer(offset + limit - 1))
+      cut = """
+        , cut AS (SELECT high >> 7 AS level, dist, high, pop_none, pop_key, ord FROM base
+          ORDER BY level, dist, high, pop_none, pop_key, ord LIMIT 1 OFFSET \(last))
+        """
+      kept = """
+         WHERE NOT EXISTS (SELECT 1 FROM cut)
+          OR (low >> 7, dist, low, pop_none, pop_key, ord) <= (SELECT * FROM cut)
+        """
     } else if let limit, ranking.boundsOrder {
       let last = bind(.integer(offset + limit - 1))
       cut = """
@@ -248,9 +270,14 @@ struct SearchSQL {
     let page =
       (limit.map { " LIMIT \(bind(.integer($0)))" } ?? "") + " OFFSET \(bind(.integer(offset)))"
     // Under a sort its value comes first; the rank breaks ties (`SearchIndex.sortedRows`).
-    let sorted = sort.map {
-      ("sort_key, ", "sort_key \($0.order), ", "shown.sort_key \($0.order), ")
-    }
+    // Near a place, distance comes after typos and exactness (`SearchIndex.nearRows`).
+    let sorted =
+      sort.map {
+        ("sort_key, ", "sort_key \($0.order), ", "shown.sort_key \($0.order), ", ", sort_key")
+      }
+      ?? nearRule.map { _ in
+        ("dist, ", "rank >> 7, dist, ", "shown.rank >> 7, shown.dist, ", ", dist")
+      }
     return """
       \(base)\(cut),
       matched AS (
@@ -261,7 +288,7 @@ struct SearchSQL {
           count(*) FILTER (WHERE low < 512 AND near_start IS NULL) AS exact FROM base)
       SELECT shown.id, shown.rank, shown.ord, matches, counted, exact
       FROM counts LEFT JOIN (
-        SELECT id, rank, ord, pop\(sorted == nil ? "" : ", sort_key") FROM matched
+        SELECT id, rank, ord, pop\(sorted?.3 ?? "") FROM matched
         ORDER BY \(sorted?.1 ?? "")rank, pop \(popularityOrder), ord\(page)
       ) AS shown ON true
       ORDER BY \(sorted?.2 ?? "")shown.rank, shown.pop \(popularityOrder), shown.ord

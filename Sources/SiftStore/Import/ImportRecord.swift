@@ -78,6 +78,18 @@ extension ImportSpec {
         return .failure("field \"\(name)\" must be a number, not \(other.kindName)")
       }
     }
+    if let location {
+      // A place off the earth is a mistake in the file, not a far-away item.
+      for (name, limit) in [(location.latitude, 90.0), (location.longitude, 180.0)] {
+        guard case .number(let value) = fields[name] else { continue }
+        guard abs(value) <= limit else {
+          let kind = limit == 90 ? "latitude" : "longitude"
+          return .failure(
+            "field \"\(name)\" is a \(kind), from -\(Int(limit)) to \(Int(limit)), not \(FieldValue.format(value))"
+          )
+        }
+      }
+    }
     if let categoryField, categoryField != titleField {
       switch values[categoryField] ?? .null {
       case .null: break

@@ -24,7 +24,8 @@ struct ImportCommand: AsyncParsableCommand {
 
       Examples:
         sift import cities.jsonl --catalog cities.sqlite --title name --text alternates \\
-          --number population --category country --id id --rank-by population
+          --number population --category country --id id --rank-by population \\
+          --location lat,lon
         sift import more-cities.jsonl --catalog cities.sqlite
         sift import meals.csv --catalog meals.sqlite --title name --number rating \\
           --label rating=Stars --delimiter ';'
@@ -76,7 +77,17 @@ struct ImportCommand: AsyncParsableCommand {
       valueName: "FIELD[:asc|:desc]"))
   var rankBy: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "The latitude and longitude fields, two numbers that place each item on the earth (checked: a latitude within ±90, a longitude within ±180), so searches can be --near a place.",
+      valueName: "LAT_FIELD,LON_FIELD"))
+  var location: String?
+
   func validate() throws {
+    if let location, LocationFields(parsing: location) == nil {
+      throw ValidationError(
+        "--location \"\(location)\" is not LAT_FIELD,LON_FIELD (two different field names)")
+    }
     if let rankBy, RankingField(parsing: rankBy) == nil {
       throw ValidationError(
         "--rank-by \"\(rankBy)\" is not FIELD, FIELD:asc or FIELD:desc")
@@ -116,7 +127,7 @@ struct ImportCommand: AsyncParsableCommand {
     return ImportSpec(
       titleField: title ?? "", textFields: text, numberFields: number, categoryField: category,
       idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)), merges: merge,
-      labels: labels)
+      labels: labels, location: location.flatMap(LocationFields.init(parsing:)))
   }
 
   func run() async throws {

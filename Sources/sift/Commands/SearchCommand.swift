@@ -26,6 +26,8 @@ struct SearchCommand: AsyncParsableCommand {
         sift search --catalog products --sort price:desc rose
         sift search --catalog media --crop 8 spirits
         sift search --catalog products --catalog media rose
+        sift search --catalog cities.sqlite --near 39.8,-89.6 spring
+        sift search --catalog cities.sqlite --near 48.86,2.35 --within 30 --sort distance
       """
   )
 
@@ -45,9 +47,20 @@ struct SearchCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "List the results by a number field or the title, smallest first (:asc) or largest (:desc); relevance breaks ties, items without a value come last.",
-      valueName: "FIELD[:asc|:desc]"))
+      "List the results by a number field or the title, smallest first (:asc) or largest (:desc), or by distance from --near; relevance breaks ties, items without a value come last.",
+      valueName: "FIELD[:asc|:desc]|distance"))
   var sort: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Rank by distance from this place right after exactness (in a catalog imported with --location); each result says how far it is.",
+      valueName: "LAT,LON"))
+  var near: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --near, keep only items at most this many kilometres away.", valueName: "KM"))
+  var within: String?
 
   @Option(
     help: ArgumentHelp(
@@ -100,6 +113,7 @@ struct SearchCommand: AsyncParsableCommand {
     if let sort, SearchSort(parsing: sort) == nil {
       throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not \"\(sort)\"")
     }
+    _ = try place()
     if queriesFile != nil, !query.isEmpty {
       throw ValidationError("give either a query or --queries FILE, not both")
     }
@@ -143,12 +157,37 @@ struct SearchCommand: AsyncParsableCommand {
     }
   }
 
+  /// `--near` and `--within` read, each error naming its option.
+  private func place() throws -> SearchNear? {
+    guard let near else {
+      if within != nil { throw ValidationError("--within needs --near LAT,LON") }
+      return nil
+    }
+    let point: GeoPoint
+    do {
+      point = try GeoPoint(parsing: near)
+    } catch {
+      throw ValidationError("--near: \(error)")
+    }
+    var radius: Double?
+    if let within {
+      do {
+        radius = try SearchNear.kilometers(parsing: within)
+      } catch {
+        throw ValidationError("--within: \(error)")
+      }
+    }
+    return SearchNear(point, withinKilometers: radius)
+  }
+
   /// The same reading of scope, tokens and text as `sift serve`'s search.
   private func request(_ text: String, schema: CatalogSchema) throws -> SearchRequest {
+    let near = try place()
     do throws(SearchRequestError) {
       return try SearchRequest(
         SearchRequestInput(
-          text: text, scope: scope, tokens: tokens, sort: sort.flatMap(SearchSort.init(parsing:))),
+          text: text, scope: scope, tokens: tokens, sort: sort.flatMap(SearchSort.init(parsing:)),
+          near: near),
         schema: schema)
     } catch {
       throw Failure.usage(error)
@@ -173,7 +212,8 @@ struct SearchCommand: AsyncParsableCommand {
       for result in page.results {
         write(
           Self.shown(result), schema, explanation: result.explanation,
-          catalog: heading == nil ? nil : catalog.name, to: output)
+          distance: result.distanceKilometers, catalog: heading == nil ? nil : catalog.name,
+          to: output)
       }
     }
     if let unknown = try await unknownCategory(in: request, page: first, of: catalog) {
@@ -254,12 +294,14 @@ struct SearchCommand: AsyncParsableCommand {
   /// explanation's line under it.
   func write(
     _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?,
-    catalog: String? = nil, to output: StandardStreams.Output
+    distance: Double? = nil, catalog: String? = nil, to output: StandardStreams.Output
   ) {
     if json {
-      output.write(jsonLine(item, schema, explanation: explanation, catalog: catalog) + "\n")
+      output.write(
+        jsonLine(item, schema, explanation: explanation, distance: distance, catalog: catalog)
+          + "\n")
     } else {
-      output.write(textLine(item, schema) + "\n")
+      output.write(textLine(item, schema, distance: distance) + "\n")
       if let explanation { output.write(Self.describe(explanation).inert + "\n") }
     }
   }
@@ -354,7 +396,7 @@ struct SearchCommand: AsyncParsableCommand {
   /// ones last), and with `--explain` an `"explain"` object.
   func jsonLine(
     _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?,
-    catalog: String? = nil
+    distance: Double? = nil, catalog: String? = nil
   ) -> String {
     var object = JSONLine()
     // One of several catalogs searched: which one, first.
@@ -369,6 +411,7 @@ struct SearchCommand: AsyncParsableCommand {
       case .number(let number): object.add(field.name, .number(number))
       }
     }
+    if let distance { object.add("distance_km", .number(distance)) }
     if let explanation { object.add("explain", Self.json(explanation)) }
     return object.line
   }
@@ -416,6 +459,10 @@ struct SearchCommand: AsyncParsableCommand {
           + (rank.position > 0 ? " at word \(rank.position + 1)" : "")
       } ?? "no text term",
     ]
+    if let distance = explanation.distanceKilometers, explanation.sortField == nil {
+      // Near a place without a sort: the rule right after exactness.
+      parts.insert("distance \(MatchExplanation.kilometers(distance))", at: 2)
+    }
     if let synonym = explanation.synonym { parts.insert("via synonym \(synonym)", at: 0) }
     if let field = explanation.rankingField {
       parts.append("\(field) \(explanation.popularity.map(FieldValue.grouped) ?? "none")")
@@ -438,12 +485,14 @@ struct SearchCommand: AsyncParsableCommand {
     return "    ↳ " + parts.joined(separator: " · ")
   }
 
-  /// The title, then the other fields as "Label: value", made inert for the terminal.
-  func textLine(_ item: Item, _ schema: CatalogSchema) -> String {
+  /// The title, then the other fields as "Label: value" (and how far it is, near a place),
+  /// made inert for the terminal.
+  func textLine(_ item: Item, _ schema: CatalogSchema, distance: Double? = nil) -> String {
     let title = item[schema.titleField]?.displayText ?? ""
-    let details = schema.fields.filter { $0.name != schema.titleField }.compactMap { field in
+    var details = schema.fields.filter { $0.name != schema.titleField }.compactMap { field in
       field.summary(item[field.name], maximumValues: 5).map { "\(field.label): \($0)" }
     }
+    if let distance { details.append("\(MatchExplanation.kilometers(distance)) away") }
     let line = details.isEmpty ? title : "\(title)  —  \(details.joined(separator: " · "))"
     return line.inert
   }
@@ -459,7 +508,8 @@ extension Failure {
         "invalid --token \"\(identifier)\": not one filter of catalog \(catalog) (e.g. category:VALUE, FIELD:<NUMBER)",
         status: 2)
     case .unknownCategory: exit("--token: \(error)", status: 2)
-    case .unsortable: exit("--sort: \(error)", status: 2)
+    case .unsortable, .distanceWithoutPlace: exit("--sort: \(error)", status: 2)
+    case .noLocation: exit("--near: \(error)", status: 2)
     case .unknownScope: exit(error.description, status: 2)
     }
   }

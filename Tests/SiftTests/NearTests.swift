@@ -1,0 +1,396 @@
+import Foundation
+import SiftTestSupport
+import Testing
+
+@testable import Sift
+
+/// Near a place: the relevance order with distance ranked right after typos and exactness —
+/// the reference is that order stably sorted by (typos and exactness, distance), with a
+/// haversine of the test's own; a radius keeps only what is within it.
+@Suite("Near a place")
+struct NearTests {
+  static let schema: CatalogSchema = {
+    var schema = EnginePropertyTests.schema
+    schema.fields += [
+      .number("lat", searchable: false), .number("lon", searchable: false),
+    ]
+    schema.location = LocationFields(latitude: "lat", longitude: "lon")
+    return schema
+  }()
+
+  /// A few towns' centres: items cluster around them, so distances tie and differ by little.
+  static let centres = [(48.85, 2.35), (39.78, -89.65), (-33.87, 151.21), (0, 179.99)]
+
+  static func randomItem(_ id: Int, using random: inout SplitMix64) -> Item {
+    var item = EnginePropertyTests.randomItem(id, using: &random)
+    switch Int.random(in: 0..<6, using: &random) {
+    case 0: break  // no location
+    case 1:
+      // Exactly on a centre: ties on distance.
+      let centre = centres.randomElement(using: &random)!
+      item.fields["lat"] = .number(centre.0)
+      item.fields["lon"] = .number(centre.1)
+    default:
+      let centre = centres.randomElement(using: &random)!
+      item.fields["lat"] = .number(centre.0 + Double.random(in: -2...2, using: &random))
+      item.fields["lon"] = .number(
+        min(180, centre.1 + Double.random(in: -2...2, using: &random)))
+    }
+    return item
+  }
+
+  static func randomPlace(using random: inout SplitMix64) throws -> GeoPoint {
+    let centre = centres.randomElement(using: &random)!
+    return try GeoPoint(
+      latitude: centre.0 + Double.random(in: -1...1, using: &random),
+      longitude: min(180, centre.1 + Double.random(in: -1...1, using: &random)))
+  }
+
+  /// The test's own great-circle distance in whole metres (haversine on a sphere of 6,371 km).
+  static func meters(_ item: Item, from place: GeoPoint) -> Int? {
+    guard case .number(let latitude) = item["lat"], case .number(let longitude) = item["lon"]
+    else { return nil }
+    let radians = Double.pi / 180
+    let dLat = (latitude - place.latitude) * radians
+    let dLon = (longitude - place.longitude) * radians
+    let h =
+      pow(sin(dLat / 2), 2) + cos(place.latitude * radians) * cos(latitude * radians)
+      * pow(sin(dLon / 2), 2)
+    return Int((2 * 6_371_000 * asin(min(1, h.squareRoot()))).rounded(.down))
+  }
+
+  /// The reference: `relevance` (ids best first, with their ranks) stably sorted by the rank's
+  /// typos and exactness, then distance (none last); with `byDistanceAlone`, by distance alone.
+  static func reference(
+    _ relevance: [(id: ItemID, rank: MatchRank)], items: [Item], place: GeoPoint,
+    withinMeters: Int? = nil, byDistanceAlone: Bool = false, descending: Bool = false
+  ) -> [ItemID] {
+    let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
+    let kept = relevance.filter { entry in
+      guard let radius = withinMeters else { return true }
+      return meters(byID[entry.id]!, from: place).map { $0 <= radius } ?? false
+    }
+    func key(_ entry: (id: ItemID, rank: MatchRank)) -> (UInt16, Int) {
+      let distance = meters(byID[entry.id]!, from: place)
+      let level = byDistanceAlone ? 0 : entry.rank.packed >> 7
+      guard let distance else { return (level, .max) }
+      return (level, descending ? -distance : distance)
+    }
+    return kept.enumerated().sorted { a, b in
+      let (keyA, keyB) = (key(a.element), key(b.element))
+      if keyA != keyB { return keyA < keyB }
+      return a.offset < b.offset
+    }.map(\.element.id)
+  }
+
+  static func relevance(_ collection: FilteredCollection) -> [(id: ItemID, rank: MatchRank)] {
+    collection.rows.indices.map { (collection.rows[$0], collection.rank(atRow: $0)!) }
+  }
+
+  @Test("near a place: the relevance order stably sorted by exactness, then distance")
+  func nearEqualsReference() throws {
+    let seed: UInt64 = 20_261_126
+    print("near seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    var radiusRounds = 0
+    for round in 0..<1_000 {
+      let items = (0..<Int.random(in: 0...40, using: &random)).map {
+        Self.randomItem($0, using: &random)
+      }
+      // With a radius, exact matches only: which near spellings are looked for depends on
+      // how many exact matches the radius keeps, which the plain relevance order cannot say.
+      let radius: Double? =
+        round % 3 == 0 ? [0, 50, 150, 400, 1_000].randomElement(using: &random)! : nil
+      var collection = try FilteredCollection(
+        schema: Self.schema, items: items, typoTolerance: radius == nil ? .automatic : .off)
+      var criteria = SearchCriteria(
+        text: EnginePropertyTests.randomQuery(using: &random),
+        tokens: EnginePropertyTests.randomTokens(using: &random),
+        scopeIndex: Int.random(in: 0..<5, using: &random))
+      collection.filter(by: criteria)
+      let relevance = Self.relevance(collection)
+      let place = try Self.randomPlace(using: &random)
+      criteria.near = SearchNear(place, withinKilometers: radius)
+      collection.filter(by: criteria)
+      let expected = Self.reference(
+        relevance, items: items, place: place,
+        withinMeters: radius.map { Int($0 * 1000) })
+      #expect(Array(collection.rows) == expected, "round \(round): \(criteria)")
+      if radius != nil, !expected.isEmpty { radiusRounds += 1 }
+      // The rows say how far each is, as the test measures it.
+      for row in collection.rows.indices.prefix(3) {
+        let item = collection.element(atRow: row)!
+        #expect(
+          Self.schema.kilometers(of: item, from: criteria.near)
+            == Self.meters(item, from: place).map { Double($0) / 1000 })
+      }
+    }
+    #expect(radiusRounds > 30, "\(radiusRounds) rounds kept something within a radius")
+  }
+
+  @Test("sorted by distance: the relevance order stably sorted by distance, either way")
+  func sortedByDistance() throws {
+    var random = SplitMix64(seed: 77)
+    for round in 0..<400 {
+      let items = (0..<Int.random(in: 0...40, using: &random)).map {
+        Self.randomItem($0, using: &random)
+      }
+      var collection = try FilteredCollection(schema: Self.schema, items: items)
+      var criteria = SearchCriteria(text: EnginePropertyTests.randomQuery(using: &random))
+      collection.filter(by: criteria)
+      let relevance = Self.relevance(collection)
+      let place = try Self.randomPlace(using: &random)
+      let descending = Bool.random(using: &random)
+      criteria.near = SearchNear(place)
+      criteria.sort = SearchSort("distance", descending: descending)
+      collection.filter(by: criteria)
+      #expect(
+        Array(collection.rows)
+          == Self.reference(
+            relevance, items: items, place: place, byDistanceAlone: true, descending: descending),
+        "round \(round): \(criteria)")
+    }
+  }
+
+  @Test(
+    "many matches: the first page, a later page and the whole list follow the reference",
+    arguments: ["", "a", "rose", "da n", "r"])
+  func manyMatches(query: String) throws {
+    var random = SplitMix64(seed: 4243)
+    let items = (0..<3_000).map { Self.randomItem($0, using: &random) }
+    var collection = try FilteredCollection(schema: Self.schema, items: items)
+    collection.filter(by: SearchCriteria(text: query))
+    let relevance = Self.relevance(collection)
+    let place = try GeoPoint(latitude: 48.9, longitude: 2.4)
+    let expected = Self.reference(relevance, items: items, place: place)
+    collection.filter(by: SearchCriteria(text: query, near: SearchNear(place)))
+    // Only the first rows are put in order at once; later ones when read.
+    if expected.count > 256 { #expect(collection.matches.orderedCount < expected.count) }
+    #expect(collection.ids(atRows: 0..<20) == Array(expected.prefix(20)), "\(query)")
+    #expect(collection.ids(atRows: 1_000..<1_020) == Array(expected.dropFirst(1_000).prefix(20)))
+    #expect(Array(collection.rows) == expected, "\(query) near \(place)")
+  }
+
+  @Test("many at one spot: ties of exactness and distance go to the attribute, past a page")
+  func tiesPastAPage() throws {
+    // 300 items named otherwise with "rose" as a tag, then 300 titled "rose": all equal the
+    // query at the same distance, and the titles come first (attribute) though later in order.
+    let items = (0..<600).map { index in
+      Item(
+        id: ItemID(String(index)),
+        fields: [
+          "title": .text(index < 300 ? "thing \(index)" : "rose"),
+          "tags": .texts(index < 300 ? ["rose"] : []), "lat": .number(10), "lon": .number(10),
+        ])
+    }
+    var collection = try FilteredCollection(schema: Self.schema, items: items)
+    collection.filter(by: SearchCriteria(text: "rose"))
+    let relevance = Self.relevance(collection)
+    let place = try GeoPoint(latitude: 10.5, longitude: 10)
+    collection.filter(by: SearchCriteria(text: "rose", near: SearchNear(place)))
+    let expected = Self.reference(relevance, items: items, place: place)
+    #expect(expected.first == "300")
+    #expect(collection.ids(atRows: 0..<200) == Array(expected.prefix(200)))
+    #expect(Array(collection.rows) == expected)
+  }
+
+  @Test("edits near a place land where a search from scratch puts them, and replay")
+  func editsNearAPlace() throws {
+    var random = SplitMix64(seed: 98)
+    for round in 0..<40 {
+      var items = (0..<Int.random(in: 1...30, using: &random)).map {
+        Self.randomItem($0, using: &random)
+      }
+      var collection = try FilteredCollection(schema: Self.schema, items: items)
+      let criteria = SearchCriteria(
+        text: ["", "a", "rose", "da"].randomElement(using: &random)!,
+        near: SearchNear(
+          try Self.randomPlace(using: &random), withinKilometers: round % 2 == 0 ? 200 : nil))
+      collection.filter(by: criteria)
+      var nextID = 1_000
+      for _ in 0..<20 {
+        let before = Array(collection.rows)
+        let changes: RowChanges
+        if Bool.random(using: &random) || items.isEmpty {
+          let item = Self.randomItem(nextID, using: &random)
+          nextID += 1
+          items.append(item)
+          changes = try collection.add(item)
+        } else {
+          let position = Int.random(in: 0..<items.count, using: &random)
+          var item = Self.randomItem(0, using: &random)
+          item.id = items[position].id
+          items[position] = item
+          changes = try collection.update(item)
+        }
+        var fresh = try FilteredCollection(schema: Self.schema, items: items)
+        fresh.filter(by: criteria)
+        #expect(Array(collection.rows) == Array(fresh.rows), "round \(round) \(criteria)")
+        #expect(changes.applied(to: before) { collection.rows[$0] } == Array(collection.rows))
+        for item in items {
+          #expect(collection.row(of: item.id) == collection.rows.firstIndex(of: item.id))
+        }
+      }
+    }
+  }
+
+  @Test("a radius filters: the indicator counts what is within it, with or without text")
+  func radiusFilters() throws {
+    let items = [
+      Item(
+        id: "paris",
+        fields: ["title": .text("Paris"), "lat": .number(48.8566), "lon": .number(2.3522)]),
+      Item(
+        id: "london",
+        fields: ["title": .text("London"), "lat": .number(51.5074), "lon": .number(-0.1278)]),
+      Item(id: "nowhere", fields: ["title": .text("Paris Nowhere")]),
+    ]
+    var collection = try FilteredCollection(schema: Self.schema, items: items)
+    let paris = try GeoPoint(latitude: 48.8566, longitude: 2.3522)
+    collection.filter(by: SearchCriteria(near: SearchNear(paris)))
+    // A place alone orders (no location last) and does not filter.
+    #expect(Array(collection.rows) == ["paris", "london", "nowhere"])
+    #expect(collection.indicator.text == "3 items")
+    collection.filter(by: SearchCriteria(near: SearchNear(paris, withinKilometers: 343.556)))
+    #expect(Array(collection.rows) == ["paris", "london"])
+    #expect(collection.indicator.text == "Items found: 2")
+    collection.filter(by: SearchCriteria(near: SearchNear(paris, withinKilometers: 343.555)))
+    #expect(Array(collection.rows) == ["paris"])
+    collection.filter(
+      by: SearchCriteria(text: "paris", near: SearchNear(paris, withinKilometers: 10)))
+    #expect(Array(collection.rows) == ["paris"])
+    // Paris–London on the sphere, to the metre.
+    #expect(Self.meters(items[1], from: paris) == 343_556)
+    #expect(collection.schema.kilometers(of: items[1], from: SearchNear(paris)) == 343.556)
+  }
+
+  @Test("--explain near a place: the distance, and distance as the rule against the next")
+  func explanation() throws {
+    let items = [
+      Item(
+        id: "far",
+        fields: ["title": .text("Springfield"), "lat": .number(42.1), "lon": .number(-72.59)]),
+      Item(
+        id: "near",
+        fields: ["title": .text("Springfield"), "lat": .number(39.8), "lon": .number(-89.64)]),
+      Item(
+        id: "start",
+        fields: [
+          "title": .text("Springfield Gardens"), "lat": .number(39.8), "lon": .number(-89.65),
+        ]),
+    ]
+    var collection = try FilteredCollection(schema: Self.schema, items: items)
+    let place = try GeoPoint(latitude: 39.78, longitude: -89.65)
+    collection.filter(by: SearchCriteria(text: "springfield ", near: SearchNear(place)))
+    // Equal to the query first (exactness), the nearer of the two before the farther.
+    #expect(Array(collection.rows) == ["near", "far", "start"])
+    let first = try #require(collection.explanation(forRow: 0))
+    #expect(first.aheadOfNext == "distance")
+    #expect(
+      first.distanceKilometers == Self.meters(items[1], from: place).map { Double($0) / 1000 })
+    #expect(first.sortField == nil)
+    let second = try #require(collection.explanation(forRow: 1))
+    #expect(second.aheadOfNext == "exactness")
+    collection.filter(
+      by: SearchCriteria(text: "springfield ", sort: .distance, near: SearchNear(place)))
+    #expect(Array(collection.rows) == ["start", "near", "far"])
+    let sorted = try #require(collection.explanation(forRow: 0))
+    #expect(sorted.sortField == "distance")
+    #expect(sorted.sortValue == MatchExplanation.kilometers(sorted.distanceKilometers!))
+    #expect(MatchExplanation.kilometers(0.85) == "850 m")
+    #expect(MatchExplanation.kilometers(12.34) == "12.3 km")
+    #expect(MatchExplanation.kilometers(1_234.5) == "1235 km")
+  }
+
+  @Test(
+    "places are read as LAT,LON; what is wrong is named",
+    arguments: [
+      ("39.78,-89.65", "39.78,-89.65"), (" 0 , 180 ", "0,180"),
+      ("91,0", "latitude 91 is outside -90…90"),
+      ("0,-180.5", "longitude -180.5 is outside -180…180"),
+      ("39.78", "\"39.78\" is not LAT,LON (two decimal numbers, e.g. 39.78,-89.65)"),
+      ("a,b", "\"a,b\" is not LAT,LON (two decimal numbers, e.g. 39.78,-89.65)"),
+      ("nan,0", "latitude nan is outside -90…90"),
+    ])
+  func parsing(text: String, expected: String) {
+    do {
+      #expect(try GeoPoint(parsing: text).description == expected)
+    } catch {
+      #expect(error.description == expected)
+    }
+  }
+
+  @Test("a radius is a number of kilometres, 0 or more; a location names two fields")
+  func radiusAndLocationFields() throws {
+    #expect(try SearchNear.kilometers(parsing: "2.5") == 2.5)
+    #expect(throws: GeoPointError.malformedRadius("-1")) {
+      try SearchNear.kilometers(parsing: "-1")
+    }
+    #expect(throws: GeoPointError.malformedRadius("far")) {
+      try SearchNear.kilometers(parsing: "far")
+    }
+    #expect(
+      LocationFields(parsing: "lat, lon") == LocationFields(latitude: "lat", longitude: "lon"))
+    #expect(LocationFields(parsing: "lat") == nil)
+    #expect(LocationFields(parsing: "lat,lat") == nil)
+    #expect(LocationFields(parsing: ",lon") == nil)
+  }
+
+  @Test("a schema's location must be two of its number fields")
+  func schemaValidation() throws {
+    var schema = Self.schema
+    schema.location = LocationFields(latitude: "title", longitude: "lon")
+    #expect(throws: CatalogSchemaError.wrongKind("title", role: "latitude", expected: .number)) {
+      try schema.validate()
+    }
+    schema.location = LocationFields(latitude: "lat", longitude: "longitude")
+    #expect(throws: CatalogSchemaError.missingField("longitude", role: "longitude")) {
+      try schema.validate()
+    }
+    // Kept through a round trip as JSON (the catalog file's schema row).
+    let data = try JSONEncoder().encode(Self.schema)
+    #expect(try JSONDecoder().decode(CatalogSchema.self, from: data) == Self.schema)
+    // A sort by distance needs a location and a place.
+    #expect(Self.schema.resolved(.distance) == .distance)
+    #expect(EnginePropertyTests.schema.resolved(.distance) == nil)
+    #expect(throws: SearchRequestError.distanceWithoutPlace) {
+      try SearchRequest(SearchRequestInput(text: "", sort: .distance), schema: Self.schema)
+    }
+    #expect(throws: SearchRequestError.noLocation(catalog: "things")) {
+      try SearchRequest(
+        SearchRequestInput(text: "", near: SearchNear(try GeoPoint(latitude: 0, longitude: 0))),
+        schema: EnginePropertyTests.schema)
+    }
+  }
+
+  struct Town: Identifiable, Sendable {
+    var id: Int
+    var name: String
+    var lat: Double
+    var lon: Double
+  }
+
+  @Test("an app's own type: the location by key paths, the model near a place")
+  func typedLocation() throws {
+    let schema = try SearchSchema<Town>(
+      title: .text("name", \.name),
+      fields: [.number("lat", \.lat, searchable: false), .number("lon", \.lon, searchable: false)]
+    ).located(latitude: \.lat, longitude: \.lon)
+    #expect(schema.catalog.location == LocationFields(latitude: "lat", longitude: "lon"))
+    #expect(throws: CatalogSchemaError.self) {
+      try SearchSchema<Town>(title: .text("name", \.name)).located(
+        latitude: \.lat, longitude: \.lon)
+    }
+    let towns = [
+      Town(id: 1, name: "Springfield", lat: 42.1, lon: -72.59),
+      Town(id: 2, name: "Springfield", lat: 39.8, lon: -89.64),
+      Town(id: 3, name: "Shelbyville", lat: 39.41, lon: -88.79),
+    ]
+    var collection = try SearchCollection(towns, schema: schema)
+    let place = try GeoPoint(latitude: 39.78, longitude: -89.65)
+    collection.filter(by: SearchCriteria(text: "spring", near: SearchNear(place)))
+    #expect(Array(collection.rows) == [2, 1])
+    collection.filter(by: SearchCriteria(near: SearchNear(place, withinKilometers: 100)))
+    #expect(Array(collection.rows) == [2, 3])
+  }
+}
