@@ -47,16 +47,35 @@ public struct GeoPoint: Hashable, Sendable, CustomStringConvertible {
   /// The great-circle distance in whole metres (rounded down) to the point at `latitude`,
   /// `longitude` (haversine). Whole metres are what results are ordered and filtered by: the
   /// PostgreSQL store computes the same formula in SQL, and a last bit that differs between the
-  /// two cannot reorder results that a metre apart.
-  @inline(__always)
+  /// two cannot reorder results a metre apart.
   package func meters(toLatitude latitude: Double, longitude: Double) -> Int {
-    let k = Self.radiansPerDegree
-    let halfLatitude = sin((latitude - self.latitude) * k / 2)
-    let halfLongitude = sin((longitude - self.longitude) * k / 2)
-    let a =
-      halfLatitude * halfLatitude + cos(self.latitude * k) * cos(latitude * k) * halfLongitude
-      * halfLongitude
-    return Int((2 * Self.earthRadius * asin(min(1, sqrt(a)))).rounded(.down))
+    distances.meters(toLatitude: latitude, longitude: longitude)
+  }
+
+  /// Distances from this point, with what does not depend on the other point worked out once.
+  package var distances: Distances { Distances(self) }
+
+  /// `GeoPoint.meters(toLatitude:longitude:)` from one point to many: the cosine of its
+  /// latitude computed once (the same value each time, so the same metres).
+  package struct Distances: Sendable {
+    let point: GeoPoint
+    let cosineOfLatitude: Double
+
+    init(_ point: GeoPoint) {
+      self.point = point
+      cosineOfLatitude = cos(point.latitude * GeoPoint.radiansPerDegree)
+    }
+
+    @inline(__always)
+    package func meters(toLatitude latitude: Double, longitude: Double) -> Int {
+      let k = GeoPoint.radiansPerDegree
+      let halfLatitude = sin((latitude - point.latitude) * k / 2)
+      let halfLongitude = sin((longitude - point.longitude) * k / 2)
+      let a =
+        halfLatitude * halfLatitude + cosineOfLatitude * cos(latitude * k) * halfLongitude
+        * halfLongitude
+      return Int((2 * GeoPoint.earthRadius * asin(min(1, sqrt(a)))).rounded(.down))
+    }
   }
 
   /// The great-circle distance to `other` in kilometres, to the metre.

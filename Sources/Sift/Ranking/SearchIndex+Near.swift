@@ -61,12 +61,16 @@ extension SearchIndex {
   }
 
   /// The first `rows` matches when distance ranks right after exactness (`--near` without a
-  /// sort), and whether they are every match: each match gets a bound from its exactness bound
-  /// (`exactnessBound`, a few bit tests) and its exact distance; they are ranked in full in the
-  /// order of those bounds until the page holds `rows` matches that no bound left can beat.
+  /// sort), and whether they are every match. Each match gets a bound on its exactness
+  /// (`exactnessBound`, a few bit tests, on every core); level by level, best first, the matches
+  /// of a level are ranked in full in the order of their distance until the page holds `rows`
+  /// matches that none left can beat — and a level no better than the page's last row is not
+  /// measured at all (a first letter's 190,000 matches: only the few thousand values starting
+  /// with it).
   ///
-  /// - Complexity: O(*m*) bounds and distances, a full rank for about as many matches as the
-  ///   page shows plus those whose bound was too hopeful, O(*rows*) to insert each.
+  /// - Complexity: O(*m*) bounds; distances for the levels the page reaches; a full rank for
+  ///   about as many matches as the page shows plus those whose bound was too hopeful, and
+  ///   O(*rows*) to insert each.
   func nearRows(
     _ slots: [Int32], _ plan: MatchPlan, _ sort: SortPlan, near: NearPlan, rows: Int
   ) -> (entries: [RankedSlot], isComplete: Bool) {
@@ -77,44 +81,73 @@ extension SearchIndex {
     if rows >= slots.count || slots.count <= 256 {
       return (order(rank(slots, plan, nearSpellings: false), sort: sort), true)
     }
-    // No bound goes past 2^25 metres (33,554 km: farther than any two places on the earth).
+    let levels = exactnessBounds(slots, plan)
+    let measure = near.point.distances
+    // No key goes past 2^25 metres (33,554 km: farther than any two places on the earth).
     let farthest: UInt64 = 1 << 25 - 1
+    func metres(_ slot: Int) -> UInt64 {
+      let latitude = numbers[near.latitude][slot]
+      let longitude = numbers[near.longitude][slot]
+      guard abs(latitude) <= 90, abs(longitude) <= 180 else { return farthest }
+      return min(UInt64(measure.meters(toLatitude: latitude, longitude: longitude)), farthest)
+    }
     return withRankingContext(plan) { context in
-      var queue = MinKeyQueue()
-      for (position, slot) in slots.enumerated() {
-        let level = UInt64(exactnessBound(Int(slot), context))
-        let meters = min(distanceKey(Int(slot), near), farthest)
-        queue.append(level << 57 | meters << 32 | UInt64(position))
-      }
-      queue.heapify()
       let letter = Self.singleLetter(context)
       var best: [RankedSlot] = []
       best.reserveCapacity(rows + 1)
-      while let key = queue.popMin() {
-        if best.count == rows, let worst = best.last {
-          // Nothing left can come before the last row: its level and distance are past it.
-          let bound = (key >> 57, key >> 32 & farthest)
-          let last = (
-            UInt64(worst.rank >> 7), min(distanceKey(Int(worst.slot), near), farthest)
-          )
-          if bound > last { break }
+      var last: (level: UInt64, metres: UInt64)?
+      for level in UInt8(0)..<4 {
+        // Every match of this level ranks at this level or worse: past the page's last row.
+        if best.count == rows, let last, last.level < UInt64(level) { break }
+        var queue = MinKeyQueue()
+        for (position, slot) in slots.enumerated() where levels[position] == level {
+          queue.append(metres(Int(slot)) << 32 | UInt64(position))
         }
-        let slot = slots[Int(key & 0xFFFF_FFFF)]
-        let rank =
-          letter.map { rankOneLetter($0, Int(slot), context) }
-          ?? analyse(Int(slot), plan, context, nearSpellings: false).rank.packed
-        let entry = RankedSlot(slot: slot, rank: rank)
-        var low = 0
-        var high = best.count
-        while low < high {
-          let middle = (low + high) / 2
-          if precedes(best[middle], entry, sort: sort) { low = middle + 1 } else { high = middle }
+        queue.heapify()
+        while let key = queue.popMin() {
+          // Nothing left of this level can come before the last row.
+          if best.count == rows, let last, (UInt64(level), key >> 32) > last { break }
+          let slot = slots[Int(key & 0xFFFF_FFFF)]
+          let rank =
+            letter.map { rankOneLetter($0, Int(slot), context) }
+            ?? analyse(Int(slot), plan, context, nearSpellings: false).rank.packed
+          let entry = RankedSlot(slot: slot, rank: rank)
+          var low = 0
+          var high = best.count
+          while low < high {
+            let middle = (low + high) / 2
+            if precedes(best[middle], entry, sort: sort) { low = middle + 1 } else { high = middle }
+          }
+          guard low < rows else { continue }
+          best.insert(entry, at: low)
+          if best.count > rows { best.removeLast() }
+          if best.count == rows, let worst = best.last {
+            last = (UInt64(worst.rank >> 7), metres(Int(worst.slot)))
+          }
         }
-        guard low < rows else { continue }
-        best.insert(entry, at: low)
-        if best.count > rows { best.removeLast() }
       }
       return (best, false)
     }
+  }
+
+  /// Each match's best possible exactness (`exactnessBound`), on every core.
+  private func exactnessBounds(_ slots: [Int32], _ plan: MatchPlan) -> [UInt8] {
+    var levels = [UInt8](repeating: 0, count: slots.count)
+    levels.withUnsafeMutableBufferPointer { levels in
+      let output = SharedWriteBuffer(buffer: levels)
+      slots.withUnsafeBufferPointer { slots in
+        let input = SharedReadBuffer(buffer: slots)
+        let ranges = Parallel.ranges(
+          count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 50_000))
+        _ = Parallel.map(parts: ranges.count) { part in
+          withRankingContext(plan) { context in
+            for position in ranges[part] {
+              output.buffer[position] = exactnessBound(Int(input.buffer[position]), context)
+            }
+          }
+        }
+      }
+    }
+    return levels
   }
 }

@@ -57,10 +57,55 @@ struct BenchCommand: AsyncParsableCommand {
       valueName: "FIELD[:asc|:desc]"))
   var sort: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Type every query near this place, as sift search --near does.", valueName: "LAT,LON"))
+  var near: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --near, keep only items within this many kilometres.", valueName: "KM"))
+  var within: String?
+
   func validate() throws {
     if let sort, SearchSort(parsing: sort) == nil {
       throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not \"\(sort)\"")
     }
+    _ = try place()
+  }
+
+  /// `--near` and `--within`, each error naming its option.
+  func place() throws -> SearchNear? {
+    guard let near else {
+      if within != nil { throw ValidationError("--within needs --near LAT,LON") }
+      return nil
+    }
+    let point: GeoPoint
+    do {
+      point = try GeoPoint(parsing: near)
+    } catch {
+      throw ValidationError("--near: \(error)")
+    }
+    var radius: Double?
+    if let within {
+      do {
+        radius = try SearchNear.kilometers(parsing: within)
+      } catch {
+        throw ValidationError("--within: \(error)")
+      }
+    }
+    return SearchNear(point, withinKilometers: radius)
+  }
+
+  /// `--near` for `schema`: nil without it.
+  ///
+  /// - Throws: `SearchRequestError.noLocation` for a catalog without a location (exit 2).
+  func resolvedPlace(_ schema: CatalogSchema) throws -> SearchNear? {
+    guard let near = try place() else { return nil }
+    guard schema.location != nil else {
+      throw Failure.usage(SearchRequestError.noLocation(catalog: schema.name))
+    }
+    return near
   }
 
   /// `--sort` as the catalog spells it.
@@ -69,9 +114,9 @@ struct BenchCommand: AsyncParsableCommand {
   func resolvedSort(_ schema: CatalogSchema) throws(SearchRequestError) -> SearchSort? {
     guard let asked = sort.flatMap(SearchSort.init(parsing:)) else { return nil }
     guard let resolved = schema.resolved(asked) else {
-      throw .unsortable(
-        asked.field, catalog: schema.name, sortable: schema.sortableFields.map(\.name))
+      throw .unsortable(asked.field, catalog: schema.name, sortable: schema.sortChoiceNames)
     }
+    if resolved.isDistance, near == nil { throw .distanceWithoutPlace }
     return resolved
   }
 
@@ -108,6 +153,7 @@ struct BenchCommand: AsyncParsableCommand {
     } catch {
       throw Failure.usage(error)
     }
+    if let near = try resolvedPlace(controller.schema) { controller.send(.setNear(near)) }
     let openMilliseconds = Self.milliseconds(since: started)
     // The app builds the near-spelling dictionaries in the background once a catalog is open;
     // here they are built before typing, and what they cost is reported on its own.

@@ -133,9 +133,10 @@ extension BenchCommand {
       items = try await catalog.count()
       openMilliseconds = Self.milliseconds(since: started)
       let sorted = try resolvedSort(catalog.schema)
+      let near = try resolvedPlace(catalog.schema)
       times = try await Self.typing(lines, each: each) { typed in
         let input = try SearchRequest(
-          SearchRequestInput(text: typed, sort: sorted), schema: catalog.schema)
+          SearchRequestInput(text: typed, sort: sorted, near: near), schema: catalog.schema)
         let result = try await catalog.search(input, limit: Self.postgresRows)
         if facets {
           let counting = DispatchTime.now()
