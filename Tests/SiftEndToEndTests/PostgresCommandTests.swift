@@ -12,6 +12,43 @@ import Glibc
 struct PostgresCommandTests {
   static let cityArguments = ImportCommandTests.cityArguments + ["--rank-by", "population"]
 
+  @Test("near a place, within a radius, by distance: PostgreSQL prints the .sqlite file's lines")
+  func nearAgrees() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
+    let address = cluster.address(catalog: "e2e_near")
+    let arguments = NearCommandTests.locatedArguments
+    let imported = try sift.run(["import", sample, "--catalog", address] + arguments)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    try sift.run(["import", sample, "--catalog", "cities.sqlite"] + arguments)
+    let places = [["--near", "37.77,-122.42"], ["--near", "48.86,2.35", "--within", "300"]]
+    let extras: [[String]] = [
+      ["--json"], ["--limit", "5"], ["--json", "--explain", "--limit", "6"],
+      ["--sort", "distance", "--limit", "5"],
+      ["--sort", "distance:desc", "--json", "--limit", "3"],
+      ["--facets", "--limit", "0"], ["--offset", "2", "--limit", "3"],
+    ]
+    for query in [["san"], ["s"], [], ["paris | lyon"], ["population:>100000"]] {
+      for place in places {
+        for extra in extras {
+          let arguments = place + extra + ["--"] + query
+          let sqlite = try sift.run(["search", "--catalog", "cities.sqlite"] + arguments)
+          let postgres = try sift.run(["search", "--catalog", address] + arguments)
+          #expect(postgres.status == 0, "\(arguments): \(postgres.stderr)")
+          #expect(postgres.stdout == sqlite.stdout, "\(arguments)")
+          #expect(postgres.stderr == sqlite.stderr, "\(arguments)")
+        }
+      }
+    }
+    // The radius's latitude band (n1: population is n0) can be read from the column's index.
+    let plan = try cluster.psql(
+      "SET enable_seqscan = off; EXPLAIN SELECT id FROM sift_e2e_near.items"
+        + " WHERE n1 BETWEEN '45.9'::float8 AND '51.8'::float8")
+    #expect(plan.contains("items_n1"), "\(plan)")
+  }
+
   @Test(
     "the cities imported into both give the README's searches line for line, with --explain, --facets and --queries"
   )

@@ -205,6 +205,85 @@ struct SearchEndpointTests {
     #expect(products?["sortable"] as? [String] == ["title", "year", "price"])
   }
 
+  @Test("near=LAT,LON&within=KM: by distance after exactness, distance_km on each; faults are 400s")
+  func near() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-serve-near-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let place = { (id: String, name: String, lat: Double, lon: Double) in
+      Item(
+        id: ItemID(id),
+        fields: ["name": .text(name), "lat": .number(lat), "lon": .number(lon)])
+    }
+    var schema = CatalogSchema(
+      name: "towns",
+      fields: [
+        .text("name"), .number("lat", searchable: false), .number("lon", searchable: false),
+      ],
+      titleField: "name")
+    schema.location = LocationFields(latitude: "lat", longitude: "lon")
+    let document = CatalogDocument(
+      schema: schema,
+      items: [
+        place("1", "Springfield", 42.1015, -72.5898), place("2", "Springfield", 39.8017, -89.6437),
+        place("3", "Springfield Gardens", 40.6632, -73.7624),
+        place("4", "Shelbyville", 39.4064, -88.79),
+      ])
+    let store = try CatalogStore.create(
+      at: folder.appendingPathComponent("towns.sqlite"), document: document)
+    let server = SiftServer(catalogs: [try StoredCatalog(name: "towns", store: store)])
+    func ids(_ json: [String: Any]) -> [String] {
+      (json["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+    let near = try await Self.get(
+      server, "/catalogs/towns/search?q=springfield%20&near=39.78,-89.65&explain=1"
+    ).json
+    #expect(ids(near) == ["2", "1", "3"])
+    let first = (near["results"] as? [[String: Any]])?.first
+    let distance = try #require(first?["distance_km"] as? Double)
+    #expect(abs(distance - 2.4) < 0.1)
+    let explain = first?["explain"] as? [String: Any]
+    #expect(explain?["distance_km"] as? Double == distance)
+    #expect(explain?["ahead_of_next"] as? String == "distance")
+    // The same as the session's answer.
+    let input = SearchRequestInput(
+      text: "springfield ", near: SearchNear(try GeoPoint(latitude: 39.78, longitude: -89.65)))
+    #expect(ids(near) == (try Self.expected(store, input)).ids)
+    let within = try await Self.get(
+      server, "/catalogs/towns/search?near=39.78,-89.65&within=200&sort=distance"
+    ).json
+    #expect(ids(within) == ["2", "4"])
+    #expect(within["indicator"] as? String == "Items found: 2")
+    let list = try await Self.get(server, "/catalogs").json
+    let towns = (list["catalogs"] as? [[String: Any]])?.first
+    #expect((towns?["location"] as? [String: String]) == ["latitude": "lat", "longitude": "lon"])
+    for (query, message) in [
+      ("near=91,0", "near: latitude 91 is outside -90…90"),
+      ("near=here", "near: \"here\" is not LAT,LON (two decimal numbers, e.g. 39.78,-89.65)"),
+      ("within=5", "within: needs near=LAT,LON"),
+      (
+        "near=1,1&within=far", "within: \"far\" is not a radius in kilometres (a number, 0 or more)"
+      ),
+      (
+        "sort=distance",
+        "sort: a sort by distance needs a place to measure from (--near LAT,LON, near=LAT,LON)"
+      ),
+    ] {
+      let (status, error) = try await Self.get(server, "/catalogs/towns/search?\(query)")
+      #expect(status == .badRequest, "\(query)")
+      #expect(error["error"] as? String == message, "\(query)")
+    }
+    let (products, _, productsFolder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: productsFolder) }
+    let (status, error) = try await Self.get(products, "/catalogs/products/search?near=1,1")
+    #expect(status == .badRequest)
+    #expect(
+      error["error"] as? String
+        == "near: catalog products has no location to be near: import it with --location LAT_FIELD,LON_FIELD"
+    )
+  }
+
   @Test("GET /search searches several catalogs in one round trip, each answer under its name")
   func severalCatalogs() async throws {
     let (server, _, folder) = try Self.server()

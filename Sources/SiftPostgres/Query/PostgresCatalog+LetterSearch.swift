@@ -12,7 +12,9 @@ extension PostgresCatalog {
   /// anything else.
   static func soleLetter(_ request: MatchRequest) -> (letter: Int, category: String?)? {
     // The tables rank a letter being typed; "a " is finished, and ranked by the statement.
-    guard request.searchedFields == nil, request.isTyping else { return nil }
+    // A radius keeps rows the tables know nothing of.
+    guard request.searchedFields == nil, request.isTyping, request.near?.withinMeters == nil
+    else { return nil }
     var letter: Int?
     var categories = Set(request.requiredCategory.map { [$0] } ?? [])
     for term in request.terms {

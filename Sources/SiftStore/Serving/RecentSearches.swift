@@ -14,7 +14,7 @@ struct RecentSearches: Sendable {
   init(capacity: Int) { self.capacity = max(capacity, 0) }
 
   /// The controller that answered `input`, or the nearest one to refine: same scope, tokens
-  /// and sort, text that the input's text extends ("san" for "san f"); nil when none.
+  /// sort and place, text that the input's text extends ("san" for "san f"); nil when none.
   mutating func start(for input: SearchRequest) -> (SearchController, exact: Bool)? {
     clock += 1
     if let found = entries[input] {
@@ -24,7 +24,7 @@ struct RecentSearches: Sendable {
     var best: (key: SearchRequest, length: Int)?
     for key in entries.keys
     where key.scopeIndex == input.scopeIndex && key.tokens == input.tokens
-      && key.sort == input.sort && !key.text.isEmpty
+      && key.sort == input.sort && key.near == input.near && !key.text.isEmpty
       && input.text.hasPrefix(key.text) && key.text.count > best?.length ?? 0
     {
       best = (key, key.text.count)
