@@ -79,6 +79,26 @@ struct ReadmeExamplesTests {
     }
   }
 
+  @Test("Near a place: the file of towns imported, then every command prints what its comments say")
+  func nearAPlace() throws {
+    let heading = "### Near a place"
+    let readme = try Self.readme
+    let examples = Self.examples(under: heading, in: readme)
+    #expect(examples.count == 5, "the README's block was read: \(examples)")
+    let section = try #require(readme.range(of: "\n" + heading + "\n"))
+    let rest = readme[section.upperBound...]
+    let open = try #require(rest.range(of: "```jsonl\n"))
+    let close = try #require(rest[open.upperBound...].range(of: "```"))
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    _ = try sift.write("towns.jsonl", String(rest[open.upperBound..<close.lowerBound]))
+    for example in examples {
+      let run = try sift.run(example.arguments)
+      #expect(run.status == 0, "\(example): \(run.stderr)")
+      #expect(run.lines == example.promised, "\(example)")
+    }
+  }
+
   @Test("examples are read from the block under their heading, comments as output")
   func reading() {
     let markdown = """

@@ -370,6 +370,29 @@ struct NearTests {
     var lon: Double
   }
 
+  @Test("the DocC article's model: near a place, the nearer Springfield first")
+  @MainActor
+  func modelNearAPlace() throws {
+    let schema = try SearchSchema<Town>(
+      title: .text("name", \.name),
+      fields: [.number("lat", \.lat, searchable: false), .number("lon", \.lon, searchable: false)]
+    ).located(latitude: \.lat, longitude: \.lon)
+    let model = try SearchModel(
+      [
+        Town(id: 1, name: "Springfield", lat: 42.10, lon: -72.59),
+        Town(id: 2, name: "Springfield", lat: 39.80, lon: -89.64),
+      ], schema: schema)
+    model.isPresented = true
+    model.text = "spring"
+    #expect(model.results.map(\.id) == [1, 2])
+    model.near = SearchNear(try GeoPoint(latitude: 40, longitude: -89))
+    #expect(model.results.map(\.id) == [2, 1])
+    #expect(model.criteria.near != nil)
+    model.near = SearchNear(try GeoPoint(latitude: 40, longitude: -89), withinKilometers: 100)
+    #expect(model.results.map(\.id) == [2])
+    #expect(model.indicator.text == "1 item found")
+  }
+
   @Test("an app's own type: the location by key paths, the model near a place")
   func typedLocation() throws {
     let schema = try SearchSchema<Town>(
