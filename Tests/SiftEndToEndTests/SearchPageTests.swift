@@ -323,5 +323,104 @@ struct SearchPageTests {
     try browser.click(try browser.find("#detail-close"))
     #expect(try shown().detail == nil)
   }
+
+  @Test("near a place: the place field, distances on the rows, nearest first, kept in the address")
+  func nearAPlace() throws {
+    defer {
+      _ = server.stop()
+      sift.cleanup()
+    }
+    let towns = try sift.write(
+      "towns.jsonl",
+      [
+        #"{"id": 1, "name": "Springfield", "state": "Illinois", "lat": 39.8017, "lon": -89.6437, "population": 114394}"#,
+        #"{"id": 2, "name": "Springfield", "state": "Massachusetts", "lat": 42.1015, "lon": -72.5898, "population": 155929}"#,
+        #"{"id": 3, "name": "Springfield", "state": "Missouri", "lat": 37.2153, "lon": -93.2982, "population": 169176}"#,
+        #"{"id": 4, "name": "Spring Valley", "state": "Illinois", "lat": 41.3275, "lon": -89.1998, "population": 5314}"#,
+        #"{"id": 5, "name": "Shelbyville", "state": "Illinois", "lat": 39.4064, "lon": -88.7901, "population": 4694}"#,
+      ].joined(separator: "\n") + "\n")
+    let imported = try sift.run([
+      "import", towns, "--catalog", "towns.sqlite", "--title", "name", "--text", "state",
+      "--number", "population", "--id", "id", "--rank-by", "population", "--location", "lat,lon",
+    ])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let located = try ServeCommandTests.Server(sift, ["--catalog", sift.path("towns.sqlite")])
+    defer { _ = located.stop() }
+    let home = "http://127.0.0.1:\(located.port)"
+    func answer(_ query: String) throws -> (titles: [String], indicator: String) {
+      let (status, json) = try located.request("GET", "/catalogs/towns/search?\(query)&limit=50")
+      #expect(status == 200, "\(query)")
+      return (
+        (json["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String },
+        json["indicator"] as? String ?? "?"
+      )
+    }
+    func waitFor(_ query: String, _ what: String) throws -> Shown {
+      let expected = try answer(query)
+      let deadline = Date().addingTimeInterval(10)
+      var page = try shown()
+      while Date() < deadline
+        && (page.indicator != expected.indicator || page.titles != expected.titles)
+      {
+        Thread.sleep(forTimeInterval: 0.05)
+        page = try shown()
+      }
+      #expect(page.indicator == expected.indicator, "\(what)")
+      #expect(page.titles == expected.titles, "\(what)")
+      return page
+    }
+    func distances() throws -> [String] {
+      try browser.run(
+        "return [...document.querySelectorAll('#results .distance')].map((e) => e.textContent)")
+        as? [String] ?? []
+    }
+    try browser.open("\(home)/?q=spring")
+    _ = try waitFor("q=spring", "by popularity without a place")
+    #expect(
+      try browser.run("return document.getElementById('near-picker').hidden") as? Bool == false)
+    #expect(try distances() == [])
+    #expect(try browser.run(Self.accessibilityProblems) as? [String] == [])
+    // A place typed: the nearest Springfield first, each row with its distance.
+    try browser.type("40, -89", into: try browser.find("#near"))
+    try browser.run("document.getElementById('near').dispatchEvent(new Event('change'))")
+    var page = try waitFor("q=spring&near=40,-89", "near Illinois")
+    #expect(page.titles.first == "Springfield")
+    #expect(try distances().first == "59.2 km")
+    #expect(page.query == "?q=spring&near=40%2C-89")
+    let menu =
+      try browser.run(
+        "return [...document.querySelectorAll('#sort option')].map((o) => o.textContent)")
+      as? [String] ?? []
+    #expect(menu.last == "Nearest first")
+    // Within a radius, nearest first.
+    try browser.type("100", into: try browser.find("#within"))
+    try browser.run(
+      """
+      document.getElementById('within').dispatchEvent(new Event('change'));
+      const menu = document.getElementById('sort'); menu.value = 'distance:asc';
+      menu.dispatchEvent(new Event('change'));
+      """)
+    page = try waitFor("q=spring&near=40,-89&within=100&sort=distance:asc", "within 100 km")
+    #expect(page.titles == ["Springfield"])
+    #expect(page.indicator == "1 item found")
+    try screenshot("5-near")
+    // The address brings it all back.
+    try browser.open("\(home)/?q=&near=40%2C-89&within=100&sort=distance")
+    page = try waitFor("near=40,-89&within=100&sort=distance:asc", "opened from the address")
+    #expect(page.titles == ["Springfield", "Shelbyville"])
+    #expect(try distances() == ["59.2 km", "68.4 km"])
+    #expect(try browser.run("return document.getElementById('within').value") as? String == "100")
+    // A place off the earth: the API's words, under the field's name.
+    try browser.run(
+      """
+      const near = document.getElementById('near'); near.value = '91,0';
+      near.dispatchEvent(new Event('change'));
+      """)
+    try browser.wait(
+      "the error", until: "return !document.getElementById('error').hidden")
+    #expect(
+      try browser.run("return document.getElementById('error').textContent") as? String
+        == "near: latitude 91 is outside -90…90")
+  }
 }
 #endif

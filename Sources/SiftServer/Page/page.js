@@ -14,6 +14,8 @@ const state = {
   tokens: [], // {identifier, text, icon}
   scope: 0, // index into catalog.scopes
   sort: "", // "" for relevance, else FIELD:asc or FIELD:desc (the API's sort=)
+  near: "", // "" for none, else LAT,LON (the API's near=), in a catalog with a location
+  within: "", // "" for any distance, else kilometres (the API's within=)
   results: [],
   matched: 0,
   suggestions: [],
@@ -101,14 +103,25 @@ function fieldValue(result, schemaField, limit) {
 
 // ---------------------------------------------------------------------------- requests
 
-// What is searched for — the text, the scope (unless the first), the tokens and the sort —
-// added to `parameters`: the request and the page's address say it the same way.
+// What is searched for — the text, the scope (unless the first), the tokens, the sort and
+// the place — added to `parameters`: the request and the page's address say it the same way.
 function searchedFor(parameters) {
   if (field().value) parameters.set("q", field().value);
   if (state.scope > 0) parameters.set("scope", state.catalog.scopes[state.scope]);
   for (const token of state.tokens) parameters.append("token", token.identifier);
   if (state.sort) parameters.set("sort", state.sort);
+  if (state.near) {
+    parameters.set("near", state.near);
+    if (state.within) parameters.set("within", state.within);
+  }
   return parameters;
+}
+
+// A distance as the command line writes it: "850 m", "12.3 km", "1235 km".
+function formatDistance(kilometres) {
+  if (kilometres < 1) return `${Math.round(kilometres * 1000)} m`;
+  const tenths = Math.round(kilometres * 10) / 10;
+  return tenths >= 100 ? `${formatNumber(Math.round(tenths))} km` : `${tenths} km`;
 }
 
 function searchURL(offset) {
@@ -357,6 +370,10 @@ function secondaryLine(result) {
     part.append(value);
     parts.push(part);
   }
+  // Near a place, how far each result is.
+  if (typeof result.distance_km === "number") {
+    parts.push(element("span", { class: "part distance", text: formatDistance(result.distance_km) }));
+  }
   return parts;
 }
 
@@ -531,9 +548,24 @@ function showSortMenu(catalog) {
       element("option", { value: `${name}:asc`, text: `${label(name)} ${title ? "A–Z" : "lowest first"}` }),
       element("option", { value: `${name}:desc`, text: `${label(name)} ${title ? "Z–A" : "highest first"}` }));
   }
+  // Distance needs a place to measure from.
+  if (catalog.location && state.near) {
+    options.push(element("option", { value: "distance:asc", text: "Nearest first" }));
+  }
   menu.replaceChildren(...options);
+  if (![...menu.options].some((o) => o.value === state.sort)) state.sort = "";
   menu.value = state.sort;
   $("sort-picker").hidden = sortable.length === 0;
+}
+
+// The place the search is near, as typed ("39.8, -89.6"): the API reads it, and says what is
+// wrong with it.
+function setNear(near, within) {
+  state.near = near.trim().replace(/\s+/g, "");
+  state.within = within.trim();
+  $("near").value = near;
+  $("within").value = within;
+  showSortMenu(state.catalog);
 }
 
 function useCatalog(catalog) {
@@ -541,6 +573,11 @@ function useCatalog(catalog) {
   state.tokens = [];
   state.scope = 0;
   state.sort = "";
+  state.near = "";
+  state.within = "";
+  $("near").value = "";
+  $("within").value = "";
+  $("near-picker").hidden = !catalog.location;
   showSortMenu(catalog);
   state.results = [];
   $("q-label").textContent = `Search ${catalog.title}`;
@@ -570,6 +607,7 @@ async function start() {
   field().value = asked.get("q") || "";
   const scope = (asked.get("scope") || "").toLowerCase();
   state.scope = Math.max(0, catalog.scopes.findIndex((s) => s.toLowerCase() === scope));
+  if (catalog.location) setNear(asked.get("near") || "", asked.get("within") || "");
   const sort = (asked.get("sort") || "").toLowerCase();
   const offered = [...$("sort").options].map((o) => o.value);
   const asKnown = offered.find((v) => v.toLowerCase() === sort || v.toLowerCase() === `${sort}:asc`);
@@ -592,6 +630,22 @@ async function start() {
   $("sort").addEventListener("change", () => {
     state.sort = $("sort").value;
     search();
+  });
+  for (const id of ["near", "within"]) {
+    $(id).addEventListener("change", () => {
+      setNear($("near").value, $("within").value);
+      search();
+    });
+  }
+  $("near-me").addEventListener("click", () => {
+    if (!navigator.geolocation) return showError("This browser cannot tell where it is.");
+    navigator.geolocation.getCurrentPosition(
+      (position) => {
+        const { latitude, longitude } = position.coords;
+        setNear(`${latitude.toFixed(4)},${longitude.toFixed(4)}`, $("within").value);
+        search();
+      },
+      (error) => showError(`Your location could not be read: ${error.message}`));
   });
   picker.addEventListener("change", () => {
     useCatalog(catalogs.find((c) => c.name === picker.value));
