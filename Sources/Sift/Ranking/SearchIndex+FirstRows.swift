@@ -47,8 +47,11 @@ extension SearchIndex {
     if slots.isEmpty { return ([], true) }
     if rows <= 0 { return ([], false) }
     if let sort = plan.sort {
-      if sort.afterExactness, case .distance(let near) = sort.column {
-        return nearRows(slots, plan, sort, near: near, rows: rows)
+      if case .distance(let near) = sort.column {
+        if sort.afterExactness { return nearRows(slots, plan, sort, near: near, rows: rows) }
+        if !sort.isDescending, rows < slots.count {
+          return nearestRows(slots, plan, sort, near: near, rows: rows)
+        }
       }
       return sortedRows(slots, plan, sort, rows: rows, nearSpellings: false)
     }

@@ -54,10 +54,16 @@ extension SearchIndex {
   /// The metres of a degree along a meridian, on the sphere distances are measured on.
   static var metersPerDegree: Double { GeoPoint.earthRadius * GeoPoint.radiansPerDegree }
 
-  /// The slots of `slots` within the plan's radius, in their order.
+  /// The slots of `slots` within the plan's radius, in their order; many are tested on every
+  /// core.
   func keepingWithin(_ slots: [Int32], _ near: NearPlan) -> [Int32] {
     guard near.withinMeters != nil else { return slots }
-    return slots.filter { isWithin(Int($0), near) }
+    let ranges = Parallel.ranges(
+      count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 20_000))
+    return Parallel.concatenated(
+      Parallel.map(parts: ranges.count) { part in
+        slots[ranges[part]].filter { isWithin(Int($0), near) }
+      })
   }
 
   /// The first `rows` matches when distance ranks right after exactness (`--near` without a
@@ -76,7 +82,9 @@ extension SearchIndex {
   ) -> (entries: [RankedSlot], isComplete: Bool) {
     if plan.rankProbes.isEmpty {
       // Nothing to rank by: distance alone orders, as a sort by distance does.
-      return sortedRows(slots, plan, sort, rows: rows, nearSpellings: false)
+      return rows < slots.count
+        ? nearestRows(slots, plan, sort, near: near, rows: rows)
+        : sortedRows(slots, plan, sort, rows: rows, nearSpellings: false)
     }
     if rows >= slots.count || slots.count <= 256 {
       return (order(rank(slots, plan, nearSpellings: false), sort: sort), true)
@@ -149,5 +157,49 @@ extension SearchIndex {
       }
     }
     return levels
+  }
+}
+
+extension SearchIndex {
+  /// `sortedRows` by distance, nearest first, without measuring most matches: a degree of
+  /// latitude is the same 111 km everywhere, so the latitude alone bounds a match's distance
+  /// from below (a subtraction); matches are measured in the order of that bound until the
+  /// bound passes the `rows`-th smallest distance found. The same rows as measuring every match:
+  /// every match whose distance reaches the page's last is measured and kept.
+  ///
+  /// - Complexity: O(*m*) bounds; distances for the matches in the band of latitudes the page
+  ///   reaches (the first letter typed near Illinois: a few thousand of 190,000).
+  func nearestRows(
+    _ slots: [Int32], _ plan: MatchPlan, _ sort: SortPlan, near: NearPlan, rows: Int
+  ) -> (entries: [RankedSlot], isComplete: Bool) {
+    let perMetre = 1 / Self.metersPerDegree
+    var queue = MinKeyQueue()
+    for (position, slot) in slots.enumerated() {
+      let latitude = numbers[near.latitude][Int(slot)]
+      // A bound in whole metres, rounded down and a metre less, so it is never above the
+      // distance the formula gives; no location sorts last (2^31 metres).
+      let gap = abs(latitude - near.point.latitude) / perMetre
+      let bound = gap.isFinite ? UInt64(max(0, min(gap - 1, Double(1 << 31)))) : 1 << 31
+      queue.append(bound << 32 | UInt64(position))
+    }
+    queue.heapify()
+    var heap = KeyHeap(capacity: max(rows, 1))
+    var measured: [(slot: Int32, key: UInt64)] = []
+    while let next = queue.popMin() {
+      if heap.isFull, next >> 32 > min(heap.largest, 1 << 31) { break }
+      let slot = slots[Int(next & 0xFFFF_FFFF)]
+      let key = sortKey(Int(slot), sort)
+      heap.insert(key)
+      measured.append((slot, key))
+    }
+    let last = heap.largest
+    let kept = measured.filter { $0.key <= last }.sorted { $0.slot < $1.slot }
+    let ranked = rank(kept.map(\.slot), plan, nearSpellings: false)
+    let keys = kept.map(\.key)
+    let order = ranked.indices.sorted { i, j in
+      if keys[i] != keys[j] { return keys[i] < keys[j] }
+      return precedes(ranked[i], ranked[j], sort: sort)
+    }
+    return (order.map { ranked[$0] }, kept.count == slots.count)
   }
 }
