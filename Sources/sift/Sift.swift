@@ -48,6 +48,24 @@ struct AppCommand: ParsableCommand {
   )
   var catalog: String = BuiltInCatalog.default.rawValue
 
+  @Option(
+    help: ArgumentHelp(
+      "Search near this place (a catalog imported with --location): distance ranks results right after exactness, each row says how far, Ctrl-S offers nearest first.",
+      valueName: "LAT,LON"))
+  var near: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --near, show only items within this many kilometres.", valueName: "KM"))
+  var within: String?
+
+  func validate() throws { _ = try place() }
+
+  /// `--near` and `--within`, each error naming its option.
+  func place() throws -> SearchNear? {
+    try SearchNear.commandLine(near: near, within: within)
+  }
+
   func run() throws {
     if PostgresAddress.isPostgres(catalog) { return try runOnPostgres() }
     let store = try Failure.openCatalog(catalog)
@@ -68,6 +86,12 @@ struct AppCommand: ParsableCommand {
       model.restore(from: saved)
     }
     if let notice = report.notice, model.message == nil { model.show("Note: \(notice)") }
+    if let near = try place() {
+      guard collection.schema.location != nil else {
+        throw Failure.usage(SearchRequestError.noLocation(catalog: collection.schema.name))
+      }
+      model.search(near: near)
+    }
     let persistence = StorePersistence(store: store, generation: report.generation)
     let app = TerminalApp(model: model, persistence: persistence)
     try Self.run(app)

@@ -253,4 +253,37 @@ struct TerminalAppTests {
     tmux.keys("C-q")
     tmux.wait(for: "EXIT=0")
   }
+
+  @Test("sift --near: each row says how far, the footer names the place; a bad place is refused")
+  func nearAPlace() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
+    let imported = try sift.run(
+      ["import", sample, "--catalog", "cities.sqlite"] + NearCommandTests.locatedArguments)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let tmux = try Tmux(sift)
+    tmux.launch("--catalog cities.sqlite --near 48.8566,2.3522 --within 40")
+    var screen = tmux.wait(for: "near 48.8566,2.3522 within 40 km")
+    // Nearest first with nothing typed: the same cities `sift search` lists.
+    let listed = try sift.run([
+      "search", "--catalog", "cities.sqlite", "--near", "48.8566,2.3522", "--within", "40",
+      "--json", "--limit", "3",
+    ])
+    for title in listed.titles { #expect(screen.contains(" \(title)"), "\(title)\n\(screen)") }
+    let first = try #require(listed.objects.first?["distance_km"] as? Double)
+    #expect(screen.contains("   \(MatchKilometers.shown(first))  ·  "), "\(screen)")
+    tmux.type("e")
+    screen = tmux.wait(for: "Items found:")
+    #expect(screen.contains(" · near 48.8566,2.3522 within 40 km"))
+    tmux.keys("C-q")
+    tmux.wait(for: "EXIT=0")
+    // A place off the earth, or in a catalog without a location: refused before the screen.
+    tmux.launch("--catalog cities.sqlite --near 91,0")
+    screen = tmux.wait(for: "EXIT=64")
+    #expect(screen.contains("--near: latitude 91 is outside -90…90"))
+    tmux.launch("--catalog products --near 1,1")
+    screen = tmux.wait(for: "EXIT=2")
+    #expect(screen.contains("catalog products has no location to be near"))
+  }
 }

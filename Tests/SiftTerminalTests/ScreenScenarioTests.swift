@@ -275,6 +275,50 @@ struct ScreenScenarioTests {
     #expect(app.text.contains("A sullen ten-year-old girl wanders into a world of spirits"))
   }
 
+  @Test("near a place (sift --near): how far on each row, the place beside the count, ^S nearest")
+  func nearAPlace() throws {
+    var schema = CatalogSchema(
+      name: "towns",
+      fields: [
+        .text("name"), .text("state"), .number("lat", searchable: false),
+        .number("lon", searchable: false),
+      ],
+      titleField: "name")
+    schema.location = LocationFields(latitude: "lat", longitude: "lon")
+    let town = { (id: String, name: String, state: String, lat: Double, lon: Double) in
+      Item(
+        id: ItemID(id),
+        fields: [
+          "name": .text(name), "state": .text(state), "lat": .number(lat), "lon": .number(lon),
+        ])
+    }
+    let collection = try FilteredCollection(
+      schema: schema,
+      items: [
+        town("1", "Springfield", "Massachusetts", 42.1015, -72.5898),
+        town("2", "Springfield", "Illinois", 39.8017, -89.6437),
+        town("3", "Spring Valley", "Illinois", 41.3275, -89.1998),
+      ])
+    var app = try AppDriver(collection: collection)
+    app.model.search(near: SearchNear(try GeoPoint(latitude: 40, longitude: -89)))
+    app.settle()
+    app.type("spring")
+    #expect(app.titles == ["Springfield", "Spring Valley", "Springfield"])
+    #expect(app.screen[5] == "   59.2 km  ·  State: Illinois", "\(app.screen[5])")
+    #expect(app.footer.hasPrefix("Items found: 3 · near 40,-89"), "\(app.footer)")
+    // Ctrl-S: relevance, then each field both ways, then nearest first.
+    for _ in 0..<(schema.sortChoices.count) { app.press(.control("s")) }
+    #expect(app.model.controller.sort == .distance)
+    #expect(app.footer.hasPrefix("Items found: 3 · by Distance, nearest first · near 40,-89"))
+    #expect(app.titles == ["Springfield", "Spring Valley", "Springfield"])
+    app.model.search(
+      near: SearchNear(try GeoPoint(latitude: 40, longitude: -89), withinKilometers: 100))
+    app.settle()
+    #expect(app.titles == ["Springfield"])
+    #expect(
+      app.footer.hasPrefix("1 item found · by Distance, nearest first · near 40,-89 within 100 km"))
+  }
+
   @Test("either of two and synonyms as the app shows them: rows, count and highlights")
   func alternativesAndSynonyms() throws {
     var app = try AppDriver(.products)

@@ -359,8 +359,11 @@ function showDidYouMean(word) {
 function secondaryLine(result) {
   const parts = [];
   for (const schemaField of state.catalog.fields) {
-    // A row shows what is searched; the detail shows the fields kept besides.
+    // A row shows what is searched; the detail shows the fields kept besides, and the
+    // coordinates of a catalog with a location (near a place the row says how far).
     if (schemaField.name === state.catalog.titleField || schemaField.stored) continue;
+    const location = state.catalog.location;
+    if (location && (schemaField.name === location.latitude || schemaField.name === location.longitude)) continue;
     const value = fieldValue(result, schemaField, 2);
     if (!value) continue;
     const part = element("span", { class: "part" });

@@ -245,6 +245,13 @@ extension AppModel {
       details.append(("\(field.label): ", .dim))
       details += highlighted(shown, field: field.name, item: item, base: .dim)
     }
+    if let distance = controller.schema.kilometers(
+      of: item, from: controller.collection.resolved.near)
+    {
+      // Near a place, how far it is comes first: a long line is cut at its end.
+      let away: [(String, CellStyle)] = [(MatchExplanation.kilometers(distance), .plain)]
+      details.insert(contentsOf: away + (details.count > 1 ? [("  ·  ", .dim)] : []), at: 1)
+    }
     grid.put(details, x: 0, y: y + 1, maxWidth: width - 1)
     if selected {
       grid.fill(y: y, to: width - 1, style: .reverse)
@@ -257,12 +264,15 @@ extension AppModel {
 
   /// The fields a row shows under its title: the short ones first (numbers, categories, single
   /// texts, in schema order), then lists — a city's 200 other names no longer push its country
-  /// off the line — each list with the values the search matched first.
+  /// off the line — each list with the values the search matched first. The coordinates of a
+  /// catalog with a location are left to the detail: near a place the row says how far.
   func rowDetails(of item: Item) -> [(FieldDefinition, FieldValue)] {
     let schema = controller.schema
     var short: [(FieldDefinition, FieldValue)] = []
     var lists: [(FieldDefinition, FieldValue)] = []
-    for field in schema.fields where field.name != schema.titleField {
+    let coordinates = [schema.location?.latitude, schema.location?.longitude]
+    for field in schema.fields
+    where field.name != schema.titleField && !coordinates.contains(field.name) {
       guard let value = item[field.name] else { continue }
       guard case .texts(let values) = value else {
         short.append((field, value))
@@ -314,7 +324,13 @@ extension AppModel {
     let indicator = controller.indicator
     // A sort in force is said beside the count, which its order explains.
     let sorted = controller.sort.map { " · by " + controller.schema.describe($0) }
-    let left = controller.needsSearch ? "Searching…" : indicator.text + (sorted ?? "")
+    // So is the place results are near.
+    let near = controller.collection.resolved.near.map { near in
+      " · near \(near.point)"
+        + (near.withinKilometers.map { " within \(FieldValue.format($0)) km" } ?? "")
+    }
+    let left =
+      controller.needsSearch ? "Searching…" : indicator.text + (sorted ?? "") + (near ?? "")
     grid.put(" " + left, x: 0, y: y, style: indicator.isNoResults ? .bold : .plain)
     // The summary on the right only where it fits beside the indicator, never over it.
     if indicator.isFiltering && !controller.needsSearch {

@@ -65,6 +65,21 @@ public struct AppModel: Sendable {
     cursor = self.controller.text.count
   }
 
+  /// Searches near a place from now on (`sift --near LAT,LON --within KM`): rows say how far
+  /// each is, the footer names the place, and Ctrl-S also offers nearest first.
+  public mutating func search(near: SearchNear?) {
+    controller.send(.setNear(near))
+    if controller.searchesImmediately { syncSelection(resetToTop: true) }
+  }
+
+  /// The orders Ctrl-S cycles through: relevance, each sortable field both ways, and nearest
+  /// first near a place.
+  var sortChoices: [SearchSort?] {
+    let schema = controller.schema
+    let nearest = controller.near != nil && schema.location != nil ? [SearchSort.distance] : []
+    return schema.sortChoices + nearest
+  }
+
   /// Restores a saved search state; returns the problems met (also shown on the status line).
   @discardableResult
   public mutating func restore(from data: Data) -> [SearchController.RestorationProblem] {
@@ -228,7 +243,7 @@ public struct AppModel: Sendable {
       screen = .help(over: .list)
     case .control("s"):
       // The next order: relevance, then each sortable field one way and the other.
-      let choices = controller.schema.sortChoices
+      let choices = sortChoices
       let next = ((choices.firstIndex(of: controller.sort) ?? 0) + 1) % choices.count
       controller.send(.setSort(choices[next]))
       message =

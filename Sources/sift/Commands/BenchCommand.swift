@@ -76,25 +76,7 @@ struct BenchCommand: AsyncParsableCommand {
 
   /// `--near` and `--within`, each error naming its option.
   func place() throws -> SearchNear? {
-    guard let near else {
-      if within != nil { throw ValidationError("--within needs --near LAT,LON") }
-      return nil
-    }
-    let point: GeoPoint
-    do {
-      point = try GeoPoint(parsing: near)
-    } catch {
-      throw ValidationError("--near: \(error)")
-    }
-    var radius: Double?
-    if let within {
-      do {
-        radius = try SearchNear.kilometers(parsing: within)
-      } catch {
-        throw ValidationError("--within: \(error)")
-      }
-    }
-    return SearchNear(point, withinKilometers: radius)
+    try SearchNear.commandLine(near: near, within: within)
   }
 
   /// `--near` for `schema`: nil without it.

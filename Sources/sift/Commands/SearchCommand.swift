@@ -159,25 +159,7 @@ struct SearchCommand: AsyncParsableCommand {
 
   /// `--near` and `--within` read, each error naming its option.
   private func place() throws -> SearchNear? {
-    guard let near else {
-      if within != nil { throw ValidationError("--within needs --near LAT,LON") }
-      return nil
-    }
-    let point: GeoPoint
-    do {
-      point = try GeoPoint(parsing: near)
-    } catch {
-      throw ValidationError("--near: \(error)")
-    }
-    var radius: Double?
-    if let within {
-      do {
-        radius = try SearchNear.kilometers(parsing: within)
-      } catch {
-        throw ValidationError("--within: \(error)")
-      }
-    }
-    return SearchNear(point, withinKilometers: radius)
+    try SearchNear.commandLine(near: near, within: within)
   }
 
   /// The same reading of scope, tokens and text as `sift serve`'s search.
