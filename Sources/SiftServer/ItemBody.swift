@@ -43,6 +43,10 @@ struct ItemBody: Sendable {
         throw .badRequest("\(schema.titleField): required, a string that is not blank")
       }
     }
+    // A place off the earth, as an import refuses it.
+    if let (name, reason) = schema.location?.problem(in: fields) {
+      throw .badRequest("\(name): \(reason)")
+    }
     self.fields = fields
   }
 

@@ -60,6 +60,54 @@ struct EditEndpointTests {
     (answer.json["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
   }
 
+  @Test("a place off the earth is a 400 naming the field, as an import refuses it")
+  func coordinatesChecked() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-edits-near-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var schema = CatalogSchema(
+      name: "towns",
+      fields: [
+        .text("name"), .number("lat", searchable: false), .number("lon", searchable: false),
+      ],
+      titleField: "name")
+    schema.location = LocationFields(latitude: "lat", longitude: "lon")
+    let store = try CatalogStore.create(
+      at: folder.appendingPathComponent("towns.sqlite"),
+      document: CatalogDocument(
+        schema: schema,
+        items: [
+          Item(
+            id: "1",
+            fields: ["name": .text("Springfield"), "lat": .number(39.8), "lon": .number(-89.6)])
+        ]))
+    let server = SiftServer(
+      catalogs: [try StoredCatalog(name: "towns", store: store)], writeToken: Self.token)
+    let answers = try await Self.run(
+      server,
+      [
+        (.post, "/catalogs/towns/items", #"{"name": "Nowhere", "lat": 91, "lon": 0}"#, Self.token),
+        (
+          .put, "/catalogs/towns/items/1", #"{"name": "Springfield", "lat": 39.8, "lon": -181}"#,
+          Self.token
+        ),
+        (
+          .put, "/catalogs/towns/items/1", #"{"name": "Springfield", "lat": 39.81, "lon": -89.6}"#,
+          Self.token
+        ),
+        (.get, "/catalogs/towns/search?near=39.8,-89.6", nil, nil),
+      ])
+    #expect(answers[0].status == 400)
+    #expect(answers[0].json["error"] as? String == "lat: a latitude, from -90 to 90, not 91")
+    #expect(answers[1].status == 400)
+    #expect(answers[1].json["error"] as? String == "lon: a longitude, from -180 to 180, not -181")
+    #expect(answers[2].status == 200)
+    let results = answers[3].json["results"] as? [[String: Any]] ?? []
+    #expect(results.count == 1)
+    #expect(results.first?["distance_km"] as? Double == 1.111)
+  }
+
   @Test("add, change and delete, each seen by the next search and saved in the file")
   func editsAreSeenAndSaved() async throws {
     let (server, store, folder) = try Self.served()

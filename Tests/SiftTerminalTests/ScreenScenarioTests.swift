@@ -317,6 +317,12 @@ struct ScreenScenarioTests {
     #expect(app.titles == ["Springfield"])
     #expect(
       app.footer.hasPrefix("1 item found · by Distance, nearest first · near 40,-89 within 100 km"))
+    // The form checks coordinates as an import does.
+    var editor = ItemEditor(schema: schema, item: collection.item(id: "2"))
+    editor.values[2] = "91"
+    #expect(
+      editor.edit(titleField: "name")
+        == .failure(EditorProblem("Lat must be a latitude, from -90 to 90, not 91")))
   }
 
   @Test("either of two and synonyms as the app shows them: rows, count and highlights")

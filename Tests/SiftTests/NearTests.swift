@@ -336,6 +336,20 @@ struct NearTests {
     #expect(LocationFields(parsing: ",lon") == nil)
   }
 
+  @Test("coordinates off the earth are named with what is wrong")
+  func coordinateProblems() {
+    let location = LocationFields(latitude: "lat", longitude: "lon")
+    #expect(location.problem(in: ["lat": .number(90), "lon": .number(-180)]) == nil)
+    #expect(location.problem(in: [:]) == nil)
+    #expect(
+      location.problem(in: ["lat": .number(-90.5)])! == (
+        "lat", "a latitude, from -90 to 90, not -90.5"
+      ))
+    #expect(
+      location.problem(in: ["lat": .number(10), "lon": .number(.nan)])!.reason
+        == "a longitude, from -180 to 180, not nan")
+  }
+
   @Test("a schema's location must be two of its number fields")
   func schemaValidation() throws {
     var schema = Self.schema

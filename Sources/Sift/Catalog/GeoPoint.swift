@@ -184,3 +184,18 @@ extension CatalogSchema {
     return near.point.kilometers(to: point)
   }
 }
+
+extension LocationFields {
+  /// The first coordinate among `fields` that is off the earth — a latitude outside ±90, a
+  /// longitude outside ±180 — with what is wrong ("a latitude, from -90 to 90, not 91"): the
+  /// one rule of imports, edits over HTTP and the app's form. Nil when both are fine or absent.
+  public func problem(in fields: [String: FieldValue]) -> (field: String, reason: String)? {
+    for (name, kind, limit) in [(latitude, "latitude", 90.0), (longitude, "longitude", 180.0)] {
+      guard case .number(let value) = fields[name], !(abs(value) <= limit) else { continue }
+      return (
+        name, "a \(kind), from -\(Int(limit)) to \(Int(limit)), not \(FieldValue.format(value))"
+      )
+    }
+    return nil
+  }
+}

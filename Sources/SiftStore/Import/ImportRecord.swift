@@ -78,17 +78,9 @@ extension ImportSpec {
         return .failure("field \"\(name)\" must be a number, not \(other.kindName)")
       }
     }
-    if let location {
-      // A place off the earth is a mistake in the file, not a far-away item.
-      for (name, limit) in [(location.latitude, 90.0), (location.longitude, 180.0)] {
-        guard case .number(let value) = fields[name] else { continue }
-        guard abs(value) <= limit else {
-          let kind = limit == 90 ? "latitude" : "longitude"
-          return .failure(
-            "field \"\(name)\" is a \(kind), from -\(Int(limit)) to \(Int(limit)), not \(FieldValue.format(value))"
-          )
-        }
-      }
+    // A place off the earth is a mistake in the file, not a far-away item.
+    if let (name, reason) = location?.problem(in: fields) {
+      return .failure("field \"\(name)\" is \(reason)")
     }
     if let categoryField, categoryField != titleField {
       switch values[categoryField] ?? .null {

@@ -7,6 +7,8 @@ public struct ItemEditor: Hashable, Sendable {
   /// The item being edited; nil for a new item.
   public var itemID: ItemID?
   public var fields: [FieldDefinition]
+  /// The catalog's coordinates, checked before a save as an import checks them.
+  let location: LocationFields?
   public var values: [String]
   /// Fields that held several strings: edited as one line, separated by " | ".
   public var listFields: Set<String>
@@ -19,6 +21,7 @@ public struct ItemEditor: Hashable, Sendable {
   /// A form for a new item (empty) or for `item`.
   public init(schema: CatalogSchema, item: Item? = nil) {
     itemID = item?.id
+    location = schema.location
     fields = schema.allFields
     values = fields.map { field in
       switch item?[field.name] {
@@ -87,6 +90,10 @@ public struct ItemEditor: Hashable, Sendable {
       case .text, .category:
         result[field.name] = .text(text)
       }
+    }
+    if let (name, reason) = location?.problem(in: result) {
+      let label = fields.first { $0.name == name }?.label ?? name
+      return .failure(EditorProblem("\(label) must be \(reason)"))
     }
     if let itemID { return .success(.update(Item(id: itemID, fields: result))) }
     return .success(.add(nil, fields: result))
