@@ -48,23 +48,7 @@ struct AppCommand: ParsableCommand {
   )
   var catalog: String = BuiltInCatalog.default.rawValue
 
-  @Option(
-    help: ArgumentHelp(
-      "Search near this place (a catalog imported with --location): distance ranks results right after exactness, each row says how far, Ctrl-S offers nearest first.",
-      valueName: "LAT,LON"))
-  var near: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "With --near, show only items within this many kilometres.", valueName: "KM"))
-  var within: String?
-
-  func validate() throws { _ = try place() }
-
-  /// `--near` and `--within`, each error naming its option.
-  func place() throws -> SearchNear? {
-    try SearchNear.commandLine(near: near, within: within)
-  }
+  @OptionGroup var place: PlaceOptions
 
   func run() throws {
     if PostgresAddress.isPostgres(catalog) { return try runOnPostgres() }
@@ -86,7 +70,7 @@ struct AppCommand: ParsableCommand {
       model.restore(from: saved)
     }
     if let notice = report.notice, model.message == nil { model.show("Note: \(notice)") }
-    if let near = try place() {
+    if let near = try place.searchNear() {
       guard collection.schema.location != nil else {
         throw Failure.usage(SearchRequestError.noLocation(catalog: collection.schema.name))
       }

@@ -62,28 +62,9 @@ struct EditEndpointTests {
 
   @Test("a place off the earth is a 400 naming the field, as an import refuses it")
   func coordinatesChecked() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "sift-edits-near-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (server, _, folder) = try SearchEndpointTests.towns(
+      [("1", "Springfield", 39.8, -89.6)], writeToken: Self.token)
     defer { try? FileManager.default.removeItem(at: folder) }
-    var schema = CatalogSchema(
-      name: "towns",
-      fields: [
-        .text("name"), .number("lat", searchable: false), .number("lon", searchable: false),
-      ],
-      titleField: "name")
-    schema.location = LocationFields(latitude: "lat", longitude: "lon")
-    let store = try CatalogStore.create(
-      at: folder.appendingPathComponent("towns.sqlite"),
-      document: CatalogDocument(
-        schema: schema,
-        items: [
-          Item(
-            id: "1",
-            fields: ["name": .text("Springfield"), "lat": .number(39.8), "lon": .number(-89.6)])
-        ]))
-    let server = SiftServer(
-      catalogs: [try StoredCatalog(name: "towns", store: store)], writeToken: Self.token)
     let answers = try await Self.run(
       server,
       [

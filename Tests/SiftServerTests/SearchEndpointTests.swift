@@ -28,6 +28,34 @@ struct SearchEndpointTests {
     return (SiftServer(catalogs: served, writeToken: token), stores, folder)
   }
 
+  /// A catalog of towns placed on the earth (`name`, `lat`, `lon`, located by the last two) in
+  /// a temporary folder, served under "towns".
+  static func towns(
+    _ towns: [(id: String, name: String, lat: Double, lon: Double)], writeToken: String? = nil
+  ) throws -> (SiftServer, CatalogStore, URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-serve-towns-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var schema = CatalogSchema(
+      name: "towns",
+      fields: [
+        .text("name"), .number("lat", searchable: false), .number("lon", searchable: false),
+      ],
+      titleField: "name")
+    schema.location = LocationFields(latitude: "lat", longitude: "lon")
+    let items = towns.map {
+      Item(
+        id: ItemID($0.id),
+        fields: ["name": .text($0.name), "lat": .number($0.lat), "lon": .number($0.lon)])
+    }
+    let store = try CatalogStore.create(
+      at: folder.appendingPathComponent("towns.sqlite"),
+      document: CatalogDocument(schema: schema, items: items))
+    let server = SiftServer(
+      catalogs: [try StoredCatalog(name: "towns", store: store)], writeToken: writeToken)
+    return (server, store, folder)
+  }
+
   static func get(
     _ server: SiftServer, _ uri: String
   ) async throws -> (status: HTTPResponse.Status, json: [String: Any]) {
@@ -207,32 +235,11 @@ struct SearchEndpointTests {
 
   @Test("near=LAT,LON&within=KM: by distance after exactness, distance_km on each; faults are 400s")
   func near() async throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "sift-serve-near-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (server, store, folder) = try Self.towns([
+      ("1", "Springfield", 42.1015, -72.5898), ("2", "Springfield", 39.8017, -89.6437),
+      ("3", "Springfield Gardens", 40.6632, -73.7624), ("4", "Shelbyville", 39.4064, -88.79),
+    ])
     defer { try? FileManager.default.removeItem(at: folder) }
-    let place = { (id: String, name: String, lat: Double, lon: Double) in
-      Item(
-        id: ItemID(id),
-        fields: ["name": .text(name), "lat": .number(lat), "lon": .number(lon)])
-    }
-    var schema = CatalogSchema(
-      name: "towns",
-      fields: [
-        .text("name"), .number("lat", searchable: false), .number("lon", searchable: false),
-      ],
-      titleField: "name")
-    schema.location = LocationFields(latitude: "lat", longitude: "lon")
-    let document = CatalogDocument(
-      schema: schema,
-      items: [
-        place("1", "Springfield", 42.1015, -72.5898), place("2", "Springfield", 39.8017, -89.6437),
-        place("3", "Springfield Gardens", 40.6632, -73.7624),
-        place("4", "Shelbyville", 39.4064, -88.79),
-      ])
-    let store = try CatalogStore.create(
-      at: folder.appendingPathComponent("towns.sqlite"), document: document)
-    let server = SiftServer(catalogs: [try StoredCatalog(name: "towns", store: store)])
     func ids(_ json: [String: Any]) -> [String] {
       (json["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }

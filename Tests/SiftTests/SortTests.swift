@@ -97,38 +97,15 @@ struct SortTests {
   func editsUnderSort() throws {
     var random = SplitMix64(seed: 99)
     for round in 0..<40 {
-      var items = (0..<Int.random(in: 1...30, using: &random)).map {
+      let items = (0..<Int.random(in: 1...30, using: &random)).map {
         EnginePropertyTests.randomItem($0, using: &random)
       }
-      var collection = try FilteredCollection(schema: Self.schema, items: items)
       let criteria = SearchCriteria(
         text: ["", "a", "rose", "da"].randomElement(using: &random)!,
         sort: Self.sorts.randomElement(using: &random)!)
-      collection.filter(by: criteria)
-      var nextID = 1_000
-      for _ in 0..<20 {
-        let before = Array(collection.rows)
-        let changes: RowChanges
-        if Bool.random(using: &random) || items.isEmpty {
-          let item = EnginePropertyTests.randomItem(nextID, using: &random)
-          nextID += 1
-          items.append(item)
-          changes = try collection.add(item)
-        } else {
-          let position = Int.random(in: 0..<items.count, using: &random)
-          var item = EnginePropertyTests.randomItem(0, using: &random)
-          item.id = items[position].id
-          items[position] = item
-          changes = try collection.update(item)
-        }
-        var fresh = try FilteredCollection(schema: Self.schema, items: items)
-        fresh.filter(by: criteria)
-        #expect(Array(collection.rows) == Array(fresh.rows), "round \(round) \(criteria)")
-        #expect(changes.applied(to: before) { collection.rows[$0] } == Array(collection.rows))
-        for item in items {
-          #expect(collection.row(of: item.id) == collection.rows.firstIndex(of: item.id))
-        }
-      }
+      try EditReplay.check(
+        items, schema: Self.schema, criteria: criteria, round: round,
+        newItem: { EnginePropertyTests.randomItem($0, using: &$1) }, using: &random)
     }
   }
 

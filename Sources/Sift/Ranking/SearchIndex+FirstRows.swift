@@ -63,43 +63,8 @@ extension SearchIndex {
     if usingLists, let listed = leadingRows(slots, plan, rows: rows) { return (listed, false) }
     if plan.rankProbes.isEmpty { return (firstByPopularity(slots, rows: rows), false) }
     let identity = popularityOrder.isEmpty
-    let holders = queryHolders(plan)
+    var levels = exactnessLevels(slots, plan)
     let heap = withRankingContext(plan) { context in
-      // Each match's best possible exactness, on every core: a few bit tests each.
-      var levels = [UInt8](repeating: 0, count: slots.count)
-      levels.withUnsafeMutableBufferPointer { levels in
-        let output = SharedWriteBuffer(buffer: levels)
-        slots.withUnsafeBufferPointer { slots in
-          let input = SharedReadBuffer(buffer: slots)
-          let ranges = Parallel.ranges(
-            count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 50_000))
-          _ = Parallel.map(parts: ranges.count) { part in
-            withRankingContext(plan) { context in
-              if let letter = Self.singleLetter(context) {
-                // The first keystroke: three bit tests a column, without the general rule's
-                // loops over terms (`exactnessBound` gives the same levels).
-                let summaries = context.columns(of: context.probes[0]).map {
-                  context.columns[Int($0)]
-                }
-                let bit = RawColumn.wordStartBit(letter)
-                for position in ranges[part] {
-                  output.buffer[position] = Self.oneLetterBound(
-                    bit, Int(input.buffer[position]), summaries, mayEqual: !context.isTyping)
-                }
-                return
-              }
-              for position in ranges[part] {
-                let slot = Int(input.buffer[position])
-                if let holders, slot < holders.below, !holders.slots.contains(slot) {
-                  output.buffer[position] = wordStartBound(slot, context)
-                } else {
-                  output.buffer[position] = exactnessBound(slot, context)
-                }
-              }
-            }
-          }
-        }
-      }
       let letter = Self.singleLetter(context)
       var heap = KeyHeap(capacity: rows)
       for level in UInt8(0)..<4 {
@@ -180,6 +145,48 @@ extension SearchIndex {
         slot: identity ? Int32(position) : popularityOrder[position], rank: UInt16($0 >> 32))
     }
     return (entries, false)
+  }
+
+  /// Each match's best possible exactness (`exactnessBound`), on every core: a few bit tests
+  /// each — for a first keystroke three a column, and for a query of several terms the word
+  /// starts alone of the slots that cannot hold the whole query (`queryHolders`).
+  func exactnessLevels(_ slots: [Int32], _ plan: MatchPlan) -> [UInt8] {
+    let holders = queryHolders(plan)
+    var levels = [UInt8](repeating: 0, count: slots.count)
+    levels.withUnsafeMutableBufferPointer { levels in
+      let output = SharedWriteBuffer(buffer: levels)
+      slots.withUnsafeBufferPointer { slots in
+        let input = SharedReadBuffer(buffer: slots)
+        let ranges = Parallel.ranges(
+          count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 50_000))
+        _ = Parallel.map(parts: ranges.count) { part in
+          withRankingContext(plan) { context in
+            if let letter = Self.singleLetter(context) {
+              // The first keystroke: three bit tests a column, without the general rule's
+              // loops over terms (`exactnessBound` gives the same levels).
+              let summaries = context.columns(of: context.probes[0]).map {
+                context.columns[Int($0)]
+              }
+              let bit = RawColumn.wordStartBit(letter)
+              for position in ranges[part] {
+                output.buffer[position] = Self.oneLetterBound(
+                  bit, Int(input.buffer[position]), summaries, mayEqual: !context.isTyping)
+              }
+              return
+            }
+            for position in ranges[part] {
+              let slot = Int(input.buffer[position])
+              if let holders, slot < holders.below, !holders.slots.contains(slot) {
+                output.buffer[position] = wordStartBound(slot, context)
+              } else {
+                output.buffer[position] = exactnessBound(slot, context)
+              }
+            }
+          }
+        }
+      }
+    }
+    return levels
   }
 
   /// For a query of several terms, the slots below `below` that may hold the whole query

@@ -89,7 +89,7 @@ extension SearchIndex {
     if rows >= slots.count || slots.count <= 256 {
       return (order(rank(slots, plan, nearSpellings: false), sort: sort), true)
     }
-    let levels = exactnessBounds(slots, plan)
+    let levels = exactnessLevels(slots, plan)
     let measure = near.point.distances
     // No key goes past 2^25 metres (33,554 km: farther than any two places on the earth).
     let farthest: UInt64 = 1 << 25 - 1
@@ -136,27 +136,6 @@ extension SearchIndex {
       }
       return (best, false)
     }
-  }
-
-  /// Each match's best possible exactness (`exactnessBound`), on every core.
-  private func exactnessBounds(_ slots: [Int32], _ plan: MatchPlan) -> [UInt8] {
-    var levels = [UInt8](repeating: 0, count: slots.count)
-    levels.withUnsafeMutableBufferPointer { levels in
-      let output = SharedWriteBuffer(buffer: levels)
-      slots.withUnsafeBufferPointer { slots in
-        let input = SharedReadBuffer(buffer: slots)
-        let ranges = Parallel.ranges(
-          count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 50_000))
-        _ = Parallel.map(parts: ranges.count) { part in
-          withRankingContext(plan) { context in
-            for position in ranges[part] {
-              output.buffer[position] = exactnessBound(Int(input.buffer[position]), context)
-            }
-          }
-        }
-      }
-    }
-    return levels
   }
 }
 

@@ -57,33 +57,19 @@ struct BenchCommand: AsyncParsableCommand {
       valueName: "FIELD[:asc|:desc]"))
   var sort: String?
 
-  @Option(
-    help: ArgumentHelp(
-      "Type every query near this place, as sift search --near does.", valueName: "LAT,LON"))
-  var near: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "With --near, keep only items within this many kilometres.", valueName: "KM"))
-  var within: String?
+  @OptionGroup var place: PlaceOptions
 
   func validate() throws {
     if let sort, SearchSort(parsing: sort) == nil {
       throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not \"\(sort)\"")
     }
-    _ = try place()
-  }
-
-  /// `--near` and `--within`, each error naming its option.
-  func place() throws -> SearchNear? {
-    try SearchNear.commandLine(near: near, within: within)
   }
 
   /// `--near` for `schema`: nil without it.
   ///
   /// - Throws: `SearchRequestError.noLocation` for a catalog without a location (exit 2).
   func resolvedPlace(_ schema: CatalogSchema) throws -> SearchNear? {
-    guard let near = try place() else { return nil }
+    guard let near = try place.searchNear() else { return nil }
     guard schema.location != nil else {
       throw Failure.usage(SearchRequestError.noLocation(catalog: schema.name))
     }
@@ -98,7 +84,7 @@ struct BenchCommand: AsyncParsableCommand {
     guard let resolved = schema.resolved(asked) else {
       throw .unsortable(asked.field, catalog: schema.name, sortable: schema.sortChoiceNames)
     }
-    if resolved.isDistance, near == nil { throw .distanceWithoutPlace }
+    if resolved.isDistance, place.near == nil { throw .distanceWithoutPlace }
     return resolved
   }
 

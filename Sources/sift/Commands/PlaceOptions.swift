@@ -1,10 +1,23 @@
 import ArgumentParser
 import Sift
 
-extension SearchNear {
-  /// `--near LAT,LON` and `--within KM` as `sift search`, `sift bench` and the app read them:
-  /// nil without `--near`; a usage error that names the option at fault.
-  static func commandLine(near: String?, within: String?) throws -> SearchNear? {
+/// `--near LAT,LON` and `--within KM`, as `sift search`, `sift bench` and the app take them.
+struct PlaceOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Search near this place (in a catalog imported with --location): distance ranks results right after exactness, and each result says how far it is.",
+      valueName: "LAT,LON"))
+  var near: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --near, keep only items at most this many kilometres away.", valueName: "KM"))
+  var within: String?
+
+  func validate() throws { _ = try searchNear() }
+
+  /// The place asked for; nil without `--near`. A usage error names the option at fault.
+  func searchNear() throws -> SearchNear? {
     guard let near else {
       if within != nil { throw ValidationError("--within needs --near LAT,LON") }
       return nil

@@ -51,16 +51,7 @@ struct SearchCommand: AsyncParsableCommand {
       valueName: "FIELD[:asc|:desc]|distance"))
   var sort: String?
 
-  @Option(
-    help: ArgumentHelp(
-      "Rank by distance from this place right after exactness (in a catalog imported with --location); each result says how far it is.",
-      valueName: "LAT,LON"))
-  var near: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "With --near, keep only items at most this many kilometres away.", valueName: "KM"))
-  var within: String?
+  @OptionGroup var place: PlaceOptions
 
   @Option(
     help: ArgumentHelp(
@@ -113,7 +104,6 @@ struct SearchCommand: AsyncParsableCommand {
     if let sort, SearchSort(parsing: sort) == nil {
       throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not \"\(sort)\"")
     }
-    _ = try place()
     if queriesFile != nil, !query.isEmpty {
       throw ValidationError("give either a query or --queries FILE, not both")
     }
@@ -157,14 +147,9 @@ struct SearchCommand: AsyncParsableCommand {
     }
   }
 
-  /// `--near` and `--within` read, each error naming its option.
-  private func place() throws -> SearchNear? {
-    try SearchNear.commandLine(near: near, within: within)
-  }
-
   /// The same reading of scope, tokens and text as `sift serve`'s search.
   private func request(_ text: String, schema: CatalogSchema) throws -> SearchRequest {
-    let near = try place()
+    let near = try place.searchNear()
     do throws(SearchRequestError) {
       return try SearchRequest(
         SearchRequestInput(
