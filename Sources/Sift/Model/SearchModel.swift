@@ -50,7 +50,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   }
   /// The place results are near (the device's location): distance ranks them right after
   /// exactness, a radius keeps only those within it. Needs a schema with a location
-  /// (`SearchSchema.location(latitude:longitude:)`); nil: no place.
+  /// (`SearchSchema.located(latitude:longitude:)`); nil: no place.
   public var near: SearchNear? {
     didSet { if near != oldValue { stateChanged() } }
   }
