@@ -23,8 +23,10 @@ struct ItemBody: Sendable {
     var fields: [String: FieldValue] = [:]
     for (name, value) in object {
       if name == "id" {
-        guard case .string(let text) = value, !text.isEmpty, text.count <= 200 else {
-          throw .badRequest("id: a string of 1 to 200 characters")
+        guard case .string(let text) = value, !text.isEmpty, text.count <= 200,
+          !text.unicodeScalars.contains("\u{0}")
+        else {
+          throw .badRequest("id: a string of 1 to 200 characters, without NUL")
         }
         id = ItemID(text)
         continue
@@ -34,7 +36,12 @@ struct ItemBody: Sendable {
         throw .badRequest("\(name.prefix(100)): no such field in catalog \(schema.name) (\(known))")
       }
       if case .null = value { continue }
-      fields[name] = try Self.value(value, of: field)
+      let read = try Self.value(value, of: field)
+      // A catalog cannot store U+0000: the client's mistake, said before anything is written.
+      if read.strings.contains(where: { $0.unicodeScalars.contains("\u{0}") }) {
+        throw .badRequest("\(name): a NUL character (U+0000), which a catalog cannot store")
+      }
+      fields[name] = read
     }
     if requiresTitle {
       guard case .text(let title)? = fields[schema.titleField],

@@ -51,7 +51,29 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
 /// Turns every error a handler throws into `{"error": …}`: the server's own with their status,
 /// the router's (an unknown path, a method not allowed) with theirs, anything else as a 500
 /// that says no more than that — one bad request never takes the server down.
+/// A path of the router (`catalogs/:name/items/:id`, a `:` part matching any one part) and the
+/// methods it answers.
+struct RouteMethods: Sendable {
+  var pattern: String
+  var methods: [HTTPRequest.Method]
+
+  init(_ pattern: String, _ methods: [HTTPRequest.Method]) {
+    self.pattern = pattern
+    self.methods = methods
+  }
+
+  func matches(_ path: String) -> Bool {
+    let want = pattern.split(separator: "/")
+    let have = path.split(separator: "/")
+    return want.count == have.count
+      && zip(want, have).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+  }
+}
+
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  /// The router's paths and methods: a known path asked with another method is a 405.
+  var routes: [RouteMethods] = []
+
   func handle(
     _ request: Request, context: Context,
     next: (Request, Context) async throws -> Response
@@ -61,6 +83,18 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     } catch let error as ServerError {
       return ServerError.jsonResponse(status: error.status, message: error.message)
     } catch let error as HTTPError {
+      if error.status == .notFound,
+        let route = routes.first(where: { $0.matches(request.uri.path) })
+      {
+        let allowed = route.methods.map(\.rawValue).joined(separator: ", ")
+        var response = ServerError.jsonResponse(
+          status: .methodNotAllowed,
+          message:
+            "method \(request.method.rawValue) is not allowed on \(request.uri.path): it takes \(allowed)"
+        )
+        response.headers[.allow] = allowed
+        return response
+      }
       let message =
         error.status == .notFound
         ? "no such path: \(request.uri.path)" : error.body ?? "\(error.status)"

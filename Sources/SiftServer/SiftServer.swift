@@ -46,7 +46,12 @@ public struct SiftServer: Sendable {
           allowHeaders: [.accept, .authorization, .contentType],
           allowMethods: [.get, .head, .post, .put, .delete, .options], maxAge: .seconds(600)))
     }
-    router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: JSONErrorMiddleware(routes: Self.routes(corsOrigin: corsOrigin)))
+    // For a load balancer: the server answers, and how many catalogs it serves.
+    router.get("health") { _, _ in
+      Self.json(
+        .object([("status", .string("ok")), ("catalogs", .number(Double(self.catalogs.count)))]))
+    }
     for asset in WebPage.Asset.allCases {
       router.get(RouterPath(asset.path)) { _, _ in WebPage.response(asset) }
     }
@@ -119,6 +124,20 @@ public struct SiftServer: Sendable {
     return router
   }
 
+  /// Every path the router answers and its methods: a request for a known path with another
+  /// method is a 405 that lists them (`Allow`), not a 404.
+  static func routes(corsOrigin: String?) -> [RouteMethods] {
+    let options: [HTTPRequest.Method] = corsOrigin == nil ? [] : [.options]
+    return [
+      RouteMethods("health", [.get, .head]), RouteMethods("catalogs", [.get, .head]),
+      RouteMethods("catalogs/:name/search", [.get, .head]), RouteMethods("search", [.get, .head]),
+      RouteMethods("catalogs/:name/items", [.post]),
+      RouteMethods("catalogs/:name/items/:id", [.get, .head, .put, .delete]),
+      RouteMethods("catalogs/:name/synonyms", [.get, .head, .put]),
+    ].map { RouteMethods($0.pattern, $0.methods + options) }
+      + WebPage.Asset.allCases.map { RouteMethods($0.path, [.get, .head] + options) }
+  }
+
   /// `{"synonyms": [{"expressions": [...]}, {"expressions": [...], "to": [...]}]}`.
   static func synonymsAnswer(_ synonyms: Synonyms) -> JSONValue {
     .object([
@@ -160,13 +179,22 @@ public struct SiftServer: Sendable {
       throw ServerError(
         .forbidden, "this server is read-only: start it with --token-file to allow edits")
     }
-    let given = request.headers[.authorization] ?? ""
-    guard given.hasPrefix("Bearer "),
-      Self.constantTimeEqual(String(given.dropFirst(7)), writeToken)
+    guard let given = Self.bearerToken(request.headers[.authorization]),
+      Self.constantTimeEqual(given, writeToken)
     else {
       throw ServerError(
         .unauthorized, "Authorization: a Bearer token that this server accepts is required")
     }
+  }
+
+  /// The token of `Authorization: Bearer TOKEN`; the scheme's case does not matter (RFC 9110:
+  /// `bearer`, `BEARER`), nor the spaces around the token. Nil for another scheme or none.
+  static func bearerToken(_ header: String?) -> String? {
+    guard let header else { return nil }
+    let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+    let token = parts[1].trimmingCharacters(in: .whitespaces)
+    return token.isEmpty ? nil : token
   }
 
   /// Compares without stopping at the first difference, so timing tells nothing of the token.

@@ -90,6 +90,23 @@ struct ServeCommandTests {
     (json["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
   }
 
+  @Test("a port in use is said as a person would, not as the socket call's errno")
+  func portInUse() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let server = try Server(sift, ["--catalog", "products"])
+    defer { _ = server.stop() }
+    let second = try sift.run(["serve", "--catalog", "products", "--port", "\(server.port)"])
+    #expect(second.status == 1)
+    #expect(
+      second.stderr
+        == "sift: cannot listen on 127.0.0.1:\(server.port): the port is in use (another server?); choose another with --port\n"
+    )
+    // The first one still answers.
+    let (status, json) = try server.request("GET", "/health")
+    #expect(status == 200 && json["status"] as? String == "ok")
+  }
+
   @Test("search answers the items sift search prints, in its order, for the seed scenarios")
   func sameAsSearchCommand() throws {
     let sift = try SiftProcess()

@@ -60,6 +60,66 @@ struct EditEndpointTests {
     (answer.json["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
   }
 
+  @Test(
+    "HTTP details: the Bearer scheme in any case, 405 with Allow for a known path, NUL refused as the client's, /health"
+  )
+  func httpDetails() async throws {
+    let (server, _, folder) = try Self.served()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = Application(router: server.router())
+    try await app.test(.router) { client in
+      func send(
+        _ method: HTTPRequest.Method, _ uri: String, body: String? = nil,
+        authorization: String? = nil
+      ) async throws -> (status: Int, json: [String: Any], allow: String?) {
+        var headers: HTTPFields = [:]
+        if let authorization { headers[.authorization] = authorization }
+        if body != nil { headers[.contentType] = "application/json" }
+        return try await client.execute(
+          uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
+        ) { response in
+          let json =
+            (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)))
+            as? [String: Any] ?? [:]
+          return (Int(response.status.code), json, response.headers[.allow])
+        }
+      }
+      let item = #"{"title": "Lily", "year": 2020}"#
+      for scheme in ["bearer", "BEARER", "Bearer"] {
+        let added = try await send(
+          .post, "/catalogs/products/items", body: item, authorization: "\(scheme) \(Self.token)")
+        #expect(added.status == 201, "\(scheme)")
+      }
+      let basic = try await send(
+        .post, "/catalogs/products/items", body: item, authorization: "Basic \(Self.token)")
+      #expect(basic.status == 401)
+      let patch = try await send(.patch, "/catalogs/products/items/1", body: item)
+      #expect(patch.status == 405)
+      #expect(patch.allow == "GET, HEAD, PUT, DELETE")
+      #expect(
+        patch.json["error"] as? String
+          == "method PATCH is not allowed on /catalogs/products/items/1: it takes GET, HEAD, PUT, DELETE"
+      )
+      let options = try await send(.options, "/catalogs")
+      #expect(options.status == 405)
+      #expect(options.allow == "GET, HEAD")
+      let nowhere = try await send(.get, "/catalogs/products/nowhere")
+      #expect(nowhere.status == 404)
+      #expect(nowhere.json["error"] as? String == "no such path: /catalogs/products/nowhere")
+      let nul = try await send(
+        .post, "/catalogs/products/items", body: #"{"title": "Li\u0000ly"}"#,
+        authorization: "Bearer \(Self.token)")
+      #expect(nul.status == 400)
+      #expect(
+        nul.json["error"] as? String
+          == "title: a NUL character (U+0000), which a catalog cannot store")
+      let health = try await send(.get, "/health")
+      #expect(health.status == 200)
+      #expect(health.json["status"] as? String == "ok")
+      #expect(health.json["catalogs"] as? Int == 1)
+    }
+  }
+
   @Test("a place off the earth is a 400 naming the field, as an import refuses it")
   func coordinatesChecked() async throws {
     let (server, _, folder) = try SearchEndpointTests.towns(

@@ -20,9 +20,11 @@ struct ServeCommand: AsyncParsableCommand {
       otherwise; SIGTERM or SIGINT finishes the requests in flight, then exits.
 
         GET /                                the search page
+        GET /health                          200 {"status": "ok", "catalogs": N}
         GET /catalogs                        the catalogs: fields, scopes, tokens
         GET /catalogs/NAME/search?q=TEXT     &scope=TITLE &token=ID (repeatable)
                                              &limit=N &offset=N &facets=1 &explain=1
+                                             &sort=FIELD:desc &near=LAT,LON &within=KM
         GET /catalogs/NAME/items/ID          one item
         POST /catalogs/NAME/items            a JSON object of fields (and "id"): 201
         PUT /catalogs/NAME/items/ID          the item's new fields: 200
@@ -132,6 +134,13 @@ struct ServeCommand: AsyncParsableCommand {
       }
     } catch {
       await closeAll()
+      // NIO's words for a port in use ("bind(descriptor:ptr:bytes:): Address already in use)
+      // (errno: 98)"), said as a person would.
+      if "\(error)".contains("Address already in use") {
+        throw Failure.exit(
+          "cannot listen on \(host):\(port): the port is in use (another server?); choose another with --port",
+          status: 1)
+      }
       throw error
     }
     // The requests are finished: the database connections close cleanly.
