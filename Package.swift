@@ -69,6 +69,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     // The engine: folding, query language, index and matcher, SearchController, FilteredCollection.
@@ -107,6 +108,11 @@ let package = Package(
       dependencies: [
         "Sift",
         .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+        // The connection limits: an idle timeout (NIOCore's TimeAmount) and a cap on
+        // connections (HummingbirdCore's MaximumAvailableConnections).
+        .product(
+          name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
         .product(
           name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),

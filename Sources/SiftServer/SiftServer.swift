@@ -2,7 +2,9 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import Sift
 
 /// `sift serve`: the catalogs named at start, searched over HTTP with the engine's semantics.
@@ -217,16 +219,35 @@ public struct SiftServer: Sendable {
     }
   }
 
+  /// What a connection may hold of the server: how long it may stay silent — a request header
+  /// sent in part and then nothing, a connection kept open between requests — and how many
+  /// may be open at once (past that, new ones wait to be accepted).
+  public struct Limits: Sendable {
+    public var idleTimeout: Duration
+    public var maximumConnections: Int
+
+    public init(idleTimeout: Duration = .seconds(30), maximumConnections: Int = 1_000) {
+      self.idleTimeout = idleTimeout
+      self.maximumConnections = maximumConnections
+    }
+  }
+
   /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.
   public func run(
-    host: String, port: Int, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    host: String, port: Int, limits: Limits = Limits(),
+    onListening: @escaping @Sendable (Int) -> Void = { _ in }
   ) async throws {
     // Warnings and errors only: the command says where it listens in its own words.
     var logger = Logger(label: "sift")
     logger.logLevel = .warning
+    let (seconds, attoseconds) = limits.idleTimeout.components
+    let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     let app = Application(
       router: router(),
-      configuration: .init(address: .hostname(host, port: port), serverName: "sift"),
+      server: .http1(configuration: .init(idleTimeout: idle)),
+      configuration: .init(
+        address: .hostname(host, port: port), serverName: "sift",
+        availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections)),
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
       logger: logger)
     try await app.runService()

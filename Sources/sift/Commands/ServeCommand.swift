@@ -71,7 +71,25 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "N"))
   var recentSearches = 64
 
+  @Option(
+    help: ArgumentHelp(
+      "Close a connection silent this long: a request header sent in part, or an idle keep-alive.",
+      valueName: "SECONDS"))
+  var idleTimeout = 30.0
+
+  @Option(
+    help: ArgumentHelp(
+      "The most connections open at once; past them, new ones wait to be accepted.",
+      valueName: "N"))
+  var maxConnections = 1_000
+
   func validate() throws {
+    guard idleTimeout.isFinite, idleTimeout >= 0.1, idleTimeout <= 86_400 else {
+      throw ValidationError("--idle-timeout must be from 0.1 to 86400 seconds, not \(idleTimeout)")
+    }
+    guard (1...1_000_000).contains(maxConnections) else {
+      throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections)")
+    }
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535, not \(port)")
     }
@@ -129,7 +147,10 @@ struct ServeCommand: AsyncParsableCommand {
     let access = token == nil ? "read-only" : "edits need the token"
     let server = SiftServer(catalogs: served, writeToken: token, corsOrigin: cors)
     do {
-      try await server.run(host: host, port: port) { port in
+      let limits = SiftServer.Limits(
+        idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+        maximumConnections: maxConnections)
+      try await server.run(host: host, port: port, limits: limits) { port in
         StandardStreams.error("sift: serving \(names) at http://\(host):\(port)/ (\(access))")
       }
     } catch {
