@@ -26,19 +26,36 @@ public struct SiftServer: Sendable {
   /// The one origin whose pages may call this server from a browser (`*`: any); nil: none but
   /// the server's own page.
   let corsOrigin: String?
+  /// Requests, latencies, searches and edits, for `GET /metrics`.
+  let metrics = ServerMetrics()
+  /// A line per request on standard error in this format; nil: no access log.
+  let accessLog: AccessLogFormat?
+  /// Where access-log lines go (standard error; a test's own collector).
+  let logLine: @Sendable (String) -> Void
 
   package init(
-    catalogs: [any SearchCatalog], writeToken: String? = nil, corsOrigin: String? = nil
+    catalogs: [any SearchCatalog], writeToken: String? = nil, corsOrigin: String? = nil,
+    accessLog: AccessLogFormat? = nil,
+    logLine: @escaping @Sendable (String) -> Void = { line in
+      FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
   ) {
     self.catalogs = Dictionary(
       catalogs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.writeToken = writeToken
     self.corsOrigin = corsOrigin
+    self.accessLog = accessLog
+    self.logLine = logLine
   }
 
   /// The routes, for `Application` or for tests (`HummingbirdTesting`).
   public func router() -> Router<BasicRequestContext> {
     let router = Router()
+    let routes = Self.routes(corsOrigin: corsOrigin)
+    // Outermost: it times the whole answer and sees the status every error was given.
+    router.add(
+      middleware: MetricsMiddleware(
+        metrics: metrics, routes: routes, log: accessLog, write: logLine))
     if let corsOrigin {
       // Outside the error middleware, so that errors carry the headers too and a page on the
       // other origin can read what went wrong.
@@ -48,7 +65,12 @@ public struct SiftServer: Sendable {
           allowHeaders: [.accept, .authorization, .contentType],
           allowMethods: [.get, .head, .post, .put, .delete, .options], maxAge: .seconds(600)))
     }
-    router.add(middleware: JSONErrorMiddleware(routes: Self.routes(corsOrigin: corsOrigin)))
+    router.add(middleware: JSONErrorMiddleware(routes: routes))
+    router.get("metrics") { _, _ in
+      Response(
+        status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: self.metrics.exposition())))
+    }
     // For a load balancer: the server answers, and how many catalogs it serves.
     router.get("health") { _, _ in
       Self.json(
@@ -63,13 +85,17 @@ public struct SiftServer: Sendable {
     router.get("catalogs/:name/search") { request, context in
       let catalog = try self.catalog(context)
       let parameters = try SearchParameters(QueryString(request.uri.query))
-      return Self.json(try await Self.searchAnswer(catalog, parameters))
+      let answer = try await Self.searchAnswer(catalog, parameters)
+      self.metrics.recordSearch(catalog: catalog.name)
+      return Self.json(answer)
     }
     router.get("search") { request, _ in
       let query = try QueryString(request.uri.query)
       let chosen = try self.catalogs(named: query.all("catalog"))
       let parameters = try SearchParameters(query)
-      return Self.json(try await Self.searchAnswers(chosen, parameters))
+      let answers = try await Self.searchAnswers(chosen, parameters)
+      for catalog in chosen { self.metrics.recordSearch(catalog: catalog.name) }
+      return Self.json(answers)
     }
     router.get("catalogs/:name/items/:id") { _, context in
       let catalog = try self.catalog(context)
@@ -84,6 +110,7 @@ public struct SiftServer: Sendable {
       let id = try await Self.answering { () async throws(CatalogFailure) in
         try await catalog.commit(.add(body.id, fields: body.fields))
       }
+      self.metrics.recordEdit(catalog: catalog.name)
       return Self.json(try await Self.itemAnswer(id, in: catalog), status: .created)
     }
     router.put("catalogs/:name/items/:id") { request, context in
@@ -100,6 +127,7 @@ public struct SiftServer: Sendable {
       _ = try await Self.answering { () async throws(CatalogFailure) in
         try await catalog.commit(.update(Item(id: id, fields: body.fields)))
       }
+      self.metrics.recordEdit(catalog: catalog.name)
       return Self.json(try await Self.itemAnswer(id, in: catalog))
     }
     router.delete("catalogs/:name/items/:id") { request, context in
@@ -109,6 +137,7 @@ public struct SiftServer: Sendable {
       _ = try await Self.answering { () async throws(CatalogFailure) in
         try await catalog.commit(.delete(id))
       }
+      self.metrics.recordEdit(catalog: catalog.name)
       return Response(status: .noContent)
     }
     router.get("catalogs/:name/synonyms") { _, context in
@@ -121,6 +150,7 @@ public struct SiftServer: Sendable {
       try await Self.answering { () async throws(CatalogFailure) in
         try await catalog.replaceSynonyms(synonyms)
       }
+      self.metrics.recordEdit(catalog: catalog.name)
       return Self.json(Self.synonymsAnswer(catalog.schema.synonyms))
     }
     return router
@@ -131,7 +161,8 @@ public struct SiftServer: Sendable {
   static func routes(corsOrigin: String?) -> [RouteMethods] {
     let options: [HTTPRequest.Method] = corsOrigin == nil ? [] : [.options]
     return [
-      RouteMethods("health", [.get, .head]), RouteMethods("catalogs", [.get, .head]),
+      RouteMethods("health", [.get, .head]), RouteMethods("metrics", [.get, .head]),
+      RouteMethods("catalogs", [.get, .head]),
       RouteMethods("catalogs/:name/search", [.get, .head]), RouteMethods("search", [.get, .head]),
       RouteMethods("catalogs/:name/items", [.post]),
       RouteMethods("catalogs/:name/items/:id", [.get, .head, .put, .delete]),

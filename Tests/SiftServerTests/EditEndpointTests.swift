@@ -120,6 +120,72 @@ struct EditEndpointTests {
     }
   }
 
+  @Test(
+    "GET /metrics counts requests by route and status, latency, searches and edits; the access log never holds the key"
+  )
+  func metricsAndAccessLog() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-metrics-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try CatalogStore.create(
+      at: folder.appendingPathComponent("products.sqlite"), document: BuiltInCatalog.products.load()
+    )
+    final class Lines: @unchecked Sendable {
+      let lock = NSLock()
+      var all: [String] = []
+      func add(_ line: String) {
+        lock.lock()
+        all.append(line)
+        lock.unlock()
+      }
+    }
+    let lines = Lines()
+    let server = SiftServer(
+      catalogs: [try StoredCatalog(name: "products", store: store)], writeToken: Self.token,
+      accessLog: .json, logLine: { lines.add($0) })
+    let app = Application(router: server.router())
+    let metrics = try await app.test(.router) { client in
+      for query in ["rose", "tulip", "nope"] {
+        try await client.execute(uri: "/catalogs/products/search?q=\(query)", method: .get) { _ in }
+      }
+      try await client.execute(uri: "/catalogs/products/search?sort=nope", method: .get) { _ in }
+      try await client.execute(
+        uri: "/catalogs/products/items", method: .post,
+        headers: [.authorization: "Bearer \(Self.token)", .contentType: "application/json"],
+        body: ByteBuffer(string: #"{"title": "Lily"}"#)
+      ) { _ in }
+      try await client.execute(uri: "/no/such/place", method: .get) { _ in }
+      return try await client.execute(uri: "/metrics", method: .get) { response in
+        #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+        return String(decoding: response.body.readableBytesView, as: UTF8.self)
+      }
+    }
+    let exposition = metrics.split(separator: "\n").map(String.init)
+    for expected in [
+      #"sift_http_requests_total{route="catalogs/:name/search",method="GET",status="200"} 3"#,
+      #"sift_http_requests_total{route="catalogs/:name/search",method="GET",status="400"} 1"#,
+      #"sift_http_requests_total{route="catalogs/:name/items",method="POST",status="201"} 1"#,
+      #"sift_http_requests_total{route="other",method="GET",status="404"} 1"#,
+      #"sift_http_request_duration_seconds_count{route="catalogs/:name/search"} 4"#,
+      #"sift_http_request_duration_seconds_bucket{route="catalogs/:name/search",le="+Inf"} 4"#,
+      #"sift_searches_total{catalog="products"} 3"#, #"sift_edits_total{catalog="products"} 1"#,
+      "# TYPE sift_http_request_duration_seconds histogram",
+    ] {
+      #expect(exposition.contains(expected), "\(expected)\n\(metrics)")
+    }
+    // A line per request, the key nowhere in it.
+    #expect(lines.all.count == 7, "\(lines.all)")  // /metrics itself too
+    #expect(!lines.all.contains { $0.contains(Self.token) })
+    let first = try #require(
+      try JSONSerialization.jsonObject(with: Data(lines.all[0].utf8)) as? [String: Any])
+    #expect(first["method"] as? String == "GET")
+    #expect(first["path"] as? String == "/catalogs/products/search")
+    #expect(first["query"] as? String == "q=rose")
+    #expect(first["status"] as? Int == 200)
+    #expect(first["ms"] is Double)
+  }
+
   @Test("a place off the earth is a 400 naming the field, as an import refuses it")
   func coordinatesChecked() async throws {
     let (server, _, folder) = try SearchEndpointTests.towns(

@@ -21,6 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         GET /                                the search page
         GET /health                          200 {"status": "ok", "catalogs": N}
+        GET /metrics                         Prometheus text: requests, latency, searches
         GET /catalogs                        the catalogs: fields, scopes, tokens
         GET /catalogs/NAME/search?q=TEXT     &scope=TITLE &token=ID (repeatable)
                                              &limit=N &offset=N &facets=1 &explain=1
@@ -82,6 +83,18 @@ struct ServeCommand: AsyncParsableCommand {
       "The most connections open at once; past them, new ones wait to be accepted.",
       valueName: "N"))
   var maxConnections = 1_000
+
+  @Option(
+    help: ArgumentHelp(
+      "Write a line per request on standard error: its method, path and query, status and time (never a header, so never a key).",
+      valueName: "text|json"))
+  var logFormat: LogFormat?
+
+  /// `--log-format`.
+  enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+    var format: AccessLogFormat { self == .text ? .text : .json }
+  }
 
   func validate() throws {
     guard idleTimeout.isFinite, idleTimeout >= 0.1, idleTimeout <= 86_400 else {
@@ -145,7 +158,8 @@ struct ServeCommand: AsyncParsableCommand {
     let names = served.map(\.name).joined(separator: ", ")
     let host = self.host
     let access = token == nil ? "read-only" : "edits need the token"
-    let server = SiftServer(catalogs: served, writeToken: token, corsOrigin: cors)
+    let server = SiftServer(
+      catalogs: served, writeToken: token, corsOrigin: cors, accessLog: logFormat?.format)
     do {
       let limits = SiftServer.Limits(
         idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
