@@ -339,14 +339,13 @@ struct PostgresServeTests {
     #expect(
       try second.request("DELETE", "/catalogs/e2e_two_servers/items/8", token: "secret").status
         == 404)
-    // A value PostgreSQL cannot hold is the request's fault, named, and nothing is written.
+    // A value no catalog can hold is the request's fault, named before anything is written.
     let nul = try first.request(
       "POST", "/catalogs/e2e_two_servers/items", body: #"{"name": "Lis\u0000bon"}"#,
       token: "secret")
     #expect(nul.status == 400, "\(nul.json)")
     #expect(
-      nul.json["error"] as? String
-        == "the edit was not saved: the new item: PostgreSQL cannot hold the NUL character (in a field value)"
+      nul.json["error"] as? String == "name: a NUL character (U+0000), which a catalog cannot store"
     )
     let listed = try second.request("GET", "/catalogs").json["catalogs"] as? [[String: Any]]
     #expect(listed?.first?["items"] as? Int == 3)
