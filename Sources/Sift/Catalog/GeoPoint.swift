@@ -31,10 +31,8 @@ public struct GeoPoint: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `39.78,-89.65`, as `init(parsing:)` reads it.
-  public var description: String { "\(Self.shortest(latitude)),\(Self.shortest(longitude))" }
-
-  private static func shortest(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e9 ? String(Int64(value)) : String(value)
+  public var description: String {
+    "\(FieldValue.format(latitude)),\(FieldValue.format(longitude))"
   }
 
   /// The earth's mean radius in metres, the sphere every distance is measured on.
@@ -57,7 +55,7 @@ public struct GeoPoint: Hashable, Sendable, CustomStringConvertible {
 
   /// `GeoPoint.meters(toLatitude:longitude:)` from one point to many: the cosine of its
   /// latitude computed once (the same value each time, so the same metres).
-  package struct Distances: Sendable {
+  package struct Distances: Hashable, Sendable {
     let point: GeoPoint
     let cosineOfLatitude: Double
 
@@ -96,16 +94,12 @@ public enum GeoPointError: Error, Hashable, Sendable, CustomStringConvertible {
     case .malformed(let text):
       "\"\(text)\" is not LAT,LON (two decimal numbers, e.g. 39.78,-89.65)"
     case .latitudeOutOfRange(let value):
-      "latitude \(Self.number(value)) is outside -90…90"
+      "latitude \(FieldValue.format(value)) is outside -90…90"
     case .longitudeOutOfRange(let value):
-      "longitude \(Self.number(value)) is outside -180…180"
+      "longitude \(FieldValue.format(value)) is outside -180…180"
     case .malformedRadius(let text):
       "\"\(text)\" is not a radius in kilometres (a number, 0 or more)"
     }
-  }
-
-  private static func number(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
   }
 }
 

@@ -3,7 +3,9 @@
 /// radius keeps only the matches within it, and distance ranks what exactness leaves tied
 /// (`SortPlan.afterExactness`) or orders alone (`--sort distance`).
 struct NearPlan: Hashable, Sendable {
-  var point: GeoPoint
+  var point: GeoPoint { distances.point }
+  /// Distances from the place, its cosine worked out once per search, not once per match.
+  var distances: GeoPoint.Distances
   /// The number columns of the latitude and the longitude.
   var latitude: Int
   var longitude: Int
@@ -20,7 +22,7 @@ extension SearchIndex {
       let longitude = numberFields.firstIndex(where: { $0.name == location.longitude })
     else { return nil }
     return NearPlan(
-      point: near.point, latitude: latitude, longitude: longitude,
+      distances: near.point.distances, latitude: latitude, longitude: longitude,
       withinMeters: near.withinMeters)
   }
 
@@ -31,7 +33,7 @@ extension SearchIndex {
     let latitude = numbers[near.latitude][slot]
     let longitude = numbers[near.longitude][slot]
     guard abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
-    return near.point.meters(toLatitude: latitude, longitude: longitude)
+    return near.distances.meters(toLatitude: latitude, longitude: longitude)
   }
 
   /// The slot's distance as a sort key: metres, or the largest key without a location.
@@ -90,51 +92,55 @@ extension SearchIndex {
       return (order(rank(slots, plan, nearSpellings: false), sort: sort), true)
     }
     let levels = exactnessLevels(slots, plan)
-    let measure = near.point.distances
     // No key goes past 2^25 metres (33,554 km: farther than any two places on the earth).
     let farthest: UInt64 = 1 << 25 - 1
-    func metres(_ slot: Int) -> UInt64 {
-      let latitude = numbers[near.latitude][slot]
-      let longitude = numbers[near.longitude][slot]
-      guard abs(latitude) <= 90, abs(longitude) <= 180 else { return farthest }
-      return min(UInt64(measure.meters(toLatitude: latitude, longitude: longitude)), farthest)
-    }
     return withRankingContext(plan) { context in
       let letter = Self.singleLetter(context)
-      var best: [RankedSlot] = []
+      // The page so far, best first, each with its distance: measured once, when it was queued.
+      var best: [(entry: RankedSlot, metres: UInt64)] = []
       best.reserveCapacity(rows + 1)
-      var last: (level: UInt64, metres: UInt64)?
+      func before(
+        _ a: (entry: RankedSlot, metres: UInt64), _ b: (entry: RankedSlot, metres: UInt64)
+      )
+        -> Bool
+      {
+        let (x, y) = (a.entry.rank >> 7, b.entry.rank >> 7)
+        if x != y { return x < y }
+        if a.metres != b.metres { return a.metres < b.metres }
+        return precedes(a.entry, b.entry)
+      }
       for level in UInt8(0)..<4 {
         // Every match of this level ranks at this level or worse: past the page's last row.
-        if best.count == rows, let last, last.level < UInt64(level) { break }
+        if best.count == rows, let last = best.last, UInt64(last.entry.rank >> 7) < level { break }
         var queue = MinKeyQueue()
         for (position, slot) in slots.enumerated() where levels[position] == level {
-          queue.append(metres(Int(slot)) << 32 | UInt64(position))
+          queue.append(min(distanceKey(Int(slot), near), farthest) << 32 | UInt64(position))
         }
         queue.heapify()
         while let key = queue.popMin() {
           // Nothing left of this level can come before the last row.
-          if best.count == rows, let last, (UInt64(level), key >> 32) > last { break }
+          if best.count == rows, let last = best.last,
+            (UInt64(level), key >> 32) > (UInt64(last.entry.rank >> 7), last.metres)
+          {
+            break
+          }
           let slot = slots[Int(key & 0xFFFF_FFFF)]
           let rank =
             letter.map { rankOneLetter($0, Int(slot), context) }
             ?? analyse(Int(slot), plan, context, nearSpellings: false).rank.packed
-          let entry = RankedSlot(slot: slot, rank: rank)
+          let candidate = (entry: RankedSlot(slot: slot, rank: rank), metres: key >> 32)
           var low = 0
           var high = best.count
           while low < high {
             let middle = (low + high) / 2
-            if precedes(best[middle], entry, sort: sort) { low = middle + 1 } else { high = middle }
+            if before(best[middle], candidate) { low = middle + 1 } else { high = middle }
           }
           guard low < rows else { continue }
-          best.insert(entry, at: low)
+          best.insert(candidate, at: low)
           if best.count > rows { best.removeLast() }
-          if best.count == rows, let worst = best.last {
-            last = (UInt64(worst.rank >> 7), metres(Int(worst.slot)))
-          }
         }
       }
-      return (best, false)
+      return (best.map(\.entry), false)
     }
   }
 }

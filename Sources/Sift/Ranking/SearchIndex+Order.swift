@@ -6,7 +6,18 @@ extension SearchIndex {
   ///   the slots kept in popularity order.
   func order(_ ranked: [RankedSlot], sort: SortPlan? = nil) -> [RankedSlot] {
     guard ranked.count > 1 else { return ranked }
-    if let sort { return ranked.sorted { precedes($0, $1, sort: sort) } }
+    if let sort {
+      // Each match's key read once (a distance is a haversine), not twice a comparison; equal
+      // keys go to the full comparison (titles past eight bytes, then relevance).
+      let keys = ranked.map { sortKey(Int($0.slot), sort) }
+      let order = ranked.indices.sorted { i, j in
+        let (a, b) = (ranked[i], ranked[j])
+        if sort.afterExactness, a.rank >> 7 != b.rank >> 7 { return a.rank >> 7 < b.rank >> 7 }
+        if keys[i] != keys[j] { return keys[i] < keys[j] }
+        return precedes(a, b, sort: sort)
+      }
+      return order.map { ranked[$0] }
+    }
     if ranked.count < max(64, slotCount / 16) {
       // One integer per match: its rank, then its place in popularity order.
       let identity = popularityOrder.isEmpty

@@ -192,9 +192,13 @@ struct SearchSQL {
     // - `matched`: the exact rank (word positions), only for the rows that can be on the page;
     // - the page, with the counts read from `base` (typos and exactness are exact there).
     let textColumns = Set(rankProbes.flatMap(\.columns)).sorted().map { "t\($0)" }
-    var sortKey = sort.map { ["\($0.column) AS sort_key"] } ?? []
-    // No location: past every distance on the earth, so the row values below never hold NULL.
-    if let nearRule { sortKey.append("coalesce(\(nearRule), 1e15) AS dist") }
+    // What orders a page: counts and ranges need neither (a distance is trigonometry a row).
+    var sortKey: [String] = []
+    if case .page = output {
+      if let sort { sortKey.append("\(sort.column) AS sort_key") }
+      // No location: past every distance on the earth, so the row values below never hold NULL.
+      if let nearRule { sortKey.append("coalesce(\(nearRule), 1e15) AS dist") }
+    }
     if case .ranges = output { sortKey += layout.numberFields.indices.map { "n\($0)" } }
     let probes = """
       SELECT id, ord, category, \(popularity) AS pop\((textColumns + sortKey + ranking.cheap).map { ", " + $0 }.joined())
