@@ -70,6 +70,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
   ],
   targets: [
     // The engine: folding, query language, index and matcher, SearchController, FilteredCollection.
@@ -113,6 +116,15 @@ let package = Package(
         .product(
           name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
         .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+        // The request parts a connection's header deadline watches.
+        .product(
+          name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
+        // HTTPS (`--tls-cert`, `--tls-key`).
+        .product(
+          name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["Server"])),
+        .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+        // Keys kept as SHA-256 hashes; tenant tokens signed with HMAC-SHA256.
+        .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
         .product(
           name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
@@ -158,6 +170,7 @@ let package = Package(
           name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
         .product(
           name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
+        .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
       ]
     ),
     .testTarget(

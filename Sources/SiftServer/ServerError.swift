@@ -8,10 +8,21 @@ import Sift
 public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConvertible {
   public var status: HTTPResponse.Status
   public var message: String
+  /// Seconds a client should wait before asking again (`Retry-After`), for a 429.
+  public var retryAfter: Int?
 
-  public init(_ status: HTTPResponse.Status, _ message: String) {
+  public init(_ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil) {
     self.status = status
     self.message = message
+    self.retryAfter = retryAfter
+  }
+
+  /// A key past its requests a minute: 429, and when to come back.
+  static func tooManyRequests(key: String, limit: Int, retryAfter: Int) -> ServerError {
+    ServerError(
+      .tooManyRequests,
+      "key \(key) made more than its \(limit) requests a minute: retry after \(retryAfter) s",
+      retryAfter: retryAfter)
   }
 
   static func badRequest(_ message: String) -> ServerError { ServerError(.badRequest, message) }
@@ -39,7 +50,14 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
   }
 
   public func response(from request: Request, context: some RequestContext) throws -> Response {
-    Self.jsonResponse(status: status, message: message)
+    jsonResponse
+  }
+
+  /// `{"error": message}` with the status, and `Retry-After` when there is one.
+  var jsonResponse: Response {
+    var response = Self.jsonResponse(status: status, message: message)
+    if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+    return response
   }
 
   /// `{"error": message}` as a response with `status`.
@@ -81,7 +99,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     do {
       return try await next(request, context)
     } catch let error as ServerError {
-      return ServerError.jsonResponse(status: error.status, message: error.message)
+      return error.jsonResponse
     } catch let error as HTTPError {
       if error.status == .notFound,
         let route = routes.first(where: { $0.matches(request.uri.path) })

@@ -4,7 +4,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
+import HummingbirdTLS
 import NIOCore
+import NIOSSL
 import Sift
 
 /// `sift serve`: the catalogs named at start, searched over HTTP with the engine's semantics.
@@ -15,14 +17,27 @@ import Sift
 /// - `GET /search?catalog=a&catalog=b&q=…`: the same search of several catalogs at once, each
 ///   answer under its catalog's name;
 /// - `GET /catalogs/NAME/items/ID`, and `POST`, `PUT`, `DELETE` to edit (with the token);
+/// - `POST /keys`, `GET /keys`, `DELETE /keys/ID`: keys with actions, catalogs and an expiry
+///   (admin only), and tenant tokens made from them (`TenantToken`);
+/// - `GET /health`, `GET /metrics`;
 /// - `GET /`: the search page, which uses nothing but the above.
 ///
 /// Only the catalogs given here are reachable, by name: nothing in a URL is ever a path. Every
 /// error is `{"error": "…"}` with its status, and none stops the server.
 public struct SiftServer: Sendable {
   package let catalogs: [String: any SearchCatalog]
-  /// What `Authorization: Bearer …` must carry for an edit; nil: the server is read-only.
+  /// The admin key (`--token-file`): what `Authorization: Bearer …` carries to edit anything
+  /// and manage keys; nil: only keys of `keys` open anything.
   let writeToken: String?
+  /// The keys besides the admin key, and what tenant tokens are checked against; nil: none.
+  let keys: KeyStore?
+  /// Searching needs a key or a tenant token (`--private`).
+  let isPrivate: Bool
+  /// Requests a minute for a key that does not set its own; nil: no limit.
+  let rateLimit: Int?
+  let rates = RateLimiter()
+  /// How long a search or read may take before the answer is a 503; nil: no deadline.
+  let requestTimeout: Duration?
   /// The one origin whose pages may call this server from a browser (`*`: any); nil: none but
   /// the server's own page.
   let corsOrigin: String?
@@ -34,8 +49,9 @@ public struct SiftServer: Sendable {
   let logLine: @Sendable (String) -> Void
 
   package init(
-    catalogs: [any SearchCatalog], writeToken: String? = nil, corsOrigin: String? = nil,
-    accessLog: AccessLogFormat? = nil,
+    catalogs: [any SearchCatalog], writeToken: String? = nil, keys: KeyStore? = nil,
+    isPrivate: Bool = false, rateLimit: Int? = nil, requestTimeout: Duration? = nil,
+    corsOrigin: String? = nil, accessLog: AccessLogFormat? = nil,
     logLine: @escaping @Sendable (String) -> Void = { line in
       FileHandle.standardError.write(Data((line + "\n").utf8))
     }
@@ -43,6 +59,10 @@ public struct SiftServer: Sendable {
     self.catalogs = Dictionary(
       catalogs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.writeToken = writeToken
+    self.keys = keys
+    self.isPrivate = isPrivate
+    self.rateLimit = rateLimit
+    self.requestTimeout = requestTimeout
     self.corsOrigin = corsOrigin
     self.accessLog = accessLog
     self.logLine = logLine
@@ -66,8 +86,9 @@ public struct SiftServer: Sendable {
           allowMethods: [.get, .head, .post, .put, .delete, .options], maxAge: .seconds(600)))
     }
     router.add(middleware: JSONErrorMiddleware(routes: routes))
-    router.get("metrics") { _, _ in
-      Response(
+    router.get("metrics") { request, _ in
+      if self.isPrivate { try self.authorizeAdmin(try self.access(request)) }
+      return Response(
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: self.metrics.exposition())))
     }
@@ -79,32 +100,99 @@ public struct SiftServer: Sendable {
     for asset in WebPage.Asset.allCases {
       router.get(RouterPath(asset.path)) { _, _ in WebPage.response(asset) }
     }
-    router.get("catalogs") { _, _ in
-      Self.json(try await Self.catalogList(self.catalogs.values.sorted { $0.name < $1.name }))
+    router.get("catalogs") { request, _ in
+      let access = try self.access(request)
+      // What this caller may search, each as it sees it (a tenant: its own rows).
+      var visible: [(any SearchCatalog, ForcedFilters?)] = []
+      for catalog in self.catalogs.values.sorted(by: { $0.name < $1.name }) {
+        switch Result(catching: { () throws(ServerError) in
+          try self.searchFilters(access, catalog: catalog)
+        }) {
+        case .success(let forced): visible.append((catalog, forced))
+        case .failure(let error) where error.status == .forbidden: continue
+        case .failure(let error): throw error
+        }
+      }
+      return Self.json(try await Self.catalogList(visible))
     }
     router.get("catalogs/:name/search") { request, context in
+      let access = try self.access(request)
       let catalog = try self.catalog(context)
+      let forced = try self.searchFilters(access, catalog: catalog)
       let parameters = try SearchParameters(QueryString(request.uri.query))
-      let answer = try await Self.searchAnswer(catalog, parameters)
+      let answer = try await self.withinDeadline {
+        try await Self.searchAnswer(catalog, parameters, forced: forced)
+      }
       self.metrics.recordSearch(catalog: catalog.name)
       return Self.json(answer)
     }
     router.get("search") { request, _ in
+      let access = try self.access(request)
       let query = try QueryString(request.uri.query)
       let chosen = try self.catalogs(named: query.all("catalog"))
+      var forced: [ForcedFilters?] = []
+      for catalog in chosen {
+        do throws(ServerError) {
+          forced.append(try self.searchFilters(access, catalog: catalog))
+        } catch {
+          throw ServerError(error.status, "catalog \(catalog.name): " + error.message)
+        }
+      }
       let parameters = try SearchParameters(query)
-      let answers = try await Self.searchAnswers(chosen, parameters)
+      let answers = try await self.withinDeadline { [forced] in
+        try await Self.searchAnswers(Array(zip(chosen, forced)), parameters)
+      }
       for catalog in chosen { self.metrics.recordSearch(catalog: catalog.name) }
       return Self.json(answers)
     }
-    router.get("catalogs/:name/items/:id") { _, context in
+    router.get("catalogs/:name/items/:id") { request, context in
+      let access = try self.access(request)
       let catalog = try self.catalog(context)
+      let forced = try self.searchFilters(access, catalog: catalog)
       let id = ItemID(context.parameters.get("id") ?? "")
-      return Self.json(try await Self.itemAnswer(id, in: catalog))
+      return Self.json(
+        try await self.withinDeadline { try await Self.itemAnswer(id, in: catalog, forced: forced) }
+      )
+    }
+    router.post("keys") { request, _ in
+      try self.authorizeAdmin(try self.access(request))
+      let keys = try self.keyStore()
+      let body = try await Self.body(request)
+      let asked: KeyRequest
+      do throws(KeyRequestError) {
+        asked = try KeyRequest(json: body)
+      } catch {
+        throw ServerError.badRequest(error.description)
+      }
+      if let unknown = asked.catalogs.first(where: { $0 != "*" && self.catalogs[$0] == nil }) {
+        let known = self.catalogs.keys.sorted().joined(separator: ", ")
+        throw ServerError.badRequest(
+          "catalogs: no catalog named \"\(unknown.prefix(100))\"; this server has \(known) (or \"*\" for all)"
+        )
+      }
+      let made = try Self.keyAnswering { () throws(KeyStoreError) in try keys.create(asked) }
+      var members = made.key.jsonMembers
+      members.append(("key", .string(made.secret)))
+      return Self.json(.object(sorting: members), status: .created)
+    }
+    router.get("keys") { request, _ in
+      try self.authorizeAdmin(try self.access(request))
+      let keys = try self.keyStore()
+      let listed = try Self.keyAnswering { () throws(KeyStoreError) in try keys.list() }
+      return Self.json(.object([("keys", .array(listed.map(\.json)))]))
+    }
+    router.delete("keys/:id") { request, context in
+      try self.authorizeAdmin(try self.access(request))
+      let keys = try self.keyStore()
+      let id = context.parameters.get("id") ?? ""
+      let revoked = try Self.keyAnswering { () throws(KeyStoreError) in try keys.revoke(id: id) }
+      guard revoked else { throw ServerError.notFound("no key with id \"\(id.prefix(100))\"") }
+      return Response(status: .noContent)
     }
     router.post("catalogs/:name/items") { request, context in
-      try self.authorize(request)
+      let access = try self.access(request)
       let catalog = try self.catalog(context)
+      try self.authorizeEdit(access, catalog: catalog.name)
       let body = try ItemBody(
         try await Self.body(request), schema: catalog.schema, requiresTitle: true)
       let id = try await Self.answering { () async throws(CatalogFailure) in
@@ -114,8 +202,9 @@ public struct SiftServer: Sendable {
       return Self.json(try await Self.itemAnswer(id, in: catalog), status: .created)
     }
     router.put("catalogs/:name/items/:id") { request, context in
-      try self.authorize(request)
+      let access = try self.access(request)
       let catalog = try self.catalog(context)
+      try self.authorizeEdit(access, catalog: catalog.name)
       let id = ItemID(context.parameters.get("id") ?? "")
       let body = try ItemBody(
         try await Self.body(request), schema: catalog.schema, requiresTitle: true)
@@ -131,8 +220,9 @@ public struct SiftServer: Sendable {
       return Self.json(try await Self.itemAnswer(id, in: catalog))
     }
     router.delete("catalogs/:name/items/:id") { request, context in
-      try self.authorize(request)
+      let access = try self.access(request)
       let catalog = try self.catalog(context)
+      try self.authorizeEdit(access, catalog: catalog.name)
       let id = ItemID(context.parameters.get("id") ?? "")
       _ = try await Self.answering { () async throws(CatalogFailure) in
         try await catalog.commit(.delete(id))
@@ -140,12 +230,16 @@ public struct SiftServer: Sendable {
       self.metrics.recordEdit(catalog: catalog.name)
       return Response(status: .noContent)
     }
-    router.get("catalogs/:name/synonyms") { _, context in
-      Self.json(Self.synonymsAnswer(try self.catalog(context).schema.synonyms))
+    router.get("catalogs/:name/synonyms") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      _ = try self.searchFilters(access, catalog: catalog)
+      return Self.json(Self.synonymsAnswer(catalog.schema.synonyms))
     }
     router.put("catalogs/:name/synonyms") { request, context in
-      try self.authorize(request)
+      let access = try self.access(request)
       let catalog = try self.catalog(context)
+      try self.authorizeEdit(access, catalog: catalog.name)
       let synonyms = try Self.synonyms(from: try await Self.body(request))
       try await Self.answering { () async throws(CatalogFailure) in
         try await catalog.replaceSynonyms(synonyms)
@@ -167,6 +261,7 @@ public struct SiftServer: Sendable {
       RouteMethods("catalogs/:name/items", [.post]),
       RouteMethods("catalogs/:name/items/:id", [.get, .head, .put, .delete]),
       RouteMethods("catalogs/:name/synonyms", [.get, .head, .put]),
+      RouteMethods("keys", [.get, .head, .post]), RouteMethods("keys/:id", [.delete]),
     ].map { RouteMethods($0.pattern, $0.methods + options) }
       + WebPage.Asset.allCases.map { RouteMethods($0.path, [.get, .head] + options) }
   }
@@ -206,20 +301,6 @@ public struct SiftServer: Sendable {
     return Synonyms(decoded.synonyms)
   }
 
-  /// Edits need the token the server was started with, as `Authorization: Bearer TOKEN`.
-  private func authorize(_ request: Request) throws(ServerError) {
-    guard let writeToken else {
-      throw ServerError(
-        .forbidden, "this server is read-only: start it with --token-file to allow edits")
-    }
-    guard let given = Self.bearerToken(request.headers[.authorization]),
-      Self.constantTimeEqual(given, writeToken)
-    else {
-      throw ServerError(
-        .unauthorized, "Authorization: a Bearer token that this server accepts is required")
-    }
-  }
-
   /// The token of `Authorization: Bearer TOKEN`; the scheme's case does not matter (RFC 9110:
   /// `bearer`, `BEARER`), nor the spaces around the token. Nil for another scheme or none.
   static func bearerToken(_ header: String?) -> String? {
@@ -251,37 +332,70 @@ public struct SiftServer: Sendable {
   }
 
   /// What a connection may hold of the server: how long it may stay silent — a request header
-  /// sent in part and then nothing, a connection kept open between requests — and how many
-  /// may be open at once (past that, new ones wait to be accepted).
+  /// sent in part and then nothing, a connection kept open between requests — how long a
+  /// request header may take to arrive whole, even sent a byte at a time, and how many
+  /// connections may be open at once (past that, new ones wait to be accepted).
   public struct Limits: Sendable {
     public var idleTimeout: Duration
+    public var headerTimeout: Duration
     public var maximumConnections: Int
 
-    public init(idleTimeout: Duration = .seconds(30), maximumConnections: Int = 1_000) {
+    public init(
+      idleTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(30),
+      maximumConnections: Int = 1_000
+    ) {
       self.idleTimeout = idleTimeout
+      self.headerTimeout = headerTimeout
       self.maximumConnections = maximumConnections
     }
   }
 
   /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.
+  /// `tls`: HTTPS with that certificate and key (`TLSFiles.configuration()`); nil: plain HTTP.
   public func run(
-    host: String, port: Int, limits: Limits = Limits(),
+    host: String, port: Int, limits: Limits = Limits(), tls: TLSConfiguration? = nil,
     onListening: @escaping @Sendable (Int) -> Void = { _ in }
   ) async throws {
     // Warnings and errors only: the command says where it listens in its own words.
     var logger = Logger(label: "sift")
     logger.logLevel = .warning
-    let (seconds, attoseconds) = limits.idleTimeout.components
-    let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    let idle = TimeAmount(limits.idleTimeout)
+    let header = TimeAmount(limits.headerTimeout)
+    let http = HTTPServerBuilder.http1(
+      configuration: .init(
+        additionalChannelHandlers: [HeaderDeadline(timeout: header)], idleTimeout: idle))
     let app = Application(
       router: router(),
-      server: .http1(configuration: .init(idleTimeout: idle)),
+      server: try tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: $0) } ?? http,
       configuration: .init(
         address: .hostname(host, port: port), serverName: "sift",
         availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections)),
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
       logger: logger)
     try await app.runService()
+  }
+
+  /// The keys, for `/keys`.
+  private func keyStore() throws(ServerError) -> KeyStore {
+    guard let keys else {
+      throw ServerError(.forbidden, "this server keeps no keys (sift serve --keys FILE)")
+    }
+    return keys
+  }
+
+  /// Runs `work` on the keys; a fault of the request as a 400, of the key file as a 503.
+  static func keyAnswering<Result>(
+    _ work: () throws(KeyStoreError) -> Result
+  ) throws(ServerError) -> Result {
+    do {
+      return try work()
+    } catch {
+      switch error {
+      case .invalid(let message): throw .badRequest(message)
+      case .unreadable(let message), .unwritable(let message):
+        throw ServerError(.serviceUnavailable, message)
+      }
+    }
   }
 
   private func catalog(
@@ -318,24 +432,38 @@ public struct SiftServer: Sendable {
   }
 
   /// One catalog's answer to a search: its page, indicator, suggestions and (asked) facets.
+  /// `forced`: a tenant token's filters, added to the search and kept out of what it shows
+  /// (`confined(_:asked:forced:in:)`).
   static func searchAnswer(
-    _ catalog: any SearchCatalog, _ parameters: SearchParameters
+    _ catalog: any SearchCatalog, _ parameters: SearchParameters, forced: ForcedFilters? = nil
   ) async throws(ServerError) -> JSONValue {
+    let asked: SearchRequest
     let searched: SearchRequest
     do throws(SearchRequestError) {
-      searched = try SearchRequest(parameters.input, schema: catalog.schema)
+      asked = try SearchRequest(parameters.input, schema: catalog.schema)
+      if let forced {
+        var input = parameters.input
+        input.tokens += forced.identifiers
+        searched = try SearchRequest(input, schema: catalog.schema)
+      } else {
+        searched = asked
+      }
     } catch {
       throw ServerError.refused(error, catalog: catalog.name)
     }
-    let page = try await answering { () async throws(CatalogFailure) in
+    var page = try await answering { () async throws(CatalogFailure) in
       try await catalog.search(searched, page: parameters.page)
     }
-    let unknown = try await answering { () async throws(CatalogFailure) in
-      try await catalog.unknownCategory(in: searched, page: page)
+    if let forced {
+      page = try await confined(page, asked: asked, forced: forced, in: catalog)
+    } else {
+      let unknown = try await answering { () async throws(CatalogFailure) in
+        try await catalog.unknownCategory(in: searched, page: page)
+      }
+      if let unknown { throw ServerError.refused(unknown, catalog: catalog.name) }
     }
-    if let unknown { throw ServerError.refused(unknown, catalog: catalog.name) }
     return SearchResponse.json(
-      catalog: catalog.name, page: page, schema: catalog.schema, tokens: searched.tokens,
+      catalog: catalog.name, page: page, schema: catalog.schema, tokens: asked.tokens,
       sort: searched.sort)
   }
 
@@ -343,13 +471,15 @@ public struct SiftServer: Sendable {
   /// once; the first refusal (a scope or token one of them lacks) is the answer, its message
   /// naming that catalog.
   static func searchAnswers(
-    _ chosen: [any SearchCatalog], _ parameters: SearchParameters
+    _ chosen: [(any SearchCatalog, ForcedFilters?)], _ parameters: SearchParameters
   ) async throws(ServerError) -> JSONValue {
     let answers = await withTaskGroup(of: (Int, Result<JSONValue, ServerError>).self) { group in
-      for (position, catalog) in chosen.enumerated() {
+      for (position, (catalog, forced)) in chosen.enumerated() {
         group.addTask {
           do throws(ServerError) {
-            return (position, .success(try await searchAnswer(catalog, parameters)))
+            return (
+              position, .success(try await searchAnswer(catalog, parameters, forced: forced))
+            )
           } catch {
             return (position, .failure(error))
           }
@@ -360,7 +490,7 @@ public struct SiftServer: Sendable {
       return answers.sorted { $0.0 < $1.0 }.map(\.1)
     }
     var members: [(String, JSONValue)] = []
-    for (catalog, answer) in zip(chosen, answers) {
+    for ((catalog, _), answer) in zip(chosen, answers) {
       switch answer {
       case .success(let json): members.append((catalog.name, json))
       case .failure(let error):
@@ -371,12 +501,13 @@ public struct SiftServer: Sendable {
   }
 
   /// The item with `id` as `GET /catalogs/NAME/items/ID` gives it: every value, no highlights.
-  static func itemAnswer(_ id: ItemID, in catalog: any SearchCatalog) async throws(ServerError)
-    -> JSONValue
-  {
+  /// An item a tenant token's filters leave out is not there, for that token.
+  static func itemAnswer(
+    _ id: ItemID, in catalog: any SearchCatalog, forced: ForcedFilters? = nil
+  ) async throws(ServerError) -> JSONValue {
     let found = try await answering { () async throws(CatalogFailure) in try await catalog.item(id)
     }
-    guard let found else {
+    guard let found, forced?.admits(found) ?? true else {
       throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(catalog.name)")
     }
     return ResultItem.json(PageResult(plain: found, schema: catalog.schema), schema: catalog.schema)
@@ -410,10 +541,12 @@ public struct SiftServer: Sendable {
   }
 
   /// `GET /catalogs`: each catalog's name, title, title field, fields, scopes, token kinds, the
-  /// fields it sorts by, ranking field and item count.
-  static func catalogList(_ served: [any SearchCatalog]) async throws(ServerError) -> JSONValue {
+  /// fields it sorts by, ranking field and item count (a tenant's: its rows).
+  static func catalogList(
+    _ served: [(any SearchCatalog, ForcedFilters?)]
+  ) async throws(ServerError) -> JSONValue {
     var entries: [JSONValue] = []
-    for catalog in served {
+    for (catalog, forced) in served {
       let schema = catalog.schema
       // The searched fields, then the stored ones (`"stored": true`: shown, not searched).
       let stored = Set(schema.storedFields.map(\.name))
@@ -435,13 +568,7 @@ public struct SiftServer: Sendable {
         ("scopes", .strings(schema.scopeTitles)), ("tokenKinds", .strings(tokenKinds.sorted())),
         // What `sort=` takes: a page's sort menu.
         ("sortable", .strings(schema.sortableFields.map(\.name))),
-        (
-          "items",
-          .number(
-            Double(
-              try await answering { () async throws(CatalogFailure) in try await catalog.count() }
-            ))
-        ),
+        ("items", .number(Double(try await itemCount(catalog, forced: forced)))),
       ]
       if let ranking = schema.rankingField {
         members.append(("rankingField", .string(ranking.field)))

@@ -29,7 +29,7 @@ struct SiftCommand: AsyncParsableCommand {
     version: "0.1.0",
     subcommands: [
       AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self,
-      BenchCommand.self, ServeCommand.self, SynonymsCommand.self,
+      BenchCommand.self, ServeCommand.self, KeysCommand.self, SynonymsCommand.self,
     ],
     defaultSubcommand: AppCommand.self
   )

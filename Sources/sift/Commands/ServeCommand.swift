@@ -4,6 +4,7 @@ import Foundation
 import Sift
 import SiftPostgres
 import SiftServer
+import NIOSSL
 import SiftStore
 
 /// `sift serve`: the catalogs over HTTP, searched with the same semantics as the app.
@@ -30,13 +31,19 @@ struct ServeCommand: AsyncParsableCommand {
         POST /catalogs/NAME/items            a JSON object of fields (and "id"): 201
         PUT /catalogs/NAME/items/ID          the item's new fields: 200
         DELETE /catalogs/NAME/items/ID       204
+        POST /keys, GET /keys, DELETE /keys/ID   keys (admin only)
 
-      Edits need --token-file and are saved before the reply.
+      The token in --token-file is the admin key: it edits every catalog and manages keys. \
+      Other keys (sift keys create, POST /keys) search or edit some catalogs until a time; a \
+      search key signs tenant tokens (sift keys token) that search only the rows their \
+      filters allow. Searching is open to anyone unless --private. Edits are saved before \
+      the reply.
 
       Examples:
         sift serve --catalog products --catalog candies
         sift serve --catalog cities.sqlite --port 9000
         sift serve --catalog 'postgresql://localhost/shop?catalog=products'
+        sift serve --private --token-file admin.key --tls-cert cert.pem --tls-key key.pem
         curl 'http://127.0.0.1:8080/catalogs/products/search?q=rose&limit=3'
       """
   )
@@ -59,6 +66,44 @@ struct ServeCommand: AsyncParsableCommand {
       "A file holding the token that edits must carry (Authorization: Bearer TOKEN). Without it the server is read-only.",
       valueName: "FILE"))
   var tokenFile: String?
+
+  @Option(
+    name: .customLong("keys"),
+    help: ArgumentHelp(
+      "The key file that sift keys writes (default: keys.json in the data folder).",
+      valueName: "FILE"))
+  var keysFile: String?
+
+  @Flag(
+    name: .customLong("private"),
+    help: "Searching needs a key or a tenant token too, not only edits.")
+  var isPrivate = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Requests a minute each key may make, unless the key sets its own; past it, 429 with Retry-After. No limit by default.",
+      valueName: "N"))
+  var rateLimit: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "Answer 503 to a search or read that takes longer than this (0: no deadline).",
+      valueName: "SECONDS"))
+  var requestTimeout = 10.0
+
+  @Option(
+    help: ArgumentHelp(
+      "Close a connection whose request header is not whole this long after it opened or after the last answer, even if it trickles in.",
+      valueName: "SECONDS"))
+  var headerTimeout = 30.0
+
+  @Option(
+    help: ArgumentHelp(
+      "Serve HTTPS with this certificate chain (PEM); needs --tls-key.", valueName: "FILE"))
+  var tlsCert: String?
+
+  @Option(help: ArgumentHelp("The certificate's private key (PEM).", valueName: "FILE"))
+  var tlsKey: String?
 
   @Option(
     help: ArgumentHelp(
@@ -97,6 +142,21 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func validate() throws {
+    guard headerTimeout.isFinite, headerTimeout >= 0.1, headerTimeout <= 86_400 else {
+      throw ValidationError(
+        "--header-timeout must be from 0.1 to 86400 seconds, not \(headerTimeout)")
+    }
+    guard requestTimeout.isFinite, requestTimeout >= 0, requestTimeout <= 86_400 else {
+      throw ValidationError(
+        "--request-timeout must be from 0 to 86400 seconds, not \(requestTimeout)")
+    }
+    if let rateLimit, !(1...10_000_000).contains(rateLimit) {
+      throw ValidationError(
+        "--rate-limit must be from 1 to 10000000 requests a minute, not \(rateLimit)")
+    }
+    guard (tlsCert == nil) == (tlsKey == nil) else {
+      throw ValidationError("--tls-cert and --tls-key go together: give both or neither")
+    }
     guard idleTimeout.isFinite, idleTimeout >= 0.1, idleTimeout <= 86_400 else {
       throw ValidationError("--idle-timeout must be from 0.1 to 86400 seconds, not \(idleTimeout)")
     }
@@ -155,17 +215,45 @@ struct ServeCommand: AsyncParsableCommand {
       }
       token = trimmed
     }
+    var tls: TLSConfiguration?
+    if let tlsCert, let tlsKey {
+      do {
+        tls = try TLSFiles(certificate: tlsCert, key: tlsKey).configuration()
+      } catch {
+        await closeAll()
+        throw Failure.exit(error.description, status: 2)
+      }
+    }
+    let keys = KeyStore(
+      url: keysFile.map { URL(fileURLWithPath: $0) }
+        ?? DataDirectory.resolve().appendingPathComponent("keys.json"))
+    if keysFile != nil {
+      do {
+        _ = try keys.list()
+      } catch {
+        await closeAll()
+        throw Failure.exit(error.description, status: 2)
+      }
+    }
     let names = served.map(\.name).joined(separator: ", ")
     let host = self.host
-    let access = token == nil ? "read-only" : "edits need the token"
+    let access =
+      (isPrivate ? "private: searches need a key" : "searches open")
+      + (token == nil ? "; edits need a key" : "; edits need a key or the admin token")
+    let scheme = tls == nil ? "http" : "https"
     let server = SiftServer(
-      catalogs: served, writeToken: token, corsOrigin: cors, accessLog: logFormat?.format)
+      catalogs: served, writeToken: token, keys: keys, isPrivate: isPrivate,
+      rateLimit: rateLimit,
+      requestTimeout: requestTimeout > 0 ? .milliseconds(Int64(requestTimeout * 1000)) : nil,
+      corsOrigin: cors, accessLog: logFormat?.format)
     do {
       let limits = SiftServer.Limits(
         idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+        headerTimeout: .milliseconds(Int64(headerTimeout * 1000)),
         maximumConnections: maxConnections)
-      try await server.run(host: host, port: port, limits: limits) { port in
-        StandardStreams.error("sift: serving \(names) at http://\(host):\(port)/ (\(access))")
+      try await server.run(host: host, port: port, limits: limits, tls: tls) { port in
+        StandardStreams.error(
+          "sift: serving \(names) at \(scheme)://\(host):\(port)/ (\(access))")
       }
     } catch {
       await closeAll()

@@ -48,3 +48,17 @@ extension ImportCommand {
   func importIntoPostgres() async throws { throw Failure.postgresRefusal }
 }
 #endif
+
+#if !Server
+/// `sift keys` in a build without the server: says how to get one.
+struct KeysCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "keys",
+    abstract: "Manage the keys of sift serve (needs a build with the Server trait).")
+
+  @Argument(parsing: .allUnrecognized, help: .hidden)
+  var arguments: [String] = []
+
+  func run() throws { throw WithoutServer.refusal("sift keys") }
+}
+#endif

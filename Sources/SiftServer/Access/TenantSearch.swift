@@ -1,0 +1,61 @@
+#if Server
+import Foundation
+import Sift
+
+/// A search under a tenant token sees the catalog as if it held only the token's rows: the
+/// total, the token suggestions and "did you mean" are those of its rows, not of the catalog.
+extension SiftServer {
+  /// `page`, the answer to `asked` with `forced` added, told as the tenant's catalog: its total
+  /// its rows, whether it filters by what was asked, the tokens offered only categories its
+  /// rows hold, and "did you mean" only a word its rows hold.
+  static func confined(
+    _ page: SearchPage, asked: SearchRequest, forced: ForcedFilters, in catalog: any SearchCatalog
+  ) async throws(ServerError) -> SearchPage {
+    var page = page
+    let rows = try await tenantRows(catalog, forced: forced, facets: true)
+    page.indicator = ResultsIndicator(
+      isFiltering: asked.isFiltering, matchCount: page.indicator.matchCount,
+      totalCount: rows.indicator.matchCount, exactMatchCount: page.indicator.exactMatchCount)
+    let categories = rows.facets?.categories ?? [:]
+    page.suggestions = page.suggestions.filter { token in
+      // A category's token (`category:Secret Pottery`, a value of two words and all): offered
+      // when the tenant's rows hold it. Others (`year:>=2010`) are the schema's, not the rows'.
+      guard token.identifier.hasPrefix("category:") else { return true }
+      let value = TextFolding.fold(
+        String(token.identifier.dropFirst("category:".count)).trimmingCharacters(in: .whitespaces))
+      return categories[value, default: 0] > 0
+    }
+    if let word = page.didYouMean {
+      let check = try await tenantRows(catalog, forced: forced, text: "\"\(word)\"")
+      if check.indicator.matchCount == 0 { page.didYouMean = nil }
+    }
+    return page
+  }
+
+  /// How many items `catalog` holds for a caller: all of them, or a tenant's rows.
+  static func itemCount(
+    _ catalog: any SearchCatalog, forced: ForcedFilters?
+  ) async throws(ServerError) -> Int {
+    guard let forced else {
+      return try await answering { () async throws(CatalogFailure) in try await catalog.count() }
+    }
+    return try await tenantRows(catalog, forced: forced).indicator.matchCount
+  }
+
+  /// The tenant's rows that hold `text`, counted (no page).
+  private static func tenantRows(
+    _ catalog: any SearchCatalog, forced: ForcedFilters, text: String = "", facets: Bool = false
+  ) async throws(ServerError) -> SearchPage {
+    let request: SearchRequest
+    do throws(SearchRequestError) {
+      request = try SearchRequest(
+        SearchRequestInput(text: text, tokens: forced.identifiers), schema: catalog.schema)
+    } catch {
+      throw ServerError(.forbidden, "Authorization: tenant token: \(error)")
+    }
+    return try await answering { () async throws(CatalogFailure) in
+      try await catalog.search(request, page: PageRequest(limit: 0, facets: facets))
+    }
+  }
+}
+#endif

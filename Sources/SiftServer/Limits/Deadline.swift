@@ -1,0 +1,82 @@
+#if Server
+import Foundation
+import Sift
+
+extension SiftServer {
+  /// Runs `work`, answering 503 when it takes longer than `requestTimeout`: the client hears in
+  /// time, and the connection is free for its next request. Work that cannot stop at once (a
+  /// search in the middle of a large catalog) finishes in the background, and its answer is
+  /// dropped.
+  func withinDeadline<Value: Sendable>(
+    _ work: @escaping @Sendable () async throws -> Value
+  ) async throws -> Value {
+    guard let requestTimeout else { return try await work() }
+    let race = Race<Value>()
+    return try await withCheckedThrowingContinuation { continuation in
+      race.start(continuation)
+      let worker = Task {
+        do {
+          race.finish(.success(try await work()))
+        } catch {
+          race.finish(.failure(error))
+        }
+      }
+      let timer = Task {
+        try? await Task.sleep(for: requestTimeout)
+        guard !Task.isCancelled else { return }
+        let seconds =
+          Double(requestTimeout.components.seconds)
+          + Double(requestTimeout.components.attoseconds) / 1e18
+        if race.finish(
+          .failure(
+            ServerError(
+              .serviceUnavailable,
+              "the request took longer than \(FieldValue.format(seconds)) s (--request-timeout): try a narrower search"
+            )))
+        {
+          worker.cancel()
+        }
+      }
+      race.whenDone { timer.cancel() }
+    }
+  }
+}
+
+/// One continuation resumed once, by whichever of the work and the timer ends first.
+private final class Race<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<Value, any Error>?
+  private var done = false
+  private var onDone: (@Sendable () -> Void)?
+
+  func start(_ continuation: CheckedContinuation<Value, any Error>) {
+    lock.withLock { self.continuation = continuation }
+  }
+
+  /// Resumes with `result` unless the other came first; whether this one did.
+  @discardableResult
+  func finish(_ result: Result<Value, any Error>) -> Bool {
+    let (continuation, onDone) = lock.withLock {
+      () -> (CheckedContinuation<Value, any Error>?, (@Sendable () -> Void)?) in
+      guard !done else { return (nil, nil) }
+      done = true
+      defer { self.continuation = nil }
+      return (self.continuation, self.onDone)
+    }
+    guard let continuation else { return false }
+    continuation.resume(with: result)
+    onDone?()
+    return true
+  }
+
+  /// Runs `action` when the race is decided (at once if it is).
+  func whenDone(_ action: @escaping @Sendable () -> Void) {
+    let already = lock.withLock { () -> Bool in
+      if done { return true }
+      onDone = action
+      return false
+    }
+    if already { action() }
+  }
+}
+#endif
