@@ -38,9 +38,11 @@ struct ServeCommandTests {
         if chunk.isEmpty { break }  // it exited before listening
         seen.append(chunk)
         let text = String(decoding: seen, as: UTF8.self)
-        if let range = text.range(of: #"http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+        if let range = text.range(
+          of: #"https?://127\.0\.0\.1:(\d+)/"#, options: .regularExpression)
+        {
           let address = text[range]
-          found = Int(address.dropFirst("http://127.0.0.1:".count).dropLast())
+          found = Int(address.split(separator: ":").last?.dropLast() ?? "")
         }
       }
       guard let found else {
