@@ -116,6 +116,8 @@ let package = Package(
         .product(
           name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
         .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+        // What the HTTP parser could not read, answered in JSON.
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
         // The request parts a connection's header deadline watches.
         .product(
           name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),

@@ -363,7 +363,8 @@ public struct SiftServer: Sendable {
     let header = TimeAmount(limits.headerTimeout)
     let http = HTTPServerBuilder.http1(
       configuration: .init(
-        additionalChannelHandlers: [HeaderDeadline(timeout: header)], idleTimeout: idle))
+        additionalChannelHandlers: [MalformedRequest(), HeaderDeadline(timeout: header)],
+        idleTimeout: idle))
     let app = Application(
       router: router(),
       server: try tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: $0) } ?? http,
