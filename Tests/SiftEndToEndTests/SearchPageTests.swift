@@ -324,6 +324,43 @@ struct SearchPageTests {
     #expect(try shown().detail == nil)
   }
 
+  @Test("a tenant token given as /#key=…: the page sees only the token's rows, and the address forgets it")
+  func tenantToken() throws {
+    defer {
+      _ = server.stop()
+      sift.cleanup()
+    }
+    let made = try sift.run(["keys", "create", "--catalog", "candies", "--action", "search"])
+    #expect(made.status == 0, "\(made.stderr)")
+    let key = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let signed = try sift.run([
+      "keys", "token", "--key", key, "--catalog", "candies", "--filter", "category:Chocolate",
+    ])
+    let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let shop = try ServeCommandTests.Server(sift, ["--catalog", "candies", "--private"])
+    defer { _ = shop.stop() }
+    let (status, answer) = try shop.request(
+      "GET", "/catalogs/candies/search?q=&limit=50&facets=1", token: token)
+    #expect(status == 200)
+    let titles = (answer["results"] as? [[String: Any]] ?? []).compactMap {
+      $0["title"] as? String
+    }
+    #expect(!titles.isEmpty)
+    try browser.open("http://127.0.0.1:\(shop.port)/#key=\(token)")
+    let deadline = Date().addingTimeInterval(10)
+    var page = try shown()
+    while Date() < deadline && page.titles != titles {
+      Thread.sleep(forTimeInterval: 0.05)
+      page = try shown()
+    }
+    #expect(page.titles == titles, "the token's rows, as the API gives them to it")
+    #expect(page.indicator == answer["indicator"] as? String)
+    #expect(page.scopes.contains("Hard 0"), "no other seller's rows in the counts: \(page.scopes)")
+    let address = try browser.run("return location.href") as? String ?? ""
+    #expect(!address.contains(token) && !address.contains("key="), "\(address)")
+    try screenshot("6-tenant-token")
+  }
+
   @Test("near a place: the place field, distances on the rows, nearest first, kept in the address")
   func nearAPlace() throws {
     defer {

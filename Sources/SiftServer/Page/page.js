@@ -26,6 +26,18 @@ const state = {
   inFlight: null, // AbortController of the latest request
 };
 
+// A key or tenant token handed to the page as /#key=…: sent as `Authorization: Bearer` with
+// every request, kept for this tab only, and taken out of the address bar at once (a fragment
+// never reaches a server, so no log holds it).
+const credential = (() => {
+  const given = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (given) {
+    sessionStorage.setItem("sift-key", given);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem("sift-key") || "";
+})();
+
 const $ = (id) => document.getElementById(id);
 const field = () => $("q");
 
@@ -135,7 +147,9 @@ function searchURL(offset) {
 }
 
 async function getJSON(url, signal) {
-  const response = await fetch(url, { signal, headers: { Accept: "application/json" } });
+  const headers = { Accept: "application/json" };
+  if (credential) headers.Authorization = `Bearer ${credential}`;
+  const response = await fetch(url, { signal, headers });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
   return body;
