@@ -324,7 +324,9 @@ struct SearchPageTests {
     #expect(try shown().detail == nil)
   }
 
-  @Test("a tenant token given as /#key=…: the page sees only the token's rows, and the address forgets it")
+  @Test(
+    "a tenant token given as /#key=…: the page sees only the token's rows, and the address forgets it"
+  )
   func tenantToken() throws {
     defer {
       _ = server.stop()
