@@ -97,13 +97,73 @@ struct ServedEquivalenceTests {
     try store.close()
   }
 
+  @Test(
+    "a tenant token sees the same rows, counts, suggestions and items on PostgreSQL",
+    arguments: [("candies", "category:Chocolate"), ("products", "year:>=2010")])
+  func tenantTokens(catalog name: String, filter: String) async throws {
+    let document = try SeedCatalog(rawValue: name)!.load()
+    let cluster = try PostgresCluster.shared()
+    let address = try PostgresAddress(cluster.address(catalog: "tenant_\(name)"))
+    try await PostgresCatalog.replace(address, with: document)
+    let postgres = try await PostgresCatalog.open(address)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-tenant-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try CatalogStore.create(
+      at: folder.appendingPathComponent("\(name).sqlite"), document: document)
+    // One key file beside both: the keys live outside the catalog, wherever it is kept.
+    let keys = KeyStore(url: folder.appendingPathComponent("keys.json"))
+    let key = try keys.create(KeyRequest(catalogs: [name], actions: [.search]))
+    let token = TenantToken(
+      keyID: key.key.id, filters: [name: [filter]], expires: Date().addingTimeInterval(600)
+    ).signed(withKey: key.secret)
+    let embedded = Application(
+      router: SiftServer(
+        catalogs: [try StoredCatalog(name: name, store: store)], keys: keys, isPrivate: true
+      ).router())
+    let onPostgres = Application(
+      router: SiftServer(
+        catalogs: [PostgresSearchCatalog(name: name, catalog: postgres)], keys: keys,
+        isPrivate: true
+      ).router())
+    let seed = 15_200 + UInt64(name.count)
+    print("tenant \(name): seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    var uris = [
+      "/catalogs", "/catalogs/\(name)/search?q=&facets=1", "/catalogs/\(name)/search?q=%23",
+    ]
+    for _ in 0..<60 {
+      let input = EquivalenceTests.randomInput(document, using: &random)
+      var query = [("q", input.text), ("facets", "1")]
+      query += input.tokens.map { ("token", $0) }
+      uris.append("/catalogs/\(name)/search?" + Self.encoded(query))
+    }
+    uris += document.items.map { "/catalogs/\(name)/items/\($0.id.rawValue)" }
+    let expected = try await Self.answers(embedded, uris, bearer: token)
+    let answered = try await Self.answers(onPostgres, uris, bearer: token)
+    var hidden = 0
+    for (uri, (want, got)) in zip(uris, zip(expected, answered)) {
+      #expect(want == got, "\(uri)")
+      if uri.contains("/items/"), want.hasPrefix("404 ") { hidden += 1 }
+    }
+    #expect(hidden > 0 && hidden < document.items.count, "some items are the token's, some not")
+    #expect(expected.allSatisfy { !$0.hasPrefix("5") })
+    await postgres.close()
+    try store.close()
+  }
+
   /// Each request's status and body, as text.
-  static func answers(_ app: some ApplicationProtocol, _ uris: [String]) async throws -> [String] {
+  static func answers(
+    _ app: some ApplicationProtocol, _ uris: [String], bearer: String? = nil
+  ) async throws -> [String] {
     try await app.test(.router) { client in
       var bodies: [String] = []
       for uri in uris {
+        var headers: HTTPFields = [:]
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         bodies.append(
-          try await client.execute(uri: uri, method: .get) { response in
+          try await client.execute(uri: uri, method: .get, headers: headers) { response in
             "\(response.status.code) " + String(buffer: response.body)
           })
       }
