@@ -26,7 +26,12 @@ done
 # SIFT=PATH runs another build (an earlier one, to compare in the same session); LIMIT the page
 # size; EXTRA more parameters for every search (EXTRA='&sort=population:desc'); QUERIES the
 # query files typed (by default Benchmarks/queries/cities.txt and cities-misspelt.txt).
+# AUTH: what every search carries — none, key (a search key of its own), tenant (a tenant token
+# of that key with the filter TENANT_FILTER, by default one every city passes) or admin (the
+# token file's token): what keys cost per request. ONLY=searches runs the first run alone.
 sift=${SIFT:-.build/release/sift}
+auth=${AUTH:-none}
+tenant_filter=${TENANT_FILTER:--country:ZZ}
 [ -x "$sift" ] || swift build -c release --product sift --traits Server >/dev/null
 export LIMIT=${LIMIT:-20}
 
@@ -76,6 +81,7 @@ dofile(os.getenv("PATHS"))
 local counter = 0
 -- Each connection starts at another place in the list.
 function setup(thread) thread:set("offset", math.random(#paths)) end
+if os.getenv("BEARER") then wrk.headers["Authorization"] = "Bearer " .. os.getenv("BEARER") end
 function request()
   counter = counter + 1
   return wrk.format("GET", paths[(counter + offset) % #paths + 1])
@@ -94,22 +100,38 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 base="http://127.0.0.1:$port"
 # Starts the server with extra options, waits until it answers, and warms it: the near-spelling
 # dictionaries and trigrams are built after the start, then 5 s of the same load.
+keys=()
+[ "$auth" = none ] || keys=(--keys "$work/keys.json")
 start_server() {
-  "$sift" serve --catalog "$catalog" --port "$port" --token-file "$work/token" "$@" 2>"$work/serve.log" &
+  "$sift" serve --catalog "$catalog" --port "$port" --token-file "$work/token" "${keys[@]}" "$@" 2>"$work/serve.log" &
   server_pid=$!
   for _ in $(seq 1 600); do curl -sf "$base/catalogs" >/dev/null && break; sleep 0.1; done
   curl -sf "$base/catalogs" >/dev/null || { cat "$work/serve.log" >&2; exit 1; }
   sleep 5
-  PATHS="$work/paths.lua" wrk -t 2 -c "$connections" -d 5s -s "$work/load.lua" "$base" >/dev/null
+  PATHS="$work/paths.lua" BEARER="$bearer" wrk -t 2 -c "$connections" -d 5s -s "$work/load.lua" "$base" >/dev/null
 }
 stop_server() {
   kill "$server_pid" && wait "$server_pid" && echo "SIGTERM: exit 0"
   server_pid=
 }
+bearer=
+case "$auth" in
+  none) ;;
+  admin) bearer=$token ;;
+  key | tenant)
+    key=$("$sift" keys create --keys "$work/keys.json" --catalog cities --action search 2>/dev/null)
+    bearer=$key
+    if [ "$auth" = tenant ]; then
+      bearer=$("$sift" keys token --keys "$work/keys.json" --key "$key" --catalog cities \
+        --filter "$tenant_filter" --expires-in 86400)
+    fi ;;
+  *) echo "AUTH must be none, key, tenant or admin, not $auth" >&2; exit 2 ;;
+esac
+export BEARER=$bearer
 start_server
 items=$(curl -s "$base/catalogs" | jq '.catalogs[0].items')
 keystrokes=$(grep -c '"/catalogs' "$work/paths.lua")
-echo "sift serve on $items cities, $keystrokes keystrokes in rotation, $connections connections, ${seconds}s; $(nproc) cores"
+echo "sift serve on $items cities, $keystrokes keystrokes in rotation, $connections connections, ${seconds}s; $(nproc) cores; AUTH=$auth"
 
 # The editor: add an item, change it, delete it, again and again, until told to stop; one line
 # per edit: status and seconds taken. One process on one kept-alive connection, as an app's
@@ -149,6 +171,7 @@ run() {
 }
 
 run "searches only:        "
+[ "${ONLY:-}" = searches ] && { stop_server; exit 0; }
 : >"$work/edits"
 editor &
 editor_pid=$!
