@@ -24,6 +24,13 @@ struct KeysCommand: ParsableCommand {
       """,
     subcommands: [Create.self, List.self, Revoke.self, Token.self])
 
+  /// The key file at `path`, or the data folder's `keys.json`: what `sift serve` reads too.
+  static func store(_ path: String?) -> KeyStore {
+    KeyStore(
+      url: path.map { URL(fileURLWithPath: $0) }
+        ?? DataDirectory.resolve().appendingPathComponent("keys.json"))
+  }
+
   /// `--keys FILE`, shared by every subcommand.
   struct FileOption: ParsableArguments {
     @Option(
@@ -32,10 +39,15 @@ struct KeysCommand: ParsableCommand {
         "The key file (default: keys.json in the data folder).", valueName: "FILE"))
     var path: String?
 
-    var store: KeyStore {
-      KeyStore(
-        url: path.map { URL(fileURLWithPath: $0) }
-          ?? DataDirectory.resolve().appendingPathComponent("keys.json"))
+    var store: KeyStore { KeysCommand.store(path) }
+
+    /// Every key of the file; one that cannot be read is said and exits 1.
+    func keys() throws -> [APIKey] {
+      do {
+        return try store.list()
+      } catch {
+        throw Failure.exit(error.description, status: 1)
+      }
     }
   }
 
@@ -122,12 +134,7 @@ struct KeysCommand: ParsableCommand {
     @OptionGroup var file: FileOption
 
     func run() throws {
-      let keys: [APIKey]
-      do {
-        keys = try file.store.list()
-      } catch {
-        throw Failure.exit(error.description, status: 1)
-      }
+      let keys = try file.keys()
       for key in keys {
         if json {
           print(key.json.text)
@@ -197,12 +204,7 @@ struct KeysCommand: ParsableCommand {
     }
 
     func run() throws {
-      let keys: [APIKey]
-      do {
-        keys = try file.store.list()
-      } catch {
-        throw Failure.exit(error.description, status: 1)
-      }
+      let keys = try file.keys()
       guard let record = keys.first(where: { $0.matches(secret: key) }) else {
         throw Failure.exit(
           "--key: not a key of \(file.store.url.path) (sift keys list shows them)", status: 2)

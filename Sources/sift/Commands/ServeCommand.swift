@@ -224,9 +224,7 @@ struct ServeCommand: AsyncParsableCommand {
         throw Failure.exit(error.description, status: 2)
       }
     }
-    let keys = KeyStore(
-      url: keysFile.map { URL(fileURLWithPath: $0) }
-        ?? DataDirectory.resolve().appendingPathComponent("keys.json"))
+    let keys = KeysCommand.store(keysFile)
     if keysFile != nil {
       do {
         _ = try keys.list()
