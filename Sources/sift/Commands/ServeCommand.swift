@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
         sift serve --catalog products --catalog candies
         sift serve --catalog cities.sqlite --port 9000
         sift serve --catalog 'postgresql://localhost/shop?catalog=products'
-        sift serve --private --token-file admin.key --tls-cert cert.pem --tls-key key.pem
+        sift serve --private --token-file admin.key --tls-cert c.pem --tls-key k.pem
         curl 'http://127.0.0.1:8080/catalogs/products/search?q=rose&limit=3'
       """
   )
@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "A file holding the token that edits must carry (Authorization: Bearer TOKEN). Without it the server is read-only.",
+      "A file holding the admin key: it edits every catalog and manages keys (Authorization: Bearer TOKEN). Without it or an edit key the server is read-only.",
       valueName: "FILE"))
   var tokenFile: String?
 
