@@ -44,7 +44,7 @@ struct DeadlineTests {
       at: folder.appendingPathComponent("products.sqlite"),
       document: BuiltInCatalog.products.load())
     let slow = SlowCatalog(
-      base: try StoredCatalog(name: "products", store: store), delay: .seconds(5))
+      base: try StoredCatalog(name: "products", store: store), delay: .seconds(30))
     let server = SiftServer(catalogs: [slow], requestTimeout: .milliseconds(300))
     let app = Application(router: server.router())
     try await app.test(.router) { client in
@@ -63,7 +63,8 @@ struct DeadlineTests {
       #expect(
         error
           == "the request took longer than 0.3 s (--request-timeout): try a narrower search")
-      #expect(waited < .seconds(3), "answered at the deadline, not when the search ended")
+      // At the deadline, give or take a busy machine: long before the search would end.
+      #expect(waited < .seconds(10), "answered at the deadline, not when the search ended")
       let next = try await client.execute(uri: "/catalogs/products/search?q=rose", method: .get) {
         $0.status.code
       }

@@ -54,9 +54,7 @@ extension SiftServer {
   func access(_ request: Request) throws(ServerError) -> Access {
     // A server without an admin token or keys opens nothing to anyone: what a request carries
     // does not matter (an edit hears that the server is read-only).
-    guard let header = request.headers[.authorization], writeToken != nil || keys != nil else {
-      return .anonymous
-    }
+    guard let header = request.headers[.authorization], !isReadOnly else { return .anonymous }
     guard let given = Self.bearerToken(header) else {
       throw ServerError(.unauthorized, "Authorization: expected Bearer KEY")
     }
@@ -87,6 +85,9 @@ extension SiftServer {
     }
     return access
   }
+
+  /// No admin token and no key: nothing can edit, and nothing a request carries matters.
+  var isReadOnly: Bool { writeToken == nil && (keys?.isEmpty ?? true) }
 
   /// What a search of `catalog` by `access` must add: nil for none; the tenant token's filters.
   /// Refuses what `access` may not search: a private server without a key, a key or tenant token
@@ -133,9 +134,11 @@ extension SiftServer {
     case .tenant:
       throw ServerError(.forbidden, "a tenant token only searches; edits need a key")
     case .anonymous:
-      guard writeToken != nil || keys != nil else {
+      guard !isReadOnly else {
         throw ServerError(
-          .forbidden, "this server is read-only: start it with --token-file to allow edits")
+          .forbidden,
+          "this server is read-only: start it with --token-file, or make an edit key (sift keys create), to allow edits"
+        )
       }
       throw ServerError(
         .unauthorized, "Authorization: a Bearer token that this server accepts is required")

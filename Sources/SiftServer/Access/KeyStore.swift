@@ -69,6 +69,12 @@ public final class KeyStore: @unchecked Sendable {
     }
   }
 
+  /// Whether the file holds no key now.
+  var isEmpty: Bool {
+    refresh(force: false)
+    return lock.withLock { byID.isEmpty }
+  }
+
   /// The key `id`, as the file holds it now.
   func key(id: String) -> APIKey? {
     refresh(force: false)
