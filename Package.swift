@@ -118,6 +118,8 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
         // What the HTTP parser could not read, answered in JSON.
         .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+        // The request deadline's timer, on the event loops the server runs on.
+        .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
         // The request parts a connection's header deadline watches.
         .product(
           name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),

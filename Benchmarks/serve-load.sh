@@ -28,7 +28,8 @@ done
 # query files typed (by default Benchmarks/queries/cities.txt and cities-misspelt.txt).
 # AUTH: what every search carries — none, key (a search key of its own), tenant (a tenant token
 # of that key with the filter TENANT_FILTER, by default one every city passes) or admin (the
-# token file's token): what keys cost per request. ONLY=searches runs the first run alone.
+# token file's token): what keys cost per request. ONLY=searches runs the first run alone;
+# SERVE_OPTIONS more options for sift serve (SERVE_OPTIONS='--request-timeout 0').
 sift=${SIFT:-.build/release/sift}
 auth=${AUTH:-none}
 tenant_filter=${TENANT_FILTER:--country:ZZ}
@@ -81,7 +82,8 @@ dofile(os.getenv("PATHS"))
 local counter = 0
 -- Each connection starts at another place in the list.
 function setup(thread) thread:set("offset", math.random(#paths)) end
-if os.getenv("BEARER") then wrk.headers["Authorization"] = "Bearer " .. os.getenv("BEARER") end
+local bearer = os.getenv("BEARER") or ""
+if bearer ~= "" then wrk.headers["Authorization"] = "Bearer " .. bearer end
 function request()
   counter = counter + 1
   return wrk.format("GET", paths[(counter + offset) % #paths + 1])
@@ -103,7 +105,8 @@ base="http://127.0.0.1:$port"
 keys=()
 [ "$auth" = none ] || keys=(--keys "$work/keys.json")
 start_server() {
-  "$sift" serve --catalog "$catalog" --port "$port" --token-file "$work/token" "${keys[@]}" "$@" 2>"$work/serve.log" &
+  # shellcheck disable=SC2086
+  "$sift" serve --catalog "$catalog" --port "$port" --token-file "$work/token" "${keys[@]}" ${SERVE_OPTIONS:-} "$@" 2>"$work/serve.log" &
   server_pid=$!
   for _ in $(seq 1 600); do curl -sf "$base/catalogs" >/dev/null && break; sleep 0.1; done
   curl -sf "$base/catalogs" >/dev/null || { cat "$work/serve.log" >&2; exit 1; }
@@ -123,7 +126,7 @@ case "$auth" in
     bearer=$key
     if [ "$auth" = tenant ]; then
       bearer=$("$sift" keys token --keys "$work/keys.json" --key "$key" --catalog cities \
-        --filter "$tenant_filter" --expires-in 86400)
+        --filter="$tenant_filter" --expires-in 86400)
     fi ;;
   *) echo "AUTH must be none, key, tenant or admin, not $auth" >&2; exit 2 ;;
 esac

@@ -36,6 +36,7 @@ public struct SiftServer: Sendable {
   /// Requests a minute for a key that does not set its own; nil: no limit.
   let rateLimit: Int?
   let rates = RateLimiter()
+  let verifiedTokens = VerifiedTokens()
   /// How long a search or read may take before the answer is a 503; nil: no deadline.
   let requestTimeout: Duration?
   /// The one origin whose pages may call this server from a browser (`*`: any); nil: none but

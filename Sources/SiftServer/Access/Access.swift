@@ -63,7 +63,7 @@ extension SiftServer {
     let access: Access
     if let keys, TenantToken.looksLikeToken(given) {
       do throws(TenantTokenError) {
-        let (token, key) = try TenantToken.verified(given, keys: keys, now: now)
+        let (token, key) = try verifiedTokens.verified(given, keys: keys, now: now)
         access = .tenant(token, key: key)
       } catch {
         throw ServerError(.unauthorized, "Authorization: tenant token: \(error)")

@@ -12,24 +12,33 @@ extension SiftServer {
     _ page: SearchPage, asked: SearchRequest, forced: ForcedFilters, in catalog: any SearchCatalog
   ) async throws(ServerError) -> SearchPage {
     var page = page
-    let rows = try await tenantRows(catalog, forced: forced, facets: true)
+    // The count of the tenant's rows alone is one search that the catalog remembers; the
+    // categories they hold (a tally over all of them) only when tokens are offered.
+    let rows = try await tenantRows(catalog, forced: forced)
     page.indicator = ResultsIndicator(
       isFiltering: asked.isFiltering, matchCount: page.indicator.matchCount,
       totalCount: rows.indicator.matchCount, exactMatchCount: page.indicator.exactMatchCount)
-    let categories = rows.facets?.categories ?? [:]
-    page.suggestions = page.suggestions.filter { token in
+    if page.suggestions.contains(where: { Self.offeredCategory($0) != nil }) {
+      let categories =
+        try await tenantRows(catalog, forced: forced, facets: true).facets?.categories ?? [:]
       // A category's token (`category:Secret Pottery`, a value of two words and all): offered
       // when the tenant's rows hold it. Others (`year:>=2010`) are the schema's, not the rows'.
-      guard token.identifier.hasPrefix("category:") else { return true }
-      let value = TextFolding.fold(
-        String(token.identifier.dropFirst("category:".count)).trimmingCharacters(in: .whitespaces))
-      return categories[value, default: 0] > 0
+      page.suggestions = page.suggestions.filter { token in
+        Self.offeredCategory(token).map { categories[$0, default: 0] > 0 } ?? true
+      }
     }
     if let word = page.didYouMean {
       let check = try await tenantRows(catalog, forced: forced, text: "\"\(word)\"")
       if check.indicator.matchCount == 0 { page.didYouMean = nil }
     }
     return page
+  }
+
+  /// The folded category a token offers (`category:Secret Pottery`); nil for another kind.
+  private static func offeredCategory(_ token: SearchToken) -> String? {
+    guard token.identifier.hasPrefix("category:") else { return nil }
+    return TextFolding.fold(
+      String(token.identifier.dropFirst("category:".count)).trimmingCharacters(in: .whitespaces))
   }
 
   /// How many items `catalog` holds for a caller: all of them, or a tenant's rows.
