@@ -175,8 +175,8 @@ struct KeysCommand: ParsableCommand {
       discussion: """
         A filter is a token identifier that names a category or a number (category:Roses, \
         seller:42, year:>=2010); every search of that catalog with the token gets it, and so \
-        do its counts, facets, suggestions and item reads. Without --filter, the token \
-        searches the catalog whole.
+        do its counts, facets, suggestions and item reads. A negated one is written \
+        --filter=-category:Hidden. Without --filter, the token searches the catalog whole.
         """)
 
     @Option(help: "The search key that signs it (the secret sift keys create printed).")
