@@ -37,6 +37,8 @@ public struct SiftServer: Sendable {
   let rateLimit: Int?
   let rates = RateLimiter()
   let verifiedTokens = VerifiedTokens()
+  /// The time keys, tokens and rates are checked at (a test's own clock).
+  let clock: @Sendable () -> Date
   /// How long a search or read may take before the answer is a 503; nil: no deadline.
   let requestTimeout: Duration?
   /// The one origin whose pages may call this server from a browser (`*`: any); nil: none but
@@ -53,6 +55,7 @@ public struct SiftServer: Sendable {
     catalogs: [any SearchCatalog], writeToken: String? = nil, keys: KeyStore? = nil,
     isPrivate: Bool = false, rateLimit: Int? = nil, requestTimeout: Duration? = nil,
     corsOrigin: String? = nil, accessLog: AccessLogFormat? = nil,
+    clock: @escaping @Sendable () -> Date = { Date() },
     logLine: @escaping @Sendable (String) -> Void = { line in
       FileHandle.standardError.write(Data((line + "\n").utf8))
     }
@@ -65,6 +68,7 @@ public struct SiftServer: Sendable {
     self.rateLimit = rateLimit
     self.requestTimeout = requestTimeout
     self.corsOrigin = corsOrigin
+    self.clock = clock
     self.accessLog = accessLog
     self.logLine = logLine
   }

@@ -59,7 +59,7 @@ extension SiftServer {
       throw ServerError(.unauthorized, "Authorization: expected Bearer KEY")
     }
     if let writeToken, Self.constantTimeEqual(given, writeToken) { return .admin }
-    let now = Date()
+    let now = clock()
     let access: Access
     if let keys, TenantToken.looksLikeToken(given) {
       do throws(TenantTokenError) {
