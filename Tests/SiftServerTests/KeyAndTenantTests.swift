@@ -311,6 +311,24 @@ struct KeyAndTenantTests {
       }
       #expect(Set(categories) == ["Flowers", "Seeds"])
 
+      // Its frame is not what it searched for: a category filter is not marked in the rows.
+      let framed = TenantToken(
+        keyID: key.key.id, filters: ["shop": ["kind:Flowers"]],
+        expires: Date().addingTimeInterval(600)
+      ).signed(withKey: key.secret)
+      let flowers = try await send(.get, "/catalogs/shop/search?q=tulip", bearer: framed)
+      #expect(Self.titles(flowers) == ["White Tulip"])
+      let marked = (flowers.json["results"] as? [[String: Any]] ?? []).flatMap {
+        ($0["highlights"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+      }
+      #expect(marked == ["title"])
+      let asked = try await send(
+        .get, "/catalogs/shop/search?q=tulip&token=kind:Flowers", bearer: Self.admin)
+      let markedAsked = (asked.json["results"] as? [[String: Any]] ?? []).flatMap {
+        ($0["highlights"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+      }
+      #expect(Set(markedAsked) == ["title", "kind"], "asked for by the searcher, it is marked")
+
       let rose = try await send(.get, "/catalogs/shop/search?q=rose", bearer: token)
       #expect(Set(Self.titles(rose)) == ["Red Rose", "Rose Garden Seeds"])
       #expect(rose.json["indicator"] as? String == "Items found: 2")

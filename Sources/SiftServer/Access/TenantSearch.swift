@@ -27,11 +27,35 @@ extension SiftServer {
         Self.offeredCategory(token).map { categories[$0, default: 0] > 0 } ?? true
       }
     }
+    page.results = unmarked(page.results, forced: forced, asked: asked)
     if let word = page.didYouMean {
       let check = try await tenantRows(catalog, forced: forced, text: "\"\(word)\"")
       if check.indicator.matchCount == 0 { page.didYouMean = nil }
     }
     return page
+  }
+
+  /// `results` without the marks of the tenant's own categories: the filters frame what it
+  /// sees, they are not what it searched for (a category it asked for itself stays marked).
+  private static func unmarked(
+    _ results: [PageResult], forced: ForcedFilters, asked: SearchRequest
+  ) -> [PageResult] {
+    let askedFor = Set(asked.tokens.compactMap(offeredCategory))
+    var framing: [String: Set<String>] = [:]
+    for term in forced.terms where !term.isNegated {
+      if case .category(let field, let value) = term.condition, !askedFor.contains(value) {
+        framing[field, default: []].insert(value)
+      }
+    }
+    guard !framing.isEmpty else { return results }
+    return results.map { result in
+      var result = result
+      for index in result.fields.indices {
+        guard let values = framing[result.fields[index].name] else { continue }
+        result.fields[index].highlights.removeAll { values.contains(TextFolding.fold($0.text)) }
+      }
+      return result
+    }
   }
 
   /// The folded category a token offers (`category:Secret Pottery`); nil for another kind.
