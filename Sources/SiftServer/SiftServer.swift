@@ -368,7 +368,9 @@ public struct SiftServer: Sendable {
     let header = TimeAmount(limits.headerTimeout)
     let http = HTTPServerBuilder.http1(
       configuration: .init(
-        additionalChannelHandlers: [MalformedRequest(), HeaderDeadline(timeout: header)],
+        additionalChannelHandlers: [
+          MalformedRequest(report: unreadable), HeaderDeadline(timeout: header),
+        ],
         idleTimeout: idle))
     let app = Application(
       router: router(),
@@ -379,6 +381,22 @@ public struct SiftServer: Sendable {
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
       logger: logger)
     try await app.runService()
+  }
+
+  /// A request the HTTP parser could not read, answered 400 before the router: counted under
+  /// the route `unreadable`, and logged without its bytes.
+  func unreadable(_ message: String) {
+    metrics.recordRequest(route: "unreadable", method: "-", status: 400, seconds: 0)
+    guard let accessLog else { return }
+    switch accessLog {
+    case .text: logLine("- (unreadable request) 400: \(message)")
+    case .json:
+      logLine(
+        JSONValue.object([
+          ("method", .string("-")), ("path", .string("")), ("status", .number(400)),
+          ("error", .string(message)),
+        ]).text)
+    }
   }
 
   /// The keys, for `/keys`.

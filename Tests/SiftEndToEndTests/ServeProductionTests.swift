@@ -60,8 +60,14 @@ struct ServeProductionTests {
     }
     #expect(status == 401)
     #expect(try server.request("GET", "/catalogs/products/search?q=a", token: token).status == 401)
+    // A request the parser cannot read: logged and counted, though the router never sees it.
+    let garbage = Host.shell(
+      "printf 'GARBAGE\\r\\n\\r\\n' | python3 -c 'import socket,sys; s=socket.create_connection((\"127.0.0.1\", \(server.port)), timeout=5); s.sendall(sys.stdin.buffer.read()); print(s.recv(4096).decode())'"
+    )
+    #expect(garbage.output.contains(#"{"error":"request line: not an HTTP method"}"#))
     let (exit, log) = server.stop()
     stopped = true
+    #expect(log.contains(#""error":"request line: not an HTTP method""#))
     #expect(exit == 0)
     #expect(log.contains(#""status":401"#))
     #expect(!log.contains(key) && !log.contains(token), "the access log never holds a key")

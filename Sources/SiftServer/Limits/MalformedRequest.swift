@@ -14,6 +14,13 @@ final class MalformedRequest: ChannelInboundHandler, RemovableChannelHandler {
   typealias OutboundOut = HTTPResponsePart
 
   private var answered = false
+  /// Told the message of each request answered here: the router never sees them, so the
+  /// metrics and the access log hear of them this way.
+  private let report: @Sendable (String) -> Void
+
+  init(report: @escaping @Sendable (String) -> Void) {
+    self.report = report
+  }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
     guard let parserError = error as? HTTPParserError else {
@@ -23,6 +30,7 @@ final class MalformedRequest: ChannelInboundHandler, RemovableChannelHandler {
     guard !answered else { return }
     answered = true
     let message = Self.message(parserError)
+    report(message)
     var body = context.channel.allocator.buffer(capacity: message.utf8.count + 16)
     body.writeString(#"{"error":"#)
     body.writeBytes(Self.quoted(message))
