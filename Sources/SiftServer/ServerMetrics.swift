@@ -113,6 +113,26 @@ public enum AccessLogFormat: String, Sendable, CaseIterable {
   case text
   /// `{"method":"GET","path":"/catalogs/products/search","query":"q=rose","status":200,"ms":3.1}`
   case json
+
+  /// The line for one request; `error`: why one the router never saw was refused.
+  func line(
+    method: String, path: String, query: String, status: Int, milliseconds: Double,
+    error: String? = nil
+  ) -> String {
+    switch self {
+    case .text:
+      let target = path + (query.isEmpty ? "" : "?" + query)
+      return "\(method) \(target) \(status) \(milliseconds) ms"
+        + (error.map { ": \($0)" } ?? "")
+    case .json:
+      return JSONValue.object(
+        [
+          ("method", .string(method)), ("path", .string(path)), ("query", .string(query)),
+          ("status", .number(Double(status))), ("ms", .number(milliseconds)),
+        ] + (error.map { [("error", JSONValue.string($0))] } ?? [])
+      ).text
+    }
+  }
 }
 
 /// Times every request and counts it by route (`ServerMetrics`); with a log format, writes a
@@ -150,22 +170,10 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     metrics.recordRequest(
       route: route, method: request.method.rawValue, status: status, seconds: seconds)
     guard let log else { return }
-    let milliseconds = (seconds * 10_000).rounded() / 10
-    let query = request.uri.query ?? ""
-    switch log {
-    case .text:
-      write(
-        "\(request.method.rawValue) \(path)\(query.isEmpty ? "" : "?" + query) \(status) \(milliseconds) ms"
-      )
-    case .json:
-      write(
-        String(
-          decoding: JSONValue.object([
-            ("method", .string(request.method.rawValue)), ("path", .string(path)),
-            ("query", .string(query)), ("status", .number(Double(status))),
-            ("ms", .number(milliseconds)),
-          ]).bytes, as: UTF8.self))
-    }
+    write(
+      log.line(
+        method: request.method.rawValue, path: path, query: request.uri.query ?? "",
+        status: status, milliseconds: (seconds * 10_000).rounded() / 10))
   }
 }
 #endif

@@ -388,15 +388,9 @@ public struct SiftServer: Sendable {
   func unreadable(_ message: String) {
     metrics.recordRequest(route: "unreadable", method: "-", status: 400, seconds: 0)
     guard let accessLog else { return }
-    switch accessLog {
-    case .text: logLine("- (unreadable request) 400: \(message)")
-    case .json:
-      logLine(
-        JSONValue.object([
-          ("method", .string("-")), ("path", .string("")), ("status", .number(400)),
-          ("error", .string(message)),
-        ]).text)
-    }
+    logLine(
+      accessLog.line(method: "-", path: "", query: "", status: 400, milliseconds: 0, error: message)
+    )
   }
 
   /// The keys, for `/keys`.

@@ -328,6 +328,13 @@ struct KeyAndTenantTests {
         ($0["highlights"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
       }
       #expect(Set(markedAsked) == ["title", "kind"], "asked for by the searcher, it is marked")
+      // The tenant picking its own category, in the field's spelling: marked again.
+      let picked = try await send(
+        .get, "/catalogs/shop/search?q=tulip&token=kind:flowers", bearer: framed)
+      let markedPicked = (picked.json["results"] as? [[String: Any]] ?? []).flatMap {
+        ($0["highlights"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String }
+      }
+      #expect(Set(markedPicked) == ["title", "kind"])
 
       let rose = try await send(.get, "/catalogs/shop/search?q=rose", bearer: token)
       #expect(Set(Self.titles(rose)) == ["Red Rose", "Rose Garden Seeds"])

@@ -83,7 +83,7 @@ public struct APIKey: Codable, Hashable, Sendable {
 
   /// Hex SHA-256 of `secret`, as kept.
   static func hashText(_ secret: String) -> String {
-    SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    hex(SHA256.hash(data: Data(secret.utf8)))
   }
 
   /// `bytes` from the system's secure generator, as base64url without padding.
@@ -95,10 +95,14 @@ public struct APIKey: Codable, Hashable, Sendable {
 
   private static func randomHex(bytes: Int) -> String {
     var generator = SystemRandomNumberGenerator()
-    return (0..<bytes).map { _ in
-      String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator))
-    }.joined()
+    return hex((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
   }
+
+  /// `bytes` as lower-case hex, two digits each.
+  static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    bytes.map { String(format: "%02x", $0) }.joined()
+  }
+
 }
 
 /// What `POST /keys` and `sift keys create` ask for, checked: each fault names its field.

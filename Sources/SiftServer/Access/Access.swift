@@ -69,7 +69,7 @@ extension SiftServer {
         throw ServerError(.unauthorized, "Authorization: tenant token: \(error)")
       }
     } else if let key = keys?.key(secret: given) {
-      if let expires = key.expires, expires <= now {
+      if key.isExpired(at: now), let expires = key.expires {
         throw ServerError(
           .unauthorized, "Authorization: key \(key.id) expired at \(KeyRequest.dateText(expires))")
       }

@@ -18,16 +18,14 @@ extension SiftServer {
     page.indicator = ResultsIndicator(
       isFiltering: asked.isFiltering, matchCount: page.indicator.matchCount,
       totalCount: rows.indicator.matchCount, exactMatchCount: page.indicator.exactMatchCount)
-    if page.suggestions.contains(where: { Self.offeredCategory($0) != nil }) {
-      let categories =
-        try await tenantRows(catalog, forced: forced, facets: true).facets?.categories ?? [:]
-      // A category's token (`category:Secret Pottery`, a value of two words and all): offered
-      // when the tenant's rows hold it. Others (`year:>=2010`) are the schema's, not the rows'.
-      page.suggestions = page.suggestions.filter { token in
-        Self.offeredCategory(token).map { categories[$0, default: 0] > 0 } ?? true
+    if page.suggestions.contains(where: { $0.identifier.hasPrefix("category:") }) {
+      // A category's token is offered when the tenant's rows hold it (`Facets.count(of:)`);
+      // others (`year:>=2010`) are the schema's, not the rows'.
+      if let facets = try await tenantRows(catalog, forced: forced, facets: true).facets {
+        page.suggestions = page.suggestions.filter { facets.count(of: $0).map { $0 > 0 } ?? true }
       }
     }
-    page.results = unmarked(page.results, forced: forced, asked: asked)
+    page.results = unmarked(page.results, forced: forced, asked: asked, schema: catalog.schema)
     if let word = page.didYouMean {
       let check = try await tenantRows(catalog, forced: forced, text: "\"\(word)\"")
       if check.indicator.matchCount == 0 { page.didYouMean = nil }
@@ -38,9 +36,10 @@ extension SiftServer {
   /// `results` without the marks of the tenant's own categories: the filters frame what it
   /// sees, they are not what it searched for (a category it asked for itself stays marked).
   private static func unmarked(
-    _ results: [PageResult], forced: ForcedFilters, asked: SearchRequest
+    _ results: [PageResult], forced: ForcedFilters, asked: SearchRequest, schema: CatalogSchema
   ) -> [PageResult] {
-    let askedFor = Set(asked.tokens.compactMap(offeredCategory))
+    let askedFor = Set(
+      asked.tokens.compactMap { Self.category(of: $0.identifier, schema: schema) })
     var framing: [String: Set<String>] = [:]
     for term in forced.terms where !term.isNegated {
       if case .category(let field, let value) = term.condition, !askedFor.contains(value) {
@@ -58,11 +57,13 @@ extension SiftServer {
     }
   }
 
-  /// The folded category a token offers (`category:Secret Pottery`); nil for another kind.
-  private static func offeredCategory(_ token: SearchToken) -> String? {
-    guard token.identifier.hasPrefix("category:") else { return nil }
-    return TextFolding.fold(
-      String(token.identifier.dropFirst("category:".count)).trimmingCharacters(in: .whitespaces))
+  /// The folded category a token identifier requires, read as the engine reads it
+  /// (`category:Roses`, `kind:roses`); nil for a negated one or another kind.
+  private static func category(of identifier: String, schema: CatalogSchema) -> String? {
+    guard case .success(let term) = Query.term(forToken: identifier, schema: schema),
+      !term.isNegated, case .category(_, let value) = term.condition
+    else { return nil }
+    return value
   }
 
   /// How many items `catalog` holds for a caller: all of them, or a tenant's rows.

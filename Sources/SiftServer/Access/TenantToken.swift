@@ -34,7 +34,7 @@ public struct TenantToken: Sendable, Equatable {
   public static func signingSecret(of key: String) -> String {
     let code = HMAC<SHA256>.authenticationCode(
       for: Data("sift tenant token".utf8), using: SymmetricKey(data: Data(key.utf8)))
-    return code.map { String(format: "%02x", $0) }.joined()
+    return APIKey.hex(code)
   }
 
   /// The token, signed with the key `key` (the secret `POST /keys` gave).
