@@ -75,16 +75,26 @@ struct RouteMethods: Sendable {
   var pattern: String
   var methods: [HTTPRequest.Method]
 
+  /// The pattern's parts, split once: every request is matched against every route.
+  private let parts: [Substring]
+
   init(_ pattern: String, _ methods: [HTTPRequest.Method]) {
     self.pattern = pattern
     self.methods = methods
+    parts = pattern.split(separator: "/")
   }
 
-  func matches(_ path: String) -> Bool {
-    let want = pattern.split(separator: "/")
-    let have = path.split(separator: "/")
-    return want.count == have.count
-      && zip(want, have).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+  /// Whether a path split at its slashes is one of this route's.
+  func matches(_ have: [Substring]) -> Bool {
+    parts.count == have.count && zip(parts, have).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+  }
+}
+
+extension [RouteMethods] {
+  /// The route `path` belongs to; the path split once for all of them.
+  func route(for path: String) -> RouteMethods? {
+    let parts = path.split(separator: "/")
+    return first { $0.matches(parts) }
   }
 }
 
@@ -102,7 +112,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       return error.jsonResponse
     } catch let error as HTTPError {
       if error.status == .notFound,
-        let route = routes.first(where: { $0.matches(request.uri.path) })
+        let route = routes.route(for: request.uri.path)
       {
         let allowed = route.methods.map(\.rawValue).joined(separator: ", ")
         var response = ServerError.jsonResponse(

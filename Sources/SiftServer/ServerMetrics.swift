@@ -166,7 +166,7 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let seconds =
       Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let path = request.uri.path
-    let route = routes.first { $0.matches(path) }?.pattern ?? "other"
+    let route = routes.route(for: path)?.pattern ?? "other"
     metrics.recordRequest(
       route: route, method: request.method.rawValue, status: status, seconds: seconds)
     guard let log else { return }
