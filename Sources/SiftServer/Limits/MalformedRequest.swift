@@ -3,6 +3,7 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import Sift
 
 /// Answers a request the HTTP parser cannot read — a URL with raw UTF-8 or spaces, a request
 /// line that is not HTTP, a header past the size the server reads — with `{"error": …}` saying
@@ -31,10 +32,9 @@ final class MalformedRequest: ChannelInboundHandler, RemovableChannelHandler {
     answered = true
     let message = Self.message(parserError)
     report(message)
-    var body = context.channel.allocator.buffer(capacity: message.utf8.count + 16)
-    body.writeString(#"{"error":"#)
-    body.writeBytes(Self.quoted(message))
-    body.writeString("}")
+    // The same `{"error": …}` as every other refusal (`ServerError`), written by the same writer.
+    let body = context.channel.allocator.buffer(
+      bytes: JSONValue.object([("error", .string(message))]).bytes)
     let head = HTTPResponse(
       status: .badRequest,
       headerFields: [
@@ -70,19 +70,6 @@ final class MalformedRequest: ChannelInboundHandler, RemovableChannelHandler {
     default:
       "request: not HTTP that this server can read"
     }
-  }
-
-  /// `text` as a JSON string: the messages above hold nothing to escape but quotes.
-  private static func quoted(_ text: String) -> [UInt8] {
-    var bytes: [UInt8] = [UInt8(ascii: "\"")]
-    for byte in text.utf8 {
-      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-        bytes.append(UInt8(ascii: "\\"))
-      }
-      bytes.append(byte)
-    }
-    bytes.append(UInt8(ascii: "\""))
-    return bytes
   }
 }
 #endif
