@@ -67,8 +67,15 @@ struct DeadlineTests {
       // deadline is the machine's business (a full test run on two cores can starve a task for
       // minutes).
       #expect(waited < .seconds(1_800), "answered at the deadline, not when the search ended")
-      let next = try await client.execute(uri: "/catalogs/products/search?q=rose", method: .get) {
-        $0.status.code
+      // The server goes on answering. A plain search takes milliseconds, but a full test run
+      // can starve this task past the 0.3 s deadline too: a 503 then is the deadline doing its
+      // work, so it is asked again (at most 20 times), and must be answered 200.
+      var next = 0
+      for _ in 0..<20 {
+        next = try await client.execute(uri: "/catalogs/products/search?q=rose", method: .get) {
+          $0.status.code
+        }
+        if next != 503 { break }
       }
       #expect(next == 200)
     }
