@@ -135,6 +135,59 @@ struct CatalogStoreTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == siblings)
   }
 
+  /// The file a crash leaves in the middle of a checkpoint: the main file's first page already
+  /// copied from the log (its header counting pages the main file does not hold yet), the rest
+  /// still only in the `-wal`. SQLite reads it whole through the log; the check that inspects a
+  /// file before opening it must read the log too (it once said "not an SQLite database").
+  @Test("a catalog killed in the middle of a checkpoint opens with every edit")
+  func killedMidCheckpoint() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let live = folder.file("live.sqlite")
+    _ = try CatalogStore.create(at: live, document: try BuiltInCatalog.candies.load())
+    let pool = try DatabasePool(path: live.path)
+    try pool.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+    }
+    // Enough rows that the file grows by many pages, all of them still in the log.
+    let filler = String(repeating: "x", count: 3_000)
+    for number in 0..<200 {
+      try pool.write { db in
+        try db.execute(
+          sql: "INSERT INTO items (id, position, \(CatalogStore.column("name"))) VALUES (?, ?, ?)",
+          arguments: ["extra\(number)", 1_000 + number, "Extra \(number) \(filler)"])
+      }
+    }
+    // The crash image: the main file and its log as they are, with page 1 taken from its last
+    // frame in the log, as a checkpoint that wrote it first and then died would leave it.
+    let crashed = folder.file("crashed.sqlite")
+    try FileManager.default.copyItem(at: live, to: crashed)
+    let log = try Data(contentsOf: URL(fileURLWithPath: live.path + "-wal"))
+    try log.write(to: URL(fileURLWithPath: crashed.path + "-wal"))
+    try pool.close()
+    let pageSize = Int(log[8]) << 24 | Int(log[9]) << 16 | Int(log[10]) << 8 | Int(log[11])
+    var lastFirstPage: Data?
+    var offset = 32
+    while offset + 24 + pageSize <= log.count {
+      let page = log[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      if page == 1 { lastFirstPage = log[offset + 24..<offset + 24 + pageSize] }
+      offset += 24 + pageSize
+    }
+    let firstPage = try #require(lastFirstPage)
+    let handle = try FileHandle(forWritingTo: crashed)
+    try handle.write(contentsOf: firstPage)
+    try handle.close()
+    let claimed = firstPage[firstPage.startIndex + 28..<firstPage.startIndex + 32].reduce(0) {
+      $0 << 8 | Int($1)
+    }
+    let held = try FileManager.default.attributesOfItem(atPath: crashed.path)[.size] as? Int ?? 0
+    #expect(claimed * pageSize > held, "the header must count pages only the log holds")
+
+    let reopened = try CatalogStore.open(at: crashed)
+    #expect(try reopened.itemCount() == 215)
+    #expect(try reopened.loadSchema().name == (try BuiltInCatalog.candies.load().schema.name))
+  }
+
   @Test(
     "a built-in catalog is copied on first use; edits persist, the shipped data does not change")
   func builtInCopy() throws {

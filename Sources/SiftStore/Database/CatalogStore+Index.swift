@@ -238,10 +238,7 @@ extension CatalogStore {
     archive file: MappedIndexFile, generation: Int64, schema: CatalogSchema, _ db: Database
   ) throws -> (index: SearchIndex<ItemID>, replayed: Int)? {
     let stamp = file.header.generation
-    guard stamp < generation,
-      try Int64.fetchOne(
-        db, sql: "SELECT count(DISTINCT generation) FROM items_changes WHERE generation > ?",
-        arguments: [stamp]) == generation - stamp
+    guard stamp < generation, try changeLogExplains(from: stamp, to: generation, db)
     else { return nil }
     // Per changed id: whether it took a new place (added, or deleted and added again).
     var changed: [ItemID: Bool] = [:]

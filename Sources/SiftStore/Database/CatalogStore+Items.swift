@@ -75,16 +75,43 @@ extension CatalogStore {
     }
   }
 
-  /// The file as it is now, to read later as it was: a server pairs one with each state of its
-  /// collection, so a page's rows are read as that state's search saw them, however many
-  /// edits are saved meanwhile. Nil when the file was not opened for writing.
-  public func snapshot() throws(StoreError) -> CatalogSnapshot? {
-    guard let pool = queue as? DatabasePool else { return nil }
-    do {
-      return CatalogSnapshot(snapshot: try pool.makeSnapshot(), path: path)
-    } catch {
-      throw .failure(path, error)
+  /// The items with these ids as they were at the items' generation `generation`, read in one
+  /// transaction; nil when one of them changed since (or the change log cannot tell). With no
+  /// generation, as they are now. A server
+  /// searches a collection of one generation while edits are saved: a page's rows are read as
+  /// that search saw them, without holding a read transaction open between edits (which would
+  /// keep SQLite from ever restarting its write-ahead log).
+  public func items(
+    withIDs ids: [ItemID], fields: [FieldDefinition], asOf generation: Int64?
+  ) throws(StoreError) -> [Item]? {
+    try read { db in
+      if let generation, case let now = try Self.itemsGeneration(db), now != generation {
+        guard now > generation,
+          try Self.changeLogExplains(from: generation, to: now, db),
+          try !Self.anyChanged(ids, since: generation, db)
+        else { return nil }
+      }
+      return try Self.items(withIDs: ids, fields: fields, db)
     }
+  }
+
+  /// Whether `items_changes` holds an entry for every generation after `start` up to `end`.
+  static func changeLogExplains(from start: Int64, to end: Int64, _ db: Database) throws -> Bool {
+    try Int64.fetchOne(
+      db, sql: "SELECT count(DISTINCT generation) FROM items_changes WHERE generation > ?",
+      arguments: [start]) == end - start
+  }
+
+  /// Whether one of `ids` was added, changed or deleted after generation `start`.
+  private static func anyChanged(_ ids: [ItemID], since start: Int64, _ db: Database) throws
+    -> Bool
+  {
+    guard !ids.isEmpty else { return false }
+    let changed = Set(
+      try String.fetchAll(
+        db, sql: "SELECT DISTINCT id FROM items_changes WHERE generation > ?",
+        arguments: [start]))
+    return ids.contains { changed.contains($0.rawValue) }
   }
 
   static func schema(_ db: Database, path: String) throws -> CatalogSchema {
@@ -292,29 +319,6 @@ extension CatalogStore: CatalogPersistence {
       try add(Item(id: named, fields: fields))
     case .update(let item): try update(item)
     case .delete(let id): try delete(id: id)
-    }
-  }
-}
-
-/// A catalog file as it was when `CatalogStore.snapshot()` was taken (an open read
-/// transaction of its own, ended when the last reference goes).
-public final class CatalogSnapshot: Sendable {
-  private let snapshot: DatabaseSnapshot
-  private let path: String
-
-  init(snapshot: DatabaseSnapshot, path: String) {
-    self.snapshot = snapshot
-    self.path = path
-  }
-
-  /// The items with these ids, in any order; ids not found are left out.
-  public func items(
-    withIDs ids: [ItemID], fields: [FieldDefinition]
-  ) throws(StoreError) -> [Item] {
-    do {
-      return try snapshot.read { db in try CatalogStore.items(withIDs: ids, fields: fields, db) }
-    } catch {
-      throw .failure(path, error)
     }
   }
 }

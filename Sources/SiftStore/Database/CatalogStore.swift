@@ -16,7 +16,7 @@ public final class CatalogStore: Sendable {
   public let url: URL
   /// One connection; or, opened with `concurrentReads`, a pool: reads (a page's rows) go on
   /// beside a write (an edit being saved) instead of waiting for it, each seeing the file as the
-  /// last committed write left it, and `snapshot()` can keep the file as it was.
+  /// last committed write left it.
   let queue: any DatabaseWriter
   /// Set by `close()`: GRDB must not be asked anything after, and a search that reads its rows
   /// when shown may outlive the store's owner closing it.
@@ -119,7 +119,10 @@ public final class CatalogStore: Sendable {
 
   /// Reads the file without writing to find out whether it is a Sift catalog this version of
   /// Sift can open. SQLite is opened with `immutable=1`, so not even a `-shm` or `-wal` file
-  /// appears beside a file that turns out not to be ours.
+  /// appears beside a file that turns out not to be ours — unless a `-wal` is there already:
+  /// then the file was last written in WAL mode and not closed (a crash, a kill), its log may
+  /// hold pages the main file's header already counts, and only a reader that reads the log
+  /// sees a whole database.
   static func inspect(_ path: String) throws(StoreError) {
     let header: Data
     do {
@@ -133,7 +136,10 @@ public final class CatalogStore: Sendable {
     var components = URLComponents()
     components.scheme = "file"
     components.path = URL(fileURLWithPath: path).standardizedFileURL.path
-    components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+    let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+    components.queryItems = [
+      URLQueryItem(name: hasLog ? "mode" : "immutable", value: hasLog ? "ro" : "1")
+    ]
     var connection: OpaquePointer?
     defer { sqlite3_close_v2(connection) }
     guard let uri = components.string,
@@ -173,6 +179,11 @@ public final class CatalogStore: Sendable {
     var configuration = Configuration()
     if pool {
       configuration.journalMode = .wal
+      // A server's edits keep coming: once a checkpoint has let the log start over, its file
+      // is cut back to this size rather than kept at the largest it ever grew to.
+      configuration.prepareDatabase { db in
+        try db.execute(sql: "PRAGMA journal_size_limit = \(walSizeLimit)")
+      }
     } else {
       configuration.prepareDatabase { db in
         guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
@@ -305,6 +316,23 @@ public final class CatalogStore: Sendable {
     }
     return migrator
   }()
+
+  /// The size the write-ahead log is cut back to after a checkpoint (4 MiB).
+  static let walSizeLimit = 4 << 20
+
+  /// Copies the write-ahead log into the file and empties it (waiting for reads in progress),
+  /// then closes: what a server does when it stops, so that it leaves one whole file behind.
+  public func checkpointAndClose() throws(StoreError) {
+    guard !closed.isSet else { return }
+    do {
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+      }
+    } catch {
+      throw .failure(path, error)
+    }
+    try close()
+  }
 
   /// Closes the file; later calls fail with `StoreError.database` ("the catalog is closed").
   public func close() throws(StoreError) {

@@ -3,10 +3,12 @@ import Sift
 
 /// One catalog the server answers for: its file and the collection searches start from.
 ///
-/// Searches take the current collection (a value: copying it shares the index) with the snapshot
-/// of the file it shows, and run on `SearchWorkers` with no lock held; an edit replaces both
+/// Searches take the current collection (a value: copying it shares the index) with the items'
+/// generation it shows, and run on `SearchWorkers` with no lock held; an edit replaces both
 /// once it is written, so a search sees the catalog before an edit or after it, never half of
-/// one.
+/// one: a page's rows are read as of that generation (`CatalogStore.items(withIDs:fields:asOf:)`)
+/// and the search is made again on the newer collection in the rare case an edit changed one
+/// of them meanwhile.
 /// The last searches on the current collection are kept (`RecentSearches`): a keystroke refines
 /// the one before it, and a repeated search is not searched again.
 public final class StoredCatalog: SearchCatalog {
@@ -29,8 +31,8 @@ public final class StoredCatalog: SearchCatalog {
     /// Edits made to `collection` since the start: a search is remembered only if no edit
     /// replaced the collection it searched.
     var edits = 0
-    /// The file as `collection` shows it, where pages read their rows (nil: read the file).
-    var snapshot: CatalogSnapshot?
+    /// The items' generation `collection` shows: pages read their rows as of it.
+    var generation: Int64
     var recent: RecentSearches
   }
 
@@ -61,7 +63,7 @@ public final class StoredCatalog: SearchCatalog {
     if warmsUp { collection.index.prepareForSearchingInBackground() }
     current = Locked(
       State(
-        collection: collection, snapshot: try store.snapshot(),
+        collection: collection, generation: report.generation,
         recent: RecentSearches(capacity: recentSearches)))
     if editable {
       editQueue.async { [weak self] in self?.prepareForEditing() }
@@ -103,7 +105,7 @@ public final class StoredCatalog: SearchCatalog {
 
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
   /// (for an add without one, the id the catalog gave it). Searches go on meanwhile, on the
-  /// collection and snapshot before it. The write runs on `editQueue`.
+  /// collection before it. The write runs on `editQueue`.
   public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID {
     let outcome = await withCheckedContinuation { continuation in
       editQueue.async {
@@ -121,13 +123,14 @@ public final class StoredCatalog: SearchCatalog {
     var committed: CommittedEdit?
     defer {
       let edited = controller.collection
-      // The file now that it holds the edit, before any later edit (nil: it could not be
-      // taken; pages then read the file as it is).
-      let snapshot = committed == nil ? nil : try? store.snapshot()
+      // The generation the file holds now, with the edit (edits are written here one at a
+      // time, so it is the edit's own). Unreadable, it stays behind: pages then find their
+      // rows changed, and search again once it is read.
+      let generation = committed == nil ? nil : try? store.itemsGeneration()
       current.withLock { state in
         guard committed != nil else { return }
         state.collection = edited
-        state.snapshot = snapshot
+        if let generation { state.generation = generation }
         state.edits += 1
         state.recent.removeAll()
       }
@@ -146,6 +149,16 @@ public final class StoredCatalog: SearchCatalog {
       case .refused(let refusal): throw .invalid("\(refusal)")
       case .notSaved(let failure): throw .unavailable("the edit was not saved: \(failure)")
       }
+    }
+  }
+
+  /// Finishes the edits in flight, then checkpoints the file's write-ahead log and closes it,
+  /// so that a server stopped with SIGTERM leaves one whole file and no log to replay. Searches
+  /// after it fail as unavailable.
+  public func close() {
+    editQueue.sync {
+      standby.withLock { $0 = nil }
+      try? store.checkpointAndClose()
     }
   }
 
@@ -210,38 +223,47 @@ public final class StoredCatalog: SearchCatalog {
   }
 
   /// The page of `request`, with its items read from the file as the search's collection
-  /// shows it (its snapshot): searches never wait for an edit, nor are made again because one
-  /// was saved meanwhile (with a client editing without a pause, waiting for a moment between
-  /// edits kept them from ever answering).
+  /// shows it: searches never wait for an edit. When an edit saved meanwhile changed one of the
+  /// page's items, the search is made again on the collection that holds it (a few times at
+  /// most; past that the rows are read as the file holds them).
   func searchNow(_ request: SearchRequest, page: PageRequest) throws(CatalogFailure) -> SearchPage {
-    let (controller, snapshot) = searched(request)
-    var items: [Item?]?
-    if let snapshot {
+    var attempts = 0
+    while true {
+      attempts += 1
+      let (controller, generation) = searched(request)
       let ids = controller.collection.ids(atRows: page.rows)
-      let found: [Item]
+      let found: [Item]?
       do {
-        found = try snapshot.items(withIDs: ids, fields: controller.collection.schema.allFields)
+        found = try store.items(
+          withIDs: ids, fields: controller.collection.schema.allFields,
+          asOf: attempts < Self.searchAttempts ? generation : nil)
       } catch {
         throw .unavailable("the catalog could not be read: \(error)")
       }
+      guard let found else {
+        // The edit that changed a row is saved; its collection is installed a moment later.
+        usleep(UInt32(200 * attempts))
+        continue
+      }
       let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      items = ids.map { byID[$0] }
+      return controller.searchPage(
+        page, items: ids.map { byID[$0] }, suggestions: request.suggestions)
     }
-    return controller.searchPage(page, items: items, suggestions: request.suggestions)
   }
 
+  /// How many times a search is made before its rows are read as the file holds them.
+  static let searchAttempts = 8
+
   /// The controller that answers `input` on the current collection — refined from a recent
-  /// search, or remembered, or searched afresh — and the edit count it belongs to.
-  private func searched(
-    _ input: SearchRequest
-  ) -> (SearchController, snapshot: CatalogSnapshot?) {
-    let (start, collection, edits, snapshot) = current.withLock { state in
-      (state.recent.start(for: input), state.collection, state.edits, state.snapshot)
+  /// search, or remembered, or searched afresh — and the items' generation it shows.
+  private func searched(_ input: SearchRequest) -> (SearchController, generation: Int64) {
+    let (start, collection, edits, generation) = current.withLock { state in
+      (state.recent.start(for: input), state.collection, state.edits, state.generation)
     }
     var controller: SearchController
     switch start {
     case (let found, exact: true)?:
-      return (found, snapshot)
+      return (found, generation)
     case (let base, exact: false)?:
       // Only the text differs, and it extends the base's: the engine narrows the base's rows.
       controller = base
@@ -254,6 +276,6 @@ public final class StoredCatalog: SearchCatalog {
     current.withLock { state in
       if state.edits == edits { state.recent.remember(answered, for: input) }
     }
-    return (controller, snapshot)
+    return (controller, generation)
   }
 }

@@ -14,7 +14,7 @@ struct OpenedCatalog {
   let catalog: any SearchCatalog
   /// What opening it said (the index rebuilt, and why), for standard error.
   let notice: String?
-  /// Lets go of it: a database's connections close; a file is read until the process ends.
+  /// Lets go of it: a database's connections close; a served file is checkpointed and closed.
   let close: @Sendable () async -> Void
 
   /// How a command uses the catalog it opens.
@@ -61,7 +61,11 @@ struct OpenedCatalog {
           name: name, store: store, recentSearches: recentSearches, editable: editable)
       }
     }
-    return OpenedCatalog(catalog: catalog, notice: catalog.openNotice, close: {})
+    // A served file is checkpointed and closed when the server stops; a searched one is read
+    // until the process ends.
+    let close: @Sendable () async -> Void =
+      if case .serve = use { { catalog.close() } } else { {} }
+    return OpenedCatalog(catalog: catalog, notice: catalog.openNotice, close: close)
   }
 
   /// The name a catalog is served under: a built-in catalog's name, a file's name without
