@@ -90,22 +90,23 @@ public struct SiftServer: Sendable {
           allowHeaders: [.accept, .authorization, .contentType],
           allowMethods: [.get, .head, .post, .put, .delete, .options], maxAge: .seconds(600)))
     }
+    router.add(middleware: HeadWithoutBodyMiddleware())
     router.add(middleware: JSONErrorMiddleware(routes: routes))
-    router.get("metrics") { request, _ in
+    router.getOrHead("metrics") { request, _ in
       if self.isPrivate { try self.authorizeAdmin(try self.access(request)) }
       return Response(
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: self.metrics.exposition())))
     }
     // For a load balancer: the server answers, and how many catalogs it serves.
-    router.get("health") { _, _ in
+    router.getOrHead("health") { _, _ in
       Self.json(
         .object([("status", .string("ok")), ("catalogs", .number(Double(self.catalogs.count)))]))
     }
     for asset in WebPage.Asset.allCases {
-      router.get(RouterPath(asset.path)) { _, _ in WebPage.response(asset) }
+      router.getOrHead(RouterPath(asset.path)) { _, _ in WebPage.response(asset) }
     }
-    router.get("catalogs") { request, _ in
+    router.getOrHead("catalogs") { request, _ in
       let access = try self.access(request)
       // What this caller may search, each as it sees it (a tenant: its own rows).
       var visible: [(any SearchCatalog, ForcedFilters?)] = []
@@ -120,7 +121,7 @@ public struct SiftServer: Sendable {
       }
       return Self.json(try await Self.catalogList(visible))
     }
-    router.get("catalogs/:name/search") { request, context in
+    router.getOrHead("catalogs/:name/search") { request, context in
       let access = try self.access(request)
       let catalog = try self.catalog(context)
       let forced = try self.searchFilters(access, catalog: catalog)
@@ -131,7 +132,7 @@ public struct SiftServer: Sendable {
       self.metrics.recordSearch(catalog: catalog.name)
       return Self.json(answer)
     }
-    router.get("search") { request, _ in
+    router.getOrHead("search") { request, _ in
       let access = try self.access(request)
       let query = try QueryString(request.uri.query)
       let chosen = try self.catalogs(named: query.all("catalog"))
@@ -150,11 +151,11 @@ public struct SiftServer: Sendable {
       for catalog in chosen { self.metrics.recordSearch(catalog: catalog.name) }
       return Self.json(answers)
     }
-    router.get("catalogs/:name/items/:id") { request, context in
+    router.getOrHead("catalogs/:name/items/:id") { request, context in
       let access = try self.access(request)
       let catalog = try self.catalog(context)
       let forced = try self.searchFilters(access, catalog: catalog)
-      let id = ItemID(context.parameters.get("id") ?? "")
+      let id = ItemID(Self.pathParameter("id", context))
       return Self.json(
         try await self.withinDeadline { try await Self.itemAnswer(id, in: catalog, forced: forced) }
       )
@@ -180,7 +181,7 @@ public struct SiftServer: Sendable {
       members.append(("key", .string(made.secret)))
       return Self.json(.object(sorting: members), status: .created)
     }
-    router.get("keys") { request, _ in
+    router.getOrHead("keys") { request, _ in
       try self.authorizeAdmin(try self.access(request))
       let keys = try self.keyStore()
       let listed = try Self.keyAnswering { () throws(KeyStoreError) in try keys.list() }
@@ -189,7 +190,7 @@ public struct SiftServer: Sendable {
     router.delete("keys/:id") { request, context in
       try self.authorizeAdmin(try self.access(request))
       let keys = try self.keyStore()
-      let id = context.parameters.get("id") ?? ""
+      let id = Self.pathParameter("id", context)
       let revoked = try Self.keyAnswering { () throws(KeyStoreError) in try keys.revoke(id: id) }
       guard revoked else { throw ServerError.notFound("no key with id \"\(id.prefix(100))\"") }
       return Response(status: .noContent)
@@ -210,7 +211,7 @@ public struct SiftServer: Sendable {
       let access = try self.access(request)
       let catalog = try self.catalog(context)
       try self.authorizeEdit(access, catalog: catalog.name)
-      let id = ItemID(context.parameters.get("id") ?? "")
+      let id = ItemID(Self.pathParameter("id", context))
       let body = try ItemBody(
         try await Self.body(request), schema: catalog.schema, requiresTitle: true)
       if let named = body.id, named != id {
@@ -228,14 +229,14 @@ public struct SiftServer: Sendable {
       let access = try self.access(request)
       let catalog = try self.catalog(context)
       try self.authorizeEdit(access, catalog: catalog.name)
-      let id = ItemID(context.parameters.get("id") ?? "")
+      let id = ItemID(Self.pathParameter("id", context))
       _ = try await Self.answering { () async throws(CatalogFailure) in
         try await catalog.commit(.delete(id))
       }
       self.metrics.recordEdit(catalog: catalog.name)
       return Response(status: .noContent)
     }
-    router.get("catalogs/:name/synonyms") { request, context in
+    router.getOrHead("catalogs/:name/synonyms") { request, context in
       let access = try self.access(request)
       let catalog = try self.catalog(context)
       _ = try self.searchFilters(access, catalog: catalog)
@@ -419,7 +420,7 @@ public struct SiftServer: Sendable {
   private func catalog(
     _ context: BasicRequestContext
   ) throws(ServerError) -> any SearchCatalog {
-    try catalog(named: context.parameters.get("name") ?? "")
+    try catalog(named: Self.pathParameter("name", context))
   }
 
   private func catalog(named name: String) throws(ServerError) -> any SearchCatalog {
@@ -428,6 +429,14 @@ public struct SiftServer: Sendable {
       throw .notFound("no catalog named \"\(name.prefix(100))\"; this server has \(known)")
     }
     return catalog
+  }
+
+  /// The path segment `name` stands for, percent-decoded once: an item made with the id `a b`
+  /// or `x/y` is read back at `…/items/a%20b` and `…/items/x%2Fy`. A segment that is not valid
+  /// percent-encoding is taken as written.
+  static func pathParameter(_ name: String, _ context: BasicRequestContext) -> String {
+    let raw = context.parameters.get(name) ?? ""
+    return raw.removingPercentEncoding ?? raw
   }
 
   /// `GET /search`'s `catalog=` values, each a catalog this server has, none twice.

@@ -63,6 +63,22 @@ struct NearCommandTests {
     ])
     #expect(
       reversed.objects.map { $0["distance_km"] as? Double ?? -1 } == expected.map(\.1).reversed())
+    // A southern or western place is written as it reads, with no `=`, in any order.
+    let southWest = (-33.8688, -70.6693)
+    let nearest = try Self.samplePlaces().map { ($0.id, Self.kilometers(southWest, ($0.1, $0.2))) }
+      .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+    for arguments in [
+      ["--near", "-33.8688,-70.6693", "--within", "5000"],
+      ["--within", "5000", "--near", "-33.8688,-70.6693"],
+      ["--near=-33.8688,-70.6693", "--within=5000"],
+    ] {
+      let run = try sift.run(
+        ["search", "--catalog", "cities.sqlite", "--sort", "distance", "--json", "--limit", "3"]
+          + arguments)
+      #expect(run.status == 0, "\(arguments): \(run.stderr)")
+      #expect(
+        run.objects.map { $0["id"] as? String ?? "" } == nearest.prefix(3).map(\.0), "\(arguments)")
+    }
     // A place alone orders every city and filters none.
     let all = try sift.run([
       "search", "--catalog", "cities.sqlite", "--near", "48.8566,2.3522", "--limit", "1",

@@ -40,6 +40,24 @@ struct ServeProductionTests {
     ])
     #expect(signed.status == 0, "\(signed.stderr)")
     let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    // A filter the server would refuse is refused when signing, with the server's reason: text
+    // (checked by its shape), and a field the catalog lacks (checked against its schema).
+    let text = try sift.run([
+      "keys", "token", "--key", key, "--catalog", "products", "--filter", "london",
+    ])
+    #expect(text.status == 2)
+    #expect(
+      text.stderr
+        == "sift: --filter: filter \"london\": a tenant filter names a category or a number (category:VALUE, FIELD:NUMBER), not text\n"
+    )
+    #expect(text.stdout.isEmpty)
+    let unknown = try sift.run([
+      "keys", "token", "--key", key, "--catalog", "products", "--filter", "seller:42",
+    ])
+    #expect(unknown.status == 2)
+    #expect(
+      unknown.stderr
+        == "sift: --filter: filter \"seller:42\" is not one filter of catalog products\n")
     let everything = try server.request("GET", "/catalogs/products/search?q=&limit=100", token: key)
     let tenant = try server.request("GET", "/catalogs/products/search?q=&limit=100", token: token)
     #expect(tenant.status == 200)

@@ -120,6 +120,63 @@ struct EditEndpointTests {
     }
   }
 
+  @Test("HEAD answers as GET would, without the body; 405 only where GET is not taken either")
+  func headAsGet() async throws {
+    let (server, _, folder) = try Self.served()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = Application(router: server.router())
+    try await app.test(.router) { client in
+      for path in [
+        "/health", "/catalogs", "/catalogs/products/search?q=rose", "/catalogs/products/items/1",
+        "/search?catalog=products&q=rose", "/", "/catalogs/products/items/nope",
+      ] {
+        let (getStatus, getLength, getBody) = try await client.execute(uri: path, method: .get) {
+          (Int($0.status.code), $0.headers[.contentLength], $0.body.readableBytes)
+        }
+        let (status, length, body) = try await client.execute(uri: path, method: .head) {
+          (Int($0.status.code), $0.headers[.contentLength], $0.body.readableBytes)
+        }
+        #expect(status == getStatus, "\(path)")
+        #expect(length == getLength && length == String(getBody), "\(path)")
+        #expect(body == 0, "\(path)")
+      }
+      let post = try await client.execute(uri: "/catalogs/products/items", method: .head) {
+        (Int($0.status.code), $0.headers[.allow])
+      }
+      #expect(post.0 == 405 && post.1 == "POST")
+    }
+  }
+
+  @Test(
+    "an id that needs percent-encoding is read, changed and deleted at its encoded path",
+    arguments: ["a b", "é", "x/y", "a#b", "%41", "a?b", "100%", "😀"])
+  func encodedIDs(_ id: String) async throws {
+    let (server, _, folder) = try Self.served()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let json = String(
+      decoding: try JSONSerialization.data(withJSONObject: ["id": id]), as: UTF8.self)
+    let body = json.dropLast() + #", "title": "Odd Lily", "year": 2020}"#
+    let path =
+      "/catalogs/products/items/"
+      + id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    let answers = try await Self.run(
+      server,
+      [
+        (.post, "/catalogs/products/items", String(body), Self.token),
+        (.get, path, nil, nil),
+        (.put, path, #"{"title": "Odd Tulip", "year": 2021}"#, Self.token),
+        (.get, "/catalogs/products/search?q=odd", nil, nil),
+        (.delete, path, nil, Self.token),
+        (.get, path, nil, nil),
+      ])
+    #expect(answers.map(\.status) == [201, 200, 200, 200, 204, 404])
+    #expect(answers[0].json["id"] as? String == id)
+    #expect(answers[1].json["id"] as? String == id)
+    #expect(answers[1].json["title"] as? String == "Odd Lily")
+    #expect(Self.titles(answers[3]) == ["Odd Tulip"])
+    #expect(answers[5].json["error"] as? String == "no item \"\(id)\" in catalog products")
+  }
+
   @Test(
     "GET /metrics counts requests by route and status, latency, searches and edits; the access log never holds the key"
   )

@@ -51,6 +51,11 @@ public struct TenantToken: Sendable, Equatable {
     return signed + "." + Self.signature(signed, secret: Self.signingSecret(of: key))
   }
 
+  /// The members a token's payload may have: its own, and JWT's registered claims.
+  static let payloadMembers: Set<String> = [
+    "key", "exp", "catalogs", "iat", "nbf", "iss", "sub", "aud", "jti",
+  ]
+
   /// Whether `text` has the shape of a token (three base64url parts), not of a key.
   static func looksLikeToken(_ text: String) -> Bool {
     text.split(separator: ".", omittingEmptySubsequences: false).count == 3
@@ -70,6 +75,23 @@ public struct TenantToken: Sendable, Equatable {
     // Only the one algorithm: a token that names another ("none") is refused, not trusted.
     guard header["alg"] as? String == "HS256" else {
       throw .malformed("alg: only HS256 is accepted")
+    }
+    // A member it does not know is refused, not ignored: a misspelt "filters" must not leave
+    // a token that searches the whole catalog. The registered claims a JWT library may add are
+    // allowed; "nbf" is honoured.
+    if let unknown = payload.keys.sorted().first(where: { !Self.payloadMembers.contains($0) }) {
+      throw .malformed(
+        "\(unknown.prefix(40)): not a member of a tenant token (key, exp, catalogs; iat, nbf, iss, sub, aud, jti)"
+      )
+    }
+    if let notBefore = payload["nbf"] {
+      guard let number = notBefore as? NSNumber, !(notBefore is Bool) else {
+        throw .malformed("nbf: seconds since 1970")
+      }
+      let start = Date(timeIntervalSince1970: number.doubleValue)
+      guard start <= now else {
+        throw .refused("it is not valid before \(KeyRequest.dateText(start))")
+      }
     }
     guard let keyID = payload["key"] as? String else {
       throw .malformed("key: the id of the key that signed it is missing")
@@ -97,6 +119,11 @@ public struct TenantToken: Sendable, Equatable {
       guard let rule = rule as? [String: Any] else {
         throw .malformed(
           "catalogs.\(name.prefix(40)): an object such as {\"filter\": [\"seller:42\"]}")
+      }
+      if let unknown = rule.keys.sorted().first(where: { $0 != "filter" }) {
+        throw .malformed(
+          "catalogs.\(name.prefix(40)).\(unknown.prefix(40)): not a member (a catalog's rule has only \"filter\")"
+        )
       }
       var list: [String] = []
       if let value = rule["filter"] {
@@ -138,6 +165,26 @@ public struct TenantToken: Sendable, Equatable {
     return .success(terms)
   }
 
+  /// Why `filters` cannot be a tenant token's filters of a catalog with `schema` (the reason the
+  /// server would refuse the token with), or nil: what `sift keys token` checks before signing.
+  public static func fault(of filters: [String], schema: CatalogSchema) -> String? {
+    if case .failure(let error) = terms(filters, schema: schema) { return error.description }
+    return nil
+  }
+
+  /// Why `filter` can be a filter of no catalog at all — text, not `FIELD:VALUE` — or nil: the
+  /// check left when the catalog's schema is not at hand.
+  public static func fault(ofFilter filter: String) -> String? {
+    let body = filter.hasPrefix("-") ? filter.dropFirst() : Substring(filter)
+    guard let colon = body.firstIndex(of: ":"), colon != body.startIndex,
+      body.index(after: colon) != body.endIndex
+    else {
+      return
+        "filter \"\(filter.prefix(60))\": a tenant filter names a category or a number (category:VALUE, FIELD:NUMBER), not text"
+    }
+    return nil
+  }
+
   static func signature(_ signed: String, secret: String) -> String {
     let code = HMAC<SHA256>.authenticationCode(
       for: Data(signed.utf8), using: SymmetricKey(data: Data(secret.utf8)))
@@ -149,7 +196,20 @@ public struct TenantToken: Sendable, Equatable {
       .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
   }
 
+  /// The bytes of `text` in base64url without padding (RFC 7515 §2), as JSON Web Tokens are
+  /// written: `+`, `/`, `=` or any other character is refused, so that one token has one
+  /// spelling.
   package static func decodeBase64URL(_ text: String) -> Data? {
+    guard text.utf8.count % 4 != 1,
+      text.utf8.allSatisfy({ byte in
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+          true
+        default: false
+        }
+      })
+    else { return nil }
     var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
       of: "_", with: "/")
     base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)

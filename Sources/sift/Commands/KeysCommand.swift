@@ -213,11 +213,36 @@ struct KeysCommand: ParsableCommand {
         throw Failure.exit(
           "--catalog: key \(record.id) may not search catalog \(catalog)", status: 2)
       }
+      // Refused here with the reason the server would give, rather than signed and refused
+      // at the first search.
+      for catalog in catalogs {
+        let fault =
+          if let schema = Self.localSchema(catalog) {
+            TenantToken.fault(of: filters, schema: schema)
+          } else {
+            filters.lazy.compactMap(TenantToken.fault(ofFilter:)).first
+          }
+        if let fault { throw Failure.exit("--filter: \(fault)", status: 2) }
+      }
       let token = TenantToken(
         keyID: record.id, filters: Dictionary(uniqueKeysWithValues: catalogs.map { ($0, filters) }),
         expires: Date().addingTimeInterval(TimeInterval(expiresIn)))
       print(token.signed(withKey: key))
     }
+  }
+}
+
+extension KeysCommand.Token {
+  /// The schema of the catalog served as `name`, when it is at hand: a built-in catalog, or
+  /// `NAME.sqlite` in the current folder. Nil otherwise (the filters' shape is checked alone).
+  static func localSchema(_ name: String) -> CatalogSchema? {
+    if let builtIn = BuiltInCatalog(rawValue: name) { return try? builtIn.load().schema }
+    let file = URL(fileURLWithPath: name + ".sqlite")
+    guard FileManager.default.fileExists(atPath: file.path),
+      let store = try? CatalogStore.open(at: file)
+    else { return nil }
+    defer { try? store.close() }
+    return try? store.loadSchema()
   }
 }
 

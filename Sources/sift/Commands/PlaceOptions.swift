@@ -2,14 +2,18 @@ import ArgumentParser
 import Sift
 
 /// `--near LAT,LON` and `--within KM`, as `sift search`, `sift bench` and the app take them.
+/// Each takes the next argument whatever it starts with, so a southern or western place is
+/// written as it reads (`--near -33.87,151.21`), not only as `--near=-33.87,151.21`.
 struct PlaceOptions: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Search near this place (in a catalog imported with --location): distance ranks results right after exactness, and each result says how far it is.",
       valueName: "LAT,LON"))
   var near: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "With --near, keep only items at most this many kilometres away.", valueName: "KM"))
   var within: String?

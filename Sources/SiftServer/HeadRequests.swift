@@ -1,0 +1,29 @@
+#if Server
+import HTTPTypes
+import Hummingbird
+
+/// `HEAD` on any path that takes `GET` is answered as that `GET` would be — the same status and
+/// headers, `Content-Length` included — without the body (RFC 9110 §9.3.2): each `GET` route is
+/// also a `HEAD` route (`getOrHead`), and this drops the body of whatever answers a `HEAD`,
+/// errors included.
+struct HeadWithoutBodyMiddleware<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context,
+    next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    guard request.method == .head else { return try await next(request, context) }
+    return try await next(request, context).createHeadResponse()
+  }
+}
+
+extension Router {
+  /// A `GET` route that answers `HEAD` too (`HeadWithoutBodyMiddleware` drops that body).
+  @discardableResult func getOrHead(
+    _ path: RouterPath,
+    use handler: @Sendable @escaping (Request, Context) async throws -> some ResponseGenerator
+  ) -> Self {
+    on(path, method: .get, use: handler)
+    return on(path, method: .head, use: handler)
+  }
+}
+#endif
