@@ -4,7 +4,8 @@ import Sift
 
 /// The JSON body of `POST …/items` and `PUT …/items/ID`: an object of the catalog's fields
 /// (searched or stored) by name (`{"title": "Tulip", "year": 2011, "type": "Weddings"}`), and on POST an optional
-/// `"id"`. Checked against the schema: a field the catalog does not have, or a value of the
+/// `"id"` — or the catalog's id field (`sift import --id FIELD`), which names the item the same
+/// way. Checked against the schema: a field the catalog does not have, or a value of the
 /// wrong kind, is a 400 that names the field.
 struct ItemBody: Sendable {
   var id: ItemID?
@@ -21,15 +22,20 @@ struct ItemBody: Sendable {
       throw .badRequest("body: not a JSON object of fields (\(Self.reason(error)))")
     }
     var fields: [String: FieldValue] = [:]
-    for (name, value) in object {
-      if name == "id" {
-        guard case .string(let text) = value, !text.isEmpty, text.count <= 200,
-          !text.unicodeScalars.contains("\u{0}")
-        else {
-          throw .badRequest("id: a string of 1 to 200 characters, without NUL")
+    // A catalog imported with `--id FIELD` names its items by that field: a new item given
+    // it takes its id from it, as a re-import would.
+    let idField = schema.idField.flatMap { name in object[name] == nil ? nil : name }
+    let isSearched = { (name: String) in schema.allFields.contains { $0.name == name } }
+    for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+      if name == "id" || name == idField {
+        let given = try Self.id(value, field: name)
+        if let id, id != given {
+          throw .badRequest(
+            "\(name): \"\(given.rawValue.prefix(100))\" names another item than \"\(id.rawValue.prefix(100))\" (give one id)"
+          )
         }
-        id = ItemID(text)
-        continue
+        id = given
+        if name == "id" || !isSearched(name) { continue }
       }
       guard let field = schema.allFields.first(where: { $0.name == name }) else {
         let known = schema.allFields.map(\.name).joined(separator: ", ")
@@ -55,6 +61,21 @@ struct ItemBody: Sendable {
       throw .badRequest("\(name): \(reason)")
     }
     self.fields = fields
+  }
+
+  /// An id as `"id"` or the catalog's id field gives it: a string of 1 to 200 characters, or a
+  /// whole number (as an import reads one).
+  private static func id(_ value: JSONField, field: String) throws(ServerError) -> ItemID {
+    switch value {
+    case .string(let text)
+    where !text.isEmpty && text.count <= 200 && !text.unicodeScalars.contains("\u{0}"):
+      return ItemID(text)
+    case .number(let number) where number == number.rounded() && abs(number) < 1e15:
+      return ItemID(String(Int64(number)))
+    default:
+      throw .badRequest(
+        "\(field): an id is a string of 1 to 200 characters without NUL, or a whole number")
+    }
   }
 
   private static func value(

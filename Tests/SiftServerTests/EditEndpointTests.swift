@@ -120,6 +120,46 @@ struct EditEndpointTests {
     }
   }
 
+  @Test("a catalog named by an id field: a new item takes its id from it; a duplicate is a 409")
+  func idFieldNamesNewItems() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-ids-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let schema = CatalogSchema(
+      name: "airports", fields: [.text("name"), .text("city")], titleField: "name",
+      idField: "icao")
+    let store = try CatalogStore.create(
+      at: folder.appendingPathComponent("airports.sqlite"),
+      document: CatalogDocument(
+        schema: schema,
+        items: [Item(id: "EGLL", fields: ["name": .text("Heathrow"), "city": .text("London")])]))
+    let server = SiftServer(
+      catalogs: [try StoredCatalog(name: "airports", store: store)], writeToken: Self.token)
+    let answers = try await Self.run(
+      server,
+      [
+        (.post, "/catalogs/airports/items", #"{"icao": "QQQQ", "name": "Test Field"}"#, Self.token),
+        (.get, "/catalogs/airports/items/QQQQ", nil, nil),
+        (.post, "/catalogs/airports/items", #"{"icao": "EGLL", "name": "Twice"}"#, Self.token),
+        (
+          .post, "/catalogs/airports/items", #"{"id": "A", "icao": "B", "name": "Two"}"#, Self.token
+        ),
+        (.post, "/catalogs/airports/items", #"{"icao": 1234, "name": "Numbered"}"#, Self.token),
+        (.post, "/catalogs/airports/items", #"{"name": "Unnamed"}"#, Self.token),
+      ])
+    #expect(answers.map(\.status) == [201, 200, 409, 400, 201, 201])
+    #expect(answers[0].json["id"] as? String == "QQQQ")
+    #expect(answers[1].json["title"] as? String == "Test Field")
+    #expect(
+      answers[2].json["error"] as? String == #"id: catalog airports has an item "EGLL" already"#)
+    #expect(
+      answers[3].json["error"] as? String
+        == #"id: "A" names another item than "B" (give one id)"#)
+    #expect(answers[4].json["id"] as? String == "1234")
+    #expect(try store.item(id: "QQQQ")?["name"] == .text("Test Field"))
+  }
+
   @Test("HEAD answers as GET would, without the body; 405 only where GET is not taken either")
   func headAsGet() async throws {
     let (server, _, folder) = try Self.served()
@@ -422,7 +462,10 @@ struct EditEndpointTests {
       (#"{"title": "X", "year": true}"#, 400, "year: expected a number"),
       (#"{"title": "X", "colour": "red"}"#, 400, "colour: no such field in catalog products"),
       (#"{"title": "X", "type": ["a", "b"]}"#, 400, "type: expected a string"),
-      (#"{"title": "X", "id": 7}"#, 400, "id: a string"),
+      (
+        #"{"title": "X", "id": 7.5}"#, 400,
+        "id: an id is a string of 1 to 200 characters without NUL, or a whole number"
+      ),
       (
         #"{"title": "\#(String(repeating: "x", count: 70_000))"}"#, 413,
         "body: more than 65536 bytes"

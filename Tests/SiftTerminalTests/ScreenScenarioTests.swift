@@ -325,6 +325,38 @@ struct ScreenScenarioTests {
         == .failure(EditorProblem("Lat must be a latitude, from -90 to 90, not 91")))
   }
 
+  @Test(
+    "a catalog named by an id field: the new-item form asks for it first and names the item by it",
+    arguments: [false, true])
+  func idFieldInTheForm(_ idIsSearched: Bool) throws {
+    let fields: [FieldDefinition] =
+      idIsSearched
+      ? [.text("name"), .text("icao"), .text("city")] : [.text("name"), .text("city")]
+    let schema = CatalogSchema(
+      name: "airports", fields: fields, titleField: "name", idField: "icao")
+    var editor = ItemEditor(schema: schema)
+    #expect(
+      editor.fields.map(\.name)
+        == (idIsSearched ? ["name", "icao", "city"] : ["icao", "name", "city"]))
+    #expect(editor.fields[editor.focus].name == "name", "the form still starts in the title")
+    let icao = editor.fields.firstIndex { $0.name == "icao" }!
+    let name = editor.fields.firstIndex { $0.name == "name" }!
+    editor.values[icao] = "QQQQ"
+    editor.values[name] = "Test Field"
+    let expected: [String: FieldValue] =
+      idIsSearched
+      ? ["name": .text("Test Field"), "icao": .text("QQQQ")] : ["name": .text("Test Field")]
+    #expect(editor.edit(titleField: "name") == .success(.add(ItemID("QQQQ"), fields: expected)))
+    // Left empty, the catalog numbers it; an item being edited keeps its id and fields.
+    editor.values[icao] = ""
+    #expect(
+      editor.edit(titleField: "name")
+        == .success(.add(nil, fields: ["name": .text("Test Field")])))
+    let existing = ItemEditor(
+      schema: schema, item: Item(id: "EGLL", fields: ["name": .text("Heathrow")]))
+    #expect(existing.fields.map(\.name) == fields.map(\.name))
+  }
+
   @Test("either of two and synonyms as the app shows them: rows, count and highlights")
   func alternativesAndSynonyms() throws {
     var app = try AppDriver(.products)

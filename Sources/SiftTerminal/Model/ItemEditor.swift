@@ -12,6 +12,11 @@ public struct ItemEditor: Hashable, Sendable {
   public var values: [String]
   /// Fields that held several strings: edited as one line, separated by " | ".
   public var listFields: Set<String>
+  /// The field whose value names a new item, in a catalog imported with `--id FIELD`; nil
+  /// when the catalog numbers new items. `idOnly`: the id field is not one of the catalog's
+  /// fields, so the form shows it first and saves it only as the id.
+  public var idField: String?
+  var idOnly = false
   public var focus = 0
   /// Where the cursor is in the focused field's value, in characters.
   public var cursor = 0
@@ -23,6 +28,13 @@ public struct ItemEditor: Hashable, Sendable {
     itemID = item?.id
     location = schema.location
     fields = schema.allFields
+    if item == nil, let name = schema.idField {
+      idField = name
+      if !fields.contains(where: { $0.name == name }) {
+        fields.insert(.text(name), at: 0)
+        idOnly = true
+      }
+    }
     values = fields.map { field in
       switch item?[field.name] {
       case .none: ""
@@ -96,7 +108,17 @@ public struct ItemEditor: Hashable, Sendable {
       return .failure(EditorProblem("\(label) must be \(reason)"))
     }
     if let itemID { return .success(.update(Item(id: itemID, fields: result))) }
-    return .success(.add(nil, fields: result))
+    guard let idField, let given = result[idField] else {
+      return .success(.add(nil, fields: result))
+    }
+    if idOnly { result[idField] = nil }
+    let id =
+      switch given {
+      case .number(let number) where number == number.rounded() && abs(number) < 1e15:
+        String(Int64(number))
+      default: given.displayText
+      }
+    return .success(.add(ItemID(id), fields: result))
   }
 }
 
