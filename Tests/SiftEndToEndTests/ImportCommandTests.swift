@@ -243,4 +243,48 @@ struct ReadmeCountriesTests {
     #expect(berlin["capital"] as? String == "Berlin")
     #expect(berlin["official_name"] as? String == "Federal Republic of Germany")
   }
+  @Test(
+    "what a file lacks is said once, with a count and its first line; kept fields are this file's")
+  func silentImportsSpeak() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let lines = [
+      #"{"id": "1", "name": "Heathrow", "city": "London", "lat": 51.47, "lon": -0.4543, "tz": "Europe/London"}"#,
+      #"{"id": "2", "name": "Gatwick", "city": "London", "lat": 51.148}"#,
+      #"{"id": "3", "name": "Zurich", "city": "Zurich", "lat": null, "lon": 8.549}"#,
+      #"{"id": "4", "name": "Kloten", "city": "Zurich", "lat": 47.46, "lon": 8.55}"#,
+    ]
+    let file = try sift.write("airports.jsonl", lines.joined(separator: "\n") + "\n")
+    let imported = try sift.run([
+      "import", file, "--catalog", "ap.sqlite", "--title", "name", "--text", "city", "--id", "id",
+      "--location", "lat,lon",
+    ])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(
+      imported.stderr.hasSuffix(
+        """
+        (4 added, 0 updated)
+        Kept, not searched: tz (search one with --text FIELD or --number FIELD)
+        Without a place: 2 items (a coordinate missing or null; the first at \(file):2): last near a place, and never within a radius
+
+        """), "\(imported.stderr)")
+    let near = try sift.run([
+      "search", "--catalog", "ap.sqlite", "--near", "51.5,-0.1", "--within", "5000",
+    ])
+    #expect(near.stderr == "Items found: 2\n", "\(near.stderr)")
+
+    // Again, from a file without the searched city, the coordinates or tz: said, not silent;
+    // tz, which this file does not hold, is not listed as kept.
+    let bare = try sift.write(
+      "bare.jsonl", #"{"id": "5", "name": "Bare Field", "lat": 1, "lon": 2}"# + "\n")
+    let again = try sift.run(["import", bare, "--catalog", "ap.sqlite"])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(
+      again.stderr.hasSuffix("(1 added, 0 updated)\nSearched but in no record of \(bare): city\n"),
+      "\(again.stderr)")
+    // A merge names only what it changes: nothing is missing.
+    let merge = try sift.write("merge.jsonl", #"{"id": "2", "lon": -0.19}"# + "\n")
+    let merged = try sift.run(["import", merge, "--catalog", "ap.sqlite", "--merge"])
+    #expect(merged.stderr.hasSuffix("(0 added, 1 updated)\n"), "\(merged.stderr)")
+  }
 }

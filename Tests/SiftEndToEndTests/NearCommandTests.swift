@@ -31,7 +31,7 @@ struct NearCommandTests {
     let h =
       pow(sin((b.0 - a.0) * radians / 2), 2) + cos(a.0 * radians) * cos(b.0 * radians)
       * pow(sin((b.1 - a.1) * radians / 2), 2)
-    return (2 * 6_371_000 * asin(min(1, h.squareRoot()))).rounded(.down) / 1000
+    return (2 * 6_371_000 * asin(min(1, h.squareRoot())) + 0.5).rounded(.down) / 1000
   }
 
   @Test("--within keeps the cities within the radius, --sort distance lists them nearest first")

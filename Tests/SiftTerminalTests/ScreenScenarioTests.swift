@@ -357,6 +357,61 @@ struct ScreenScenarioTests {
     #expect(existing.fields.map(\.name) == fields.map(\.name))
   }
 
+  /// A catalog with more fields than a small screen has lines: twelve text fields.
+  static func wideCatalog() throws -> FilteredCollection {
+    let names = ["name"] + (1...11).map { "field\($0)" }
+    let schema = CatalogSchema(
+      name: "wide", fields: names.map { .text($0) }, titleField: "name")
+    var fields: [String: FieldValue] = ["name": .text("Lone Airport")]
+    for (index, name) in names.enumerated().dropFirst() { fields[name] = .text("value \(index)") }
+    return try FilteredCollection(schema: schema, items: [Item(id: "1", fields: fields)])
+  }
+
+  @Test("at 30×10 the form scrolls to the field being typed into; its header does not overlap")
+  func formScrolls() throws {
+    var app = try AppDriver(collection: Self.wideCatalog(), width: 30, height: 10)
+    app.press(.enter)
+    app.press(.control("e"))
+    #expect(app.screen[0].contains("Cancel (Esc)") && app.screen[0].contains("Edit Item"))
+    #expect(!app.screen[0].contains("(EEdit"), "\(app.screen[0])")
+    for _ in 0..<10 { app.press(.tab) }
+    app.type("ZZZ")
+    // The focused field, the tenth after the title, is on screen with what was typed.
+    let focused = try #require(
+      app.screen.first { $0.lowercased().contains(" field10") }, "\(app.screen)")
+    #expect(focused.contains("value 10ZZZ"), "\(app.screen)")
+    let cursor = try #require(app.model.cursorPosition)
+    #expect(app.screen[cursor.y].lowercased().contains("field10"))
+    #expect(app.screen[1].contains("↑") && app.screen[1].contains("more"))
+    app.press(.enter)
+    #expect(
+      app.writes.last.map { edit -> Bool in
+        if case .update(let item) = edit { return item["field10"] == .text("value 10ZZZ") }
+        return false
+      } == true)
+  }
+
+  @Test(
+    "the detail view scrolls with ↓, PgDn and End to fields a screen cannot hold",
+    arguments: [(30, 10), (80, 24)])
+  func detailScrolls(_ width: Int, _ height: Int) throws {
+    var app = try AppDriver(collection: Self.wideCatalog(), width: width, height: height)
+    app.press(.enter)
+    #expect(!app.text.contains("value 11"))
+    #expect(app.screen[height - 2].contains("↓"))
+    app.press(.end)
+    #expect(app.text.contains("value 11"), "\(app.screen)")
+    #expect(!app.screen[height - 2].contains("↓"))
+    app.press(.home)
+    #expect(app.text.contains("Name") && !app.text.contains("value 11"))
+    for _ in 0..<30 { app.press(.down) }
+    #expect(app.text.contains("value 11"))
+    for _ in 0..<10 { app.press(.pageUp) }
+    #expect(app.screen[2].contains("Name"))
+    app.press(.pageDown)
+    #expect(app.screen[1].contains("↑"))
+  }
+
   @Test("either of two and synonyms as the app shows them: rows, count and highlights")
   func alternativesAndSynonyms() throws {
     var app = try AppDriver(.products)

@@ -56,7 +56,7 @@ struct NearTests {
     let h =
       pow(sin(dLat / 2), 2) + cos(place.latitude * radians) * cos(latitude * radians)
       * pow(sin(dLon / 2), 2)
-    return Int((2 * 6_371_000 * asin(min(1, h.squareRoot()))).rounded(.down))
+    return Int((2 * 6_371_000 * asin(min(1, h.squareRoot())) + 0.5).rounded(.down))
   }
 
   /// The reference: `relevance` (ids best first, with their ranks) stably sorted by the rank's

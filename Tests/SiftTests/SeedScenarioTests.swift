@@ -167,13 +167,48 @@ struct SeedScenarioTests {
     #expect(search.text == "jazz ")
     #expect(search.tokens.map(\.text) == ["Movies"])
     search.send(.setText("#"))
-    #expect(search.suggestions.map(\.text) == ["Music", "Documents", "Since 2010", "Before 1980"])
+    // Within Movies no music or document is left: those come last, after the year tokens.
+    #expect(search.suggestions.map(\.text) == ["Since 2010", "Before 1980", "Music", "Documents"])
     search.send(.setText("#do"))
     #expect(search.suggestions.map(\.text) == ["Documents"])
     search.send(.setText("m"))
     #expect(search.suggestions.isEmpty, "one plain letter is too little to suggest")
     search.send(.setText("-mov"))
     #expect(search.suggestions.isEmpty)
+  }
+
+  /// The order of the tokens offered, against a reference that searches with each token: a
+  /// category that keeps more results comes first, one that keeps none last, others between.
+  @Test(
+    "Tokens: offered most results first, as searching with each shows",
+    arguments: [
+      (SeedCatalog.candies, "#"), (.candies, "caramel #"), (.candies, "choc #"), (.candies, "o #"),
+      (.media, "#"), (.media, "the #"), (.media, "19 #"), (.products, "#"), (.products, "rose #"),
+      (.products, "20 #"),
+    ])
+  func suggestionOrder(_ catalog: SeedCatalog, _ text: String) throws {
+    var search = try Fixtures.activeController(catalog)
+    search.send(.setText(text))
+    let offered = search.suggestions
+    #expect(
+      Set(offered.map(\.identifier))
+        == Set(search.schema.suggestedTokens(forText: text, excluding: []).map(\.identifier)))
+    func kept(_ token: SearchToken) throws -> Int? {
+      guard token.identifier.hasPrefix("category:") else { return nil }
+      var alone = try Fixtures.activeController(catalog)
+      alone.send(.setText(CatalogSchema.textAcceptingSuggestion(text)))
+      alone.send(.insertToken(token, at: 0))
+      return alone.rows.count
+    }
+    let weights = try offered.map { try kept($0).map { $0 > 0 ? $0 : -1 } ?? 0 }
+    #expect(weights == weights.sorted(by: >), "\(text): \(zip(offered.map(\.text), weights))")
+    // Ties keep the catalog's order.
+    let schemaOrder = search.schema.suggestedTokens(forText: text, excluding: []).map(\.identifier)
+    for (a, b) in zip(offered.indices, offered.indices.dropFirst()) where weights[a] == weights[b] {
+      #expect(
+        schemaOrder.firstIndex(of: offered[a].identifier)!
+          < schemaOrder.firstIndex(of: offered[b].identifier)!)
+    }
   }
 
   @Test("Tokens: restored with the text and scope")

@@ -139,6 +139,16 @@ struct SortTests {
     #expect(request.sort == SearchSort("year", descending: true))
     #expect(request.criteria.sort == SearchSort("year", descending: true))
     #expect(!request.isFiltering)
+    // "title" is the title field whatever it is called, as the help says.
+    let named = CatalogSchema(
+      name: "airports", fields: [.text("name"), .number("elevation")], titleField: "name")
+    #expect(
+      named.resolved(SearchSort("title", descending: true)) == SearchSort("name", descending: true))
+    #expect(named.resolved(SearchSort("Title")) == SearchSort("name"))
+    // A field called "title" that is not the title is sorted by itself, never the title.
+    let titled = CatalogSchema(
+      name: "books", fields: [.text("name"), .number("title")], titleField: "name")
+    #expect(titled.resolved(SearchSort("title")) == SearchSort("title"))
   }
 
   @Test("--explain under a sort: the sort's value, and the sort as the rule when values differ")

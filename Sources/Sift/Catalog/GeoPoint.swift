@@ -72,7 +72,9 @@ public struct GeoPoint: Hashable, Sendable, CustomStringConvertible {
       let a =
         halfLatitude * halfLatitude + cosineOfLatitude * cos(latitude * k) * halfLongitude
         * halfLongitude
-      return Int((2 * GeoPoint.earthRadius * asin(min(1, sqrt(a)))).rounded(.down))
+      // To the nearest metre (half up, as PostgreSQL's `floor(x + 0.5)` in `CatalogLayout`):
+      // 22,592.7 m is 22.593 km, not 22.592.
+      return Int((2 * GeoPoint.earthRadius * asin(min(1, sqrt(a))) + 0.5).rounded(.down))
     }
   }
 

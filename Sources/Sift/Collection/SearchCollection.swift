@@ -477,6 +477,15 @@ public struct Facets: Hashable, Sendable {
     return count(ofCategory: String(token.identifier.dropFirst(prefix.count)))
   }
 
+  /// `offered` tokens, those that keep the most results first: a category's count orders them,
+  /// largest first; a token that is no category (`year:>=2010`) comes after those with results,
+  /// and one that would find nothing last. Ties keep the order given (the catalog's).
+  public func ordering(_ offered: [SearchToken]) -> [SearchToken] {
+    // A category with results: its count; no category: just below any result; none: -1.
+    let weights = offered.map { token in count(of: token).map { $0 > 0 ? $0 : -1 } ?? 0 }
+    return offered.indices.sorted { (weights[$1], $0) < (weights[$0], $1) }.map { offered[$0] }
+  }
+
   /// Each category with a match under its name as the catalog spells it, most items first
   /// (ties by name): what a list of categories shows.
   public func namedCategories(schema: CatalogSchema) -> [(value: String, count: Int)] {

@@ -183,7 +183,8 @@ extension SearchCollection where Element == Item {
 extension SearchController {
   /// The page `request` asks for of the rows shown. `items`: the page's items, read already
   /// (nil where gone); nil: read them from the collection. `suggestions`: the tokens offered,
-  /// when the caller has them already (`SearchRequest.suggestions`); nil: the controller's.
+  /// when the caller has them already (`SearchRequest.suggestions`), ordered as the
+  /// controller orders its own; nil: the controller's.
   public func searchPage(
     _ request: PageRequest, items: [Item?]? = nil, suggestions: [SearchToken]? = nil
   ) -> SearchPage {
@@ -207,7 +208,7 @@ extension SearchController {
     }
     return SearchPage(
       indicator: indicator, offset: request.offset, results: results,
-      suggestions: suggestions ?? self.suggestions,
+      suggestions: suggestions.map { $0.count > 1 ? facets.ordering($0) : $0 } ?? self.suggestions,
       diagnostics: diagnostics, facets: request.facets ? facets : nil,
       didYouMean: spellingSuggestion)
   }

@@ -251,10 +251,13 @@ public struct SearchController: Sendable {
 
   // MARK: - Suggestions
 
-  /// Tokens offered for the word being typed: see `CatalogSchema.suggestedTokens(forText:excluding:)`.
+  /// Tokens offered for the word being typed (`CatalogSchema.suggestedTokens(forText:excluding:)`),
+  /// those that keep the most results first (`Facets.ordering(_:)`): "london #g" offers GB 7
+  /// first, not GA 0.
   public var suggestions: [SearchToken] {
     guard isActive else { return [] }
-    return schema.suggestedTokens(forText: text, excluding: tokens)
+    let offered = schema.suggestedTokens(forText: text, excluding: tokens)
+    return offered.count > 1 ? facets.ordering(offered) : offered
   }
 
   // MARK: - State

@@ -20,13 +20,24 @@ public struct ImportRecord: Hashable, Sendable {
 /// time; a catalog in PostgreSQL to its items in memory (`apply(_:spec:to:)`), then writes them
 /// back in one transaction.
 public enum CatalogImport {
-  /// How many records added items and how many updated one.
+  /// How many records added items and how many updated one, and what the file lacked.
   public struct Summary: Hashable, Sendable {
     public var added: Int
     public var updated: Int
-    /// The catalog's stored fields after the import: kept and shown, not searched.
+    /// The stored fields this file's records hold: kept and shown, not searched.
     public var kept: [String]
+    /// Records whose item has no place (a coordinate missing, null or not a number) in a
+    /// catalog with a location: last near a place, never within a radius.
+    public var placeless: Absence?
+    /// Searched fields (besides the title) that no record of the file holds.
+    public var unfilled: [String] = []
     public var total: Int { added + updated }
+
+    /// How many records lacked something, and the line of the first.
+    public struct Absence: Hashable, Sendable {
+      public var count: Int
+      public var firstLine: Int
+    }
 
     public init(added: Int = 0, updated: Int = 0, kept: [String] = []) {
       self.added = added
@@ -34,14 +45,52 @@ public enum CatalogImport {
       self.kept = kept
     }
 
-    /// "Imported 3 items into c.sqlite (2 added, 1 updated)", and the fields it keeps
-    /// without searching them, with how to search one.
-    public func report(into catalog: String) -> String {
+    /// What `records` held of `schema`'s fields: the stored fields they hold, the records
+    /// without a place, the searched fields none holds (not counted for `--merge`, which
+    /// changes only the fields a record names).
+    public mutating func describe(
+      _ records: [ImportRecord], schema: CatalogSchema, merges: Bool
+    ) {
+      var present: Set<String> = []
+      for record in records { present.formUnion(record.fields.keys) }
+      kept = schema.storedFields.map(\.name).filter(present.contains)
+      placeless = nil
+      if let location = schema.location, !merges {
+        var count = 0
+        var first = 0
+        for record in records
+        where record.fields[location.latitude].indexedNumber == nil
+          || record.fields[location.longitude].indexedNumber == nil
+        {
+          if count == 0 { first = record.line }
+          count += 1
+        }
+        placeless = count == 0 ? nil : Absence(count: count, firstLine: first)
+      }
+      unfilled =
+        merges || records.isEmpty
+        ? []
+        : schema.fields.map(\.name).filter { $0 != schema.titleField && !present.contains($0) }
+    }
+
+    /// "Imported 3 items into c.sqlite (2 added, 1 updated)"; the fields it keeps without
+    /// searching them, with how to search one; and what `file` lacked, once each, with a
+    /// count and the first line.
+    public func report(into catalog: String, from file: String? = nil) -> String {
       var text =
         "Imported \(total) item\(total == 1 ? "" : "s") into \(catalog) (\(added) added, \(updated) updated)"
       if !kept.isEmpty {
         text +=
           "\nKept, not searched: \(kept.joined(separator: ", ")) (search one with --text FIELD or --number FIELD)"
+      }
+      if let placeless {
+        let place = file.map { "\($0):\(placeless.firstLine)" } ?? "line \(placeless.firstLine)"
+        text +=
+          "\nWithout a place: \(placeless.count) item\(placeless.count == 1 ? "" : "s") (a coordinate missing or null; the first at \(place)): last near a place, and never within a radius"
+      }
+      if !unfilled.isEmpty {
+        text +=
+          "\nSearched but in no record\(file.map { " of \($0)" } ?? ""): \(unfilled.joined(separator: ", "))"
       }
       return text
     }
@@ -221,7 +270,7 @@ public enum CatalogImport {
         summary.added += 1
       }
     }
-    summary.kept = schema.storedFields.map(\.name)
+    summary.describe(records, schema: schema, merges: spec.merges)
     if let category = schema.categoryField {
       var seen: Set<String> = []
       var values: [String] = []

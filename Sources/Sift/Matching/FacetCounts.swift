@@ -8,104 +8,36 @@ struct CategoryTally: Hashable, Sendable {
 }
 
 extension SearchIndex {
-  /// The matches of `request` without its required category, counted by category — each count
-  /// what a search kept to that category would show, near spellings included where that search
-  /// would look for them.
+  /// The matches of `request` without its required category, counted by category: what the
+  /// "All" button shows, split by category — exact matches, or near spellings where the
+  /// request as a whole falls back to them. The counts add up to what is shown, never to more
+  /// (a category whose only match is a near spelling counts nothing while exact matches are
+  /// shown elsewhere).
   ///
   /// - Parameter matches: the current matches of `request`, when it has no required category:
-  ///   then, without terms that may have typos, they are counted as they are.
+  ///   then they are counted as they are.
   /// - Complexity: O(*k*) in the matches when they can be reused; otherwise one search.
   func categoryTally(_ request: MatchRequest, reusing matches: RankedMatches<ID>?) -> CategoryTally
   {
     var lifted = request
     lifted.requiredCategory = nil
-    let plan = plan(lifted)
-    let nearPlan = nearSpellingPlan(lifted, exact: plan)
-    // A request with alternatives is matched as written (`searchAlternatives`).
-    let mayHaveTypos =
-      request.typos.isEnabled && !request.hasAlternatives && nearPlan.hasTypoTerms
     // The matches shown answer the lifted request when no category was required.
     let current = matches.flatMap {
       $0.layout == layout && request.requiredCategory == nil ? $0 : nil
     }
-    let categoryCount = categoryIDs.count
-    /// Per category id, how many of `slots` it holds (an array: a dictionary per match cost
-    /// more than the search on a large catalog).
-    func count(_ slots: some Sequence<Int32>) -> (total: Int, byID: [Int]) {
-      var counts = [Int](repeating: 0, count: categoryCount)
-      var total = 0
-      for slot in slots {
-        let id = categories[Int(slot)]
-        if id >= 0 { counts[Int(id)] += 1 }
-        total += 1
-      }
-      return (total, counts)
+    let slots = current?.slots ?? searchSlots(lifted, within: nil, rows: 0).slots
+    // Per category id, how many of the slots it holds (an array: a dictionary per match cost
+    // more than the search on a large catalog).
+    var counts = [Int](repeating: 0, count: categoryIDs.count)
+    for slot in slots {
+      let id = categories[Int(slot)]
+      if id >= 0 { counts[Int(id)] += 1 }
     }
-    func tally(_ total: Int, _ shown: (Int) -> Int) -> CategoryTally {
-      var tally = CategoryTally(total: total)
-      for (name, id) in categoryIDs {
-        let count = shown(Int(id))
-        if count > 0 { tally.byCategory[name] = count }
-      }
-      return tally
+    var tally = CategoryTally(total: slots.count)
+    for (name, id) in categoryIDs where counts[Int(id)] > 0 {
+      tally.byCategory[name] = counts[Int(id)]
     }
-    // Every category shows what a search of all of them shows, cut to it: without typo terms,
-    // and when even all categories together fell below the threshold (near spellings
-    // everywhere, which is what the current matches are).
-    if let current, !mayHaveTypos || current.includesNearSpellings {
-      let counts = count(current.slots)
-      return tally(counts.total) { counts.byID[$0] }
-    }
-    if !mayHaveTypos {
-      let counts = count(searchSlots(lifted, within: nil, rows: 0).slots)
-      return tally(counts.total) { counts.byID[$0] }
-    }
-    // Terms that may have typos: per category, the exact matches unless too few of them count
-    // toward the threshold, in which case that category's search would show near spellings.
-    let exact = current?.slots ?? searchSlots(MatchRequest(lifted, typos: .off), rows: 0).slots
-    let exactCounts = count(exact)
-    let threshold = request.typos.threshold
-    let counted =
-      request.typos.countsInfixMatches
-      ? exactCounts : countedExactMatches(exact, plan, categories: categoryCount, upTo: threshold)
-    guard counted.total < threshold || counted.byID.contains(where: { $0 < threshold }) else {
-      return tally(exactCounts.total) { exactCounts.byID[$0] }
-    }
-    // Near matches count only for the total or the categories that fell short: the others'
-    // candidates are not checked.
-    let near = count(
-      nearMatchingSlots(nearPlan) { slot in
-        let id = Int(categories[Int(slot)])
-        return counted.total < threshold || (id >= 0 && counted.byID[id] < threshold)
-      })
-    return tally(counted.total < threshold ? near.total : exactCounts.total) { id in
-      counted.byID[id] < threshold ? near.byID[id] : exactCounts.byID[id]
-    }
-  }
-
-  /// How many of `slots` (exact matches) count toward the typo threshold
-  /// (`SearchIndex.counts(_:strongStartsOnly:)`), in all and per category id, each count
-  /// stopped at `threshold`: all the counts are compared with. A match is ranked only while its category (or the total) is short, and
-  /// only when its summaries allow word starts.
-  private func countedExactMatches(
-    _ slots: [Int32], _ plan: MatchPlan, categories categoryCount: Int, upTo threshold: Int
-  ) -> (total: Int, byID: [Int]) {
-    var byID = [Int](repeating: 0, count: categoryCount)
-    var total = 0
-    withRankingContext(plan) { context in
-      for slot in slots {
-        let id = Int(categories[Int(slot)])
-        guard total < threshold || (id >= 0 && byID[id] < threshold) else { continue }
-        guard exactnessBound(Int(slot), context) < MatchRank.Exactness.substring.rawValue,
-          Self.counts(
-            analyse(Int(slot), plan, context, nearSpellings: false).rank,
-            strongStartsOnly: countsStrongStartsOnly(plan))
-        else { continue }
-        total += 1
-        if id >= 0 { byID[id] += 1 }
-      }
-    }
-    return (total, byID)
+    return tally
   }
 
   /// How many live items match `request` (a field scope's count).

@@ -33,6 +33,9 @@ public struct SearchSort: Hashable, Sendable, CustomStringConvertible {
   /// with a location and no field of that name.
   public static let distanceName = "distance"
 
+  /// The name that sorts by the title field, whatever the catalog calls it (`--sort title`).
+  public static let titleName = "title"
+
   /// Nearest first (`--sort distance`): distance alone orders, relevance breaks ties.
   public static let distance = SearchSort(distanceName)
 
@@ -71,7 +74,11 @@ extension CatalogSchema {
   /// case); nil otherwise.
   public func resolved(_ sort: SearchSort) -> SearchSort? {
     let key = Self.fieldKey(sort.field)
-    guard let field = sortableFields.first(where: { Self.fieldKey($0.name) == key }) else {
+    // "title" names the title field whatever it is called ("name"), unless a field is "title".
+    let named =
+      key == SearchSort.titleName && !allFields.contains(where: { Self.fieldKey($0.name) == key })
+      ? Self.fieldKey(titleField) : key
+    guard let field = sortableFields.first(where: { Self.fieldKey($0.name) == named }) else {
       // "distance" sorts by distance where no field takes the name.
       guard location != nil, key == SearchSort.distanceName,
         !allFields.contains(where: { Self.fieldKey($0.name) == key })

@@ -100,7 +100,7 @@ struct CatalogLayout: Sendable {
       "\(halfLatitude) * \(halfLatitude) + cos(\(pointLatitude) * \(k)) * cos(n\(latitude) * \(k))"
       + " * \(halfLongitude) * \(halfLongitude)"
     return "(CASE WHEN abs(n\(latitude)) <= 90 AND abs(n\(longitude)) <= 180 THEN "
-      + "floor(\(literal(2 * GeoPoint.earthRadius)) * asin(least('1'::float8, sqrt(\(a))))) END)"
+      + "floor(\(literal(2 * GeoPoint.earthRadius)) * asin(least('1'::float8, sqrt(\(a)))) + '0.5'::float8) END)"
   }
 
   /// The test that keeps a row within `near`'s radius: a latitude band first (the column's

@@ -34,8 +34,9 @@ public final class PostgresSearchCatalog: SearchCatalog {
       let result = try await catalog.search(
         request, typos: typos, limit: page.limit, offset: page.offset)
       let items = try await catalog.items(result.ids)
+      // Facets order the tokens offered too (`Facets.ordering(_:)`), when there are several.
       let facets =
-        page.facets
+        page.facets || request.suggestions.count > 1
         ? try await catalog.facets(
           request, typos: typos, matchCount: result.indicator.matchCount,
           includesNearSpellings: result.includesNearSpellings) : nil
@@ -46,7 +47,8 @@ public final class PostgresSearchCatalog: SearchCatalog {
     return SearchPage(
       indicator: result.indicator, offset: page.offset,
       results: results(items, of: result, criteria: request.criteria, page: page),
-      suggestions: request.suggestions, diagnostics: result.diagnostics, facets: facets,
+      suggestions: facets.map { $0.ordering(request.suggestions) } ?? request.suggestions,
+      diagnostics: result.diagnostics, facets: page.facets ? facets : nil,
       didYouMean: didYouMean)
   }
 

@@ -53,9 +53,9 @@ extension PostgresCatalog {
     return ranges
   }
 
-  /// The matches of `request` without its required category, counted by category, each count
-  /// what a search kept to that category would show: the engine's `categoryTally` rule — near
-  /// spellings counted for a category whose exact matches fall below the typo threshold.
+  /// The matches of `request` without its required category, counted by category: the
+  /// engine's `categoryTally` rule — what the request shows, exact matches or, where the request
+  /// as a whole falls below the typo threshold, near spellings, split by category.
   private func categoryTally(
     _ request: MatchRequest
   ) async throws(PostgresError) -> (total: Int, byCategory: [String: Int]) {
@@ -72,29 +72,10 @@ extension PostgresCatalog {
     let typos = request.typos
     var nearSQL = nearSpellingSQL(lifted, exact: sql)
     // A request with alternatives is matched as written (`SearchIndex.searchAlternatives`).
-    guard typos.isEnabled, !request.hasAlternatives, nearSQL.hasTypoTerms else {
-      return exact.shown
-    }
-    let counted = typos.countsInfixMatches ? exact.all : exact.counted
-    let countedTotal = typos.countsInfixMatches ? exact.total : exact.countedTotal
-    let threshold = typos.threshold
-    // Every category the catalog holds may fall short, even one with no exact match at all.
-    let categories = try await link.rows(
-      "SELECT DISTINCT category FROM \(table) WHERE category IS NOT NULL", as: String.self)
-    guard
-      countedTotal < threshold
-        || categories.contains(where: { counted[$0, default: 0] < threshold })
+    guard typos.isEnabled, !request.hasAlternatives, nearSQL.hasTypoTerms,
+      (typos.countsInfixMatches ? exact.total : exact.countedTotal) < typos.threshold
     else { return exact.shown }
-    let near = try await tally(&nearSQL, nearWords: try await nearWords(nearSQL))
-    var byCategory: [String: Int] = [:]
-    for category in categories {
-      let count =
-        counted[category, default: 0] < threshold
-        ? near.all[category, default: 0] : exact.all[category, default: 0]
-      if count > 0 { byCategory[category] = count }
-    }
-    let total = countedTotal < threshold ? near.total : exact.total
-    return (total, byCategory)
+    return try await tally(&nearSQL, nearWords: try await nearWords(nearSQL)).shown
   }
 
   /// Per category (the empty key: none), how many rows of the statement match and how many

@@ -217,7 +217,7 @@ extension CatalogStore {
           summary.added += 1
         }
       }
-      summary.kept = schema.storedFields.map(\.name)
+      summary.describe(records, schema: schema, merges: spec.merges)
       try writeSchema(try withCategoryScopes(schema, db), db)
       // The index of the items as they now are, in the import's own transaction.
       try writeIndex(of: try document(db), db)

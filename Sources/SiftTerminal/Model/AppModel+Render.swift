@@ -39,7 +39,7 @@ extension AppModel {
       let x = searchTextColumn + searchLine.visible(width: searchTextWidth).cursorColumn
       return x < width ? (x, 1) : nil
     case .editor(let editor):
-      let y = 2 + editor.focus
+      let y = 2 + editor.focus - editorTop(editor)
       guard y < height - 2 else { return nil }
       let column = editorValueColumn(editor)
       let x = column + editor.line.visible(width: width - column - 1).cursorColumn
@@ -51,12 +51,17 @@ extension AppModel {
 
   // MARK: - The list
 
+  /// The top line: `left` at the start, the title centred but never over `left` (on a narrow
+  /// screen it follows it, cut to fit), `right` at the end where it fits after the title.
   private func drawNavigationBar(_ grid: inout Grid, left: String, title: String, right: String) {
-    grid.put(" " + left, x: 0, y: 0, style: .dim)
+    grid.put(" " + left, x: 0, y: 0, style: .dim, maxWidth: width)
+    let leftEnd = left.isEmpty ? 0 : 1 + TerminalText.displayWidth(left) + 1
     let titleWidth = TerminalText.displayWidth(title)
-    grid.put(title, x: max(0, (width - titleWidth) / 2), y: 0, style: .bold)
+    let titleX = max((width - titleWidth) / 2, leftEnd)
+    guard titleX < width - 1 else { return }
+    grid.put(title, x: titleX, y: 0, style: .bold, maxWidth: width - titleX - 1)
     let rightWidth = TerminalText.displayWidth(right)
-    if width - rightWidth - 1 > (width + titleWidth) / 2 {
+    if width - rightWidth - 1 > titleX + titleWidth {
       grid.put(right, x: width - rightWidth - 1, y: 0, style: .dim)
     }
   }
@@ -405,25 +410,38 @@ extension AppModel {
 
   private func drawDetail(_ grid: inout Grid, id: ItemID) {
     guard let item = controller.collection.item(id: id) else { return }
-    let schema = controller.schema
     drawNavigationBar(
       &grid, left: "‹ Back (Esc)", title: title(of: item), right: "^E Edit  ^D Delete")
     rule(&grid, y: 1)
-    var y = 2
-    for field in schema.allFields {
-      guard y < height - 2 else { break }
-      grid.put(" " + field.label, x: 0, y: y, style: .dim)
-      y += 1
-      let value = field.summary(item[field.name], maximumValues: .max) ?? "—"
-      for line in wrap(value, width: width - 4) {
-        guard y < height - 2 else { break }
-        grid.put(
-          [("   ", .plain)] + highlighted(line, field: field.name, item: item, base: .plain),
-          x: 0, y: y, maxWidth: width - 1)
-        y += 1
-      }
+    let lines = detailLines(of: item)
+    let top = max(0, min(detailTop, lines.count - detailHeight))
+    for (offset, line) in lines.dropFirst(top).prefix(detailHeight).enumerated() {
+      grid.put(line, x: 0, y: 2 + offset, maxWidth: width - 1)
     }
     rule(&grid, y: height - 2)
+    // What is above and below, on the rules: the view scrolls with ↑↓ and PgUp PgDn.
+    if top > 0 { grid.put(" ↑ \(top) more ", x: max(0, width - 14), y: 1, style: .dim) }
+    let below = lines.count - top - detailHeight
+    if below > 0 {
+      grid.put(" ↓ \(below) more ", x: max(0, width - 14), y: height - 2, style: .dim)
+    }
+  }
+
+  /// The lines the detail view has room for, between its rules.
+  var detailHeight: Int { max(1, height - 4) }
+
+  /// Every line of an item's detail: each field's label, then its value wrapped to the width.
+  func detailLines(of item: Item) -> [[(String, CellStyle)]] {
+    var lines: [[(String, CellStyle)]] = []
+    for field in controller.schema.allFields {
+      lines.append([(" " + field.label, .dim)])
+      let value = field.summary(item[field.name], maximumValues: .max) ?? "—"
+      for line in wrap(value, width: width - 4) {
+        lines.append(
+          [("   ", .plain)] + highlighted(line, field: field.name, item: item, base: .plain))
+      }
+    }
+    return lines
   }
 
   /// Lines of at most `width` columns, broken at spaces where possible.
@@ -483,8 +501,10 @@ extension AppModel {
       right: "Save (Enter)")
     rule(&grid, y: 1)
     let column = editorValueColumn(editor)
-    for (index, field) in editor.fields.enumerated() where 2 + index < height - 2 {
-      let y = 2 + index
+    let top = editorTop(editor)
+    for (index, field) in editor.fields.enumerated().dropFirst(top)
+    where 2 + index - top < height - 2 {
+      let y = 2 + index - top
       let focused = index == editor.focus
       grid.put(" " + field.label, x: 0, y: y, style: focused ? .bold : .dim, maxWidth: column - 1)
       // The focused value scrolls with its cursor; the others show their start.
@@ -496,5 +516,19 @@ extension AppModel {
       grid.fill(y: y, from: column, to: width - 1, style: CellStyle(underline: true))
     }
     rule(&grid, y: height - 2)
+    // The fields above and below the ones shown, on the rules.
+    let rows = max(1, height - 4)
+    if top > 0 { grid.put(" ↑ \(top) more ", x: max(0, width - 14), y: 1, style: .dim) }
+    let below = editor.fields.count - top - rows
+    if below > 0 {
+      grid.put(" ↓ \(below) more ", x: max(0, width - 14), y: height - 2, style: .dim)
+    }
+  }
+
+  /// The first field the form shows: the focused field is always on screen, the form scrolling
+  /// as Tab moves past its last line.
+  func editorTop(_ editor: ItemEditor) -> Int {
+    let rows = max(1, height - 4)
+    return max(0, min(editor.focus - rows + 1, editor.fields.count - rows))
   }
 }

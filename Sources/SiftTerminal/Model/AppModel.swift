@@ -47,6 +47,8 @@ public struct AppModel: Sendable {
   /// The first row of the results shown.
   public private(set) var scrollTop = 0
   public private(set) var suggestionIndex = 0
+  /// The first line of the detail view shown: ↑↓, PgUp PgDn, Home and End scroll it.
+  public private(set) var detailTop = 0
   /// A transient line for the status bar (an error, a confirmation).
   public private(set) var message: String?
   public private(set) var width: Int
@@ -234,6 +236,7 @@ public struct AppModel: Sendable {
         }
       } else if controller.rows.indices.contains(selectedRow) {
         screen = .detail(controller.rows[selectedRow])
+        detailTop = 0
       }
     case .escape:
       controller.send(.cancel)
@@ -295,6 +298,19 @@ public struct AppModel: Sendable {
       }
     case .control("d"):
       screen = .confirmDelete(id, over: .detail(id))
+    case .down, .up, .pageDown, .pageUp, .home, .end:
+      let lines = controller.collection.item(id: id).map { detailLines(of: $0).count } ?? 0
+      let page = max(1, detailHeight - 1)
+      let moved =
+        switch key {
+        case .down: detailTop + 1
+        case .up: detailTop - 1
+        case .pageDown: detailTop + page
+        case .pageUp: detailTop - page
+        case .home: 0
+        default: lines
+        }
+      detailTop = max(0, min(moved, lines - detailHeight))
     default:
       break
     }

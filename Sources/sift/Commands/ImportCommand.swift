@@ -151,7 +151,7 @@ struct ImportCommand: AsyncParsableCommand {
         file: URL(fileURLWithPath: file), into: url, spec: spec, delimiter: delimiterByte,
         progress: { progress.update($0) })
       progress.finish()
-      StandardStreams.error(summary.report(into: url.path))
+      StandardStreams.error(summary.report(into: url.path, from: file))
     } catch {
       progress.finish()
       throw Failure.exit(error.description, status: 1)

@@ -65,7 +65,7 @@ extension ImportCommand {
       throw error
     }
     progress.finish()
-    StandardStreams.error(summary.report(into: "\(address)"))
+    StandardStreams.error(summary.report(into: "\(address)", from: file))
   }
 
   private func importIntoPostgres(
