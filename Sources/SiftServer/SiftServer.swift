@@ -98,10 +98,23 @@ public struct SiftServer: Sendable {
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: self.metrics.exposition())))
     }
-    // For a load balancer: the server answers, and how many catalogs it serves.
+    // For a load balancer: the server answers, how many catalogs it serves, and which of them
+    // cannot answer now (their store out of reach): then 503, "degraded", and why.
     router.getOrHead("health") { _, _ in
-      Self.json(
-        .object([("status", .string("ok")), ("catalogs", .number(Double(self.catalogs.count)))]))
+      var degraded: [(String, JSONValue)] = []
+      // Only a catalog kept in a database server can be out of reach; one in memory answers.
+      for catalog in self.catalogs.values.sorted(by: { $0.name < $1.name })
+      where catalog.answersFromRemoteStore {
+        if let problem = await Self.problem(reaching: catalog) {
+          degraded.append((catalog.name, .string(problem)))
+        }
+      }
+      var members: [(String, JSONValue)] = [
+        ("status", .string(degraded.isEmpty ? "ok" : "degraded")),
+        ("catalogs", .number(Double(self.catalogs.count))),
+      ]
+      if !degraded.isEmpty { members.append(("degraded", .object(degraded))) }
+      return Self.json(.object(members), status: degraded.isEmpty ? .ok : .serviceUnavailable)
     }
     for asset in WebPage.Asset.allCases {
       router.getOrHead(RouterPath(asset.path)) { _, _ in WebPage.response(asset) }
@@ -201,8 +214,10 @@ public struct SiftServer: Sendable {
       try self.authorizeEdit(access, catalog: catalog.name)
       let body = try ItemBody(
         try await Self.body(request), schema: catalog.schema, requiresTitle: true)
-      let id = try await Self.answering { () async throws(CatalogFailure) in
-        try await catalog.commit(.add(body.id, fields: body.fields))
+      let id = try await self.withinDeadline(isEdit: true) {
+        try await Self.answering { () async throws(CatalogFailure) in
+          try await catalog.commit(.add(body.id, fields: body.fields))
+        }
       }
       self.metrics.recordEdit(catalog: catalog.name)
       return Self.json(try await Self.itemAnswer(id, in: catalog), status: .created)
@@ -219,8 +234,10 @@ public struct SiftServer: Sendable {
           "id: the body names \"\(named.rawValue.prefix(100))\", the path \"\(id.rawValue.prefix(100))\""
         )
       }
-      _ = try await Self.answering { () async throws(CatalogFailure) in
-        try await catalog.commit(.update(Item(id: id, fields: body.fields)))
+      _ = try await self.withinDeadline(isEdit: true) {
+        try await Self.answering { () async throws(CatalogFailure) in
+          try await catalog.commit(.update(Item(id: id, fields: body.fields)))
+        }
       }
       self.metrics.recordEdit(catalog: catalog.name)
       return Self.json(try await Self.itemAnswer(id, in: catalog))
@@ -230,8 +247,10 @@ public struct SiftServer: Sendable {
       let catalog = try self.catalog(context)
       try self.authorizeEdit(access, catalog: catalog.name)
       let id = ItemID(Self.pathParameter("id", context))
-      _ = try await Self.answering { () async throws(CatalogFailure) in
-        try await catalog.commit(.delete(id))
+      _ = try await self.withinDeadline(isEdit: true) {
+        try await Self.answering { () async throws(CatalogFailure) in
+          try await catalog.commit(.delete(id))
+        }
       }
       self.metrics.recordEdit(catalog: catalog.name)
       return Response(status: .noContent)
@@ -247,8 +266,10 @@ public struct SiftServer: Sendable {
       let catalog = try self.catalog(context)
       try self.authorizeEdit(access, catalog: catalog.name)
       let synonyms = try Self.synonyms(from: try await Self.body(request))
-      try await Self.answering { () async throws(CatalogFailure) in
-        try await catalog.replaceSynonyms(synonyms)
+      try await self.withinDeadline(isEdit: true) {
+        try await Self.answering { () async throws(CatalogFailure) in
+          try await catalog.replaceSynonyms(synonyms)
+        }
       }
       self.metrics.recordEdit(catalog: catalog.name)
       return Self.json(Self.synonymsAnswer(catalog.schema.synonyms))
@@ -500,28 +521,36 @@ public struct SiftServer: Sendable {
   static func searchAnswers(
     _ chosen: [(any SearchCatalog, ForcedFilters?)], _ parameters: SearchParameters
   ) async throws(ServerError) -> JSONValue {
-    let answers = await withTaskGroup(of: (Int, Result<JSONValue, ServerError>).self) { group in
-      for (position, (catalog, forced)) in chosen.enumerated() {
+    // Each task answers with the name of the catalog it searched, and answers are filed under
+    // that name: never under a position that only the order of the tasks ties to a catalog
+    // (a release build once filed products' answer under candies and back, one time in three).
+    let answers = await withTaskGroup(of: (String, Result<JSONValue, ServerError>).self) {
+      group in
+      for index in chosen.indices {
+        let catalog = chosen[index].0
+        let forced = chosen[index].1
         group.addTask {
           do throws(ServerError) {
             return (
-              position, .success(try await searchAnswer(catalog, parameters, forced: forced))
+              catalog.name, .success(try await searchAnswer(catalog, parameters, forced: forced))
             )
           } catch {
-            return (position, .failure(error))
+            return (catalog.name, .failure(error))
           }
         }
       }
-      var answers: [(Int, Result<JSONValue, ServerError>)] = []
-      for await answer in group { answers.append(answer) }
-      return answers.sorted { $0.0 < $1.0 }.map(\.1)
+      var answers: [String: Result<JSONValue, ServerError>] = [:]
+      for await (name, answer) in group { answers[name] = answer }
+      return answers
     }
     var members: [(String, JSONValue)] = []
-    for ((catalog, _), answer) in zip(chosen, answers) {
-      switch answer {
-      case .success(let json): members.append((catalog.name, json))
-      case .failure(let error):
+    for (catalog, _) in chosen {
+      switch answers[catalog.name] {
+      case .success(let json)?: members.append((catalog.name, json))
+      case .failure(let error)?:
         throw ServerError(error.status, "catalog \(catalog.name): " + error.message)
+      case nil:
+        throw ServerError(.internalServerError, "catalog \(catalog.name): no answer")
       }
     }
     return .object(sorting: [("catalogs", .object(sorting: members))])

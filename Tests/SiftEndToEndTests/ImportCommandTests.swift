@@ -246,6 +246,7 @@ struct ReadmeCountriesTests {
   @Test(
     "what a file lacks is said once, with a count and its first line; kept fields are this file's")
   func silentImportsSpeak() throws {
+    try CrashTests.ensureSQLite()
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     let lines = [
@@ -257,9 +258,13 @@ struct ReadmeCountriesTests {
     let file = try sift.write("airports.jsonl", lines.joined(separator: "\n") + "\n")
     let imported = try sift.run([
       "import", file, "--catalog", "ap.sqlite", "--title", "name", "--text", "city", "--id", "id",
-      "--location", "lat,lon",
+      "--location", "lat,lon", "--name", "Big Airports",
     ])
     #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(
+      CrashTests.sqlite(
+        sift.path("ap.sqlite"), "select json_extract(schema, '$.title') from catalog")
+        == "Big Airports")
     #expect(
       imported.stderr.hasSuffix(
         """

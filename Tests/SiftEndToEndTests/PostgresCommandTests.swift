@@ -366,11 +366,36 @@ struct PostgresServeTests {
       try sift.run(["import", file, "--catalog", address, "--title", "name", "--id", "id"])
         .status == 0)
     let token = try sift.write("token", "secret\n")
-    let server = try ServeCommandTests.Server(sift, ["--catalog", address, "--token-file", token])
+    let server = try ServeCommandTests.Server(
+      sift, ["--catalog", address, "--token-file", token, "--request-timeout", "2"])
     let search = "/catalogs/e2e_restart/search?q=rose"
     let before = try server.request("GET", search)
     #expect(before.status == 200)
+    #expect(try server.request("GET", "/health").json["status"] as? String == "ok")
+    // A database that stops answering without closing its connections: an edit is answered
+    // at the deadline, saying it may have been saved; /health says which catalog is degraded.
+    cluster.pause()
+    let started = Date()
+    let frozen = try server.request(
+      "POST", "/catalogs/e2e_restart/items", body: #"{"name": "Frozen Rose"}"#, token: "secret")
+    #expect(frozen.status == 503, "\(frozen.json)")
+    #expect(
+      frozen.json["error"] as? String
+        == "the edit took longer than 2 s (--request-timeout): it may have been saved; read the item to know"
+    )
+    #expect(Date().timeIntervalSince(started) < 30, "answered at the deadline, not minutes later")
+    let hung = try server.request("GET", "/health")
+    #expect(hung.status == 503)
+    #expect(hung.json["status"] as? String == "degraded")
+    #expect(
+      (hung.json["degraded"] as? [String: String])?["e2e_restart"] == "no answer within 2 s",
+      "\(hung.json)")
+    cluster.resume()
     cluster.stop()
+    let health = try server.request("GET", "/health")
+    #expect(health.status == 503)
+    let reason = (health.json["degraded"] as? [String: String])?["e2e_restart"] ?? ""
+    #expect(reason.contains("cannot reach PostgreSQL at"), "\(health.json)")
     let down = try server.request("GET", search)
     #expect(down.status == 503, "\(down.json)")
     let message = down.json["error"] as? String ?? ""
@@ -383,6 +408,7 @@ struct PostgresServeTests {
     try cluster.start()
     let after = try server.request("GET", search)
     #expect(after.status == 200, "\(after.json)")
+    #expect(try server.request("GET", "/health").status == 200)
     #expect(Self.titles(after.json) == ["Red Rose", "White Rose"])
     let added = try server.request(
       "POST", "/catalogs/e2e_restart/items", body: #"{"name": "Found Rose"}"#, token: "secret")

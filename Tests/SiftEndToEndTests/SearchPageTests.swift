@@ -231,11 +231,15 @@ struct SearchPageTests {
         "return document.querySelectorAll('#suggestions [role=option]').length === \(offered.count)"
     )
     #expect(try shown().suggestions == expectedSuggestions)
+    // Most items first: Weddings (6), then Birthdays (5).
+    #expect(expectedSuggestions.prefix(2) == ["#💍 Weddings", "#🎂 Birthdays"])
     // The first suggestion is highlighted at once, and it alone is selected: no row is.
     #expect(try selectedOptions() == ["suggestion-0"])
     try browser.type(WebDriver.Key.arrowDown, into: field)
     #expect(try selectedOptions() == ["suggestion-1"])
-    try browser.type(WebDriver.Key.arrowUp + WebDriver.Key.enter, into: field)
+    try browser.type(WebDriver.Key.arrowUp, into: field)
+    #expect(try selectedOptions() == ["suggestion-0"])
+    try browser.type(WebDriver.Key.arrowDown + WebDriver.Key.enter, into: field)
     page = try waitForAnswer("products", "token=category:Birthdays", "the Birthdays token")
     #expect(page.tokens == ["🎂 Birthdays"])
     #expect(page.suggestions == [])
@@ -361,6 +365,76 @@ struct SearchPageTests {
     let address = try browser.run("return location.href") as? String ?? ""
     #expect(!address.contains(token) && !address.contains("key="), "\(address)")
     try screenshot("6-tenant-token")
+  }
+
+  @Test(
+    "airports with empty fields and western places, at 390 px and 1200 px: nothing empty, ranges that read, no sideways scroll"
+  )
+  func airportsAtTwoWidths() throws {
+    defer {
+      _ = server.stop()
+      sift.cleanup()
+    }
+    let airports = try sift.write(
+      "airports.jsonl",
+      [
+        #"{"id": "KRBO", "name": "Robinson Field", "city": "Robinson", "region": "Texas", "iata": "", "lid": "TE17", "lat": 31.5, "lon": -97.146946}"#,
+        #"{"id": "EGLL", "name": "London Heathrow Airport", "city": "London", "region": "England", "iata": "LHR", "lid": "", "lat": 51.4706, "lon": -0.46194}"#,
+        #"{"id": "SCEL", "name": "Arturo Merino Benitez International Airport", "city": "Santiago", "region": "Santiago Metropolitan", "iata": "SCL", "lid": "", "lat": -33.393, "lon": -70.7858}"#,
+      ].joined(separator: "\n") + "\n")
+    let imported = try sift.run([
+      "import", airports, "--catalog", "airports.sqlite", "--title", "name", "--text", "city",
+      "--text", "region", "--text", "iata", "--text", "lid", "--id", "id", "--location", "lat,lon",
+    ])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let served = try ServeCommandTests.Server(sift, ["--catalog", sift.path("airports.sqlite")])
+    defer { _ = served.stop() }
+    for (width, height) in [(390, 844), (1200, 900)] {
+      try browser.resize(width: width, height: height)
+      try browser.open("http://127.0.0.1:\(served.port)/?q=a")
+      try browser.wait(
+        "three airports", until: "return document.querySelectorAll('#results .title').length === 3")
+      let page =
+        try browser.run(
+          """
+          const parts = [...document.querySelectorAll('#results .part')].map((e) => e.textContent);
+          return {
+            parts: parts,
+            lines: [...document.querySelectorAll('#results .secondary')].map((e) => e.textContent),
+            ranges: document.getElementById('ranges').textContent,
+            fits: document.documentElement.scrollWidth <= window.innerWidth,
+            within: document.getElementById('within').getBoundingClientRect().right <= window.innerWidth,
+          };
+          """) as? [String: Any] ?? [:]
+      let parts = page["parts"] as? [String] ?? []
+      #expect(!parts.isEmpty && !parts.contains { $0.trimmingCharacters(in: .whitespaces).isEmpty })
+      #expect(
+        (page["lines"] as? [String])?.first { $0.contains("Robinson") } == "RobinsonTexasTE17",
+        "\(page["lines"] ?? "")")
+      let ranges = page["ranges"] as? String ?? ""
+      #expect(ranges.contains("Lon \u{2212}97.146946 to \u{2212}0.46194"), "\(ranges)")
+      #expect(!ranges.contains("–-"), "\(ranges)")
+      #expect(page["fits"] as? Bool == true, "the page scrolls sideways at \(width) px")
+      #expect(page["within"] as? Bool == true, "the within box is cut at \(width) px")
+      try screenshot("7-airports-\(width)")
+    }
+  }
+
+  @Test("a private server's page says how to give it a key")
+  func privateNeedsAKey() throws {
+    defer {
+      _ = server.stop()
+      sift.cleanup()
+    }
+    let shop = try ServeCommandTests.Server(sift, ["--catalog", "candies", "--private"])
+    defer { _ = shop.stop() }
+    try browser.open("http://127.0.0.1:\(shop.port)/")
+    try browser.wait("the error", until: "return !document.getElementById('error').hidden")
+    let message = try browser.run("return document.getElementById('error').textContent") as? String
+    #expect(
+      message
+        == "The catalogs could not be read: Authorization: this server is private: searching needs a key (Authorization: Bearer KEY). Open this page as http://127.0.0.1:\(shop.port)/#key=YOUR_KEY with a search key or a tenant token (sift keys create, sift keys token)."
+    )
   }
 
   @Test("near a place: the place field, distances on the rows, nearest first, kept in the address")

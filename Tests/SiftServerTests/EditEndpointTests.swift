@@ -309,7 +309,8 @@ struct EditEndpointTests {
     #expect(answers[2].status == 200)
     let results = answers[3].json["results"] as? [[String: Any]] ?? []
     #expect(results.count == 1)
-    #expect(results.first?["distance_km"] as? Double == 1.111)
+    // 0.01° of latitude is 1,111.95 m: 1.112 km to the nearest metre.
+    #expect(results.first?["distance_km"] as? Double == 1.112)
   }
 
   @Test("add, change and delete, each seen by the next search and saved in the file")

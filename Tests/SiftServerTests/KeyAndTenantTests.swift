@@ -558,6 +558,22 @@ struct KeyAndTenantTests {
       #expect(
         try await send(.get, "/catalogs/shop/search?q=rose", bearer: slow.secret).status == 429)
       #expect(try await send(.get, "/catalogs/shop/search?q=rose").status == 200)
+      // Two tenants of the slow key: each has its own 3 a minute, whatever the key and the
+      // other tenant spent.
+      let tenants = [42, 7].map { seller in
+        TenantToken(
+          keyID: slow.key.id, filters: ["shop": ["seller:\(seller)"]],
+          expires: now.date.addingTimeInterval(600)
+        ).signed(withKey: slow.secret)
+      }
+      for tenant in tenants {
+        var statuses: [Int] = []
+        for _ in 0..<4 {
+          statuses.append(
+            try await send(.get, "/catalogs/shop/search?q=rose", bearer: tenant).status)
+        }
+        #expect(statuses == [200, 200, 200, 429])
+      }
     }
   }
 }

@@ -329,6 +329,40 @@ struct SearchEndpointTests {
       "\(scope)")
   }
 
+  @Test("many GET /search at once: every answer is filed under the catalog it answers for")
+  func severalCatalogsAtOnce() async throws {
+    let (server, _, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = Application(router: server.router())
+    let misfiled = try await app.test(.router) { client in
+      try await withThrowingTaskGroup(of: [String].self) { group in
+        for round in 0..<48 {
+          let order = ["products", "candies", "media"].shuffled()
+          let query = ["rose", "r", "c", "the", "a"][round % 5]
+          group.addTask {
+            let uri =
+              "/search?" + order.map { "catalog=\($0)" }.joined(separator: "&")
+              + "&q=\(query)&limit=\(round % 2)"
+            return try await client.execute(uri: uri, method: .get) { response in
+              let json =
+                try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+                as? [String: Any]
+              let answers = json?["catalogs"] as? [String: [String: Any]] ?? [:]
+              #expect(answers.count == 3, "\(uri)")
+              return answers.compactMap { name, answer in
+                answer["catalog"] as? String == name ? nil : "\(uri): \(name)"
+              }
+            }
+          }
+        }
+        var all: [String] = []
+        for try await wrong in group { all += wrong }
+        return all
+      }
+    }
+    #expect(misfiled.isEmpty, "\(misfiled.prefix(5))")
+  }
+
   @Test("facets=1 adds the scope bar's and the categories' counts and the number ranges")
   func facets() async throws {
     let (server, _, folder) = try Self.server()
@@ -397,7 +431,14 @@ struct SearchEndpointTests {
     }
     #expect(
       try await offered("q=%23") == [
-        "category:Birthdays", "category:Weddings", "category:Funerals", "price:<20", "year:>=2010",
+        // Most items first: Weddings 6, Birthdays 5, Funerals 4; then the tokens that are no
+        // category, in the catalog's order.
+        "category:Weddings", "category:Birthdays", "category:Funerals", "price:<20", "year:>=2010",
+      ])
+    // Within the roses only Funerals keeps a result; the others come after the year tokens.
+    #expect(
+      try await offered("q=rose+%23") == [
+        "category:Funerals", "price:<20", "year:>=2010", "category:Birthdays", "category:Weddings",
       ])
     #expect(try await offered("q=wed") == ["category:Weddings"])
     #expect(try await offered("q=wed&token=category:Weddings") == [])

@@ -66,6 +66,20 @@ public final class PostgresCluster: Sendable {
     _ = Self.run(asOwner("\(binaries)/pg_ctl -D \(folder)/data -m fast -w stop"))
   }
 
+  /// Freezes the server and every session of it (SIGSTOP): a database that stops answering
+  /// without closing a connection, as a hung machine or a cut network does. `resume()` thaws it.
+  public func pause() { signalAll("STOP") }
+
+  public func resume() { signalAll("CONT") }
+
+  private func signalAll(_ signal: String) {
+    guard
+      let text = try? String(contentsOfFile: "\(folder)/data/postmaster.pid", encoding: .utf8),
+      let pid = text.split(separator: "\n").first.flatMap({ Int32($0) })
+    else { return }
+    _ = Self.run("pkill -\(signal) -P \(pid); kill -\(signal) \(pid)")
+  }
+
   /// Starts it again on the same port.
   public func start() throws {
     let result = Self.run(

@@ -17,6 +17,13 @@ public protocol SearchCatalog: Sendable {
   /// Saves `synonyms` in place of the catalog's (`schema.synonyms`) before returning; the next
   /// search uses them.
   func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure)
+  /// Whether it answers from a store that can be out of reach while the process runs (a
+  /// database server), which a health check must ask; false for one answered from memory.
+  var answersFromRemoteStore: Bool { get }
+}
+
+extension SearchCatalog {
+  public var answersFromRemoteStore: Bool { false }
 }
 
 /// Why a catalog could not answer, by whose fault: the message names the part at fault.

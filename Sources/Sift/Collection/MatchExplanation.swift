@@ -16,6 +16,9 @@ public struct MatchExplanation: Hashable, Sendable {
   public var popularity: Double?
   /// The item's key in catalog order (rule 5): smaller comes first.
   public var catalogOrder: Int64
+  /// Whether the JSON leaves `catalogOrder` out: a tenant, who sees only its own rows, must
+  /// not learn from it how many rows the catalog holds besides.
+  public var hidesCatalogOrder = false
   /// While the last word is typed (`MatchRequest.isTyping`), a start's weight
   /// (`MatchRank.typedStart`): the powers of ten its popularity reaches, and the points of a
   /// title equal to the query (5), or of a title starting with it or another value equal to it

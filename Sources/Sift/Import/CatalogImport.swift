@@ -103,7 +103,7 @@ public enum CatalogImport {
   /// it has a category.
   public static func newSchema(name: String, spec: ImportSpec) -> CatalogSchema {
     CatalogSchema(
-      name: name, fields: spec.fields, titleField: spec.titleField,
+      name: name, title: spec.catalogTitle, fields: spec.fields, titleField: spec.titleField,
       categoryField: spec.categoryField, scopes: spec.categoryField == nil ? [] : [.all()],
       rankingField: spec.rankingField, location: spec.location)
   }
@@ -146,6 +146,7 @@ public enum CatalogImport {
   ) throws(ImportSchemaError) -> CatalogSchema {
     var schema = schema
     let spec = spec.continuing(schema)
+    if let title = spec.catalogTitle { schema.title = title }
     guard schema.titleField == spec.titleField else {
       throw .incompatible(
         "the catalog's title field is \"\(schema.titleField)\", not \"\(spec.titleField)\"")

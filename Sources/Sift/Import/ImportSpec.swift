@@ -28,6 +28,9 @@ public struct ImportSpec: Hashable, Sendable {
   /// The latitude and longitude fields (`--location lat,lon`): imported as number fields that
   /// plain terms do not search, each value checked to be on the earth. Nil keeps the catalog's.
   public var location: LocationFields?
+  /// What people read as the catalog's name (`--name Airports`): the page's "Search Airports",
+  /// the app's title. Nil keeps the catalog's (a new one's is its file name, capitalised).
+  public var catalogTitle: String?
 
   public init(
     titleField: String, textFields: [String] = [], numberFields: [String] = [],

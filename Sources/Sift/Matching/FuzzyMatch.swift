@@ -2,41 +2,136 @@
 /// (a subsequence), and a score prefers matches that are consecutive, start words and lie close
 /// together. Both sides are folded first, so "dnang" finds "Đà Nẵng".
 package enum FuzzyMatch {
-  // Scores after fzf's algorithm v1: +16 a matched byte, bonuses where words start, a penalty
-  // for each gap that opens (-3) and grows (-1).
+  // fzf's scores (its algorithm v2, what `fzf --filter` uses): +16 a matched byte; a bonus where
+  // a word starts (10 after white space, 9 after a delimiter, 8 after other punctuation), 7 for
+  // a digit after a non-digit, counted twice on the pattern's first byte; a run of consecutive
+  // matches keeps the bonus of its first byte (at least 4); a gap costs 3 to open and 1 a byte.
   static let scoreMatch = 16
   static let gapStart = -3
   static let gapExtension = -1
   static let bonusBoundary = 8
-  static let bonusWhitespaceBoundary = 10
+  static let bonusNonWord = 8
+  static let bonusBoundaryDelimiter = 9
+  static let bonusBoundaryWhite = 10
+  static let bonusCamel123 = 7
   static let bonusConsecutive = 4
   static let firstCharacterMultiplier = 2
+
+  /// Reused rows of the score matrix, so that scoring many lines allocates once.
+  package struct Scratch {
+    var bonus: [Int] = []
+    var scores: [Int] = []
+    var runs: [Int] = []
+    var firsts: [Int] = []
+    package init() {}
+  }
 
   /// The score of `pattern` against `text` (both folded UTF-8), or nil when it is not a
   /// subsequence. Higher is better.
   ///
-  /// - Complexity: O(*n*) in the text's length: a forward scan finds the first complete match,
-  ///   a backward scan from its end the shortest window, and only that window is scored.
+  /// The best alignment, as fzf's algorithm v2 finds it: "lhr" scores "London Heathrow Airport
+  /// (LHR)" by its consecutive "(lhr)" after a delimiter, not by the first l, h and r a greedy
+  /// scan meets.
+  ///
+  /// - Complexity: O(*n*) to find that it matches; then O(*n* × *m*) over the stretch from the
+  ///   first place the pattern's first byte occurs to the last place its last byte does.
   package static func score(
-    _ pattern: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>
+    _ pattern: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>,
+    scratch: inout Scratch
   ) -> Int? {
-    guard !pattern.isEmpty else { return 0 }
-    guard let end = endOfFirstMatch(pattern, in: text) else { return nil }
-    // Backward: the latest start of a match ending there.
-    var p = pattern.count - 1
-    var start = end
-    var index = end
-    while index >= 0 {
-      if text[index] == pattern[p] {
-        if p == 0 {
-          start = index
-          break
-        }
-        p -= 1
+    let m = pattern.count
+    guard m > 0 else { return 0 }
+    guard endOfFirstMatch(pattern, in: text) != nil else { return nil }
+    // The stretch: the first place of the first byte, the last place of the last byte.
+    var first = 0
+    while text[first] != pattern[0] { first += 1 }
+    var last = text.count - 1
+    while text[last] != pattern[m - 1] { last -= 1 }
+    let width = last - first + 1
+    // Where each pattern byte can first match (the greedy scan), and each place's bonus.
+    scratch.firsts.removeAll(keepingCapacity: true)
+    scratch.bonus.removeAll(keepingCapacity: true)
+    var previous = first > 0 ? Self.characterClass(text[first - 1]) : .white
+    var next = 0
+    for column in first...last {
+      let byte = text[column]
+      let kind = Self.characterClass(byte)
+      scratch.bonus.append(Self.bonus(after: previous, at: kind))
+      previous = kind
+      if next < m, byte == pattern[next] {
+        scratch.firsts.append(column)
+        next += 1
       }
-      index -= 1
     }
-    return scoreWindow(pattern, text, start: start, end: end)
+    let cells = m * width
+    if scratch.scores.count < cells {
+      scratch.scores = [Int](repeating: 0, count: cells)
+      scratch.runs = [Int](repeating: 0, count: cells)
+    }
+    var best = 0
+    // The first row: the pattern's first byte at each place, or a gap since the last one.
+    var inGap = false
+    var left = 0
+    for offset in 0..<width {
+      let score: Int
+      if text[first + offset] == pattern[0] {
+        score = scoreMatch + scratch.bonus[offset] * firstCharacterMultiplier
+        scratch.runs[offset] = 1
+        inGap = false
+        if m == 1 && score > best {
+          best = score
+          // fzf keeps the first match at a word start.
+          if scratch.bonus[offset] >= bonusBoundary { return best }
+        }
+      } else {
+        score = max(left + (inGap ? gapExtension : gapStart), 0)
+        scratch.runs[offset] = 0
+        inGap = true
+      }
+      scratch.scores[offset] = score
+      left = score
+    }
+    if m == 1 { return best }
+    for row in 1..<m {
+      let byte = pattern[row]
+      let base = row * width
+      let above = base - width
+      inGap = false
+      for column in scratch.firsts[row]...last {
+        let offset = column - first
+        let fromLeft =
+          (column == scratch.firsts[row] ? 0 : scratch.scores[base + offset - 1])
+          + (inGap ? gapExtension : gapStart)
+        var diagonal = 0
+        var run = 0
+        if text[column] == byte {
+          diagonal = scratch.scores[above + offset - 1] + scoreMatch
+          var bonus = scratch.bonus[offset]
+          run = scratch.runs[above + offset - 1] + 1
+          if run > 1 {
+            let runBonus = scratch.bonus[offset - run + 1]
+            // A word start inside a run starts a run of its own.
+            if bonus >= bonusBoundary && bonus > runBonus {
+              run = 1
+            } else {
+              bonus = max(bonus, max(bonusConsecutive, runBonus))
+            }
+          }
+          if diagonal + bonus < fromLeft {
+            diagonal += scratch.bonus[offset]
+            run = 0
+          } else {
+            diagonal += bonus
+          }
+        }
+        scratch.runs[base + offset] = run
+        inGap = diagonal < fromLeft
+        let score = max(diagonal, fromLeft, 0)
+        if row == m - 1 && score > best { best = score }
+        scratch.scores[base + offset] = score
+      }
+    }
+    return best
   }
 
   /// Where the first complete subsequence of `pattern` (not empty) ends in `text`, or nil when
@@ -60,60 +155,54 @@ package enum FuzzyMatch {
     return position - 1
   }
 
-  /// Scores the greedy match of `pattern` inside `text[start...end]`.
-  private static func scoreWindow(
-    _ pattern: UnsafeBufferPointer<UInt8>, _ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int
-  ) -> Int {
-    var score = 0
-    var p = 0
-    var inGap = false
-    var consecutive = 0
-    var firstBonus = 0
-    for index in start...end {
-      let byte = text[index]
-      if p < pattern.count, byte == pattern[p] {
-        score += scoreMatch
-        var bonus = self.bonus(at: index, in: text)
-        if consecutive == 0 {
-          firstBonus = bonus
-        } else {
-          // A run keeps the bonus of its first character, as fzf does.
-          if bonus >= bonusBoundary && bonus > firstBonus { firstBonus = bonus }
-          bonus = max(bonus, firstBonus, bonusConsecutive)
-        }
-        score += p == 0 ? bonus * firstCharacterMultiplier : bonus
-        inGap = false
-        consecutive += 1
-        p += 1
-      } else {
-        score += inGap ? gapExtension : gapStart
-        inGap = true
-        consecutive = 0
-        firstBonus = 0
-      }
-    }
-    return score
+  /// fzf's kinds of character, of folded text (no capitals: every letter is lower case, and a
+  /// byte of a character past ASCII is a letter).
+  enum CharacterClass: Int, Comparable {
+    case white, nonWord, delimiter, lower, letter, number
+
+    static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
   }
 
-  /// The bonus for matching at `index`: high at the start and after spaces, lower after
-  /// punctuation, none inside a word.
   @inline(__always)
-  private static func bonus(at index: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
-    guard index > 0 else { return bonusWhitespaceBoundary }
-    let previous = text[index - 1]
-    if previous == 0x20 { return bonusWhitespaceBoundary }
-    let isWordByte =
-      previous >= 0x80 || (previous >= 0x30 && previous <= 0x39)
-      || (previous >= 0x61 && previous <= 0x7A)
-    return isWordByte ? 0 : bonusBoundary
+  static func characterClass(_ byte: UInt8) -> CharacterClass {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): .lower
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): .number
+    case 0x80...: .letter
+    case 0x20, 0x09, 0x0A, 0x0D: .white
+    case UInt8(ascii: "/"), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: ";"),
+      UInt8(ascii: "|"):
+      .delimiter
+    default: .nonWord
+    }
+  }
+
+  /// fzf's bonus for a match at a character of `kind` after one of `previous`.
+  @inline(__always)
+  static func bonus(after previous: CharacterClass, at kind: CharacterClass) -> Int {
+    if kind > .nonWord {
+      switch previous {
+      case .white: return bonusBoundaryWhite
+      case .delimiter: return bonusBoundaryDelimiter
+      case .nonWord: return bonusBoundary
+      default: break
+      }
+    }
+    if previous != .number && kind == .number { return bonusCamel123 }
+    switch kind {
+    case .nonWord, .delimiter: return bonusNonWord
+    case .white: return bonusBoundaryWhite
+    default: return 0
+    }
   }
 
   /// Convenience for strings: folds both and scores.
   package static func score(_ pattern: String, in text: String) -> Int? {
     let pattern = Array(TextFolding.fold(pattern).utf8)
     let text = Array(TextFolding.fold(text).utf8)
+    var scratch = Scratch()
     return pattern.withUnsafeBufferPointer { p in
-      text.withUnsafeBufferPointer { t in score(p, in: t) }
+      text.withUnsafeBufferPointer { t in score(p, in: t, scratch: &scratch) }
     }
   }
 }

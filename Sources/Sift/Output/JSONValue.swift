@@ -140,7 +140,7 @@ extension MatchExplanation {
         ("popularity", popularity.map(JSONValue.number) ?? .null),
       ]
     }
-    members.append(("catalog_order", .number(Double(catalogOrder))))
+    if !hidesCatalogOrder { members.append(("catalog_order", .number(Double(catalogOrder)))) }
     if let sortField {
       members += [("sort_field", .string(sortField)), ("sort_value", .optional(sortValue))]
     }

@@ -148,13 +148,14 @@ extension LineIndex {
       : searchSlots(exactCriteria.request(typos: .off), rows: 0).slots
     let column = columns[0]
     var scored: [(line: Int, score: Int, length: Int)] = []
+    var scratch = FuzzyMatch.Scratch()
     column.withUnsafeBytes { bytes, starts in
       candidateLoop: for slot in candidates {
         let text = FoldedColumn.firstValue(of: Int(slot), bytes: bytes, starts: starts)
         var total = 0
         for group in fuzzyTerms {
           let scores = group.compactMap { term in
-            term.withUnsafeBufferPointer { FuzzyMatch.score($0, in: text) }
+            term.withUnsafeBufferPointer { FuzzyMatch.score($0, in: text, scratch: &scratch) }
           }
           guard let score = scores.max() else { continue candidateLoop }
           total += score

@@ -84,6 +84,9 @@ public final class PostgresSearchCatalog: SearchCatalog {
     }
   }
 
+  /// Every answer is asked of PostgreSQL, which may be down or stop answering.
+  public var answersFromRemoteStore: Bool { true }
+
   public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID {
     let catalog = self.catalog
     let saved = try await answering(unsaved: true) { () async throws(PostgresError) -> ItemID? in
@@ -113,6 +116,8 @@ public final class PostgresSearchCatalog: SearchCatalog {
     } catch {
       let message = (unsaved ? "the edit was not saved: " : "") + "\(error)"
       switch error {
+      case .outcomeUnknown:
+        throw .unavailable("the edit may have been saved: \(error); read the item to know")
       case .unavailable: throw .unavailable(message)
       // What the database cannot hold (a NUL in a value): the request's fault.
       case .unsupported: throw .invalid(message)

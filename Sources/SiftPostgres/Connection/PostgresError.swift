@@ -17,6 +17,9 @@ public enum PostgresError: Error, Hashable, Sendable, CustomStringConvertible {
   case query(String, message: String)
   /// Something this store does not do (yet).
   case unsupported(String)
+  /// The connection was lost while a transaction was being committed: it may have been
+  /// applied or not, and only reading it back can tell.
+  case outcomeUnknown(String, message: String)
 
   public var description: String {
     switch self {
@@ -30,13 +33,17 @@ public enum PostgresError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unsuitable(let address, let reason): "catalog \(address): \(reason)"
     case .query(let address, let message): "catalog \(address): \(message)"
     case .unsupported(let what): what
+    case .outcomeUnknown(let address, let message):
+      "PostgreSQL at \(address) was lost while committing (\(message))"
     }
   }
 
   /// Whether the server was out of reach (HTTP 503), rather than the request being wrong.
   public var isUnavailable: Bool {
-    if case .unavailable = self { return true }
-    return false
+    switch self {
+    case .unavailable, .outcomeUnknown: true
+    default: false
+    }
   }
 }
 #endif

@@ -186,8 +186,16 @@ final class PostgresLink: @unchecked Sendable {
           try await connection.execute("ROLLBACK")
           return nil
         }
-        try await connection.execute("COMMIT")
+        do {
+          try await connection.execute("COMMIT")
+        } catch  where connection.isClosed || Self.isConnectionLoss(error) {
+          // The COMMIT was sent, its answer never came: applied or not, nobody here knows.
+          try? await connection.close()
+          throw PostgresError.outcomeUnknown(address.description, message: Self.message(error))
+        }
         return result
+      } catch let error as PostgresError {
+        throw error
       } catch {
         _ = try? await connection.execute("ROLLBACK")
         throw error

@@ -78,8 +78,16 @@ extension SiftServer {
       throw ServerError(
         .unauthorized, "Authorization: a Bearer token that this server accepts is required")
     }
-    if let key = access.key, let limit = key.requestsPerMinute ?? rateLimit,
-      let wait = rates.take(key.id, perMinute: limit, now: now)
+    // Each tenant token has a bucket of its own (named by its signature), so that one tenant
+    // cannot spend every other tenant's requests, nor its key's.
+    let bucket: String? =
+      switch access {
+      case .tenant(_, let key):
+        key.id + " tenant " + (given.split(separator: ".").last.map(String.init) ?? "")
+      default: access.key?.id
+      }
+    if let key = access.key, let bucket, let limit = key.requestsPerMinute ?? rateLimit,
+      let wait = rates.take(bucket, perMinute: limit, now: now)
     {
       throw ServerError.tooManyRequests(key: key.id, limit: limit, retryAfter: wait)
     }

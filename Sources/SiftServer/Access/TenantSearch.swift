@@ -26,6 +26,8 @@ extension SiftServer {
       }
     }
     page.results = unmarked(page.results, forced: forced, asked: asked, schema: catalog.schema)
+    // Its place in the whole catalog would tell the tenant how many rows others have.
+    for index in page.results.indices { page.results[index].explanation?.hidesCatalogOrder = true }
     if let word = page.didYouMean {
       let check = try await tenantRows(catalog, forced: forced, text: "\"\(word)\"")
       if check.indicator.matchCount == 0 { page.didYouMean = nil }

@@ -9,8 +9,12 @@ extension SiftServer {
   /// time, and the connection is free for its next request. Work that cannot stop at once (a
   /// search in the middle of a large catalog) finishes in the background, and its answer is
   /// dropped.
+  ///
+  /// An edit (`isEdit`) gets the same deadline — a store that stopped answering (PostgreSQL
+  /// down mid-statement) must not hold a client and the server's shutdown for minutes — and a
+  /// late edit is told that it may still be saved.
   func withinDeadline<Value: Sendable>(
-    _ work: @escaping @Sendable () async throws -> Value
+    isEdit: Bool = false, _ work: @escaping @Sendable () async throws -> Value
   ) async throws -> Value {
     guard let requestTimeout else { return try await work() }
     let race = Race<Value>()
@@ -33,12 +37,43 @@ extension SiftServer {
       ) {
         let late = ServerError(
           .serviceUnavailable,
-          "the request took longer than \(FieldValue.format(seconds)) s (--request-timeout): try a narrower search"
+          isEdit
+            ? "the edit took longer than \(FieldValue.format(seconds)) s (--request-timeout): it may have been saved; read the item to know"
+            : "the request took longer than \(FieldValue.format(seconds)) s (--request-timeout): try a narrower search"
         )
         if race.finish(.failure(late)) { worker.cancel() }
       }
       race.whenDone { timer.cancel() }
     }
+  }
+}
+
+extension SiftServer {
+  /// Why `catalog` cannot answer now — its count failed, or took longer than `patience` (a
+  /// store that stopped answering) — or nil when it answers: what `/health` reports.
+  static func problem(
+    reaching catalog: any SearchCatalog, patience: Duration = .seconds(2)
+  ) async -> String? {
+    let race = Race<String?>()
+    let seconds = FieldValue.format(Double(patience.components.seconds))
+    let problem = try? await withCheckedThrowingContinuation { continuation in
+      race.start(continuation)
+      let check = Task {
+        do {
+          _ = try await catalog.count()
+          race.finish(.success(nil))
+        } catch {
+          race.finish(.success("\(error)"))
+        }
+      }
+      let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
+        in: TimeAmount(patience)
+      ) {
+        if race.finish(.success("no answer within \(seconds) s")) { check.cancel() }
+      }
+      race.whenDone { timer.cancel() }
+    }
+    return problem ?? nil
   }
 }
 

@@ -90,12 +90,18 @@ function formatField(value, schemaField) {
     ? value.toFixed(Math.min(Math.max(decimals, 0), 9)) : formatNumber(value);
 }
 
+// A number as people read it: a negative one with a minus sign, not a hyphen.
+function signed(text) {
+  return text.startsWith("-") ? `\u2212${text.slice(1)}` : text;
+}
+
 function fieldValue(result, schemaField, limit) {
   const value = result[schemaField.name];
   if (value === undefined || value === null) return null;
   if (typeof value === "number") return document.createTextNode(formatField(value, schemaField));
   const marks = highlightsOf(result, schemaField.name);
-  const values = Array.isArray(value) ? value : [value];
+  // An empty string is no value: a row never shows "Texas ·  · TE17".
+  const values = (Array.isArray(value) ? value : [value]).filter((v) => v !== "");
   if (values.length === 0) return null;
   const matched = values.filter((v) => marks.has(v));
   const ordered = limit ? matched.concat(values.filter((v) => !marks.has(v))) : values;
@@ -151,7 +157,11 @@ async function getJSON(url, signal) {
   if (credential) headers.Authorization = `Bearer ${credential}`;
   const response = await fetch(url, { signal, headers });
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    const error = new Error(body.error || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
   return body;
 }
 
@@ -236,9 +246,11 @@ function showRanges(facets) {
   const ranges = (facets && facets.ranges) || [];
   const parts = ranges.map((range) => {
     const schemaField = state.catalog.fields.find((f) => f.name === range.field) || { label: range.field };
-    const low = formatField(range.min, schemaField);
-    const high = formatField(range.max, schemaField);
-    return `${schemaField.label} ${low === high ? low : `${low}–${high}`}`;
+    const low = signed(formatField(range.min, schemaField));
+    const high = signed(formatField(range.max, schemaField));
+    // "1–5", but "−97.1 to −0.46": a dash between negative numbers reads as a minus.
+    const between = range.min < 0 || range.max < 0 ? " to " : "–";
+    return `${schemaField.label} ${low === high ? low : `${low}${between}${high}`}`;
   });
   line.textContent = parts.join(" · ");
   line.hidden = parts.length === 0;
@@ -676,4 +688,10 @@ async function start() {
   await search();
 }
 
-start().catch((error) => showError(`The catalogs could not be read: ${error.message}`));
+start().catch((error) => {
+  // A private server, or a key it no longer takes: say how to give the page one.
+  const how = error.status === 401
+    ? ` Open this page as ${location.origin}/#key=YOUR_KEY with a search key or a tenant token (sift keys create, sift keys token).`
+    : "";
+  showError(`The catalogs could not be read: ${error.message}.${how}`);
+});

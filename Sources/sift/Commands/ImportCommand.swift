@@ -44,6 +44,12 @@ struct ImportCommand: AsyncParsableCommand {
   @Option(help: "The field shown as each item's title (a new catalog needs it).")
   var title: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "The catalog's name as people read it (\"Search Airports\"); by default the file's name, capitalised.",
+      valueName: "TEXT"))
+  var name: String?
+
   @Option(help: "A text field to search. Repeatable.")
   var text: [String] = []
 
@@ -84,6 +90,9 @@ struct ImportCommand: AsyncParsableCommand {
   var location: String?
 
   func validate() throws {
+    if let name, name.allSatisfy(\.isWhitespace) {
+      throw ValidationError("--name must not be blank")
+    }
     if let location, LocationFields(parsing: location) == nil {
       throw ValidationError(
         "--location \"\(location)\" is not LAT_FIELD,LON_FIELD (two different field names)")
@@ -124,10 +133,12 @@ struct ImportCommand: AsyncParsableCommand {
       let parts = label.split(separator: "=", maxSplits: 1)
       if parts.count == 2 { labels[String(parts[0])] = String(parts[1]) }
     }
-    return ImportSpec(
+    var spec = ImportSpec(
       titleField: title ?? "", textFields: text, numberFields: number, categoryField: category,
       idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)), merges: merge,
       labels: labels, location: location.flatMap(LocationFields.init(parsing:)))
+    spec.catalogTitle = name
+    return spec
   }
 
   func run() async throws {
