@@ -502,8 +502,10 @@ public struct SiftServer: Sendable {
     var page = try await answering { () async throws(CatalogFailure) in
       try await catalog.search(searched, page: parameters.page)
     }
+    var scopeTitles: Set<String>?
     if let forced {
       page = try await confined(page, asked: asked, forced: forced, in: catalog)
+      if page.facets != nil { scopeTitles = try await tenantScopes(of: catalog, forced: forced) }
     } else {
       let unknown = try await answering { () async throws(CatalogFailure) in
         try await catalog.unknownCategory(in: searched, page: page)
@@ -512,7 +514,7 @@ public struct SiftServer: Sendable {
     }
     return SearchResponse.json(
       catalog: catalog.name, page: page, schema: catalog.schema, tokens: asked.tokens,
-      sort: searched.sort)
+      sort: searched.sort, scopeTitles: scopeTitles)
   }
 
   /// `GET /search?catalog=a&catalog=b&q=…`: each catalog's answer under its name, searched at
@@ -618,10 +620,17 @@ public struct SiftServer: Sendable {
         schema.suggestedTokens.map {
           $0.identifier.split(separator: ":").first.map(String.init) ?? ""
         })
+      // A tenant sees the scope buttons of its own categories only.
+      var scopes = schema.scopeTitles
+      if let forced {
+        let seen = try await tenantScopes(of: catalog, forced: forced)
+        scopes = scopes.filter(seen.contains)
+      }
       var members: [(String, JSONValue)] = [
         ("name", .string(catalog.name)), ("title", .string(schema.title)),
         ("titleField", .string(schema.titleField)), ("fields", .array(fields)),
-        ("scopes", .strings(schema.scopeTitles)), ("tokenKinds", .strings(tokenKinds.sorted())),
+        ("scopes", .strings(scopes)),
+        ("tokenKinds", .strings(tokenKinds.sorted())),
         // What `sort=` takes: a page's sort menu.
         ("sortable", .strings(schema.sortableFields.map(\.name))),
         ("items", .number(Double(try await itemCount(catalog, forced: forced)))),

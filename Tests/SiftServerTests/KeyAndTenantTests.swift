@@ -525,6 +525,48 @@ struct KeyAndTenantTests {
     }
   }
 
+  @Test(
+    "a tenant sees the scope buttons of its own categories only, in /catalogs and facets; explain=1 hides catalog order"
+  )
+  func tenantScopesAndExplain() async throws {
+    let served = try Self.served()
+    defer { try? FileManager.default.removeItem(at: served.folder) }
+    let key = try served.keys.create(KeyRequest(catalogs: ["products"], actions: [.search]))
+    // From 2010 on, every product is a Funerals one.
+    let token = TenantToken(
+      keyID: key.key.id, filters: ["products": ["year:>=2010"]],
+      expires: Date().addingTimeInterval(600)
+    ).signed(withKey: key.secret)
+    try await Self.withClient(served.server) { send in
+      func scopes(_ answer: Answer) -> [String] {
+        let catalogs = answer.json["catalogs"] as? [[String: Any]] ?? []
+        return catalogs.first { $0["name"] as? String == "products" }?["scopes"] as? [String] ?? []
+      }
+      func facetScopes(_ answer: Answer) -> [String] {
+        ((answer.json["facets"] as? [String: Any])?["scopes"] as? [[String: Any]] ?? [])
+          .compactMap { $0["title"] as? String }
+      }
+      #expect(scopes(try await send(.get, "/catalogs", bearer: token)) == ["All", "Funerals"])
+      #expect(
+        scopes(try await send(.get, "/catalogs", bearer: Self.admin))
+          == ["All", "Birthdays", "Weddings", "Funerals"])
+      let searched = try await send(
+        .get, "/catalogs/products/search?q=rose&facets=1&explain=1", bearer: token)
+      #expect(facetScopes(searched) == ["All", "Funerals"])
+      let explained = (searched.json["results"] as? [[String: Any]] ?? []).compactMap {
+        $0["explain"] as? [String: Any]
+      }
+      #expect(!explained.isEmpty && explained.allSatisfy { $0["catalog_order"] == nil })
+      let admin = try await send(
+        .get, "/catalogs/products/search?q=rose&facets=1&explain=1", bearer: Self.admin)
+      #expect(facetScopes(admin) == ["All", "Birthdays", "Weddings", "Funerals"])
+      #expect(
+        (admin.json["results"] as? [[String: Any]] ?? []).allSatisfy {
+          ($0["explain"] as? [String: Any])?["catalog_order"] != nil
+        })
+    }
+  }
+
   @Test("a key past its requests a minute is answered 429 with Retry-After; others are not held")
   func rateLimit() async throws {
     // The server's clock stands still (a busy machine could otherwise refill the bucket

@@ -155,13 +155,15 @@ extension Facets {
   /// "min", "max"}…]}`, categories as
   /// `namedCategories(schema:)` orders them: what `sift search --facets --json` and
   /// `sift serve`'s `facets=1` answer.
-  package func json(schema: CatalogSchema) -> JSONValue {
+  /// `scopeTitles`: the scope buttons to write, when not every one (a tenant's).
+  package func json(schema: CatalogSchema, scopeTitles: Set<String>? = nil) -> JSONValue {
     .object([
       (
         "scopes",
         .array(
-          zip(schema.scopeTitles, scopes).map { title, count in
-            .object([("title", .string(title)), ("count", .number(Double(count)))])
+          zip(schema.scopeTitles, scopes).compactMap { title, count in
+            guard scopeTitles?.contains(title) ?? true else { return nil }
+            return .object([("title", .string(title)), ("count", .number(Double(count)))])
           })
       ),
       (

@@ -79,6 +79,26 @@ extension SiftServer {
   }
 
   /// The tenant's rows that hold `text`, counted (no page).
+  /// The scope buttons a tenant sees: every one that is not a category's, and the categories
+  /// its rows hold — never the titles of other sellers' categories.
+  static func tenantScopes(
+    of catalog: any SearchCatalog, forced: ForcedFilters
+  ) async throws(ServerError) -> Set<String> {
+    let scopes = catalog.schema.scopes
+    guard
+      scopes.contains(where: {
+        if case .category = $0.filter { return true }
+        return false
+      })
+    else { return Set(scopes.map(\.title)) }
+    let facets = try await tenantRows(catalog, forced: forced, facets: true).facets
+    return Set(
+      scopes.compactMap { scope in
+        guard case .category(let value) = scope.filter else { return scope.title }
+        return (facets?.count(ofCategory: value) ?? 0) > 0 ? scope.title : nil
+      })
+  }
+
   private static func tenantRows(
     _ catalog: any SearchCatalog, forced: ForcedFilters, text: String = "", facets: Bool = false
   ) async throws(ServerError) -> SearchPage {
