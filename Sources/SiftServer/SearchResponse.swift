@@ -61,6 +61,8 @@ enum ResultItem {
     for field in result.fields {
       if !["id", "title", "highlights", "explain", "more"].contains(field.name) {
         switch field.value {
+        // An empty text is no value, as an import keeps a stored field's: left out the same.
+        case .text(let text) where text.isEmpty: break
         case .text(let text): members.append((field.name, .string(text)))
         case .texts(let texts): members.append((field.name, .strings(texts)))
         case .number(let number): members.append((field.name, .number(number)))

@@ -57,8 +57,8 @@ struct CommandLineTests {
   }
 
   @Test(
-    "every command's help has examples, and its prose wraps as paragraphs",
-    arguments: ["search", "filter", "import", "serve", "bench", ""])
+    "every command's help has examples, its prose wraps as paragraphs, no example wraps at 80 columns",
+    arguments: ["search", "filter", "import", "serve", "bench", "", "keys", "synonyms"])
   func help(_ command: String) throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
@@ -70,6 +70,15 @@ struct CommandLineTests {
     // sentence goes on: the prose above the examples is one paragraph per line of text.
     let prose = run.stdout.components(separatedBy: "Examples:")[0].split(
       separator: "\n", omittingEmptySubsequences: false)
+    // An example longer than a terminal of 80 columns is wrapped mid-command by the help's
+    // printer: every line of them fits (a long one goes on after a backslash).
+    let wide = try sift.run(
+      (command.isEmpty ? [] : [command]) + ["--help"], environment: ["COLUMNS": "400"])
+    let examples = wide.stdout.components(separatedBy: "Examples:").dropFirst().joined()
+      .components(separatedBy: "USAGE:")[0].split(separator: "\n")
+    for line in examples where line.count > 79 {
+      Issue.record("\(command) --help has an example wider than 80 columns: \(line)")
+    }
     for (line, next) in zip(prose, prose.dropFirst())
     where !line.hasPrefix(" ") && !line.isEmpty && line.count < 40
       && (next.first?.isLowercase == true || (next.hasPrefix("-") && !next.hasPrefix("--")))

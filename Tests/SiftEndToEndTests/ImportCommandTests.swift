@@ -251,7 +251,7 @@ struct ReadmeCountriesTests {
     defer { sift.cleanup() }
     let lines = [
       #"{"id": "1", "name": "Heathrow", "city": "London", "lat": 51.47, "lon": -0.4543, "tz": "Europe/London"}"#,
-      #"{"id": "2", "name": "Gatwick", "city": "London", "lat": 51.148}"#,
+      #"{"id": "2", "name": "Gatwick", "city": "", "tz": "", "lat": 51.148}"#,
       #"{"id": "3", "name": "Zurich", "city": "Zurich", "lat": null, "lon": 8.549}"#,
       #"{"id": "4", "name": "Kloten", "city": "Zurich", "lat": 47.46, "lon": 8.55}"#,
     ]
@@ -277,6 +277,12 @@ struct ReadmeCountriesTests {
       "search", "--catalog", "ap.sqlite", "--near", "51.5,-0.1", "--within", "5000",
     ])
     #expect(near.stderr == "Items found: 2\n", "\(near.stderr)")
+
+    // An empty value is no value, searched (city) or kept (tz): left out of --json alike.
+    let gatwick = try #require(
+      try sift.run(["search", "--catalog", "ap.sqlite", "--json", "gatwick"]).objects.first)
+    #expect(gatwick["city"] == nil && gatwick["tz"] == nil, "\(gatwick)")
+    #expect(gatwick["title"] as? String == "Gatwick")
 
     // Again, from a file without the searched city, the coordinates or tz: said, not silent;
     // tz, which this file does not hold, is not listed as kept.

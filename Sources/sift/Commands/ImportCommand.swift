@@ -23,8 +23,9 @@ struct ImportCommand: AsyncParsableCommand {
       replaced by the record (with --merge, it takes the record's fields and keeps the rest).
 
       Examples:
-        sift import cities.jsonl --catalog cities.sqlite --title name --text alternates \\
-          --number population --category country --id id --rank-by population \\
+        sift import cities.jsonl --catalog cities.sqlite --title name \\
+          --text alternates --number population --category country --id id \\
+          --rank-by population \\
           --location lat,lon
         sift import more-cities.jsonl --catalog cities.sqlite
         sift import meals.csv --catalog meals.sqlite --title name --number rating \\

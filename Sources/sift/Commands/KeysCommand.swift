@@ -20,7 +20,8 @@ struct KeysCommand: ParsableCommand {
         sift keys create --catalog products --action search --expires 2027-01-01
         sift keys list
         sift keys revoke 3f9a0c1d2e4b5a69
-        sift keys token --key sift_… --catalog products --filter category:Roses --expires-in 3600
+        sift keys token --key sift_… --catalog products --filter category:Roses \\
+          --expires-in 3600
       """,
     subcommands: [Create.self, List.self, Revoke.self, Token.self])
 

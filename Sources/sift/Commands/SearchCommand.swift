@@ -20,14 +20,16 @@ struct SearchCommand: AsyncParsableCommand {
         sift search --catalog products rose 2010
         sift search --catalog candies --scope Chocolate
         sift search --catalog products -- -rose price:<30
-        sift search --catalog media --token category:Movies --token 'year:>=2010' --json
+        sift search --catalog media --token category:Movies \\
+          --token 'year:>=2010' --json
         sift search --catalog cities.sqlite --limit 5 da nang
         sift search --catalog cities.sqlite --offset 20 --limit 10 san
         sift search --catalog products --sort price:desc rose
         sift search --catalog media --crop 8 spirits
         sift search --catalog products --catalog media rose
         sift search --catalog cities.sqlite --near 39.8,-89.6 spring
-        sift search --catalog cities.sqlite --near 48.86,2.35 --within 30 --sort distance
+        sift search --catalog cities.sqlite --near 48.86,2.35 --within 30 \\
+          --sort distance
       """
   )
 
@@ -372,7 +374,9 @@ struct SearchCommand: AsyncParsableCommand {
     object.add("title", .string(item[schema.titleField]?.displayText ?? ""))
     for field in schema.allFields {
       switch item[field.name] {
+      // An empty text is no value, as an import keeps a stored field's: left out the same.
       case .none: continue
+      case .text(let text) where text.isEmpty: continue
       case .text(let text): object.add(field.name, .string(text))
       case .texts(let texts): object.add(field.name, .strings(texts))
       case .number(let number): object.add(field.name, .number(number))
