@@ -40,6 +40,10 @@ import http.client, json, os, random, signal, sys, threading, time
 port, seconds, wal, server = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 stop = time.time() + seconds
 edits = [0] * 4
+# Items of the catalog's own shape: a title, nothing else.
+listing = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+listing.request("GET", "/catalogs")
+title_field = json.loads(listing.getresponse().read())["catalogs"][0]["titleField"]
 def editor(number):
     random.seed(number)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -47,7 +51,7 @@ def editor(number):
     live, serial = [], 0
     while time.time() < stop:
         serial += 1
-        body = json.dumps({"title": f"Client{number} Edit{serial}", "year": 2030, "price": 1, "type": "Gifts"})
+        body = json.dumps({title_field: f"Client{number} Edit{serial}"})
         if len(live) < 5 or random.random() < 0.34:
             connection.request("POST", "/catalogs/catalog/items", body, headers)
             answer = connection.getresponse(); data = answer.read()
