@@ -374,6 +374,10 @@ struct PostgresServeTests {
     #expect(try server.request("GET", "/health").json["status"] as? String == "ok")
     // A database that stops answering without closing its connections: an edit is answered
     // at the deadline, saying it may have been saved; /health says which catalog is degraded.
+    // A second server, to stop while the database is frozen.
+    let second = try ServeCommandTests.Server(
+      sift, ["--catalog", address, "--token-file", token, "--request-timeout", "2"])
+    #expect(try second.request("GET", search).status == 200)
     cluster.pause()
     let started = Date()
     let frozen = try server.request(
@@ -390,6 +394,14 @@ struct PostgresServeTests {
     #expect(
       (hung.json["degraded"] as? [String: String])?["e2e_restart"] == "no answer within 2 s",
       "\(hung.json)")
+    // SIGTERM while the database is frozen: the server still exits, at once, not minutes later.
+    let late = try second.request(
+      "POST", "/catalogs/e2e_restart/items", body: #"{"name": "Late Rose"}"#, token: "secret")
+    #expect(late.status == 503, "\(late.json)")
+    let stopping = Date()
+    let (stopStatus, stopErrors) = second.stop()
+    #expect(stopStatus == 0, "\(stopErrors)")
+    #expect(Date().timeIntervalSince(stopping) < 10, "SIGTERM with the database frozen")
     cluster.resume()
     cluster.stop()
     let health = try server.request("GET", "/health")
