@@ -34,13 +34,14 @@ struct TerminalAppTests {
       Host.shell("tmux -L \(socket) \(arguments)").output
     }
 
-    /// Starts `sift ARGUMENTS` in a fresh window; the shell reports its exit status after.
-    func launch(_ arguments: String) {
+    /// Starts `sift ARGUMENTS` in a fresh window of `width`×`height`; the shell reports its exit
+    /// status after.
+    func launch(_ arguments: String, width: Int = 80, height: Int = 24) {
       tmux("kill-server 2>/dev/null")
       socket = Self.newSocket()
       let command =
         "cd '\(sift.folder.path)' && SIFT_DATA_DIR='\(sift.path("data"))' TERM=xterm-256color '\(SiftProcess.binary.path)' \(arguments); echo EXIT=\\$?; sleep 120"
-      tmux("new-session -d -s app -x 80 -y 24 \"\(command)\"")
+      tmux("new-session -d -s app -x \(width) -y \(height) \"\(command)\"")
     }
 
     func keys(_ keys: String) { tmux("send-keys -t app \(keys)") }
@@ -285,5 +286,56 @@ struct TerminalAppTests {
     tmux.launch("--catalog products --near 1,1")
     screen = tmux.wait(for: "EXIT=2")
     #expect(screen.contains("catalog products has no location to be near"))
+  }
+  @Test(
+    "at 30×10 the form scrolls to the field typed into, its header whole; at 80×24 the details scroll to the last field"
+  )
+  func smallScreens() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    // An airport with more fields than either screen has lines (kept fields show by name:
+    // field1, field10, field11, field2 … field9 last).
+    var record = #"{"id": "KRBO", "name": "Robinson Field""#
+    for number in 1...11 { record += #", "field\#(number)": "value \#(number)""# }
+    let file = try sift.write("airports.jsonl", record + "}\n")
+    #expect(
+      try sift.run(["import", file, "--catalog", "ap.sqlite", "--title", "name", "--id", "id"])
+        .status == 0)
+    let tmux = try Tmux(sift)
+    tmux.launch("--catalog ap.sqlite", width: 30, height: 10)
+    tmux.wait(for: "Robinson")
+    tmux.keys("Enter")
+    tmux.wait(for: "Back")
+    tmux.keys("C-e")
+    var screen = tmux.wait(for: "Edit Item")
+    let header = screen.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(header.contains("Cancel (Esc)") && header.contains("Edit Item"), "\(header)")
+    for _ in 0..<10 { tmux.keys("Tab") }
+    tmux.type("ZZZ")
+    // The field typed into is on the screen, with what was typed.
+    screen = tmux.wait(for: "ZZZ")
+    #expect(screen.contains("ZZZ"), "\(screen)")
+    tmux.keys("Enter")
+    tmux.wait(for: "Saved")
+    tmux.keys("C-q")
+    tmux.wait(for: "EXIT=0")
+    let saved = try #require(
+      try sift.run(["search", "--catalog", "ap.sqlite", "--json", "robinson"]).objects.first)
+    let typed = saved.filter { ($0.value as? String)?.hasSuffix("ZZZ") == true }.map(\.key)
+    #expect(typed.count == 1, "\(saved)")
+
+    tmux.launch("--catalog ap.sqlite")
+    tmux.wait(for: "Robinson")
+    tmux.keys("Enter")
+    screen = tmux.wait(for: "more")
+    #expect(!screen.contains("value 9"), "\(screen)")
+    tmux.keys("End")
+    screen = tmux.wait(for: "value 9")
+    tmux.keys("Home")
+    screen = tmux.wait(for: "Name")
+    for _ in 0..<30 { tmux.keys("Down") }
+    tmux.wait(for: "value 9")
+    tmux.keys("C-q")
+    tmux.wait(for: "EXIT=0")
   }
 }
