@@ -123,6 +123,10 @@ let package = Package(
         // The request parts a connection's header deadline watches.
         .product(
           name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
+        // The conversion of HTTP/1 requests, ahead of which an HTTP/1.0 request's version is read.
+        .product(
+          name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras",
+          condition: .when(traits: ["Server"])),
         // HTTPS (`--tls-cert`, `--tls-key`).
         .product(
           name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["Server"])),

@@ -392,6 +392,7 @@ public struct SiftServer: Sendable {
       configuration: .init(
         additionalChannelHandlers: [
           MalformedRequest(report: unreadable), HeaderDeadline(timeout: header),
+          CloseUnlessKeptAlive(),
         ],
         idleTimeout: idle))
     let app = Application(

@@ -91,6 +91,54 @@ struct ServeProductionTests {
     #expect(!log.contains(key) && !log.contains(token), "the access log never holds a key")
   }
 
+  @Test(
+    "an HTTP/1.0 request without keep-alive is closed after its answer; keep-alive and 1.1 stay open"
+  )
+  func http10Closes() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let server = try Server(sift, ["--catalog", "products"])
+    defer { _ = server.stop() }
+    let result = try ServeCommandTests.client(
+      """
+      import json, socket, sys, time
+      port = int(sys.argv[1])
+      answers = {}
+      for name, request in [
+          ("1.0", b"GET /health HTTP/1.0\\r\\n\\r\\n"),
+          ("1.0 HEAD", b"HEAD /health HTTP/1.0\\r\\n\\r\\n"),
+          ("1.0 keep-alive", b"GET /health HTTP/1.0\\r\\nConnection: keep-alive\\r\\n\\r\\n"),
+          ("1.1", b"GET /health HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n"),
+          ("1.1 close", b"GET /health HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n")]:
+          s = socket.create_connection(("127.0.0.1", port), timeout=5)
+          s.settimeout(1.5)
+          s.sendall(request)
+          data, closed = b"", False
+          try:
+              while True:
+                  chunk = s.recv(4096)
+                  if not chunk:
+                      closed = True
+                      break
+                  data += chunk
+          except socket.timeout:
+              pass
+          s.close()
+          answers[name] = {"closed": closed, "status": data.split(b"\\r\\n")[0].decode()}
+      print(json.dumps(answers))
+      """, port: server.port, in: sift)
+    func answer(_ name: String) -> (closed: Bool, status: String) {
+      let entry = result[name] as? [String: Any] ?? [:]
+      return (entry["closed"] as? Bool ?? false, entry["status"] as? String ?? "")
+    }
+    for name in ["1.0", "1.0 HEAD", "1.1 close"] {
+      #expect(answer(name) == (true, "HTTP/1.1 200 OK"), "\(name): \(result)")
+    }
+    for name in ["1.0 keep-alive", "1.1"] {
+      #expect(answer(name) == (false, "HTTP/1.1 200 OK"), "\(name): \(result)")
+    }
+  }
+
   @Test("--tls-cert and --tls-key: curl reaches it over HTTPS with the certificate made here")
   func https() throws {
     try Host.ensure(package: "curl", check: "command -v curl")
