@@ -36,7 +36,7 @@ struct ServeProductionTests {
     // A tenant token made by the command: only items from 2010 on, in every answer.
     let signed = try sift.run([
       "keys", "token", "--key", key, "--catalog", "products", "--filter", "year:>=2010",
-      "--expires-in", "600",
+      "--expires-in", "86400",
     ])
     #expect(signed.status == 0, "\(signed.stderr)")
     let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -116,7 +116,7 @@ struct ServedEquivalenceTests {
     let keys = KeyStore(url: folder.appendingPathComponent("keys.json"))
     let key = try keys.create(KeyRequest(catalogs: [name], actions: [.search]))
     let token = TenantToken(
-      keyID: key.key.id, filters: [name: [filter]], expires: Date().addingTimeInterval(600)
+      keyID: key.key.id, filters: [name: [filter]], expires: Date().addingTimeInterval(86_400)
     ).signed(withKey: key.secret)
     let embedded = Application(
       router: SiftServer(

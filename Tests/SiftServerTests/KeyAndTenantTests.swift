@@ -45,6 +45,9 @@ struct KeyAndTenantTests {
     var folder: URL
   }
 
+  /// Tokens made here last a day unless their expiry is what is tested: a full run on two cores
+  /// once starved these tests past ten minutes, and tokens of 600 s expired under them.
+  ///
   /// The shop and products, served with the admin token and a key file of their own.
   static func served(
     isPrivate: Bool = false, rateLimit: Int? = nil,
@@ -296,7 +299,8 @@ struct KeyAndTenantTests {
     defer { try? FileManager.default.removeItem(at: served.folder) }
     let key = try served.keys.create(KeyRequest(catalogs: ["shop"], actions: [.search]))
     let token = TenantToken(
-      keyID: key.key.id, filters: ["shop": ["seller:42"]], expires: Date().addingTimeInterval(600)
+      keyID: key.key.id, filters: ["shop": ["seller:42"]],
+      expires: Date().addingTimeInterval(86_400)
     ).signed(withKey: key.secret)
     try await Self.withClient(served.server) { send in
       let all = try await send(.get, "/catalogs/shop/search?q=&facets=1", bearer: token)
@@ -314,7 +318,7 @@ struct KeyAndTenantTests {
       // Its frame is not what it searched for: a category filter is not marked in the rows.
       let framed = TenantToken(
         keyID: key.key.id, filters: ["shop": ["kind:Flowers"]],
-        expires: Date().addingTimeInterval(600)
+        expires: Date().addingTimeInterval(86_400)
       ).signed(withKey: key.secret)
       let flowers = try await send(.get, "/catalogs/shop/search?q=tulip", bearer: framed)
       #expect(Self.titles(flowers) == ["White Tulip"])
@@ -393,7 +397,7 @@ struct KeyAndTenantTests {
     let key = try served.keys.create(KeyRequest(catalogs: ["shop"], actions: [.search]))
     let token = TenantToken(
       keyID: key.key.id, filters: ["shop": ["-seller:7", "kind:Flowers"]],
-      expires: Date().addingTimeInterval(600)
+      expires: Date().addingTimeInterval(86_400)
     ).signed(withKey: key.secret)
     let seed: UInt64 = 20_261_126
     print("tenant reference queries: seed \(seed)")
@@ -433,17 +437,17 @@ struct KeyAndTenantTests {
     let key = try served.keys.create(KeyRequest(catalogs: ["shop"], actions: [.search]))
     let editor = try served.keys.create(KeyRequest(catalogs: ["shop"], actions: [.edit]))
     @Sendable func token(
-      _ filters: [String: [String]], expires: TimeInterval = 600,
+      _ filters: [String: [String]], expires: TimeInterval = 86_400,
       key: (secret: String, key: APIKey)
     ) -> String {
       TenantToken(keyID: key.key.id, filters: filters, expires: Date().addingTimeInterval(expires))
         .signed(withKey: key.secret)
     }
     let good = token(["shop": ["seller:42"]], key: key)
-    let later = Int(Date().timeIntervalSince1970) + 600
+    let later = Int(Date().timeIntervalSince1970) + 86_400
     // A token whose signature has a - or _ (which base64 would write + or /).
     var withDash = good
-    for seconds in 601... {
+    for seconds in 86_401... {
       withDash = token(["shop": ["seller:42"]], expires: TimeInterval(seconds), key: key)
       if withDash.split(separator: ".")[2].contains(where: { $0 == "-" || $0 == "_" }) { break }
     }
@@ -535,7 +539,7 @@ struct KeyAndTenantTests {
     // From 2010 on, every product is a Funerals one.
     let token = TenantToken(
       keyID: key.key.id, filters: ["products": ["year:>=2010"]],
-      expires: Date().addingTimeInterval(600)
+      expires: Date().addingTimeInterval(86_400)
     ).signed(withKey: key.secret)
     try await Self.withClient(served.server) { send in
       func scopes(_ answer: Answer) -> [String] {
@@ -605,7 +609,7 @@ struct KeyAndTenantTests {
       let tenants = [42, 7].map { seller in
         TenantToken(
           keyID: slow.key.id, filters: ["shop": ["seller:\(seller)"]],
-          expires: now.date.addingTimeInterval(600)
+          expires: now.date.addingTimeInterval(86_400)
         ).signed(withKey: slow.secret)
       }
       for tenant in tenants {
