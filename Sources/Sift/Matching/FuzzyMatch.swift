@@ -41,6 +41,7 @@ package enum FuzzyMatch {
   ) -> Int? {
     let m = pattern.count
     guard m > 0 else { return 0 }
+    if m == 1 { return scoreOfOneByte(pattern[0], in: text) }
     guard endOfFirstMatch(pattern, in: text) != nil else { return nil }
     // The stretch: the first place of the first byte, the last place of the last byte.
     var first = 0
@@ -78,11 +79,6 @@ package enum FuzzyMatch {
         score = scoreMatch + scratch.bonus[offset] * firstCharacterMultiplier
         scratch.runs[offset] = 1
         inGap = false
-        if m == 1 && score > best {
-          best = score
-          // fzf keeps the first match at a word start.
-          if scratch.bonus[offset] >= bonusBoundary { return best }
-        }
       } else {
         score = max(left + (inGap ? gapExtension : gapStart), 0)
         scratch.runs[offset] = 0
@@ -91,7 +87,6 @@ package enum FuzzyMatch {
       scratch.scores[offset] = score
       left = score
     }
-    if m == 1 { return best }
     for row in 1..<m {
       let byte = pattern[row]
       let base = row * width
@@ -130,6 +125,27 @@ package enum FuzzyMatch {
         if row == m - 1 && score > best { best = score }
         scratch.scores[base + offset] = score
       }
+    }
+    return best
+  }
+
+  /// A one-byte pattern's score, as the first row of `score` would give it without filling the
+  /// row: the best place of the byte, the first one at a word start ending the search (fzf's
+  /// rule). Nil when the byte is not there.
+  private static func scoreOfOneByte(_ byte: UInt8, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+    var best: Int?
+    var index = 0
+    while index < text.count {
+      if text[index] == byte {
+        let previous = index > 0 ? characterClass(text[index - 1]) : .white
+        let bonus = self.bonus(after: previous, at: characterClass(byte))
+        let score = scoreMatch + bonus * firstCharacterMultiplier
+        if score > best ?? 0 {
+          best = score
+          if bonus >= bonusBoundary { return best }
+        }
+      }
+      index += 1
     }
     return best
   }
