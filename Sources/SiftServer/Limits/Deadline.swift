@@ -17,10 +17,46 @@ extension SiftServer {
     isEdit: Bool = false, _ work: @escaping @Sendable () async throws -> Value
   ) async throws -> Value {
     guard let requestTimeout else { return try await work() }
-    let race = Race<Value>()
-    let seconds =
+    let seconds = FieldValue.format(
       Double(requestTimeout.components.seconds)
-      + Double(requestTimeout.components.attoseconds) / 1e18
+        + Double(requestTimeout.components.attoseconds) / 1e18)
+    return try await Self.first(work, orAfter: requestTimeout) {
+      throw ServerError(
+        .serviceUnavailable,
+        isEdit
+          ? "the edit took longer than \(seconds) s (--request-timeout): it may have been saved; read the item to know"
+          : "the request took longer than \(seconds) s (--request-timeout): try a narrower search"
+      )
+    }
+  }
+
+  /// Why `catalog` cannot answer now — its count failed, or took longer than `patience` (a
+  /// store that stopped answering) — or nil when it answers: what `/health` reports.
+  static func problem(
+    reaching catalog: any SearchCatalog, patience: Duration = .seconds(2)
+  ) async -> String? {
+    let seconds = FieldValue.format(Double(patience.components.seconds))
+    let problem: String?? = try? await first(
+      {
+        do {
+          _ = try await catalog.count()
+          return nil
+        } catch {
+          return "\(error)"
+        }
+      }, orAfter: patience, late: { "no answer within \(seconds) s" })
+    return problem ?? nil
+  }
+
+  /// What `work` gives, or what `late` gives once `limit` has passed first; `work` is then
+  /// cancelled and its answer dropped. The timer is a callback on one of NIO's event loops, not
+  /// a task that sleeps: it costs a scheduled callback, not a task hop, on every request (4 % of
+  /// searches a second, measured).
+  static func first<Value: Sendable>(
+    _ work: @escaping @Sendable () async throws -> Value, orAfter limit: Duration,
+    late: @escaping @Sendable () throws -> Value
+  ) async throws -> Value {
+    let race = Race<Value>()
     return try await withCheckedThrowingContinuation { continuation in
       race.start(continuation)
       let worker = Task {
@@ -30,50 +66,11 @@ extension SiftServer {
           race.finish(.failure(error))
         }
       }
-      // A timer on one of NIO's event loops, not a task that sleeps: it costs a scheduled
-      // callback, not a task hop, on every request (4 % of searches a second, measured).
-      let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
-        in: TimeAmount(requestTimeout)
-      ) {
-        let late = ServerError(
-          .serviceUnavailable,
-          isEdit
-            ? "the edit took longer than \(FieldValue.format(seconds)) s (--request-timeout): it may have been saved; read the item to know"
-            : "the request took longer than \(FieldValue.format(seconds)) s (--request-timeout): try a narrower search"
-        )
-        if race.finish(.failure(late)) { worker.cancel() }
+      let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(limit)) {
+        if race.finish(Result(catching: late)) { worker.cancel() }
       }
       race.whenDone { timer.cancel() }
     }
-  }
-}
-
-extension SiftServer {
-  /// Why `catalog` cannot answer now — its count failed, or took longer than `patience` (a
-  /// store that stopped answering) — or nil when it answers: what `/health` reports.
-  static func problem(
-    reaching catalog: any SearchCatalog, patience: Duration = .seconds(2)
-  ) async -> String? {
-    let race = Race<String?>()
-    let seconds = FieldValue.format(Double(patience.components.seconds))
-    let problem = try? await withCheckedThrowingContinuation { continuation in
-      race.start(continuation)
-      let check = Task {
-        do {
-          _ = try await catalog.count()
-          race.finish(.success(nil))
-        } catch {
-          race.finish(.success("\(error)"))
-        }
-      }
-      let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
-        in: TimeAmount(patience)
-      ) {
-        if race.finish(.success("no answer within \(seconds) s")) { check.cancel() }
-      }
-      race.whenDone { timer.cancel() }
-    }
-    return problem ?? nil
   }
 }
 
