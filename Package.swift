@@ -92,12 +92,12 @@ let package = Package(
       ],
       resources: [.copy("BuiltIn/Catalogs")]
     ),
-    // Catalogs in PostgreSQL: Sift's folded text in columns beside the items, queries compiled
-    // to SQL with the embedded engine's results.
+    // Catalogs in PostgreSQL: the truth and the order of changes, followed by nodes that
+    // search a local copy in memory (`PostgresNode`, a SiftStore catalog).
     .target(
       name: "SiftPostgres",
       dependencies: [
-        "Sift",
+        "Sift", "SiftStore",
         .product(
           name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Server"])),
         .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),

@@ -1,7 +1,7 @@
 #if Server
 import Sift
 
-/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&near=LAT,LON&within=KM&limit=…&offset=…&facets=1&explain=1&crop=N`,
+/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&near=LAT,LON&within=KM&limit=…&offset=…&facets=1&explain=1&crop=N&after=VERSION`,
 /// checked: every value has a bound, and one out of it is a 400 that names the parameter.
 package struct SearchParameters: Sendable, Equatable {
   var input: SearchRequestInput
@@ -12,6 +12,12 @@ package struct SearchParameters: Sendable, Equatable {
   var explain: Bool
   /// Text values cut to this many words around their matches.
   var crop: Int?
+  /// The answer shows at least this version of the catalog (an edit's, made through another
+  /// node): the node waits for it, up to `afterPatience`.
+  var after: Int64?
+
+  /// How long a search waits for the version `after` names.
+  static let afterPatience = Duration.seconds(2)
 
   /// Longest query text, in characters: far past what anyone types, short of what hurts.
   static let maximumQueryLength = 1_000
@@ -53,6 +59,9 @@ package struct SearchParameters: Sendable, Equatable {
     crop =
       query["crop"] == nil
       ? nil : try Self.number(query, "crop", default: 0, in: 1...Self.maximumCrop)
+    after =
+      query["after"].flatMap { $0.isEmpty ? nil : $0 } == nil
+      ? nil : Int64(try Self.number(query, "after", default: 0, in: 0...Int(Int64.max)))
   }
 
   /// `near=LAT,LON` and `within=KM`, each error under its parameter's name.

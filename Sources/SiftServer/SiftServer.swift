@@ -140,10 +140,11 @@ public struct SiftServer: Sendable {
       let forced = try self.searchFilters(access, catalog: catalog)
       let parameters = try SearchParameters(QueryString(request.uri.query))
       let answer = try await self.withinDeadline {
-        try await Self.searchAnswer(catalog, parameters, forced: forced)
+        try await Self.reach(parameters.after, catalog)
+        return try await Self.searchAnswer(catalog, parameters, forced: forced)
       }
       self.metrics.recordSearch(catalog: catalog.name)
-      return Self.json(answer)
+      return Self.json(answer, version: catalog.version)
     }
     router.getOrHead("search") { request, _ in
       let access = try self.access(request)
@@ -159,7 +160,8 @@ public struct SiftServer: Sendable {
       }
       let parameters = try SearchParameters(query)
       let answers = try await self.withinDeadline { [forced] in
-        try await Self.searchAnswers(Array(zip(chosen, forced)), parameters)
+        for catalog in chosen { try await Self.reach(parameters.after, catalog) }
+        return try await Self.searchAnswers(Array(zip(chosen, forced)), parameters)
       }
       for catalog in chosen { self.metrics.recordSearch(catalog: catalog.name) }
       return Self.json(answers)
@@ -214,13 +216,15 @@ public struct SiftServer: Sendable {
       try self.authorizeEdit(access, catalog: catalog.name)
       let body = try ItemBody(
         try await Self.body(request), schema: catalog.schema, requiresTitle: true)
-      let id = try await self.withinDeadline(isEdit: true) {
+      let saved = try await self.withinDeadline(isEdit: true) {
         try await Self.answering { () async throws(CatalogFailure) in
           try await catalog.commit(.add(body.id, fields: body.fields))
         }
       }
       self.metrics.recordEdit(catalog: catalog.name)
-      return Self.json(try await Self.itemAnswer(id, in: catalog), status: .created)
+      return Self.json(
+        try await Self.itemAnswer(saved.id, in: catalog).adding("version", saved.version),
+        status: .created, version: saved.version)
     }
     router.put("catalogs/:name/items/:id") { request, context in
       let access = try self.access(request)
@@ -234,26 +238,29 @@ public struct SiftServer: Sendable {
           "id: the body names \"\(named.rawValue.prefix(100))\", the path \"\(id.rawValue.prefix(100))\""
         )
       }
-      _ = try await self.withinDeadline(isEdit: true) {
+      let saved = try await self.withinDeadline(isEdit: true) {
         try await Self.answering { () async throws(CatalogFailure) in
           try await catalog.commit(.update(Item(id: id, fields: body.fields)))
         }
       }
       self.metrics.recordEdit(catalog: catalog.name)
-      return Self.json(try await Self.itemAnswer(id, in: catalog))
+      return Self.json(
+        try await Self.itemAnswer(id, in: catalog).adding("version", saved.version),
+        version: saved.version)
     }
     router.delete("catalogs/:name/items/:id") { request, context in
       let access = try self.access(request)
       let catalog = try self.catalog(context)
       try self.authorizeEdit(access, catalog: catalog.name)
       let id = ItemID(Self.pathParameter("id", context))
-      _ = try await self.withinDeadline(isEdit: true) {
+      let saved = try await self.withinDeadline(isEdit: true) {
         try await Self.answering { () async throws(CatalogFailure) in
           try await catalog.commit(.delete(id))
         }
       }
       self.metrics.recordEdit(catalog: catalog.name)
-      return Response(status: .noContent)
+      // No body: the version is in the header.
+      return Response(status: .noContent, headers: [.siftVersion: "\(saved.version)"])
     }
     router.getOrHead("catalogs/:name/synonyms") { request, context in
       let access = try self.access(request)
@@ -266,13 +273,14 @@ public struct SiftServer: Sendable {
       let catalog = try self.catalog(context)
       try self.authorizeEdit(access, catalog: catalog.name)
       let synonyms = try Self.synonyms(from: try await Self.body(request))
-      try await self.withinDeadline(isEdit: true) {
+      let version = try await self.withinDeadline(isEdit: true) {
         try await Self.answering { () async throws(CatalogFailure) in
           try await catalog.replaceSynonyms(synonyms)
         }
       }
       self.metrics.recordEdit(catalog: catalog.name)
-      return Self.json(Self.synonymsAnswer(catalog.schema.synonyms))
+      return Self.json(
+        Self.synonymsAnswer(catalog.schema.synonyms).adding("version", version), version: version)
     }
     return router
   }
@@ -593,10 +601,22 @@ public struct SiftServer: Sendable {
   }
 
   /// `value` as a JSON response: every answer of the server, errors included, goes through it.
-  static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-    Response(
-      status: status, headers: [.contentType: "application/json; charset=utf-8"],
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.bytes)))
+  static func json(
+    _ value: JSONValue, status: HTTPResponse.Status = .ok, version: Int64? = nil
+  ) -> Response {
+    var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+    if let version { headers[.siftVersion] = "\(version)" }
+    return Response(
+      status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.bytes)))
+  }
+
+  /// Waits until `catalog` shows `version` (a search's `after`); 503 naming where it is when it
+  /// does not within `SearchParameters.afterPatience`.
+  static func reach(_ version: Int64?, _ catalog: any SearchCatalog) async throws(ServerError) {
+    guard let version else { return }
+    try await answering { () async throws(CatalogFailure) in
+      try await catalog.reach(version, within: SearchParameters.afterPatience)
+    }
   }
 
   /// `GET /catalogs`: each catalog's name, title, title field, fields, scopes, token kinds, the
@@ -635,6 +655,8 @@ public struct SiftServer: Sendable {
         // What `sort=` takes: a page's sort menu.
         ("sortable", .strings(schema.sortableFields.map(\.name))),
         ("items", .number(Double(try await itemCount(catalog, forced: forced)))),
+        // The catalog's version this server shows: what `after=` waits for.
+        ("version", .number(Double(catalog.version))),
       ]
       if let ranking = schema.rankingField {
         members.append(("rankingField", .string(ranking.field)))
@@ -652,6 +674,20 @@ public struct SiftServer: Sendable {
       entries.append(.object(sorting: members))
     }
     return .object([("catalogs", .array(entries))])
+  }
+}
+
+extension HTTPField.Name {
+  /// The catalog's version an answer shows (an edit's: the version it made).
+  static let siftVersion = HTTPField.Name("Sift-Version")!
+}
+
+extension JSONValue {
+  /// An object with `key` set to `version` (a member added last; other values unchanged).
+  func adding(_ key: String, _ version: Int64) -> JSONValue {
+    guard case .object(var members) = self else { return self }
+    members.append((key, .number(Double(version))))
+    return .object(members)
   }
 }
 #endif

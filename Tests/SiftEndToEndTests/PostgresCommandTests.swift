@@ -285,7 +285,7 @@ struct PostgresServeTests {
     (json["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
   }
 
-  @Test("two servers on one catalog see each other's edits on the next search")
+  @Test("two nodes on one catalog: an edit on one is searched on the other with after=VERSION")
   func twoServers() throws {
     let cluster = try PostgresCluster.shared()
     let sift = try SiftProcess()
@@ -297,24 +297,27 @@ struct PostgresServeTests {
     ])
     #expect(imported.status == 0, "\(imported.stderr)")
     let token = try sift.write("token", "secret\n")
+    // Each node keeps its local copy in a folder of its own.
     let first = try ServeCommandTests.Server(
-      sift, ["--catalog", address, "--token-file", token])
+      sift, ["--catalog", address, "--token-file", token, "--cache", sift.path("cache1")])
     defer { _ = first.stop() }
     let second = try ServeCommandTests.Server(
-      sift, ["--catalog", address, "--token-file", token])
+      sift, ["--catalog", address, "--token-file", token, "--cache", sift.path("cache2")])
     defer { _ = second.stop() }
     let search = "/catalogs/e2e_two_servers/search?q="
     #expect(
       Self.titles(try second.request("GET", search + "rose").json) == ["Red Rose", "White Rose"])
-    // Added on the first, found by the second; without an id it gets the next number.
+    // Added on the first, found by the second at the add's version; without an id it gets the
+    // next number.
     let added = try first.request(
       "POST", "/catalogs/e2e_two_servers/items",
       body: #"{"name": "Orange Rose", "color": "orange"}"#,
       token: "secret")
     #expect(added.status == 201, "\(added.json)")
     #expect(added.json["id"] as? String == "8")
+    let addedAt = try #require(added.json["version"] as? Int)
     #expect(
-      Self.titles(try second.request("GET", search + "rose").json)
+      Self.titles(try second.request("GET", search + "rose&after=\(addedAt)").json)
         == ["Red Rose", "White Rose", "Orange Rose"])
     // Changed on the second, read back from the first.
     let changed = try second.request(
@@ -322,7 +325,11 @@ struct PostgresServeTests {
       body: #"{"name": "Peach Rose", "color": "peach"}"#,
       token: "secret")
     #expect(changed.status == 200, "\(changed.json)")
-    #expect(Self.titles(try first.request("GET", search + "peach").json) == ["Peach Rose"])
+    let changedAt = try #require(changed.json["version"] as? Int)
+    #expect(changedAt == addedAt + 1)
+    #expect(
+      Self.titles(try first.request("GET", search + "peach&after=\(changedAt)").json)
+        == ["Peach Rose"])
     #expect(
       try first.request("GET", "/catalogs/e2e_two_servers/items/8").json["title"] as? String
         == "Peach Rose")
@@ -335,7 +342,14 @@ struct PostgresServeTests {
     #expect(
       try first.request("DELETE", "/catalogs/e2e_two_servers/items/8", token: "secret").status
         == 204)
-    #expect(Self.titles(try second.request("GET", search + "peach").json) == [])
+    #expect(
+      Self.titles(try second.request("GET", search + "peach&after=\(changedAt + 1)").json) == [])
+    // A version no node has reached yet is waited for, then refused by name.
+    let ahead = try second.request("GET", search + "peach&after=\(changedAt + 50)")
+    #expect(ahead.status == 503)
+    #expect(
+      ahead.json["error"] as? String
+        == "after: catalog e2e_two_servers is at version \(changedAt + 1), not yet \(changedAt + 50)")
     #expect(
       try second.request("DELETE", "/catalogs/e2e_two_servers/items/8", token: "secret").status
         == 404)
@@ -349,12 +363,13 @@ struct PostgresServeTests {
     )
     let listed = try second.request("GET", "/catalogs").json["catalogs"] as? [[String: Any]]
     #expect(listed?.first?["items"] as? Int == 3)
+    #expect(listed?.first?["version"] as? Int == changedAt + 1)
     // And the command line reads what the servers wrote.
     let cli = try sift.run(["search", "--catalog", address, "--json", "rose"])
     #expect(cli.titles == ["Red Rose", "White Rose"])
   }
 
-  @Test("a database restart: requests fail with 503 while it is down, then it answers again")
+  @Test("the database frozen, then stopped: searches answer from memory, edits 503 with the cause; back, edits resume")
   func databaseRestart() throws {
     let cluster = try PostgresCluster.own()
     defer { cluster.remove() }
@@ -367,17 +382,19 @@ struct PostgresServeTests {
         .status == 0)
     let token = try sift.write("token", "secret\n")
     let server = try ServeCommandTests.Server(
-      sift, ["--catalog", address, "--token-file", token, "--request-timeout", "2"])
+      sift,
+      ["--catalog", address, "--token-file", token, "--request-timeout", "2", "--cache", sift.path("c1")])
     let search = "/catalogs/e2e_restart/search?q=rose"
     let before = try server.request("GET", search)
     #expect(before.status == 200)
     #expect(try server.request("GET", "/health").json["status"] as? String == "ok")
-    // A database that stops answering without closing its connections: an edit is answered
-    // at the deadline, saying it may have been saved; /health says which catalog is degraded.
-    // A second server, to stop while the database is frozen.
+    // A second node, to stop while the database is frozen.
     let second = try ServeCommandTests.Server(
-      sift, ["--catalog", address, "--token-file", token, "--request-timeout", "2"])
+      sift,
+      ["--catalog", address, "--token-file", token, "--request-timeout", "2", "--cache", sift.path("c2")])
     #expect(try second.request("GET", search).status == 200)
+    // A database that stops answering without closing its connections: an edit is answered at
+    // the deadline, saying it may have been saved; searches go on from memory.
     cluster.pause()
     let started = Date()
     let frozen = try server.request(
@@ -388,43 +405,40 @@ struct PostgresServeTests {
         == "the edit took longer than 2 s (--request-timeout): it may have been saved; read the item to know"
     )
     #expect(Date().timeIntervalSince(started) < 30, "answered at the deadline, not minutes later")
-    let hung = try server.request("GET", "/health")
-    #expect(hung.status == 503)
-    #expect(hung.json["status"] as? String == "degraded")
-    #expect(
-      (hung.json["degraded"] as? [String: String])?["e2e_restart"] == "no answer within 2 s",
-      "\(hung.json)")
-    // SIGTERM while the database is frozen: the server still exits, at once, not minutes later.
-    let late = try second.request(
-      "POST", "/catalogs/e2e_restart/items", body: #"{"name": "Late Rose"}"#, token: "secret")
-    #expect(late.status == 503, "\(late.json)")
+    let searched = try server.request("GET", search)
+    #expect(searched.status == 200)
+    #expect(Self.titles(searched.json) == Self.titles(before.json))
+    #expect(try server.request("GET", "/health").status == 200)
+    // SIGTERM while the database is frozen: the node still exits, at once, not minutes later.
     let stopping = Date()
     let (stopStatus, stopErrors) = second.stop()
     #expect(stopStatus == 0, "\(stopErrors)")
     #expect(Date().timeIntervalSince(stopping) < 10, "SIGTERM with the database frozen")
     cluster.resume()
     cluster.stop()
-    let health = try server.request("GET", "/health")
-    #expect(health.status == 503)
-    let reason = (health.json["degraded"] as? [String: String])?["e2e_restart"] ?? ""
-    #expect(reason.contains("cannot reach PostgreSQL at"), "\(health.json)")
     let down = try server.request("GET", search)
-    #expect(down.status == 503, "\(down.json)")
-    let message = down.json["error"] as? String ?? ""
-    #expect(message.contains("cannot reach PostgreSQL at"), "\(message)")
+    #expect(down.status == 200, "\(down.json)")
+    #expect(Self.titles(down.json) == ["Red Rose", "White Rose"])
+    #expect(try server.request("GET", "/catalogs/e2e_restart/items/1").status == 200)
     let edit = try server.request(
       "POST", "/catalogs/e2e_restart/items", body: #"{"name": "Lost Rose"}"#, token: "secret")
     #expect(edit.status == 503, "\(edit.json)")
-    #expect((edit.json["error"] as? String ?? "").hasPrefix("the edit was not saved: "))
-    #expect(try server.request("GET", "/catalogs/e2e_restart/items/1").status == 503)
+    let message = edit.json["error"] as? String ?? ""
+    #expect(message.hasPrefix("the edit was not saved: cannot reach PostgreSQL at"), "\(message)")
     try cluster.start()
+    // The first edit after the restart may find its connection gone; then one is saved.
+    var added: (status: Int, json: [String: Any]) = (0, [:])
+    for _ in 0..<20 {
+      added = try server.request(
+        "POST", "/catalogs/e2e_restart/items", body: #"{"name": "Found Rose"}"#, token: "secret")
+      if added.status == 201 { break }
+      Thread.sleep(forTimeInterval: 0.25)
+    }
+    #expect(added.status == 201, "\(added.json)")
     let after = try server.request("GET", search)
     #expect(after.status == 200, "\(after.json)")
-    #expect(try server.request("GET", "/health").status == 200)
-    #expect(Self.titles(after.json) == ["Red Rose", "White Rose"])
-    let added = try server.request(
-      "POST", "/catalogs/e2e_restart/items", body: #"{"name": "Found Rose"}"#, token: "secret")
-    #expect(added.status == 201, "\(added.json)")
+    // "Frozen Rose" may have been saved (it was answered at the deadline): either way is right.
+    #expect(Self.titles(after.json).filter { $0 != "Frozen Rose" } == ["Red Rose", "White Rose", "Found Rose"])
     let (status, stderr) = server.stop()
     #expect(status == 0, "\(stderr)")
   }

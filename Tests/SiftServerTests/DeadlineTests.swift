@@ -25,10 +25,11 @@ struct DeadlineTests {
       return try await base.search(request, page: page)
     }
     func item(_ id: ItemID) async throws(CatalogFailure) -> Item? { try await base.item(id) }
-    func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID {
+    var version: Int64 { base.version }
+    func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit {
       try await base.commit(edit)
     }
-    func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) {
+    func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64 {
       try await base.replaceSynonyms(synonyms)
     }
   }

@@ -12,11 +12,18 @@ public protocol SearchCatalog: Sendable {
     -> SearchPage
   /// The item with `id` as the catalog holds it now; nil when it has none.
   func item(_ id: ItemID) async throws(CatalogFailure) -> Item?
-  /// Saves `edit` before returning; the item's id (for an add without one, the id it got).
-  func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID
+  /// Saves `edit` before returning, with the catalog's version after it; the next search here
+  /// shows it.
+  func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit
   /// Saves `synonyms` in place of the catalog's (`schema.synonyms`) before returning; the next
-  /// search uses them.
-  func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure)
+  /// search uses them. Returns the catalog's version after the change.
+  @discardableResult
+  func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64
+  /// The version of the catalog its answers show now: every change moves it up.
+  var version: Int64 { get }
+  /// Returns once answers show `version` or a later one, waiting at most `timeout` (a node that
+  /// follows a store catches up meanwhile); past it, `unavailable` says where it is.
+  func reach(_ version: Int64, within timeout: Duration) async throws(CatalogFailure)
   /// Whether it answers from a store that can be out of reach while the process runs (a
   /// database server), which a health check must ask; false for one answered from memory.
   var answersFromRemoteStore: Bool { get }
@@ -24,6 +31,15 @@ public protocol SearchCatalog: Sendable {
 
 extension SearchCatalog {
   public var answersFromRemoteStore: Bool { false }
+
+  /// A catalog that no one else writes is at its latest version already: a later one is
+  /// unknown to it.
+  public func reach(_ version: Int64, within timeout: Duration) async throws(CatalogFailure) {
+    let now = self.version
+    guard version > now else { return }
+    throw .unavailable(
+      "after: catalog \(name) is at version \(now); version \(version) is not one of its")
+  }
 }
 
 /// Why a catalog could not answer, by whose fault: the message names the part at fault.
@@ -46,5 +62,18 @@ public enum CatalogFailure: Error, Hashable, Sendable, CustomStringConvertible {
       .unavailable(let message), .failed(let message):
       message
     }
+  }
+}
+
+/// An edit saved: the item's id (for an add without one, the id the catalog gave it) and the
+/// catalog's version with the edit — what a client passes as `after` to read its own write on
+/// any node.
+public struct CatalogCommit: Hashable, Sendable {
+  public var id: ItemID
+  public var version: Int64
+
+  public init(id: ItemID, version: Int64) {
+    self.id = id
+    self.version = version
   }
 }

@@ -174,8 +174,10 @@ struct CatalogLayout: Sendable {
       """
       CREATE TABLE \(s).catalog (
         format integer NOT NULL, schema jsonb NOT NULL, generation bigint NOT NULL,
-        next_ord bigint NOT NULL, item_count bigint NOT NULL, written_by text NOT NULL)
+        next_ord bigint NOT NULL, item_count bigint NOT NULL, written_by text NOT NULL,
+        identity text NOT NULL, log_start bigint NOT NULL DEFAULT 0)
       """,
+      Self.changesTable(schemaName),
       // The distinct words of a folded column (the engine's runs of non-boundary bytes).
       """
       CREATE FUNCTION \(s).words(t text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -206,6 +208,18 @@ struct CatalogLayout: Sendable {
       "CREATE TABLE \(s).items (\(columns.joined(separator: ", ")))",
       "CREATE TABLE \(s).words (word text PRIMARY KEY)",
     ] + letterTables(schemaName)
+  }
+
+  /// The change log (format 7): one row per version, written in the change's transaction. `kind`
+  /// is `p` (the item with `id` put: added, replaced or merged — its row holds it now), `d` (the
+  /// item with `id` deleted), `s` (the synonyms replaced) or `r` (the whole catalog replaced: an
+  /// import, a schema). `catalog.generation` is the latest version; `catalog.log_start` the
+  /// version the log explains changes after (older entries were let go).
+  static func changesTable(_ schemaName: String) -> String {
+    """
+    CREATE TABLE "\(schemaName)".changes (version bigint PRIMARY KEY, kind "char" NOT NULL,
+      id text, at timestamptz NOT NULL DEFAULT now())
+    """
   }
 
   /// The best value of t that starts with a word that is a near spelling (nw, with costs nc, and whether

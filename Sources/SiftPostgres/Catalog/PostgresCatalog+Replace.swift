@@ -38,11 +38,24 @@ extension PostgresCatalog {
         "SELECT to_regclass($1) IS NOT NULL", [.text("\(name).catalog")])
       var exists = false
       for try await flag in existing.decode(Bool.self) { exists = flag }
+      // The replaced catalog's identity and version go on: its followers find the replacement
+      // at the next version, and load it whole.
+      var identity = UUID().uuidString
+      var version: Int64 = 1
       if exists {
         let formats = try await connection.execute("SELECT format FROM \(name).catalog")
-        for try await format in formats.decode(Int.self) where format > Self.format {
+        var format = 0
+        for try await found in formats.decode(Int.self) { format = found }
+        if format > Self.format {
           throw PostgresError.newerFormat(
             address.description, found: format, supported: Self.format)
+        }
+        let kept = try await connection.execute(
+          format >= 7
+            ? "SELECT identity, generation + 1 FROM \(name).catalog"
+            : "SELECT md5(random()::text), generation + 1 FROM \(name).catalog")
+        for try await (found, next) in kept.decode((String, Int64).self) {
+          (identity, version) = (found, next)
         }
       }
       try await connection.execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
@@ -91,11 +104,16 @@ extension PostgresCatalog {
         try await connection.execute(statement)
       }
       try await connection.execute(
-        "INSERT INTO \(name).catalog VALUES ($1, $2::jsonb, 0, $3, $3, $4)",
+        "INSERT INTO \(name).catalog VALUES ($1, $2::jsonb, $5, $3, $3, $4, $6, $7)",
         [
           .integer(Self.format), .text(schemaJSON), .integer(document.items.count),
-          .text("sift"),
+          .text("sift"), .integer(Int(version)), .text(identity), .integer(Int(version - 1)),
         ])
+      try await connection.execute(
+        "INSERT INTO \(name).changes (version, kind) VALUES ($1, 'r')", [.integer(Int(version))])
+      try await connection.execute(
+        "SELECT pg_notify('\(changesChannel)', $1)",
+        [.text("\(version) \(address.schemaName)")])
       try await connection.execute("ANALYZE \(name).items")
       try await connection.execute("ANALYZE \(name).letters")
       return ()

@@ -9,13 +9,15 @@ import Sift
 /// the database sees every edit on its next search.
 public final class PostgresCatalog: Sendable {
   /// The format this Sift writes; a catalog with a higher one is refused.
-  public static let format = 6
+  public static let format = 7
   /// Upgrades from each older format to the next, in order, each in the upgrade's
   /// transaction: 1 → 2 adds what one-letter searches read (`LetterSummary`); 2 → 3 ranks
   /// them again, with the attribute of the value that decides the exactness (issue 29); 3 → 4
   /// ranks them as a word still being typed ranks (`MatchRequest.isTyping`); 4 → 5 adds the
   /// function that finds a value starting with a near spelling (`CatalogLayout.nearStartFunction`);
-  /// 5 → 6 folds apostrophes away, as `TextFolding` now does ("divoire" finds "d'Ivoire").
+  /// 5 → 6 folds apostrophes away, as `TextFolding` now does ("divoire" finds "d'Ivoire");
+  /// 6 → 7 adds the change log that nodes follow (`CatalogLayout.changesTable`), explaining the
+  /// changes after the version the catalog is at.
   static let migrations:
     [Int: @Sendable (CatalogLayout, String, PostgresConnection) async throws -> Void] = [
       1: { layout, schemaName, connection in
@@ -38,6 +40,16 @@ public final class PostgresCatalog: Sendable {
       5: { layout, schemaName, connection in
         try await refoldApostrophes(schemaName: schemaName, layout: layout, on: connection)
       },
+      6: { _, schemaName, connection in
+        try await connection.execute(CatalogLayout.changesTable(schemaName))
+        try await connection.execute(
+          """
+          ALTER TABLE "\(schemaName)".catalog
+            ADD COLUMN identity text NOT NULL DEFAULT md5(random()::text || clock_timestamp()),
+            ADD COLUMN log_start bigint NOT NULL DEFAULT 0
+          """)
+        try await connection.execute("UPDATE \"\(schemaName)\".catalog SET log_start = generation")
+      },
     ]
 
   public let address: PostgresAddress
@@ -52,13 +64,14 @@ public final class PostgresCatalog: Sendable {
   let layout: CatalogLayout
   let searchSchema: SearchSchema<Item>
   let link: PostgresLink
-  /// How many searches were answered from the letters tables (`letterPage`, `letterTally`).
-  package let letterSearches = SearchCounter()
+  /// How much of the change log writes through this catalog keep.
+  public let retention: Retention
 
   private init(
-    address: PostgresAddress, schema: CatalogSchema, link: PostgresLink
+    address: PostgresAddress, schema: CatalogSchema, link: PostgresLink, retention: Retention
   ) throws(PostgresError) {
     self.address = address
+    self.retention = retention
     openedSchema = schema
     synonyms = SynonymsBox(schema.synonyms)
     layout = CatalogLayout(schema)
@@ -75,13 +88,14 @@ public final class PostgresCatalog: Sendable {
   var catalogTable: String { "\"\(address.schemaName)\".catalog" }
 
   /// Opens the catalog at `address`: reads its schema, refusing a newer format and upgrading an
-  /// older one.
-  public static func open(_ address: PostgresAddress) async throws(PostgresError) -> PostgresCatalog
-  {
+  /// older one. `retention`: how much of the change log this catalog's writes keep.
+  public static func open(
+    _ address: PostgresAddress, retention: Retention = Retention()
+  ) async throws(PostgresError) -> PostgresCatalog {
     let link = PostgresLink(address: address)
     do {
       let schema = try await readSchema(link)
-      return try PostgresCatalog(address: address, schema: schema, link: link)
+      return try PostgresCatalog(address: address, schema: schema, link: link, retention: retention)
     } catch {
       await link.close()
       throw error
@@ -183,7 +197,8 @@ public final class PostgresCatalog: Sendable {
   public func add(
     _ fields: [String: FieldValue], id: ItemID? = nil
   ) async throws(PostgresError) -> ItemID? {
-    try await write(Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil)
+    try await write(Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil)?
+      .id
   }
 
   /// Adds `item`; an item with its id already is an error.
@@ -203,7 +218,12 @@ public final class PostgresCatalog: Sendable {
   /// Deletes the item; false when there was none with that id.
   @discardableResult
   public func delete(id: ItemID) async throws(PostgresError) -> Bool {
-    try await link.transaction { connection -> Bool? in
+    try await deleted(id) != nil
+  }
+
+  /// Deletes the item; the version of the change, nil when there was none with that id.
+  private func deleted(_ id: ItemID) async throws(PostgresError) -> Int64? {
+    try await link.transaction { connection -> Int64? in
       // The item and the catalog's count change together, with the item's letters.
       let rows = try await connection.execute(
         """
@@ -223,16 +243,17 @@ public final class PostgresCatalog: Sendable {
       guard let gone else { return nil }
       try await updateLetters(
         order: Int64(gone.order), old: (gone.summary, gone.category), new: nil, on: connection)
-      return true
-    } == true
+      return try await log(.delete, id: id.rawValue, on: connection)
+    }
   }
 
-  /// Writes the item's row and its words in one transaction; nil when an add found its id
-  /// taken or an update found no item. Adds hold the catalog's lock (the one an import holds),
-  /// so two servers never give out the same id.
+  /// Writes the item's row, its words and its entry in the change log in one transaction; the
+  /// item's id and the change's version, nil when an add found its id taken or an update found
+  /// no item. Adds hold the catalog's lock (the one an import holds), so two servers never give
+  /// out the same id.
   private func write(
     _ item: Item, isNew: Bool, allocatesID: Bool
-  ) async throws(PostgresError) -> ItemID? {
+  ) async throws(PostgresError) -> (id: ItemID, version: Int64)? {
     var row = try FoldedRow(item, schema: searchSchema, layout: layout)
     var columns = ["fields", "category"]
     var binds: [SQLValue] = [.text(row.fields)]
@@ -282,7 +303,7 @@ public final class PostgresCatalog: Sendable {
         UPDATE \(table) SET \(assignments) FROM bump WHERE id = \(id) RETURNING \(returning)
         """
     }
-    return try await link.transaction { connection -> ItemID? in
+    return try await link.transaction { connection -> (id: ItemID, version: Int64)? in
       var old: (summary: LetterSummary, category: String?)?
       if isNew {
         try await connection.execute(
@@ -313,7 +334,7 @@ public final class PostgresCatalog: Sendable {
       }
       try await updateLetters(
         order: Int64(written.order), old: old, new: row, on: connection)
-      return ItemID(row.id)
+      return (ItemID(row.id), try await log(.put, id: row.id, on: connection))
     }
   }
 
@@ -339,14 +360,20 @@ public final class PostgresCatalog: Sendable {
     ItemID(try await link.with { connection in try await nextID(connection) })
   }
 
-  /// Writes one edit in its own transaction; the item's id (for an add without one, the id it
-  /// got), or nil when the edit does not fit the items now — an add's id taken, an update's or
-  /// a delete's item gone (another writer may have been first).
-  public func commit(_ edit: CatalogEdit) async throws(PostgresError) -> ItemID? {
+  /// Writes one edit and its entry in the change log in one transaction; the item's id (for an
+  /// add without one, the id it got) and the change's version, or nil when the edit does not
+  /// fit the items now — an add's id taken, an update's or a delete's item gone (another writer
+  /// may have been first).
+  public func commit(_ edit: CatalogEdit) async throws(PostgresError) -> CatalogCommit? {
     switch edit {
-    case .add(let id, let fields): try await add(fields, id: id)
-    case .update(let item): try await update(item) ? item.id : nil
-    case .delete(let id): try await delete(id: id) ? id : nil
+    case .add(let id, let fields):
+      try await write(Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil)
+        .map { CatalogCommit(id: $0.id, version: $0.version) }
+    case .update(let item):
+      try await write(item, isNew: false, allocatesID: false)
+        .map { CatalogCommit(id: $0.id, version: $0.version) }
+    case .delete(let id):
+      try await deleted(id).map { CatalogCommit(id: id, version: $0) }
     }
   }
 
@@ -376,7 +403,8 @@ public final class PostgresCatalog: Sendable {
 extension PostgresCatalog {
   /// Saves `synonyms` in the catalog's schema row; this catalog's next search uses them (another
   /// server on the same database reads them when it opens the catalog).
-  public func saveSynonyms(_ synonyms: Synonyms) async throws(PostgresError) {
+  @discardableResult
+  public func saveSynonyms(_ synonyms: Synonyms) async throws(PostgresError) -> Int64 {
     var schema = self.schema
     schema.synonyms = synonyms
     let json: String
@@ -385,9 +413,14 @@ extension PostgresCatalog {
     } catch {
       throw .unsuitable(address.description, reason: "its schema could not be written: \(error)")
     }
-    _ = try await link.rows(
-      "UPDATE \(catalogTable) SET schema = $1::jsonb RETURNING 1", [.text(json)], as: Int.self)
+    let version = try await link.transaction { connection -> Int64? in
+      try await connection.execute(
+        "UPDATE \(catalogTable) SET schema = $1::jsonb, generation = generation + 1",
+        [.text(json)])
+      return try await log(.synonyms, id: nil, on: connection)
+    }
     self.synonyms.value = synonyms
+    return version ?? 0
   }
 }
 

@@ -273,6 +273,8 @@ enum SQLValue: Hashable, Sendable {
   case integers([Int])
   case integer(Int)
   case number(Double)
+  /// SQL NULL, of a text column.
+  case null
 
   static func bindings(_ values: [SQLValue]) -> PostgresBindings {
     var bindings = PostgresBindings(capacity: values.count)
@@ -283,6 +285,7 @@ enum SQLValue: Hashable, Sendable {
       case .integers(let integers): bindings.append(integers)
       case .integer(let integer): bindings.append(integer)
       case .number(let number): bindings.append(number)
+      case .null: bindings.append(String?.none)
       }
     }
     return bindings

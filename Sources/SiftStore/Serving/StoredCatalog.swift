@@ -103,14 +103,60 @@ public final class StoredCatalog: SearchCatalog {
   /// The collection as it is now, to search without holding anything.
   var collection: FilteredCollection { current.withLock { $0.collection } }
 
+  /// The items' generation the collection searched now shows: every change to the items moves
+  /// it, in the change's transaction.
+  public var version: Int64 { current.withLock { $0.generation } }
+
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
-  /// (for an add without one, the id the catalog gave it). Searches go on meanwhile, on the
-  /// collection before it. The write runs on `editQueue`.
-  public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> ItemID {
+  /// (for an add without one, the id the catalog gave it) and the items' generation with it.
+  /// Searches go on meanwhile, on the collection before it. The write runs on `editQueue`.
+  public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit {
+    try await onEditQueue { () throws(CatalogFailure) in
+      let id = try self.commitNow(edit)
+      return CatalogCommit(id: id, version: self.version)
+    }
+  }
+
+  /// What a catalog this one follows changed (`follow(_:)`).
+  public enum FollowedChange: Sendable {
+    /// The item as it is now: added when this catalog has no item with its id, else replaced.
+    case put(Item)
+    case delete(ItemID)
+    case synonyms(Synonyms)
+  }
+
+  /// Makes `changes`, in order, each as `commit(_:)` makes an edit: what a node does with the
+  /// changes of the store it follows. Applying a change twice leaves what applying it once
+  /// does (a put finds its item there and replaces it; a delete finds none), so a follower that
+  /// crashed before recording how far it got may read them again.
+  public func follow(_ changes: [FollowedChange]) async throws(CatalogFailure) {
+    try await onEditQueue { () throws(CatalogFailure) in
+      for change in changes {
+        switch change {
+        case .put(let item):
+          do throws(CatalogFailure) {
+            _ = try self.commitNow(.update(item))
+          } catch .notFound {
+            _ = try self.commitNow(.add(item.id, fields: item.fields))
+          }
+        case .delete(let id):
+          do throws(CatalogFailure) {
+            _ = try self.commitNow(.delete(id))
+          } catch .notFound {}
+        case .synonyms(let synonyms):
+          try self.replaceSynonymsNow(synonyms)
+        }
+      }
+    }
+  }
+
+  /// Runs `work` on `editQueue`, after the edits before it.
+  private func onEditQueue<Value: Sendable>(
+    _ work: @escaping @Sendable () throws(CatalogFailure) -> Value
+  ) async throws(CatalogFailure) -> Value {
     let outcome = await withCheckedContinuation { continuation in
       editQueue.async {
-        continuation.resume(
-          returning: Result { () throws(CatalogFailure) in try self.commitNow(edit) })
+        continuation.resume(returning: Result { () throws(CatalogFailure) in try work() })
       }
     }
     return try outcome.get()
@@ -163,29 +209,30 @@ public final class StoredCatalog: SearchCatalog {
   }
 
   /// Saves `synonyms` in the file, then makes them what the next search uses (on `editQueue`,
-  /// after the edits before them).
-  public func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) {
-    let outcome = await withCheckedContinuation { continuation in
-      editQueue.async {
-        continuation.resume(
-          returning: Result { () throws(CatalogFailure) in
-            do {
-              try self.store.saveSynonyms(synonyms)
-            } catch {
-              throw .unavailable("the synonyms were not saved: \(error)")
-            }
-            self.current.withLock { state in
-              state.collection.synonyms = synonyms
-              state.edits += 1
-              state.recent.removeAll()
-            }
-            self.standby.withLock { standby in
-              if standby != nil { standby!.collection.synonyms = synonyms }
-            }
-          })
-      }
+  /// after the edits before them). The items' generation stays: synonyms are not items.
+  @discardableResult
+  public func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64 {
+    try await onEditQueue { () throws(CatalogFailure) in
+      try self.replaceSynonymsNow(synonyms)
+      return self.version
     }
-    try outcome.get()
+  }
+
+  /// `replaceSynonyms(_:)`, on `editQueue`.
+  private func replaceSynonymsNow(_ synonyms: Synonyms) throws(CatalogFailure) {
+    do {
+      try store.saveSynonyms(synonyms)
+    } catch {
+      throw .unavailable("the synonyms were not saved: \(error)")
+    }
+    current.withLock { state in
+      state.collection.synonyms = synonyms
+      state.edits += 1
+      state.recent.removeAll()
+    }
+    standby.withLock { standby in
+      if standby != nil { standby!.collection.synonyms = synonyms }
+    }
   }
 
   /// The standby collection with the edit it missed made (in place, unless a search still

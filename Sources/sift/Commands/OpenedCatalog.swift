@@ -8,8 +8,8 @@ import SiftPostgres
 
 /// A catalog named by `--catalog`, opened in this one place for every command that searches:
 /// a built-in name or a .sqlite file is searched in memory (`StoredCatalog`), a
-/// `postgresql://` address in the database (`PostgresSearchCatalog`, in a build with the Server
-/// trait). The command then runs once, on `any SearchCatalog`, whichever it is.
+/// `postgresql://` address through a node's local copy, caught up with the catalog's change log
+/// (`PostgresNode`, in a build with the Server trait) — the same engine either way. The command then runs once, on `any SearchCatalog`, whichever it is.
 struct OpenedCatalog {
   let catalog: any SearchCatalog
   /// What opening it said (the index rebuilt, and why), for standard error.
@@ -27,20 +27,26 @@ struct OpenedCatalog {
     case serve(recentSearches: Int, editable: Bool)
   }
 
-  /// Opens `argument` for `use`.
-  static func open(_ argument: String, for use: Use) async throws -> OpenedCatalog {
+  /// Opens `argument` for `use`; a catalog in PostgreSQL keeps its local copy in `cache` (else
+  /// the data folder).
+  static func open(
+    _ argument: String, for use: Use, cache: String? = nil
+  ) async throws -> OpenedCatalog {
     let name = try servedName(argument)
     if PostgresAddress.isPostgres(argument) {
       #if Server
-      let catalog = try await Failure.openPostgres(argument)
-      let typos: TypoTolerance =
+      let node =
         switch use {
-        case .search(let typos): typos
-        case .serve: .automatic
+        case .search(let typos):
+          try await Failure.openNode(
+            argument, cache: cache, follows: false, typoTolerance: typos, recentSearches: 1)
+        case .serve(let recentSearches, _):
+          try await Failure.openNode(
+            argument, cache: cache, follows: true, recentSearches: recentSearches)
         }
-      return OpenedCatalog(
-        catalog: PostgresSearchCatalog(name: name, catalog: catalog, typoTolerance: typos),
-        notice: nil, close: { await catalog.close() })
+      // A command that searches once prints what a .sqlite file's would: nothing of the copy.
+      let notice: String? = if case .serve = use { node.openNotice } else { nil }
+      return OpenedCatalog(catalog: node, notice: notice, close: { await node.close() })
       #else
       throw Failure.postgresRefusal
       #endif

@@ -35,6 +35,25 @@ extension Failure {
       throw postgres(error)
     }
   }
+
+  /// A node on the catalog at `argument`: its local copy in `cache` (else the data folder's
+  /// `postgres` folder), caught up with the log; `follows`: keeps up until closed (a server).
+  static func openNode(
+    _ argument: String, cache: String? = nil, follows: Bool,
+    typoTolerance: TypoTolerance = .automatic, recentSearches: Int = 64
+  ) async throws -> PostgresNode {
+    let address = try postgresAddress(argument)
+    let folder =
+      cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
+      ?? DataDirectory.resolve().appendingPathComponent("postgres", isDirectory: true)
+    do {
+      return try await PostgresNode.open(
+        address, cacheFolder: folder, typoTolerance: typoTolerance,
+        recentSearches: recentSearches, follows: follows)
+    } catch {
+      throw postgres(error)
+    }
+  }
 }
 
 /// A progress bar that tasks may update.
@@ -115,94 +134,22 @@ extension ImportCommand {
   }
 }
 
-extension BenchCommand {
-  /// How many rows a keystroke on PostgreSQL asks for: a screen of the app, a page of the
-  /// server. The engine finds every row; a database is asked for what is shown.
-  static let postgresRows = 50
-
-  /// The same typing on a catalog in PostgreSQL: each keystroke one search compiled to SQL for
-  /// the first rows and the counts (and the facets with --facets), as `sift serve` makes it.
-  func runOnPostgres(_ lines: [String]) async throws {
-    let started = DispatchTime.now()
-    let catalog = try await Failure.openPostgres(self.catalog)
-    var facetLatencies: [Double] = []
-    let times: KeystrokeTimes
-    let items: Int
-    let openMilliseconds: Double
-    do {
-      items = try await catalog.count()
-      openMilliseconds = Self.milliseconds(since: started)
-      let sorted = try resolvedSort(catalog.schema)
-      let near = try resolvedPlace(catalog.schema)
-      times = try await Self.typing(lines, each: each) { typed in
-        let input = try SearchRequest(
-          SearchRequestInput(text: typed, sort: sorted, near: near), schema: catalog.schema)
-        let result = try await catalog.search(input, limit: Self.postgresRows)
-        if facets {
-          let counting = DispatchTime.now()
-          blackHole(try await catalog.facets(input, matchCount: result.indicator.matchCount))
-          facetLatencies.append(Self.milliseconds(since: counting))
-        }
-        return (result.indicator.matchCount, result.includesNearSpellings)
-      }
-    } catch let error as PostgresError {
-      await catalog.close()
-      throw Failure.postgres(error)
-    } catch let error as SearchRequestError {
-      await catalog.close()
-      throw Failure.usage(error)
-    }
-    await catalog.close()
-    facetLatencies.sort()
-    let peak = ProcessMemory.peakResidentMegabytes()
-    if json {
-      var object = JSONLine()
-      Self.addTyping(times, facets: facets ? facetLatencies : nil, peak: peak, to: &object)
-      object.add("open_ms", .number(Self.round(openMilliseconds)))
-      object.add("items", .number(Double(items)))
-      object.add("rows_per_keystroke", .number(Double(Self.postgresRows)))
-      object.add("near_spelling_keystrokes", .number(Double(times.near)))
-      print(object.line)
-      return
-    }
-    print("catalog     \(catalog.address) (\(items) items in PostgreSQL)")
-    print(
-      "keystrokes  \(times.all.count) from \(Self.counted(lines.count, "query", "queries")), each one search for the first \(Self.postgresRows) rows and the counts"
-    )
-    Self.typingLines(times, facets: facets ? facetLatencies : nil).forEach { print($0) }
-    print("typos       \(Self.counted(times.near, "keystroke")) showed near spellings")
-    print(
-      "peak RSS    \(Self.format(peak)) MB (this process; the database's own memory is not counted)"
-    )
-  }
-}
-
 extension AppCommand {
-  /// The terminal app on a catalog in PostgreSQL: its items are read once and searched in
-  /// memory by the engine, as typing wants; each edit is written to the database before the app
-  /// shows it. Edits made elsewhere meanwhile show when the app is opened again.
+  /// The terminal app on a catalog in PostgreSQL: the local copy a node keeps, caught up with
+  /// the log, searched in memory as typing wants; each edit is written to the database before
+  /// the app shows it. Edits made elsewhere meanwhile show when the app is opened again.
   func runOnPostgres() throws {
-    let address = try Failure.postgresAddress(self.catalog)
-    let catalog: PostgresCatalog
-    do {
-      catalog = try waiting { () async throws(PostgresError) in
-        try await PostgresCatalog.open(address)
-      }
-    } catch {
-      throw Failure.postgres(error)
-    }
-    defer { waiting { () async in await catalog.close() } }
     guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {
       throw Failure.exit(TerminalError.notATerminal.description, status: 2)
     }
-    let document: CatalogDocument
-    do {
-      document = try waiting { () async throws(PostgresError) in try await catalog.document() }
-    } catch {
-      throw Failure.postgres(error)
-    }
-    let collection = try Failure.catching { () throws(CatalogEditError) in
-      try document.makeCollection()
+    let argument = self.catalog
+    let node = try waiting { () async throws in try await Failure.openNode(argument, follows: false) }
+    defer { waiting { () async in await node.close() } }
+    let catalog = node.catalog
+    let copy = try Failure.openCatalog(node.localCopyURL.path)
+    defer { try? copy.close() }
+    let (collection, _) = try Failure.catching { () throws(StoreError) in
+      try copy.openCollection()
     }
     collection.index.prepareForSearchingInBackground()
     let model = AppModel(

@@ -55,6 +55,12 @@ struct ServeCommand: AsyncParsableCommand {
   )
   var catalogs: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "Where a node keeps its local copy of each postgresql:// catalog, so that a restart reads only the changes since (the data folder's postgres folder by default; two nodes on one machine need one each).",
+      valueName: "DIR"))
+  var cache: String?
+
   @Option(help: "The address to listen on.")
   var host = "127.0.0.1"
 
@@ -196,10 +202,14 @@ struct ServeCommand: AsyncParsableCommand {
       let opened: OpenedCatalog
       do {
         opened = try await OpenedCatalog.open(
-          argument, for: .serve(recentSearches: recentSearches, editable: tokenFile != nil))
+          argument, for: .serve(recentSearches: recentSearches, editable: tokenFile != nil),
+          cache: cache)
       } catch {
         await closeAll()
         throw error
+      }
+      if PostgresAddress.isPostgres(argument), let notice = opened.notice {
+        StandardStreams.error("sift: \(notice)")
       }
       served.append(opened.catalog)
       closers.append(opened.close)

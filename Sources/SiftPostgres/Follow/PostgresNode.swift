@@ -1,0 +1,389 @@
+#if Server
+import Foundation
+import Sift
+import SiftStore
+
+/// A catalog kept in PostgreSQL, searched in memory: the node's local copy (a .sqlite catalog,
+/// `LocalCopy`) is served by the same `StoredCatalog` a .sqlite file is — the same engine, index
+/// and pages — and follows the catalog's change log. PostgreSQL keeps the truth and the order
+/// of changes; the node keeps up:
+/// - `LISTEN` tells it of a change at once; the log is read again every second besides, in
+///   version order, so a notification lost with a connection costs a second, never a change;
+/// - an edit through the node is one transaction in PostgreSQL (the item and its log entry),
+///   durable before it is answered, and shown by the node's next search (the node reads the log
+///   up to the edit's version before it answers);
+/// - with PostgreSQL out of reach, searches go on from memory and edits fail as unavailable;
+///   once it is back the node catches up by itself.
+public final class PostgresNode: SearchCatalog {
+  public let name: String
+  /// The catalog in PostgreSQL, which edits are written to.
+  public let catalog: PostgresCatalog
+  private let copy: LocalCopy
+  private let typoTolerance: TypoTolerance
+  private let recentSearches: Int
+  /// The copy searched now, the version it reflects, and the catalog it copies.
+  private let state: Locked<Following>
+  /// Wakes the follower; several wakes before it runs count as one.
+  private let wake: AsyncStream<Void>.Continuation
+  private let tasks = Locked<[Task<Void, Never>]>([])
+  /// How many log entries this node applied, and how many times it loaded the catalog whole
+  /// (tests count them: no change applied twice).
+  package let counters = Locked<(applied: Int, loads: Int)>((0, 0))
+  /// Why the last attempt to read the log failed; nil once it succeeds.
+  private let lastFailure = Locked<String?>(nil)
+
+  private struct Following {
+    var local: StoredCatalog
+    var note: LocalCopy.Note
+  }
+
+  /// What opening said: loaded whole, or from the local copy with N changes since.
+  public var openNotice: String? { notice.withLock { $0 } }
+  private let notice = Locked<String?>(nil)
+
+  /// Opens the catalog at `address` for serving: from the local copy in `cacheFolder` when it
+  /// has one, reading the changes since, else loaded whole (and the copy written). `follows`:
+  /// keep up with the log until `close()` (a server); false for a command that searches once.
+  /// `name`: the name it is served under (the catalog's by default).
+  public static func open(
+    _ address: PostgresAddress, name: String? = nil, cacheFolder: URL,
+    typoTolerance: TypoTolerance = .automatic,
+    recentSearches: Int = 64, follows: Bool = true, retention: PostgresCatalog.Retention = .init()
+  ) async throws(PostgresError) -> PostgresNode {
+    let catalog = try await PostgresCatalog.open(address, retention: retention)
+    do {
+      let copy: LocalCopy
+      do throws(PostgresError) {
+        copy = try LocalCopy(folder: cacheFolder, address: address)
+      } catch .unsuitable(_, let reason) where !follows && reason == LocalCopy.busyReason(cacheFolder) {
+        // A server on this machine keeps the copy: a command that searches once loads its own.
+        copy = try LocalCopy.temporary(for: address)
+      }
+      let started = ContinuousClock.now
+      var notice: String
+      var following: Following
+      if let note = copy.readNote(),
+        let local = try? StoredCatalog(
+          name: address.catalog, store: CatalogStore.open(at: copy.url(of: note.file), concurrentReads: true),
+          typoTolerance: typoTolerance, recentSearches: recentSearches, warmsUp: follows)
+      {
+        following = Following(local: local, note: note)
+        notice = "opened the local copy at version \(note.version)"
+      } else {
+        following = try await load(
+          catalog, into: copy, typoTolerance: typoTolerance, recentSearches: recentSearches,
+          warmsUp: follows)
+        notice = "loaded \(following.local.count()) items from PostgreSQL"
+      }
+      copy.removeCopies(except: following.note.file)
+      let node = PostgresNode(
+        name: name ?? address.catalog, catalog: catalog, copy: copy, following: following,
+        typoTolerance: typoTolerance, recentSearches: recentSearches)
+      let before = node.counters.withLock { $0 }
+      try await node.catchUp()
+      let after = node.counters.withLock { $0 }
+      if after.loads > before.loads {
+        notice = "loaded \(node.count()) items from PostgreSQL (the local copy was of another state)"
+      } else if after.applied > before.applied {
+        notice += " and applied \(after.applied - before.applied) changes since"
+      }
+      let elapsed = ContinuousClock.now - started
+      node.notice.withLock {
+        $0 = "catalog \(address.catalog): \(notice); at version \(node.version) in \(elapsed.seconds) s"
+      }
+      if follows {
+        node.startFollowing()
+      } else if !copy.isTemporary {
+        // Caught up: the copy is free for a server or the next command; this one reads it as
+        // it is now.
+        copy.release()
+      }
+      return node
+    } catch {
+      await catalog.close()
+      throw error
+    }
+  }
+
+  private init(
+    name: String, catalog: PostgresCatalog, copy: LocalCopy, following: Following,
+    typoTolerance: TypoTolerance, recentSearches: Int
+  ) {
+    self.name = name
+    self.catalog = catalog
+    self.copy = copy
+    self.typoTolerance = typoTolerance
+    self.recentSearches = recentSearches
+    state = Locked(following)
+    var continuation: AsyncStream<Void>.Continuation!
+    wakes = AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation = $0 }
+    wake = continuation
+  }
+
+  private let wakes: AsyncStream<Void>
+
+  /// Loads the catalog whole into a new local copy and writes its note.
+  private static func load(
+    _ catalog: PostgresCatalog, into copy: LocalCopy, typoTolerance: TypoTolerance,
+    recentSearches: Int, warmsUp: Bool
+  ) async throws(PostgresError) -> Following {
+    let (logState, document) = try await catalog.snapshot()
+    let file = copy.newFileName()
+    let description = catalog.address.description
+    do {
+      let store = try CatalogStore.create(at: copy.url(of: file), document: document)
+      try store.close()
+      let local = try StoredCatalog(
+        name: catalog.address.catalog,
+        store: CatalogStore.open(at: copy.url(of: file), concurrentReads: true),
+        typoTolerance: typoTolerance, recentSearches: recentSearches, warmsUp: warmsUp)
+      let note = LocalCopy.Note(
+        identity: logState.identity, version: logState.version, file: file, address: description)
+      try copy.write(note)
+      return Following(local: local, note: note)
+    } catch {
+      throw .unsuitable(description, reason: "its local copy could not be written: \(error)")
+    }
+  }
+
+  // MARK: - Following
+
+  /// How many entries one read of the log brings at most.
+  static let batch = 2_000
+
+  /// Starts the follower (one task applies the log, in order), the listener, and the timer.
+  private func startFollowing() {
+    let follower = Task { [weak self, wakes] in
+      for await _ in wakes {
+        guard let self else { return }
+        try? await self.catchUp()
+      }
+    }
+    let listener = Task { [weak self] in
+      while !Task.isCancelled {
+        guard let catalog = self?.catalog else { return }
+        do {
+          try await catalog.listen(
+            onListening: { [weak self] in self?.wake.yield() },
+            onChange: { [weak self] version in
+              guard let self, version > self.version else { return }
+              self.wake.yield()
+            })
+        } catch {}
+        try? await Task.sleep(for: .milliseconds(500))
+      }
+    }
+    let timer = Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(1))
+        self?.wake.yield()
+      }
+    }
+    tasks.withLock { $0 = [follower, listener, timer] }
+  }
+
+  /// Reads the log after the copy's version and applies it, until it is at the catalog's
+  /// version; loads the catalog whole when the log cannot explain the way there (the copy is of
+  /// another catalog or too far behind, or the catalog was replaced). Runs on the follower task
+  /// only (and once when opening), so changes are applied one after the other, in order.
+  private func catchUp() async throws(PostgresError) {
+    do throws(PostgresError) {
+      while true {
+        let (local, note) = state.withLock { ($0.local, $0.note) }
+        let (logState, changes) = try await catalog.changes(after: note.version, limit: Self.batch)
+        if logState.identity != note.identity || note.version < logState.logStart
+          || note.version > logState.version || changes.contains(where: { $0.kind == .replace })
+        {
+          try await reload()
+          continue
+        }
+        var followed: [StoredCatalog.FollowedChange] = []
+        for change in changes {
+          switch change.kind {
+          case .put: if let item = change.item { followed.append(.put(item)) }
+          case .delete: if let id = change.id { followed.append(.delete(id)) }
+          case .synonyms: followed.append(.synonyms(try await catalog.currentSchema().synonyms))
+          case .replace: break
+          }
+        }
+        if !followed.isEmpty {
+          do {
+            try await local.follow(followed)
+          } catch {
+            throw PostgresError.unsuitable(
+              catalog.address.description, reason: "its local copy could not follow: \(error)")
+          }
+        }
+        let full = changes.count == Self.batch
+        var reached = note
+        reached.version = full ? changes.last!.version : logState.version
+        if reached.version != note.version {
+          try? copy.write(reached)
+          state.withLock { $0.note = reached }
+          counters.withLock { $0.applied += changes.count }
+        }
+        lastFailure.withLock { $0 = nil }
+        if !full { return }
+      }
+    } catch {
+      lastFailure.withLock { $0 = "\(error)" }
+      throw error
+    }
+  }
+
+  /// Loads the catalog whole into a new copy and searches it from now on; the old copy is closed
+  /// and removed a little later, when the searches reading it are done.
+  private func reload() async throws(PostgresError) {
+    let following = try await Self.load(
+      catalog, into: copy, typoTolerance: typoTolerance, recentSearches: recentSearches,
+      warmsUp: true)
+    let old = state.withLock { state in
+      defer { state = following }
+      return state.local
+    }
+    counters.withLock { $0.loads += 1 }
+    let copy = self.copy
+    let kept = following.note.file
+    Task.detached {
+      try? await Task.sleep(for: .seconds(10))
+      old.close()
+      copy.removeCopies(except: kept)
+    }
+  }
+
+  /// Returns once the copy reflects `version`, waking the follower; false when `timeout` passed
+  /// first.
+  private func caughtUp(to version: Int64, within timeout: Duration) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    var pause = Duration.microseconds(200)
+    while self.version < version {
+      guard ContinuousClock.now < deadline else { return false }
+      wake.yield()
+      try? await Task.sleep(for: pause)
+      pause = min(pause * 2, .milliseconds(20))
+    }
+    return true
+  }
+
+  /// Stops following and closes the copy and the connections.
+  public func close() async {
+    let tasks = self.tasks.withLock { $0 }
+    for task in tasks { task.cancel() }
+    wake.finish()
+    // The listener gives its connection back before the connections close — unless the
+    // database stopped answering (frozen): a server told to stop does not wait for it.
+    await Self.waitAtMost(.seconds(2)) { for task in tasks { await task.value } }
+    state.withLock { $0.local }.close()
+    await catalog.close()
+    copy.release()
+  }
+
+  /// Returns when `work` is done or `limit` has passed, whichever is first; `work` goes on
+  /// unawaited past it (a task group would wait for it at its end).
+  static func waitAtMost(_ limit: Duration, for work: @escaping @Sendable () async -> Void) async {
+    let resumed = Locked(false)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let resume: @Sendable () -> Void = {
+        guard resumed.withLock({ done in defer { done = true }; return !done }) else { return }
+        continuation.resume()
+      }
+      Task {
+        await work()
+        resume()
+      }
+      Task {
+        try? await Task.sleep(for: limit)
+        resume()
+      }
+    }
+  }
+
+  // MARK: - SearchCatalog
+
+  private var local: StoredCatalog { state.withLock { $0.local } }
+
+  /// The local copy's file (a .sqlite catalog), as the node reflects it now.
+  public var localCopyURL: URL { copy.url(of: state.withLock { $0.note.file }) }
+
+  public var schema: CatalogSchema { local.schema }
+
+  public var version: Int64 { state.withLock { $0.note.version } }
+
+  public func count() -> Int { local.count() }
+
+  public func search(
+    _ request: SearchRequest, page: PageRequest
+  ) async throws(CatalogFailure) -> SearchPage {
+    try await local.search(request, page: page)
+  }
+
+  public func item(_ id: ItemID) async throws(CatalogFailure) -> Item? {
+    try await local.item(id)
+  }
+
+  public func reach(_ version: Int64, within timeout: Duration) async throws(CatalogFailure) {
+    guard await caughtUp(to: version, within: timeout) else {
+      let reason = lastFailure.withLock { $0 }.map { ": \($0)" } ?? ""
+      throw .unavailable(
+        "after: catalog \(name) is at version \(self.version), not yet \(version)\(reason)")
+    }
+  }
+
+  /// How long an edit waits for the node to show it before it is answered anyway (it is saved).
+  static let editShownWithin = Duration.seconds(5)
+
+  public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit {
+    let catalog = self.catalog
+    let saved = try await Self.answering(unsaved: true) {
+      () async throws(PostgresError) -> CatalogCommit? in
+      try await catalog.commit(edit)
+    }
+    guard let saved else {
+      if case .add(let id?, _) = edit {
+        throw .conflict("id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
+      }
+      throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
+    }
+    _ = await caughtUp(to: saved.version, within: Self.editShownWithin)
+    return saved
+  }
+
+  @discardableResult
+  public func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64 {
+    let catalog = self.catalog
+    let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
+      try await catalog.saveSynonyms(synonyms)
+    }
+    _ = await caughtUp(to: version, within: Self.editShownWithin)
+    return version
+  }
+
+  /// Runs `work` against the database: out of reach is `unavailable` (the request may be
+  /// retried), a value it cannot hold `invalid`, anything else it refused `failed`.
+  static func answering<Result: Sendable>(
+    unsaved: Bool = false, _ work: () async throws(PostgresError) -> Result
+  ) async throws(CatalogFailure) -> Result {
+    do {
+      return try await work()
+    } catch {
+      let message = (unsaved ? "the edit was not saved: " : "") + "\(error)"
+      switch error {
+      case .outcomeUnknown:
+        throw .unavailable("the edit may have been saved: \(error); read the item to know")
+      case .unavailable: throw .unavailable(message)
+      // What the database cannot hold (a NUL in a value): the request's fault.
+      case .unsupported: throw .invalid(message)
+      default: throw .failed(message)
+      }
+    }
+  }
+}
+
+extension Duration {
+  /// Seconds with two decimals, for a notice.
+  fileprivate var seconds: String {
+    let (whole, fraction) = components
+    return String(format: "%.2f", Double(whole) + Double(fraction) / 1e18)
+  }
+}
+#endif

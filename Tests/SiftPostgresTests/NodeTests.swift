@@ -1,0 +1,187 @@
+#if Server
+import Foundation
+import Sift
+import SiftPostgres
+import SiftStore
+import SiftTestSupport
+import Testing
+
+/// Nodes that search a PostgreSQL catalog in memory and follow its change log: writers on every
+/// node at once, restarts from the local copy, an import under them, the database gone and back.
+@Suite("Nodes follow a PostgreSQL catalog's change log", .serialized)
+struct NodeTests {
+  /// A folder of the test's own, removed at the end.
+  final class Folder {
+    let url: URL
+    init() throws {
+      url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "sift-nodes-\(UUID().uuidString)", isDirectory: true)
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func cache(_ index: Int) -> URL { url.appendingPathComponent("node\(index)") }
+    deinit { try? FileManager.default.removeItem(at: url) }
+  }
+
+  /// Each node's first rows for a few searches, with their indicator: what a reader sees.
+  static func pages(_ node: any SearchCatalog, _ queries: [String]) async throws -> [String] {
+    var pages: [String] = []
+    for query in queries {
+      let request = try SearchRequest(SearchRequestInput(text: query), schema: node.schema)
+      let page = try await node.search(request, page: PageRequest(limit: 8, facets: true))
+      pages.append(
+        page.indicator.text + ": " + page.results.map(\.item.id.rawValue).joined(separator: ",")
+          + " " + (page.facets?.categories.sorted { $0.key < $1.key }.map { "\($0)=\($1)" } ?? [])
+          .joined(separator: ","))
+    }
+    return pages
+  }
+
+  /// The products' title field.
+  static let title = (try? SeedCatalog.products.load().schema.titleField) ?? "title"
+
+  static let queries = ["", "rose", "gift", "wedding", "flower blue", "ros", "cake", "zzz"]
+
+  @Test("four writers on three nodes: every node applies every change once, in order, and shows the database's pages")
+  func writersOnNodes() async throws {
+    let folder = try Folder()
+    let document = try SeedCatalog.products.load()
+    let cluster = try PostgresCluster.shared()
+    let address = try PostgresAddress(cluster.address(catalog: "nodes_writers"))
+    try await PostgresCatalog.replace(address, with: document)
+    var nodes: [PostgresNode] = []
+    for index in 0..<3 {
+      nodes.append(try await PostgresNode.open(address, cacheFolder: folder.cache(index)))
+    }
+    let start = nodes[0].version
+    let seed: UInt64 = 50_001
+    print("writers on nodes: seed \(seed)")
+    let titles = document.items.compactMap { $0[document.schema.titleField]?.displayText }
+    // Each writer edits items of its own through every node in turn; what it was told is kept.
+    let outcomes = try await withThrowingTaskGroup(of: [Int64].self) { group in
+      for writer in 0..<4 {
+        group.addTask { [nodes] in
+          var random = SplitMix64(seed: seed + UInt64(writer))
+          var versions: [Int64] = []
+          var mine: [ItemID] = []
+          for step in 0..<30 {
+            let node = nodes[(writer + step) % nodes.count]
+            let title = titles.randomElement(using: &random)! + " \(writer)-\(step)"
+            let edit: CatalogEdit
+            if mine.isEmpty || Int.random(in: 0..<3, using: &random) == 0 {
+              edit = .add(ItemID("w\(writer)-\(step)"), fields: [Self.title: .text(title)])
+            } else if Bool.random(using: &random) {
+              edit = .update(Item(id: mine.randomElement(using: &random)!, fields: [Self.title: .text(title)]))
+            } else {
+              edit = .delete(mine.remove(at: Int.random(in: 0..<mine.count, using: &random)))
+            }
+            let saved = try await node.commit(edit)
+            if case .add = edit { mine.append(saved.id) }
+            // The node it was made on shows it at once.
+            #expect(node.version >= saved.version)
+            versions.append(saved.version)
+          }
+          return versions
+        }
+      }
+      var all: [Int64] = []
+      for try await versions in group { all += versions }
+      return all
+    }
+    // Every edit got a version of its own, with no gap: nothing a follower could skip.
+    #expect(outcomes.sorted() == Array(start + 1...start + 120))
+    let last = outcomes.max()!
+    for node in nodes { try await node.reach(last, within: .seconds(10)) }
+    let truth = try await PostgresCatalog.open(address)
+    let written = try await truth.document()
+    let reference = try StoredCatalog(
+      name: "products",
+      store: CatalogStore.create(
+        at: folder.url.appendingPathComponent("reference.sqlite"), document: written))
+    let expected = try await Self.pages(reference, Self.queries)
+    for (index, node) in nodes.enumerated() {
+      #expect(node.count() == reference.count())
+      #expect(try await Self.pages(node, Self.queries) == expected, "node \(index)")
+      let counted = node.counters.withLock { $0 }
+      // Each change once: 120 entries applied, no reload.
+      #expect(counted.applied == 120 && counted.loads == 0, "node \(index): \(counted)")
+    }
+    await truth.close()
+    for node in nodes { await node.close() }
+  }
+
+  @Test("a node restarted reads only the changes since its copy; an import under it is loaded whole")
+  func restartAndImport() async throws {
+    let folder = try Folder()
+    var document = try SeedCatalog.products.load()
+    let cluster = try PostgresCluster.shared()
+    let address = try PostgresAddress(cluster.address(catalog: "nodes_restart"))
+    try await PostgresCatalog.replace(address, with: document)
+    let first = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    #expect(first.openNotice?.contains("loaded \(document.items.count) items") == true)
+    await first.close()
+    let writer = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
+    for index in 0..<5 {
+      _ = try await writer.commit(.add(ItemID("late-\(index)"), fields: [Self.title: .text("Late Rose \(index)")]))
+    }
+    _ = try await writer.replaceSynonyms(Synonyms([.init(group: ["late", "tardy"])]))
+    let again = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    #expect(again.openNotice?.contains("applied 6 changes since") == true, "\(again.openNotice ?? "")")
+    #expect(again.counters.withLock { $0.loads } == 0)
+    #expect(try await Self.pages(again, ["tardy rose"]) == Self.pages(writer, ["tardy rose"]))
+    let tardy = try await Self.pages(again, ["tardy rose"]).first ?? ""
+    #expect(tardy.hasPrefix("Items found: 5:"), "\(tardy)")
+    // Another copy's folder is not taken from under a running node.
+    await #expect(throws: PostgresError.self) {
+      _ = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    }
+    // An import replaces the catalog: both nodes load it whole, at the next version.
+    document.items.removeLast(10)
+    let before = again.version
+    try await PostgresCatalog.replace(address, with: document)
+    try await again.reach(before + 1, within: .seconds(10))
+    try await writer.reach(before + 1, within: .seconds(10))
+    #expect(again.count() == document.items.count)
+    #expect(again.counters.withLock { $0.loads } == 1)
+    #expect(try await Self.pages(again, Self.queries) == Self.pages(writer, Self.queries))
+    await again.close()
+    await writer.close()
+  }
+
+  @Test("the database stopped: searches answer from memory, edits fail naming it; back, edits resume and every node catches up")
+  func databaseDownAndBack() async throws {
+    let folder = try Folder()
+    let cluster = try PostgresCluster.own()
+    defer { cluster.remove() }
+    let address = try PostgresAddress(cluster.address(catalog: "nodes_down"))
+    try await PostgresCatalog.replace(address, with: try SeedCatalog.products.load())
+    let one = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    let two = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
+    let shown = try await Self.pages(one, Self.queries)
+    cluster.stop()
+    #expect(try await Self.pages(one, Self.queries) == shown)
+    #expect(try await Self.pages(two, Self.queries) == shown)
+    do {
+      _ = try await one.commit(.add(ItemID("down"), fields: [Self.title: .text("Down Rose")]))
+      Issue.record("an edit with the database stopped was answered as saved")
+    } catch {
+      guard case .unavailable(let message) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(message.hasPrefix("the edit was not saved: cannot reach PostgreSQL at"), "\(message)")
+    }
+    try cluster.start()
+    // The first edit after may find its connection gone; the next one is saved.
+    var saved: CatalogCommit?
+    for _ in 0..<20 where saved == nil {
+      saved = try? await one.commit(.add(ItemID("back"), fields: [Self.title: .text("Back Rose")]))
+      if saved == nil { try await Task.sleep(for: .milliseconds(250)) }
+    }
+    let version = try #require(saved).version
+    try await two.reach(version, within: .seconds(10))
+    #expect(try await Self.pages(two, ["back rose"]).first?.hasPrefix("1 item found") == true)
+    await one.close()
+    await two.close()
+  }
+}
+#endif

@@ -1,0 +1,218 @@
+#if Server
+import Foundation
+import Sift
+import SiftPostgres
+import SiftStore
+import SiftTestSupport
+import Testing
+
+/// A catalog in PostgreSQL as the truth: its edits, its change log and its upgrades. (Searches
+/// are the nodes' — `NodeTests`, `ServedEquivalenceTests`.)
+@Suite("A catalog in PostgreSQL keeps its items and the order of their changes", .serialized)
+struct PostgresCatalogTests {
+  static func seed(_ catalog: SeedCatalog) throws -> CatalogDocument { try catalog.load() }
+
+  /// The cities sample in PostgreSQL as an older Sift left it: written now, then taken back by
+  /// `downgrade` (SQL given the quoted schema name). Returns the document, the cluster, the
+  /// address and the quoted schema name.
+  static func olderCities(
+    _ name: String, downgrade: (String) -> String
+  ) async throws -> (CatalogDocument, PostgresCluster, PostgresAddress, String) {
+    let document = try cities()
+    let cluster = try PostgresCluster.shared()
+    let address = try PostgresAddress(cluster.address(catalog: name))
+    try await PostgresCatalog.replace(address, with: document)
+    let schema = "\"\(address.schemaName)\""
+    _ = try cluster.psql(downgrade(schema))
+    return (document, cluster, address, schema)
+  }
+
+  /// The catalog's format as this Sift writes it: an older one was upgraded on open.
+  static func expectCurrentFormat(_ cluster: PostgresCluster, _ schema: String) throws {
+    let format = try cluster.psql("SELECT format FROM \(schema).catalog")
+    #expect(format.trimmingCharacters(in: .whitespacesAndNewlines) == "\(PostgresCatalog.format)")
+  }
+
+  /// The cities sample (2,955 cities, names in many scripts) as `sift import` reads it;
+  /// `located`: with `--location latitude,longitude`.
+  static func cities(located: Bool = false) throws -> CatalogDocument {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-pg-cities-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Fixtures/cities-sample.jsonl")
+    let catalog = folder.appendingPathComponent("cities.sqlite")
+    _ = try CatalogImporter.run(
+      file: file, into: catalog,
+      spec: ImportSpec(
+        titleField: "name", textFields: ["alternates"], numberFields: ["population"],
+        categoryField: "country", idField: "id", rankingField: RankingField(parsing: "population"),
+        location: located ? LocationFields(latitude: "latitude", longitude: "longitude") : nil))
+    let store = try CatalogStore.open(at: catalog)
+    defer { try? store.close() }
+    return try store.loadDocument()
+  }
+
+  /// Random queries made of the catalog's own words: whole words, beginnings, pieces from
+  /// inside, misspellings, two words, phrases, negations, numbers and number filters — with
+  /// random tokens and scopes.
+  static func randomInput(
+    _ document: CatalogDocument, using random: inout SplitMix64
+  ) -> SearchRequestInput {
+    let schema = document.schema
+    let textFields = schema.fields.filter { $0.kind == .text }
+    let numberFields = schema.fields.filter { $0.kind == .number }
+    // Most terms come from one item, so queries of several terms still find something.
+    let target = document.items.randomElement(using: &random)!
+    func word() -> String {
+      let item =
+        Int.random(in: 0..<4, using: &random) == 0
+        ? document.items.randomElement(using: &random)! : target
+      let field = textFields.randomElement(using: &random)!
+      let text = item[field.name]?.displayText ?? "x"
+      let words = text.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+      return words.randomElement(using: &random) ?? "x"
+    }
+    func term() -> String {
+      let whole = word()
+      switch Int.random(in: 0..<12, using: &random) {
+      case 0, 1: return whole
+      case 2, 3: return String(whole.prefix(Int.random(in: 1...4, using: &random)))
+      case 4:
+        let characters = Array(whole)
+        let start = Int.random(in: 0..<characters.count, using: &random)
+        return String(characters[start..<min(characters.count, start + 3)])
+      case 5, 6:
+        // A misspelling: one letter changed, dropped or swapped with the next.
+        var characters = Array(whole.lowercased())
+        guard characters.count >= 4 else { return whole }
+        let at = Int.random(in: 1..<characters.count - 1, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: characters[at] = "xqzk".randomElement(using: &random)!
+        case 1: characters.remove(at: at)
+        default: characters.swapAt(at, at + 1)
+        }
+        return String(characters)
+      case 7: return "\"\(word()) \(String(word().prefix(2)))\""
+      case 8: return "-" + String(whole.prefix(2))
+      case 9:
+        guard let field = numberFields.randomElement(using: &random),
+          let value = document.items.randomElement(using: &random)?[field.name],
+          case .number(let number) = value
+        else { return whole }
+        let shown = FieldValue.format(number)
+        return [
+          "\(field.name):<\(shown)", "\(field.name):>=\(shown)", shown, "-\(field.name):\(shown)",
+        ]
+        .randomElement(using: &random)!
+      case 10: return whole.uppercased()
+      default: return String(whole.dropFirst())
+      }
+    }
+    // A third finished with a space: ranked as finished words, not as a word being typed.
+    let text =
+      (0..<Int.random(in: 1...3, using: &random)).map { _ in term() }.joined(separator: " ")
+      + (Int.random(in: 0..<3, using: &random) == 0 ? " " : "")
+    // Now and then a token: the target's category or any suggested one.
+    var tokens: [String] = []
+    if Int.random(in: 0..<5, using: &random) == 0, let field = schema.categoryField,
+      let category = target[field]?.displayText
+    {
+      tokens.append("\(field):\(category)")
+    }
+    if Int.random(in: 0..<6, using: &random) == 0,
+      let token = schema.suggestedTokens.randomElement(using: &random)
+    {
+      tokens.append(token.identifier)
+    }
+    let scope =
+      schema.scopeTitles.isEmpty || Bool.random(using: &random)
+      ? nil : schema.scopeTitles.randomElement(using: &random)
+    return SearchRequestInput(text: text, scope: scope, tokens: tokens)
+  }
+
+  @Test("a format 6 catalog gains its change log on open, and its edits are logged from there")
+  func upgradeToTheChangeLog() async throws {
+    let (document, cluster, address, s) = try await Self.olderCities("log_upgrade") { s in
+      """
+      DROP TABLE \(s).changes;
+      ALTER TABLE \(s).catalog DROP COLUMN identity, DROP COLUMN log_start;
+      UPDATE \(s).catalog SET format = 6, generation = 41;
+      """
+    }
+    // Two processes opening it at once upgrade it once.
+    async let first = PostgresCatalog.open(address)
+    async let second = PostgresCatalog.open(address)
+    let (catalog, other) = try await (first, second)
+    await other.close()
+    try Self.expectCurrentFormat(cluster, s)
+    let (state, before) = try await catalog.changes(after: 0)
+    #expect(state.version == 41 && state.logStart == 41 && before.isEmpty)
+    let item = document.items[0]
+    let saved = try await catalog.commit(.update(item))
+    #expect(saved == CatalogCommit(id: item.id, version: 42))
+    let (_, after) = try await catalog.changes(after: 41)
+    #expect(after.map(\.version) == [42])
+    #expect(after.first?.item == item)
+    await catalog.close()
+  }
+
+  @Test("adds, replacements and deletes: the catalog holds the edited items, each change logged at the next version")
+  func editsLogged() async throws {
+    var document = try Self.seed(.products)
+    let cluster = try PostgresCluster.shared()
+    let address = try PostgresAddress(cluster.address(catalog: "equivalence_edits"))
+    try await PostgresCatalog.replace(address, with: document)
+    let catalog = try await PostgresCatalog.open(address)
+    let start = try await catalog.changes(after: 0).state.version
+    let seed: UInt64 = 15_015
+    print("logged edits: seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let titleField = document.schema.titleField
+    var versions: [Int64] = []
+    var expected: [(PostgresCatalog.ChangeKind, String)] = []
+    for step in 0..<60 {
+      switch Int.random(in: 0..<3, using: &random) {
+      case 0:
+        var item = document.items.randomElement(using: &random)!
+        item.id = ItemID("added-\(step)")
+        item.fields[titleField] = .text(
+          (item[titleField]?.displayText ?? "") + " Deluxe \(step)")
+        let saved = try #require(try await catalog.commit(.add(item.id, fields: item.fields)))
+        versions.append(saved.version)
+        expected.append((.put, item.id.rawValue))
+        document.items.append(item)
+      case 1:
+        let index = Int.random(in: 0..<document.items.count, using: &random)
+        var item = document.items[index]
+        let other = document.items.randomElement(using: &random)!
+        item.fields[titleField] = other[titleField]
+        let saved = try #require(try await catalog.commit(.update(item)))
+        versions.append(saved.version)
+        expected.append((.put, item.id.rawValue))
+        document.items[index] = item
+      default:
+        guard document.items.count > 5 else { continue }
+        let index = Int.random(in: 0..<document.items.count, using: &random)
+        let id = document.items[index].id
+        let saved = try #require(try await catalog.commit(.delete(id)))
+        versions.append(saved.version)
+        expected.append((.delete, id.rawValue))
+        document.items.remove(at: index)
+      }
+    }
+    // Refused edits write nothing, not even a version.
+    #expect(try await catalog.commit(.delete(ItemID("no-such-item"))) == nil)
+    #expect(try await catalog.commit(.add(document.items[0].id, fields: [:])) == nil)
+    #expect(versions == Array(start + 1...start + Int64(versions.count)))
+    #expect(try await catalog.count() == document.items.count)
+    #expect(try await catalog.document() == document)
+    let (state, logged) = try await catalog.changes(after: start)
+    #expect(state.version == versions.last)
+    #expect(logged.map(\.version) == versions)
+    #expect(logged.map { "\($0.kind)" + ($0.id?.rawValue ?? "") } == expected.map { "\($0)\($1)" })
+    await catalog.close()
+  }
+}
+#endif
