@@ -30,6 +30,8 @@ done
 # of that key with the filter TENANT_FILTER, by default one every city passes) or admin (the
 # token file's token): what keys cost per request. ONLY=searches runs the first run alone;
 # SERVE_OPTIONS more options for sift serve (SERVE_OPTIONS='--request-timeout 0').
+# POSTGRES=postgresql://…?catalog=cities serves that catalog instead of the file: a node with its
+# local copy in the run's folder (Benchmarks/nodes-load.sh sets it up beside a .sqlite run).
 sift=${SIFT:-.build/release/sift}
 auth=${AUTH:-none}
 tenant_filter=${TENANT_FILTER:--country:ZZ}
@@ -45,7 +47,10 @@ cleanup() {
 trap cleanup EXIT
 
 catalog="$work/cities.sqlite"
-case "$source" in
+if [ -n "${POSTGRES:-}" ]; then
+  catalog=$POSTGRES
+  SERVE_OPTIONS="${SERVE_OPTIONS:-} --cache $work/cache"
+else case "$source" in
   *.jsonl)
     "$sift" import "$source" --catalog "$catalog" --title name --text alternates \
       --number population --category country --id id >/dev/null 2>&1 ;;
@@ -53,7 +58,7 @@ case "$source" in
     cp "$source" "$catalog"
     # Its index file too, when it has one (else the server builds the index on start).
     [ -f "$source-index" ] && cp "$source-index" "$catalog-index" ;;
-esac
+esac; fi
 token=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
 echo "$token" >"$work/token"
 
@@ -108,7 +113,7 @@ start_server() {
   # shellcheck disable=SC2086
   "$sift" serve --catalog "$catalog" --port "$port" --token-file "$work/token" "${keys[@]}" ${SERVE_OPTIONS:-} "$@" 2>"$work/serve.log" &
   server_pid=$!
-  for _ in $(seq 1 600); do curl -sf "$base/catalogs" >/dev/null && break; sleep 0.1; done
+  for _ in $(seq 1 1200); do curl -sf "$base/catalogs" >/dev/null && break; sleep 0.1; done
   curl -sf "$base/catalogs" >/dev/null || { cat "$work/serve.log" >&2; exit 1; }
   sleep 5
   PATHS="$work/paths.lua" BEARER="$bearer" wrk -t 2 -c "$connections" -d 5s -s "$work/load.lua" "$base" >/dev/null

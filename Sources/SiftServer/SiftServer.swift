@@ -607,7 +607,8 @@ public struct SiftServer: Sendable {
     var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
     if let version { headers[.siftVersion] = "\(version)" }
     return Response(
-      status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.bytes)))
+      status: status, headers: headers,
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.bytes)))
   }
 
   /// Waits until `catalog` shows `version` (a search's `after`); 503 naming where it is when it

@@ -349,7 +349,8 @@ struct PostgresServeTests {
     #expect(ahead.status == 503)
     #expect(
       ahead.json["error"] as? String
-        == "after: catalog e2e_two_servers is at version \(changedAt + 1), not yet \(changedAt + 50)")
+        == "after: catalog e2e_two_servers is at version \(changedAt + 1), not yet \(changedAt + 50)"
+    )
     #expect(
       try second.request("DELETE", "/catalogs/e2e_two_servers/items/8", token: "secret").status
         == 404)
@@ -369,7 +370,9 @@ struct PostgresServeTests {
     #expect(cli.titles == ["Red Rose", "White Rose"])
   }
 
-  @Test("the database frozen, then stopped: searches answer from memory, edits 503 with the cause; back, edits resume")
+  @Test(
+    "the database frozen, then stopped: searches answer from memory, edits 503 with the cause; back, edits resume"
+  )
   func databaseRestart() throws {
     let cluster = try PostgresCluster.own()
     defer { cluster.remove() }
@@ -383,7 +386,10 @@ struct PostgresServeTests {
     let token = try sift.write("token", "secret\n")
     let server = try ServeCommandTests.Server(
       sift,
-      ["--catalog", address, "--token-file", token, "--request-timeout", "2", "--cache", sift.path("c1")])
+      [
+        "--catalog", address, "--token-file", token, "--request-timeout", "2", "--cache",
+        sift.path("c1"),
+      ])
     let search = "/catalogs/e2e_restart/search?q=rose"
     let before = try server.request("GET", search)
     #expect(before.status == 200)
@@ -391,7 +397,10 @@ struct PostgresServeTests {
     // A second node, to stop while the database is frozen.
     let second = try ServeCommandTests.Server(
       sift,
-      ["--catalog", address, "--token-file", token, "--request-timeout", "2", "--cache", sift.path("c2")])
+      [
+        "--catalog", address, "--token-file", token, "--request-timeout", "2", "--cache",
+        sift.path("c2"),
+      ])
     #expect(try second.request("GET", search).status == 200)
     // A database that stops answering without closing its connections: an edit is answered at
     // the deadline, saying it may have been saved; searches go on from memory.
@@ -438,7 +447,10 @@ struct PostgresServeTests {
     let after = try server.request("GET", search)
     #expect(after.status == 200, "\(after.json)")
     // "Frozen Rose" may have been saved (it was answered at the deadline): either way is right.
-    #expect(Self.titles(after.json).filter { $0 != "Frozen Rose" } == ["Red Rose", "White Rose", "Found Rose"])
+    #expect(
+      Self.titles(after.json).filter { $0 != "Frozen Rose" } == [
+        "Red Rose", "White Rose", "Found Rose",
+      ])
     let (status, stderr) = server.stop()
     #expect(status == 0, "\(stderr)")
   }

@@ -30,7 +30,8 @@ struct NodeTests {
       let page = try await node.search(request, page: PageRequest(limit: 8, facets: true))
       pages.append(
         page.indicator.text + ": " + page.results.map(\.item.id.rawValue).joined(separator: ",")
-          + " " + (page.facets?.categories.sorted { $0.key < $1.key }.map { "\($0)=\($1)" } ?? [])
+          + " "
+          + (page.facets?.categories.sorted { $0.key < $1.key }.map { "\($0)=\($1)" } ?? [])
           .joined(separator: ","))
     }
     return pages
@@ -41,7 +42,9 @@ struct NodeTests {
 
   static let queries = ["", "rose", "gift", "wedding", "flower blue", "ros", "cake", "zzz"]
 
-  @Test("four writers on three nodes: every node applies every change once, in order, and shows the database's pages")
+  @Test(
+    "four writers on three nodes: every node applies every change once, in order, and shows the database's pages"
+  )
   func writersOnNodes() async throws {
     let folder = try Folder()
     let document = try SeedCatalog.products.load()
@@ -70,7 +73,8 @@ struct NodeTests {
             if mine.isEmpty || Int.random(in: 0..<3, using: &random) == 0 {
               edit = .add(ItemID("w\(writer)-\(step)"), fields: [Self.title: .text(title)])
             } else if Bool.random(using: &random) {
-              edit = .update(Item(id: mine.randomElement(using: &random)!, fields: [Self.title: .text(title)]))
+              edit = .update(
+                Item(id: mine.randomElement(using: &random)!, fields: [Self.title: .text(title)]))
             } else {
               edit = .delete(mine.remove(at: Int.random(in: 0..<mine.count, using: &random)))
             }
@@ -109,7 +113,8 @@ struct NodeTests {
     for node in nodes { await node.close() }
   }
 
-  @Test("a node restarted reads only the changes since its copy; an import under it is loaded whole")
+  @Test(
+    "a node restarted reads only the changes since its copy; an import under it is loaded whole")
   func restartAndImport() async throws {
     let folder = try Folder()
     var document = try SeedCatalog.products.load()
@@ -121,11 +126,13 @@ struct NodeTests {
     await first.close()
     let writer = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
     for index in 0..<5 {
-      _ = try await writer.commit(.add(ItemID("late-\(index)"), fields: [Self.title: .text("Late Rose \(index)")]))
+      _ = try await writer.commit(
+        .add(ItemID("late-\(index)"), fields: [Self.title: .text("Late Rose \(index)")]))
     }
     _ = try await writer.replaceSynonyms(Synonyms([.init(group: ["late", "tardy"])]))
     let again = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
-    #expect(again.openNotice?.contains("applied 6 changes since") == true, "\(again.openNotice ?? "")")
+    #expect(
+      again.openNotice?.contains("applied 6 changes since") == true, "\(again.openNotice ?? "")")
     #expect(again.counters.withLock { $0.loads } == 0)
     #expect(try await Self.pages(again, ["tardy rose"]) == Self.pages(writer, ["tardy rose"]))
     let tardy = try await Self.pages(again, ["tardy rose"]).first ?? ""
@@ -147,7 +154,9 @@ struct NodeTests {
     await writer.close()
   }
 
-  @Test("the database stopped: searches answer from memory, edits fail naming it; back, edits resume and every node catches up")
+  @Test(
+    "the database stopped: searches answer from memory, edits fail naming it; back, edits resume and every node catches up"
+  )
   func databaseDownAndBack() async throws {
     let folder = try Folder()
     let cluster = try PostgresCluster.own()
@@ -182,6 +191,43 @@ struct NodeTests {
     #expect(try await Self.pages(two, ["back rose"]).first?.hasPrefix("1 item found") == true)
     await one.close()
     await two.close()
+  }
+
+  @Test(
+    "the log is cut to what is kept; a node behind its start loads the catalog whole, one within it reads the log"
+  )
+  func boundedLog() async throws {
+    let folder = try Folder()
+    let cluster = try PostgresCluster.shared()
+    let address = try PostgresAddress(cluster.address(catalog: "nodes_bounded"))
+    try await PostgresCatalog.replace(address, with: try SeedCatalog.products.load())
+    let behind = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    await behind.close()
+    // Keeps the last 100 changes, however young.
+    let writer = try await PostgresCatalog.open(
+      address, retention: PostgresCatalog.Retention(changes: 100, days: 0))
+    for index in 0..<300 {
+      _ = try await writer.commit(
+        .add(ItemID("kept-\(index)"), fields: [Self.title: .text("Kept \(index)")]))
+    }
+    let (state, kept) = try await writer.changes(after: 0)
+    // Cut every 256 versions: at version 256, to the 100 before it.
+    #expect(state.version == 301 && state.logStart == 156, "\(state)")
+    #expect(kept.first?.version == 157 && kept.count == 145)
+    let reopened = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    #expect(reopened.counters.withLock { $0.loads } == 1)
+    #expect(reopened.openNotice?.contains("another state") == true, "\(reopened.openNotice ?? "")")
+    let within = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
+    await within.close()
+    for index in 0..<5 { _ = try await writer.commit(.delete(ItemID("kept-\(index)"))) }
+    let caught = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
+    #expect(caught.counters.withLock { $0 } == (applied: 5, loads: 0))
+    #expect(
+      try await Self.pages(caught, Self.queries + ["kept"])
+        == Self.pages(reopened, Self.queries + ["kept"]))
+    await reopened.close()
+    await caught.close()
+    await writer.close()
   }
 }
 #endif

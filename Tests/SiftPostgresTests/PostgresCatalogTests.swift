@@ -158,7 +158,9 @@ struct PostgresCatalogTests {
     await catalog.close()
   }
 
-  @Test("adds, replacements and deletes: the catalog holds the edited items, each change logged at the next version")
+  @Test(
+    "adds, replacements and deletes: the catalog holds the edited items, each change logged at the next version"
+  )
   func editsLogged() async throws {
     var document = try Self.seed(.products)
     let cluster = try PostgresCluster.shared()

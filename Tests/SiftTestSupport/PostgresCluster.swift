@@ -61,9 +61,11 @@ public final class PostgresCluster: Sendable {
     return result.output
   }
 
-  /// Stops the server (fast shutdown, like a restart's first half).
-  public func stop() {
-    _ = Self.run(asOwner("\(binaries)/pg_ctl -D \(folder)/data -m fast -w stop"))
+  /// Stops the server (fast shutdown, like a restart's first half); `immediately`: as a crash
+  /// does (`-m immediate`: no checkpoint, recovery from the log at the next start).
+  public func stop(immediately: Bool = false) {
+    let mode = immediately ? "immediate" : "fast"
+    _ = Self.run(asOwner("\(binaries)/pg_ctl -D \(folder)/data -m \(mode) -w stop"))
   }
 
   /// Freezes the server and every session of it (SIGSTOP): a database that stops answering

@@ -49,7 +49,7 @@ extension PostgresCatalog {
       try await connection.execute(
         """
         WITH gone AS (DELETE FROM "\(address.schemaName)".changes
-          WHERE version <= $1 AND at < now() - make_interval(days => $2) RETURNING version)
+          WHERE version <= $1 AND at < now() - make_interval(days => $2::integer) RETURNING version)
         UPDATE \(catalogTable) SET log_start = greatest(log_start, (SELECT max(version) FROM gone))
         WHERE EXISTS (SELECT 1 FROM gone)
         """,
@@ -174,16 +174,16 @@ extension PostgresCatalog {
     on connection: PostgresConnection, _ schemaName: String,
     onListening: @Sendable () async -> Void, onChange: @Sendable (Int64) async -> Void
   ) async throws {
-      try await connection.listen(on: Self.changesChannel) { notifications in
-        await onListening()
-        for try await notification in notifications {
-          let words = notification.payload.split(separator: " ", maxSplits: 1)
-          guard words.count == 2, words[1] == schemaName, let version = Int64(words[0]) else {
-            continue
-          }
-          await onChange(version)
+    try await connection.listen(on: Self.changesChannel) { notifications in
+      await onListening()
+      for try await notification in notifications {
+        let words = notification.payload.split(separator: " ", maxSplits: 1)
+        guard words.count == 2, words[1] == schemaName, let version = Int64(words[0]) else {
+          continue
         }
+        await onChange(version)
       }
+    }
   }
 }
 #endif

@@ -197,7 +197,8 @@ public final class PostgresCatalog: Sendable {
   public func add(
     _ fields: [String: FieldValue], id: ItemID? = nil
   ) async throws(PostgresError) -> ItemID? {
-    try await write(Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil)?
+    try await write(
+      Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil)?
       .id
   }
 
@@ -367,8 +368,10 @@ public final class PostgresCatalog: Sendable {
   public func commit(_ edit: CatalogEdit) async throws(PostgresError) -> CatalogCommit? {
     switch edit {
     case .add(let id, let fields):
-      try await write(Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil)
-        .map { CatalogCommit(id: $0.id, version: $0.version) }
+      try await write(
+        Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil
+      )
+      .map { CatalogCommit(id: $0.id, version: $0.version) }
     case .update(let item):
       try await write(item, isNew: false, allocatesID: false)
         .map { CatalogCommit(id: $0.id, version: $0.version) }

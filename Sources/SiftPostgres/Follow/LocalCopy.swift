@@ -55,14 +55,16 @@ final class LocalCopy: Sendable {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     } catch {
       throw .unsuitable(
-        address.description, reason: "its local copy's folder \(folder.path) cannot be made: \(error)")
+        address.description,
+        reason: "its local copy's folder \(folder.path) cannot be made: \(error)")
     }
     let lockPath = folder.appendingPathComponent("\(key).lock").path
     let descriptor = open(lockPath, O_RDWR | O_CREAT, 0o644)
     guard descriptor >= 0 else {
       throw .unsuitable(
         address.description,
-        reason: "its local copy's lock \(lockPath) cannot be opened: \(String(cString: strerror(errno)))")
+        reason:
+          "its local copy's lock \(lockPath) cannot be opened: \(String(cString: strerror(errno)))")
     }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       close(descriptor)

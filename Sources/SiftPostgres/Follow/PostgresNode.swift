@@ -55,7 +55,9 @@ public final class PostgresNode: SearchCatalog {
       let copy: LocalCopy
       do throws(PostgresError) {
         copy = try LocalCopy(folder: cacheFolder, address: address)
-      } catch .unsuitable(_, let reason) where !follows && reason == LocalCopy.busyReason(cacheFolder) {
+      } catch .unsuitable(_, let reason)
+        where !follows && reason == LocalCopy.busyReason(cacheFolder)
+      {
         // A server on this machine keeps the copy: a command that searches once loads its own.
         copy = try LocalCopy.temporary(for: address)
       }
@@ -64,7 +66,8 @@ public final class PostgresNode: SearchCatalog {
       var following: Following
       if let note = copy.readNote(),
         let local = try? StoredCatalog(
-          name: address.catalog, store: CatalogStore.open(at: copy.url(of: note.file), concurrentReads: true),
+          name: address.catalog,
+          store: CatalogStore.open(at: copy.url(of: note.file), concurrentReads: true),
           typoTolerance: typoTolerance, recentSearches: recentSearches, warmsUp: follows)
       {
         following = Following(local: local, note: note)
@@ -83,13 +86,15 @@ public final class PostgresNode: SearchCatalog {
       try await node.catchUp()
       let after = node.counters.withLock { $0 }
       if after.loads > before.loads {
-        notice = "loaded \(node.count()) items from PostgreSQL (the local copy was of another state)"
+        notice =
+          "loaded \(node.count()) items from PostgreSQL (the local copy was of another state)"
       } else if after.applied > before.applied {
         notice += " and applied \(after.applied - before.applied) changes since"
       }
       let elapsed = ContinuousClock.now - started
       node.notice.withLock {
-        $0 = "catalog \(address.catalog): \(notice); at version \(node.version) in \(elapsed.seconds) s"
+        $0 =
+          "catalog \(address.catalog): \(notice); at version \(node.version) in \(elapsed.seconds) s"
       }
       if follows {
         node.startFollowing()
@@ -284,7 +289,11 @@ public final class PostgresNode: SearchCatalog {
     let resumed = Locked(false)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let resume: @Sendable () -> Void = {
-        guard resumed.withLock({ done in defer { done = true }; return !done }) else { return }
+        guard
+          resumed.withLock({ done in
+            defer { done = true }; return !done
+          })
+        else { return }
         continuation.resume()
       }
       Task {

@@ -143,7 +143,8 @@ extension AppCommand {
       throw Failure.exit(TerminalError.notATerminal.description, status: 2)
     }
     let argument = self.catalog
-    let node = try waiting { () async throws in try await Failure.openNode(argument, follows: false) }
+    let node = try waiting { () async throws in try await Failure.openNode(argument, follows: false)
+    }
     defer { waiting { () async in await node.close() } }
     let catalog = node.catalog
     let copy = try Failure.openCatalog(node.localCopyURL.path)
