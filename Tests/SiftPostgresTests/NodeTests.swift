@@ -187,7 +187,7 @@ struct NodeTests {
       if saved == nil { try await Task.sleep(for: .milliseconds(250)) }
     }
     let version = try #require(saved).version
-    try await two.reach(version, within: .seconds(10))
+    try await two.reach(version, within: .seconds(20))
     #expect(try await Self.pages(two, ["back rose"]).first?.hasPrefix("1 item found") == true)
     await one.close()
     await two.close()

@@ -132,12 +132,24 @@ struct PostgresCatalogTests {
     return SearchRequestInput(text: text, scope: scope, tokens: tokens)
   }
 
-  @Test("a format 6 catalog gains its change log on open, and its edits are logged from there")
+  @Test(
+    "an older catalog (format 6: folded columns, words, letters, no log) is upgraded on open to its items and a change log"
+  )
   func upgradeToTheChangeLog() async throws {
     let (document, cluster, address, s) = try await Self.olderCities("log_upgrade") { s in
+      // As format 6 left a catalog: what SQL searches read beside the items, and no log.
       """
       DROP TABLE \(s).changes;
       ALTER TABLE \(s).catalog DROP COLUMN identity, DROP COLUMN log_start;
+      CREATE FUNCTION \(s).words(t text) RETURNS text[] LANGUAGE sql IMMUTABLE AS $$
+        SELECT regexp_split_to_array(t, ' ') $$;
+      ALTER TABLE \(s).items ADD COLUMN t0 text NOT NULL DEFAULT '', ADD COLUMN k0 text,
+        ADD COLUMN w0 text[] GENERATED ALWAYS AS (\(s).words(t0)) STORED,
+        ADD COLUMN lh integer NOT NULL DEFAULT 0, ADD COLUMN category text;
+      CREATE INDEX items_category ON \(s).items (category);
+      CREATE TABLE \(s).words (word text PRIMARY KEY);
+      CREATE TABLE \(s).letters (letter smallint NOT NULL);
+      CREATE TABLE \(s).letter_counts (letter smallint NOT NULL);
       UPDATE \(s).catalog SET format = 6, generation = 41;
       """
     }
@@ -147,8 +159,17 @@ struct PostgresCatalogTests {
     let (catalog, other) = try await (first, second)
     await other.close()
     try Self.expectCurrentFormat(cluster, s)
+    let columns = try cluster.psql(
+      "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns WHERE table_schema = '\(address.schemaName)' AND table_name = 'items'"
+    )
+    #expect(columns.trimmingCharacters(in: .whitespacesAndNewlines) == "fields,id,ord")
+    let tables = try cluster.psql(
+      "SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = '\(address.schemaName)'"
+    )
+    #expect(tables.trimmingCharacters(in: .whitespacesAndNewlines) == "catalog,changes,items")
     let (state, before) = try await catalog.changes(after: 0)
     #expect(state.version == 41 && state.logStart == 41 && before.isEmpty)
+    #expect(try await catalog.document() == document)
     let item = document.items[0]
     let saved = try await catalog.commit(.update(item))
     #expect(saved == CatalogCommit(id: item.id, version: 42))

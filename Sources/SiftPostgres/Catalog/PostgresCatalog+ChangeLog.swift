@@ -98,7 +98,7 @@ extension PostgresCatalog {
     for (_, _, _, logged, kind, id, fields) in rows {
       guard let logged, let kind = kind.flatMap(ChangeKind.init(rawValue:)) else { continue }
       var change = Change(version: logged, kind: kind, id: id.map { ItemID($0) }, item: nil)
-      if let id, let fields { change.item = try FoldedRow.item(id: id, fields: fields) }
+      if let id, let fields { change.item = try ItemRow.item(id: id, fields: fields) }
       changes.append(change)
     }
     return (state, changes)
@@ -137,7 +137,7 @@ extension PostgresCatalog {
     }
     var items: [Item] = []
     items.reserveCapacity(rows.count)
-    for (id, fields) in rows { items.append(try FoldedRow.item(id: id, fields: fields)) }
+    for (id, fields) in rows { items.append(try ItemRow.item(id: id, fields: fields)) }
     return (state, CatalogDocument(schema: schema, items: items))
   }
 

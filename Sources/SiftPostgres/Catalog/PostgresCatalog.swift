@@ -3,54 +3,17 @@ import Foundation
 import PostgresNIO
 import Sift
 
-/// A catalog kept in PostgreSQL: the schema `sift_NAME` holds the items with their fields (JSON)
-/// and Sift's folded text beside them, the word dictionary for near spellings, and the catalog's
-/// schema and format. Searches are compiled to SQL (`search(_:)`), so every server in front of
-/// the database sees every edit on its next search.
+/// A catalog kept in PostgreSQL: the truth, and the order of its changes. The schema
+/// `sift_NAME` holds the items (their fields as JSON, in catalog order), the catalog's schema
+/// and format, and the change log (`CatalogLayout`). Every write is one transaction that moves
+/// the catalog's version and logs the change (`log(_:id:on:)`); nodes load the items and follow
+/// the log, and search in memory (`PostgresNode`).
 public final class PostgresCatalog: Sendable {
-  /// The format this Sift writes; a catalog with a higher one is refused.
-  public static let format = 7
-  /// Upgrades from each older format to the next, in order, each in the upgrade's
-  /// transaction: 1 → 2 adds what one-letter searches read (`LetterSummary`); 2 → 3 ranks
-  /// them again, with the attribute of the value that decides the exactness (issue 29); 3 → 4
-  /// ranks them as a word still being typed ranks (`MatchRequest.isTyping`); 4 → 5 adds the
-  /// function that finds a value starting with a near spelling (`CatalogLayout.nearStartFunction`);
-  /// 5 → 6 folds apostrophes away, as `TextFolding` now does ("divoire" finds "d'Ivoire");
-  /// 6 → 7 adds the change log that nodes follow (`CatalogLayout.changesTable`), explaining the
-  /// changes after the version the catalog is at.
-  static let migrations:
-    [Int: @Sendable (CatalogLayout, String, PostgresConnection) async throws -> Void] = [
-      1: { layout, schemaName, connection in
-        for column in CatalogLayout.letterColumns {
-          try await connection.execute(
-            "ALTER TABLE \"\(schemaName)\".items ADD COLUMN \(column) integer NOT NULL DEFAULT 0")
-        }
-        for statement in layout.letterTables(schemaName) { try await connection.execute(statement) }
-        try await rebuildLetters(schemaName: schemaName, layout: layout, on: connection)
-      },
-      2: { layout, schemaName, connection in
-        try await rerankLetters(schemaName: schemaName, layout: layout, on: connection)
-      },
-      3: { layout, schemaName, connection in
-        try await rerankLetters(schemaName: schemaName, layout: layout, on: connection)
-      },
-      4: { layout, schemaName, connection in
-        try await connection.execute(layout.nearStartFunction(schemaName))
-      },
-      5: { layout, schemaName, connection in
-        try await refoldApostrophes(schemaName: schemaName, layout: layout, on: connection)
-      },
-      6: { _, schemaName, connection in
-        try await connection.execute(CatalogLayout.changesTable(schemaName))
-        try await connection.execute(
-          """
-          ALTER TABLE "\(schemaName)".catalog
-            ADD COLUMN identity text NOT NULL DEFAULT md5(random()::text || clock_timestamp()),
-            ADD COLUMN log_start bigint NOT NULL DEFAULT 0
-          """)
-        try await connection.execute("UPDATE \"\(schemaName)\".catalog SET log_start = generation")
-      },
-    ]
+  /// The format this Sift writes; a catalog with a higher one is refused, one with a lower one
+  /// upgraded when opened (`CatalogLayout.upgrade`). Formats 1 to 6 kept Sift's folded text, a
+  /// word dictionary and letters tables for searches compiled to SQL; 7 added the change log;
+  /// 8 keeps the items and the log alone.
+  public static let format = 8
 
   public let address: PostgresAddress
   /// The schema as opened, with the synonyms saved since.
@@ -61,8 +24,6 @@ public final class PostgresCatalog: Sendable {
   }
   private let openedSchema: CatalogSchema
   private let synonyms: SynonymsBox
-  let layout: CatalogLayout
-  let searchSchema: SearchSchema<Item>
   let link: PostgresLink
   /// How much of the change log writes through this catalog keep.
   public let retention: Retention
@@ -74,9 +35,8 @@ public final class PostgresCatalog: Sendable {
     self.retention = retention
     openedSchema = schema
     synonyms = SynonymsBox(schema.synonyms)
-    layout = CatalogLayout(schema)
     do {
-      searchSchema = try SearchSchema<Item>(schema)
+      try schema.validate()
     } catch {
       throw .unsuitable(address.description, reason: "its schema is not valid: \(error)")
     }
@@ -84,7 +44,6 @@ public final class PostgresCatalog: Sendable {
   }
 
   var table: String { "\"\(address.schemaName)\".items" }
-  var words: String { "\"\(address.schemaName)\".words" }
   var catalogTable: String { "\"\(address.schemaName)\".catalog" }
 
   /// Opens the catalog at `address`: reads its schema, refusing a newer format and upgrading an
@@ -127,17 +86,14 @@ public final class PostgresCatalog: Sendable {
     } catch {
       throw .unsuitable(address.description, reason: "its schema cannot be read: \(error)")
     }
-    if format < Self.format { try await migrate(link, layout: CatalogLayout(schema)) }
+    if format < Self.format { try await migrate(link) }
     return schema
   }
 
   /// Upgrades the catalog to `Self.format` in one transaction, under the lock an import takes
   /// (two processes opening an old catalog at once upgrade it once).
-  private static func migrate(
-    _ link: PostgresLink, layout: CatalogLayout
-  ) async throws(PostgresError) {
+  private static func migrate(_ link: PostgresLink) async throws(PostgresError) {
     let schemaName = link.address.schemaName
-    let description = link.address.description
     _ = try await link.transaction { connection in
       try await connection.execute(
         "SELECT pg_advisory_xact_lock(hashtext($1))", [.text(schemaName)])
@@ -147,12 +103,11 @@ public final class PostgresCatalog: Sendable {
       ).decode(Int.self) {
         format = found
       }
-      for version in format..<Self.format {
-        guard let step = migrations[version] else {
-          throw PostgresError.unsuitable(
-            description, reason: "no upgrade from format \(version) to \(version + 1)")
+      // Opened by another process meanwhile, it may be upgraded already.
+      if format < Self.format {
+        for statement in CatalogLayout.upgrade(schemaName) {
+          try await connection.execute(statement)
         }
-        try await step(layout, schemaName, connection)
       }
       try await connection.execute(
         "UPDATE \"\(schemaName)\".catalog SET format = \(Self.format)")
@@ -175,7 +130,7 @@ public final class PostgresCatalog: Sendable {
       "SELECT id, fields::text FROM \(table) WHERE id = ANY($1)", [.texts(ids.map(\.rawValue))],
       as: (String, String).self)
     var byID: [String: Item] = [:]
-    for (id, fields) in rows { byID[id] = try FoldedRow.item(id: id, fields: fields) }
+    for (id, fields) in rows { byID[id] = try ItemRow.item(id: id, fields: fields) }
     return ids.compactMap { byID[$0.rawValue] }
   }
 
@@ -185,21 +140,19 @@ public final class PostgresCatalog: Sendable {
       "SELECT id, fields::text FROM \(table) ORDER BY ord", as: (String, String).self)
     var items: [Item] = []
     items.reserveCapacity(rows.count)
-    for (id, fields) in rows { items.append(try FoldedRow.item(id: id, fields: fields)) }
+    for (id, fields) in rows { items.append(try ItemRow.item(id: id, fields: fields)) }
     return CatalogDocument(schema: schema, items: items)
   }
 
   // MARK: - Edits
 
-  /// Adds an item at the end of catalog order; its words join the dictionary in the same
-  /// transaction. Without an id it gets the next number after the largest numeric id, as a
-  /// .sqlite catalog gives it. Returns the id, or nil when an item has that id already.
+  /// Adds an item at the end of catalog order. Without an id it gets the next number after the
+  /// largest numeric id, as a .sqlite catalog gives it. Returns the id, or nil when an item has
+  /// that id already.
   public func add(
     _ fields: [String: FieldValue], id: ItemID? = nil
   ) async throws(PostgresError) -> ItemID? {
-    try await write(
-      Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil)?
-      .id
+    try await commit(.add(id, fields: fields))?.id
   }
 
   /// Adds `item`; an item with its id already is an error.
@@ -213,145 +166,84 @@ public final class PostgresCatalog: Sendable {
   /// Replaces the item with the same id; it keeps its place. False when there is none.
   @discardableResult
   public func update(_ item: Item) async throws(PostgresError) -> Bool {
-    try await write(item, isNew: false, allocatesID: false) != nil
+    try await commit(.update(item)) != nil
   }
 
   /// Deletes the item; false when there was none with that id.
   @discardableResult
   public func delete(id: ItemID) async throws(PostgresError) -> Bool {
-    try await deleted(id) != nil
+    try await commit(.delete(id)) != nil
   }
 
-  /// Deletes the item; the version of the change, nil when there was none with that id.
-  private func deleted(_ id: ItemID) async throws(PostgresError) -> Int64? {
-    try await link.transaction { connection -> Int64? in
-      // The item and the catalog's count change together, with the item's letters.
-      let rows = try await connection.execute(
-        """
-        WITH gone AS (DELETE FROM \(table) WHERE id = $1 RETURNING ord, lh, lw, lv, category),
-          counted AS (UPDATE \(catalogTable) SET generation = generation + 1,
-            item_count = item_count - (SELECT count(*) FROM gone))
-        SELECT * FROM gone
-        """, [.text(id.rawValue)])
-      var gone: (order: Int, summary: LetterSummary, category: String?)?
-      for try await (order, held, words, values, category) in rows.decode(
-        (Int, Int32, Int32, Int32, String?).self)
-      {
-        let summary = LetterSummary(held: held, startingWords: words, startingValues: values)
-        gone = (order, summary, category)
-      }
-      // Nothing deleted: the generation's bump is rolled back.
-      guard let gone else { return nil }
-      try await updateLetters(
-        order: Int64(gone.order), old: (gone.summary, gone.category), new: nil, on: connection)
-      return try await log(.delete, id: id.rawValue, on: connection)
+  /// Writes one edit and its entry in the change log in one transaction; the item's id (for an
+  /// add without one, the id it got) and the change's version, or nil when the edit does not
+  /// fit the items now — an add's id taken, an update's or a delete's item gone (another writer
+  /// may have been first): then nothing is written, not even a version.
+  ///
+  /// The catalog's row is changed first, so every write holds its lock from its start to its
+  /// commit: writes are made one after the other, each at the next version, and two never wait
+  /// for each other's rows in opposite orders.
+  public func commit(_ edit: CatalogEdit) async throws(PostgresError) -> CatalogCommit? {
+    var row: ItemRow?
+    switch edit {
+    case .add(let id, let fields):
+      row = try ItemRow(Item(id: id ?? ItemID(""), fields: fields), schema: schema)
+    case .update(let item):
+      row = try ItemRow(item, schema: schema)
+    case .delete:
+      row = nil
     }
-  }
-
-  /// Writes the item's row, its words and its entry in the change log in one transaction; the
-  /// item's id and the change's version, nil when an add found its id taken or an update found
-  /// no item. Adds hold the catalog's lock (the one an import holds), so two servers never give
-  /// out the same id.
-  private func write(
-    _ item: Item, isNew: Bool, allocatesID: Bool
-  ) async throws(PostgresError) -> (id: ItemID, version: Int64)? {
-    var row = try FoldedRow(item, schema: searchSchema, layout: layout)
-    var columns = ["fields", "category"]
-    var binds: [SQLValue] = [.text(row.fields)]
-    var values = ["$1::jsonb"]
-    func bind(_ value: SQLValue?, cast: String) {
-      if let value {
-        binds.append(value)
-        values.append("$\(binds.count)::\(cast)")
-      } else {
-        values.append("NULL")
-      }
-    }
-    bind(row.category.map(SQLValue.text), cast: "text")
-    for (index, text) in row.texts.enumerated() {
-      columns += ["t\(index)", "k\(index)"]
-      bind(.text(text.folded), cast: "text")
-      bind(text.initials.map(SQLValue.text), cast: "text")
-    }
-    for (index, number) in row.numbers.enumerated() {
-      columns.append("n\(index)")
-      bind(number.map(SQLValue.number), cast: "double precision")
-    }
-    let masks = [row.letters.held, row.letters.startingWords, row.letters.startingValues]
-    for (column, mask) in zip(CatalogLayout.letterColumns, masks) {
-      columns.append(column)
-      bind(.integer(Int(mask)), cast: "integer")
-    }
-    binds.append(.text(row.id))
-    let idIndex = binds.count - 1
-    let id = "$\(binds.count)"
-    // The row's place and words (for the dictionary).
-    let wordColumns = layout.textFields.indices.map { "w\($0)" }
-    let returning =
-      "ord, " + (wordColumns.isEmpty ? "'{}'::text[]" : wordColumns.joined(separator: " || "))
-    let sql: String
-    if isNew {
-      sql = """
-        WITH next AS (UPDATE \(catalogTable) SET next_ord = next_ord + 1,
-          item_count = item_count + 1, generation = generation + 1 RETURNING next_ord - 1 AS ord)
-        INSERT INTO \(table) (id, ord, \(columns.joined(separator: ", ")))
-        SELECT \(id), next.ord, \(values.joined(separator: ", ")) FROM next RETURNING \(returning)
-        """
-    } else {
-      let assignments = zip(columns, values).map { "\($0) = \($1)" }.joined(separator: ", ")
-      sql = """
-        WITH bump AS (UPDATE \(catalogTable) SET generation = generation + 1 RETURNING 1)
-        UPDATE \(table) SET \(assignments) FROM bump WHERE id = \(id) RETURNING \(returning)
-        """
-    }
-    return try await link.transaction { connection -> (id: ItemID, version: Int64)? in
-      var old: (summary: LetterSummary, category: String?)?
-      if isNew {
-        try await connection.execute(
-          "SELECT pg_advisory_xact_lock(hashtext($1))", [.text(address.schemaName)])
-        if allocatesID {
-          row.id = try await nextID(connection)
-          binds[idIndex] = .text(row.id)
-        } else if try await isTaken(row.id, connection) {
+    let (table, catalogTable) = (self.table, self.catalogTable)
+    return try await link.transaction { connection -> CatalogCommit? in
+      switch edit {
+      case .add(let id, _):
+        var order: Int64 = 0
+        for try await next in try await connection.execute(
+          """
+          UPDATE \(catalogTable) SET generation = generation + 1, next_ord = next_ord + 1,
+            item_count = item_count + 1 RETURNING next_ord - 1
+          """
+        ).decode(Int64.self) {
+          order = next
+        }
+        if id == nil {
+          row!.id = try await nextID(connection)
+        } else if try await isTaken(row!.id, connection) {
           return nil
         }
-      } else {
-        // What the item counted for until now; locked, so a concurrent edit waits for this one.
-        guard let previous = try await letters(of: row.id, lockedOn: connection) else { return nil }
-        old = previous
-      }
-      var written: (order: Int, words: [String])?
-      for try await (order, words) in try await connection.execute(sql, binds).decode(
-        (Int, [String]).self)
-      {
-        written = (order, words)
-      }
-      // Nothing written (an update's generation bump is rolled back with it).
-      guard let written else { return nil }
-      if !written.words.isEmpty {
         try await connection.execute(
-          "INSERT INTO \(self.words) SELECT DISTINCT unnest($1::text[]) ON CONFLICT DO NOTHING",
-          [.texts(written.words)])
+          "INSERT INTO \(table) (id, ord, fields) VALUES ($1, $2, $3::jsonb)",
+          [.text(row!.id), .integer(Int(order)), .text(row!.fields)])
+        let version = try await log(.put, id: row!.id, on: connection)
+        return CatalogCommit(id: ItemID(row!.id), version: version)
+      case .update:
+        try await connection.execute("UPDATE \(catalogTable) SET generation = generation + 1")
+        guard
+          try await changed(
+            "UPDATE \(table) SET fields = $2::jsonb WHERE id = $1 RETURNING 1",
+            [.text(row!.id), .text(row!.fields)], on: connection)
+        else { return nil }
+        let version = try await log(.put, id: row!.id, on: connection)
+        return CatalogCommit(id: ItemID(row!.id), version: version)
+      case .delete(let id):
+        try await connection.execute(
+          "UPDATE \(catalogTable) SET generation = generation + 1, item_count = item_count - 1")
+        guard
+          try await changed(
+            "DELETE FROM \(table) WHERE id = $1 RETURNING 1", [.text(id.rawValue)], on: connection)
+        else { return nil }
+        let version = try await log(.delete, id: id.rawValue, on: connection)
+        return CatalogCommit(id: id, version: version)
       }
-      try await updateLetters(
-        order: Int64(written.order), old: old, new: row, on: connection)
-      return (ItemID(row.id), try await log(.put, id: row.id, on: connection))
     }
   }
 
-  /// The letter masks and category of the item with this id, its row locked until the
-  /// transaction ends; nil when there is none.
-  private func letters(
-    of id: String, lockedOn connection: PostgresConnection
-  ) async throws -> (summary: LetterSummary, category: String?)? {
-    let rows = try await connection.execute(
-      "SELECT lh, lw, lv, category FROM \(table) WHERE id = $1 FOR UPDATE", [.text(id)])
-    var found: (summary: LetterSummary, category: String?)?
-    for try await (held, words, values, category) in rows.decode(
-      (Int32, Int32, Int32, String?).self)
-    {
-      found = (LetterSummary(held: held, startingWords: words, startingValues: values), category)
-    }
+  /// Whether `sql` (ending in `RETURNING 1`) changed a row.
+  private func changed(
+    _ sql: String, _ binds: [SQLValue], on connection: PostgresConnection
+  ) async throws -> Bool {
+    var found = false
+    for try await _ in try await connection.execute(sql, binds).decode(Int.self) { found = true }
     return found
   }
 
@@ -359,25 +251,6 @@ public final class PostgresCatalog: Sendable {
   /// finds it taken).
   public func nextItemID() async throws(PostgresError) -> ItemID {
     ItemID(try await link.with { connection in try await nextID(connection) })
-  }
-
-  /// Writes one edit and its entry in the change log in one transaction; the item's id (for an
-  /// add without one, the id it got) and the change's version, or nil when the edit does not
-  /// fit the items now — an add's id taken, an update's or a delete's item gone (another writer
-  /// may have been first).
-  public func commit(_ edit: CatalogEdit) async throws(PostgresError) -> CatalogCommit? {
-    switch edit {
-    case .add(let id, let fields):
-      try await write(
-        Item(id: id ?? ItemID(""), fields: fields), isNew: true, allocatesID: id == nil
-      )
-      .map { CatalogCommit(id: $0.id, version: $0.version) }
-    case .update(let item):
-      try await write(item, isNew: false, allocatesID: false)
-        .map { CatalogCommit(id: $0.id, version: $0.version) }
-    case .delete(let id):
-      try await deleted(id).map { CatalogCommit(id: id, version: $0) }
-    }
   }
 
   /// Whether an item has `id`.

@@ -25,6 +25,9 @@ public final class PostgresNode: SearchCatalog {
   private let state: Locked<Following>
   /// Wakes the follower; several wakes before it runs count as one.
   private let wake: AsyncStream<Void>.Continuation
+  /// Where changes are applied, one after the other: the follower's reads of the log and the
+  /// node's own edits.
+  private let gate = SerialGate()
   private let tasks = Locked<[Task<Void, Never>]>([])
   /// How many log entries this node applied, and how many times it loaded the catalog whole
   /// (tests count them: no change applied twice).
@@ -161,7 +164,7 @@ public final class PostgresNode: SearchCatalog {
     let follower = Task { [weak self, wakes] in
       for await _ in wakes {
         guard let self else { return }
-        try? await self.catchUp()
+        await self.gate.run { try? await self.catchUp() }
       }
     }
     let listener = Task { [weak self] in
@@ -189,13 +192,19 @@ public final class PostgresNode: SearchCatalog {
 
   /// Reads the log after the copy's version and applies it, until it is at the catalog's
   /// version; loads the catalog whole when the log cannot explain the way there (the copy is of
-  /// another catalog or too far behind, or the catalog was replaced). Runs on the follower task
-  /// only (and once when opening), so changes are applied one after the other, in order.
+  /// another catalog or too far behind, or the catalog was replaced). Runs through `gate` (and
+  /// once when opening, before anything else), so changes are applied one after the other, in
+  /// order.
   private func catchUp() async throws(PostgresError) {
     do throws(PostgresError) {
       while true {
         let (local, note) = state.withLock { ($0.local, $0.note) }
-        let (logState, changes) = try await catalog.changes(after: note.version, limit: Self.batch)
+        // Bounded: a database that stops answering mid-read must not stop the follower.
+        let catalog = self.catalog
+        let (logState, changes) = try await Self.answered(within: Self.readPatience) {
+          () async throws(PostgresError) in
+          try await catalog.changes(after: note.version, limit: Self.batch)
+        }
         if logState.identity != note.identity || note.version < logState.logStart
           || note.version > logState.version || changes.contains(where: { $0.kind == .replace })
         {
@@ -256,6 +265,32 @@ public final class PostgresNode: SearchCatalog {
     }
   }
 
+  /// Applies the node's own edit, saved at `version`: at once when it is the next version (no
+  /// read of the log), else by reading the log up to it (another writer's changes came
+  /// between). Through `gate`, so in version order with the follower's.
+  private func applyOwn(_ change: StoredCatalog.FollowedChange, at version: Int64) async {
+    await gate.run {
+      let note = self.state.withLock { $0.note }
+      guard note.version < version else { return }
+      guard note.version == version - 1 else {
+        try? await self.catchUp()
+        return
+      }
+      let local = self.state.withLock { $0.local }
+      do {
+        try await local.follow([change])
+      } catch {
+        try? await self.catchUp()
+        return
+      }
+      var reached = note
+      reached.version = version
+      try? self.copy.write(reached)
+      self.state.withLock { $0.note = reached }
+      self.counters.withLock { $0.applied += 1 }
+    }
+  }
+
   /// Returns once the copy reflects `version`, waking the follower; false when `timeout` passed
   /// first.
   private func caughtUp(to version: Int64, within timeout: Duration) async -> Bool {
@@ -281,6 +316,30 @@ public final class PostgresNode: SearchCatalog {
     state.withLock { $0.local }.close()
     await catalog.close()
     copy.release()
+  }
+
+  /// How long the follower waits for a read of the log before it tries again.
+  static let readPatience = Duration.seconds(10)
+
+  /// What `work` returns, or `unavailable` when it has not returned within `limit` (it goes on
+  /// unawaited, and fails on its own).
+  static func answered<Value: Sendable>(
+    within limit: Duration, _ work: @escaping @Sendable () async throws(PostgresError) -> Value
+  ) async throws(PostgresError) -> Value {
+    let outcome = Locked<Result<Value, PostgresError>?>(nil)
+    await waitAtMost(limit) {
+      let result: Result<Value, PostgresError>
+      do throws(PostgresError) {
+        result = .success(try await work())
+      } catch {
+        result = .failure(error)
+      }
+      outcome.withLock { $0 = result }
+    }
+    guard let result = outcome.withLock({ $0 }) else {
+      throw .unavailable("the change log", message: "no answer within \(limit)")
+    }
+    return try result.get()
   }
 
   /// Returns when `work` is done or `limit` has passed, whichever is first; `work` goes on
@@ -353,8 +412,20 @@ public final class PostgresNode: SearchCatalog {
       }
       throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
     }
-    _ = await caughtUp(to: saved.version, within: Self.editShownWithin)
+    // As the database holds it (its fields as the schema keeps them).
+    let change: StoredCatalog.FollowedChange
+    switch edit {
+    case .add(_, let fields): change = .put(Self.stored(Item(id: saved.id, fields: fields), schema))
+    case .update(let item): change = .put(Self.stored(item, schema))
+    case .delete(let id): change = .delete(id)
+    }
+    await Self.waitAtMost(Self.editShownWithin) { await self.applyOwn(change, at: saved.version) }
     return saved
+  }
+
+  /// `item` as it reads back from the database.
+  static func stored(_ item: Item, _ schema: CatalogSchema) -> Item {
+    (try? ItemRow.item(id: item.id.rawValue, fields: ItemRow.json(item, schema))) ?? item
   }
 
   @discardableResult
@@ -363,7 +434,9 @@ public final class PostgresNode: SearchCatalog {
     let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
       try await catalog.saveSynonyms(synonyms)
     }
-    _ = await caughtUp(to: version, within: Self.editShownWithin)
+    await Self.waitAtMost(Self.editShownWithin) {
+      await self.applyOwn(.synonyms(synonyms), at: version)
+    }
     return version
   }
 
