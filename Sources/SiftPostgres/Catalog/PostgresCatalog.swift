@@ -264,8 +264,14 @@ public final class PostgresCatalog: Sendable {
   /// The number after the largest numeric id (its leading digits, as SQLite's CAST reads
   /// them), skipping ids taken.
   private func nextID(_ connection: PostgresConnection) async throws -> String {
+    // Read from the index of numeric ids (`CatalogLayout.numberIndex`): the largest at once, not
+    // a scan of every id (170 ms an add on the 235k cities).
+    let number = CatalogLayout.idNumber
     let rows = try await connection.execute(
-      "SELECT coalesce(max(substring(id FROM '^[0-9]+')::numeric), 0)::text FROM \(table)")
+      """
+      SELECT coalesce((SELECT \(number) FROM \(table) WHERE id ~ '^[0-9]'
+        ORDER BY \(number) DESC LIMIT 1), 0)::text
+      """)
     var largest = "0"
     for try await text in rows.decode(String.self) { largest = text }
     guard var candidate = Int64(largest), candidate < Int64.max else {
