@@ -7,6 +7,7 @@
 #
 #   Benchmarks/nodes-load.sh cities.jsonl [seconds] [connections]
 #
+# PARTS=load or PARTS=nodes runs one half (both by default).
 # PostgreSQL runs in the run's folder with fsync on (its default), started with the machine's
 # initdb and pg_ctl (apt-get install postgresql when missing). Needs a release build of sift
 # with the Server trait (built when missing), wrk, curl, jq.
@@ -51,28 +52,35 @@ start=$(date +%s.%N)
 "$sift" import "$source" --catalog "$address" "${import[@]}" 2>/dev/null
 echo "imported into PostgreSQL in $(echo "$(date +%s.%N) - $start" | bc) s"
 
-echo "== .sqlite file"
-Benchmarks/serve-load.sh "$work/cities.sqlite" "$seconds" "$connections" 2>&1 | grep -v keystrokes
-echo "== PostgreSQL node"
-POSTGRES=$address Benchmarks/serve-load.sh "$work/cities.sqlite" "$seconds" "$connections" 2>&1 | grep -v keystrokes
+parts=${PARTS:-load,nodes}
+if [[ $parts == *load* ]]; then
+  echo "== .sqlite file"
+  Benchmarks/serve-load.sh "$work/cities.sqlite" "$seconds" "$connections" 2>&1 | grep -v keystrokes
+  echo "== PostgreSQL node"
+  POSTGRES=$address Benchmarks/serve-load.sh "$work/cities.sqlite" "$seconds" "$connections" 2>&1 | grep -v keystrokes
+fi
+[[ $parts == *nodes* ]] || exit 0
+echo "== two nodes"
 
 # Two nodes: edits on the first, the second's version polled every millisecond.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 token=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
 echo "$token" >"$work/token"
-serve() { # port cache-folder: starts a node, prints seconds until it answers
+# Starts a node on port $1 with its copy in $2; sets `ready` to the seconds until it answered.
+serve() {
   local began
   began=$(date +%s.%N)
-  "$sift" serve --catalog "$address" --port "$1" --cache "$2" --token-file "$work/token" 2>>"$work/nodes.log" &
+  "$sift" serve --catalog "$address" --port "$1" --cache "$2" --token-file "$work/token" \
+    >/dev/null 2>>"$work/nodes.log" &
   pids+=($!)
-  for _ in $(seq 1 3000); do curl -sf "http://127.0.0.1:$1/catalogs" >/dev/null && break; sleep 0.01; done
-  echo "$(date +%s.%N) - $began" | bc
+  for _ in $(seq 1 6000); do curl -sf "http://127.0.0.1:$1/catalogs" >/dev/null && break; sleep 0.01; done
+  ready=$(echo "$(date +%s.%N) - $began" | bc)
 }
 first=$(free_port)
 second=$(free_port)
-cold=$(serve "$first" "$work/cache1")
-serve "$second" "$work/cache2" >/dev/null
-echo "cold start (the catalog loaded whole into a new local copy): ${cold} s"
+serve "$first" "$work/cache1"
+echo "cold start (the catalog loaded whole into a new local copy): ${ready} s"
+serve "$second" "$work/cache2"
 python3 - "$first" "$second" "$token" <<'PYTHON'
 import http.client, json, sys, time
 first, second, token = sys.argv[1:4]
@@ -102,10 +110,10 @@ def p(values, q):
     return values[min(len(values) - 1, int(len(values) * q))] * 1000
 print(f"second node shows an add made on the first: p50 {p(shown, .5):.1f} ms, p99 {p(shown, .99):.1f} ms, max {max(shown) * 1000:.1f} ms (200 adds; each add answered in p50 {p(edits, .5):.1f} ms, p99 {p(edits, .99):.1f} ms)")
 PYTHON
-kill "${pids[1]}" && wait "${pids[1]}" 2>/dev/null || true
+kill "${pids[1]}" 2>/dev/null; wait "${pids[1]}" 2>/dev/null || true
 # Changes the second node has not seen yet, then its restart from its copy.
 for n in $(seq 1 100); do
   curl -sf -X POST -H "Authorization: Bearer $token" "http://127.0.0.1:$first/catalogs/cities/items" -d "{\"name\": \"Restarttown $n\"}" >/dev/null
 done
-warm=$(serve "$second" "$work/cache2")
-echo "restart from the local copy, 100 changes behind: ${warm} s ($(grep -o 'applied [0-9]* changes' "$work/nodes.log" | tail -1))"
+serve "$second" "$work/cache2"
+echo "restart from the local copy, 100 changes behind: ${ready} s ($(grep -o 'applied [0-9]* changes' "$work/nodes.log" | tail -1))"

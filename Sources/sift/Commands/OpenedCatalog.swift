@@ -29,8 +29,10 @@ struct OpenedCatalog {
 
   /// Opens `argument` for `use`; a catalog in PostgreSQL keeps its local copy in `cache` (else
   /// the data folder).
+  /// `keeping`: how many changes and days of them the catalog's log keeps (writes cut it).
   static func open(
-    _ argument: String, for use: Use, cache: String? = nil
+    _ argument: String, for use: Use, cache: String? = nil,
+    keeping: (changes: Int, days: Int) = (100_000, 7)
   ) async throws -> OpenedCatalog {
     let name = try servedName(argument)
     if PostgresAddress.isPostgres(argument) {
@@ -42,7 +44,8 @@ struct OpenedCatalog {
             argument, cache: cache, follows: false, typoTolerance: typos, recentSearches: 1)
         case .serve(let recentSearches, _):
           try await Failure.openNode(
-            argument, cache: cache, follows: true, recentSearches: recentSearches)
+            argument, cache: cache, follows: true, recentSearches: recentSearches,
+            retention: PostgresCatalog.Retention(changes: keeping.changes, days: keeping.days))
         }
       // A command that searches once prints what a .sqlite file's would: nothing of the copy.
       let notice: String? = if case .serve = use { node.openNotice } else { nil }

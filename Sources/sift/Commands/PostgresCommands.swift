@@ -40,7 +40,8 @@ extension Failure {
   /// `postgres` folder), caught up with the log; `follows`: keeps up until closed (a server).
   static func openNode(
     _ argument: String, cache: String? = nil, follows: Bool,
-    typoTolerance: TypoTolerance = .automatic, recentSearches: Int = 64
+    typoTolerance: TypoTolerance = .automatic, recentSearches: Int = 64,
+    retention: PostgresCatalog.Retention = .init()
   ) async throws -> PostgresNode {
     let address = try postgresAddress(argument)
     let folder =
@@ -49,7 +50,7 @@ extension Failure {
     do {
       return try await PostgresNode.open(
         address, cacheFolder: folder, typoTolerance: typoTolerance,
-        recentSearches: recentSearches, follows: follows)
+        recentSearches: recentSearches, follows: follows, retention: retention)
     } catch {
       throw postgres(error)
     }

@@ -61,6 +61,17 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "DIR"))
   var cache: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "How many of a postgresql:// catalog's last changes its log keeps for nodes that fall behind (edits through this server cut it; older history is the catalog itself).",
+      valueName: "N"))
+  var keepChanges = 100_000
+
+  @Option(
+    help: ArgumentHelp(
+      "And the changes of the last DAYS days, when they are more.", valueName: "DAYS"))
+  var keepDays = 7
+
   @Option(help: "The address to listen on.")
   var host = "127.0.0.1"
 
@@ -169,6 +180,11 @@ struct ServeCommand: AsyncParsableCommand {
     guard (1...1_000_000).contains(maxConnections) else {
       throw ValidationError("--max-connections must be from 1 to 1000000, not \(maxConnections)")
     }
+    guard keepChanges >= 0, (0...36_500).contains(keepDays) else {
+      throw ValidationError(
+        "--keep-changes must be 0 or more and --keep-days from 0 to 36500, not \(keepChanges) and \(keepDays)"
+      )
+    }
     guard (0...65_535).contains(port) else {
       throw ValidationError("--port must be from 0 to 65535, not \(port)")
     }
@@ -203,7 +219,7 @@ struct ServeCommand: AsyncParsableCommand {
       do {
         opened = try await OpenedCatalog.open(
           argument, for: .serve(recentSearches: recentSearches, editable: tokenFile != nil),
-          cache: cache)
+          cache: cache, keeping: (keepChanges, keepDays))
       } catch {
         await closeAll()
         throw error
