@@ -139,12 +139,14 @@ public struct SiftServer: Sendable {
       let catalog = try self.catalog(context)
       let forced = try self.searchFilters(access, catalog: catalog)
       let parameters = try SearchParameters(QueryString(request.uri.query))
-      let answer = try await self.withinDeadline {
+      // Read before the search: the answer shows this version or a later one.
+      let (answer, shown) = try await self.withinDeadline {
         try await Self.reach(parameters.after, catalog)
-        return try await Self.searchAnswer(catalog, parameters, forced: forced)
+        let shown = catalog.version
+        return (try await Self.searchAnswer(catalog, parameters, forced: forced), shown)
       }
       self.metrics.recordSearch(catalog: catalog.name)
-      return Self.json(answer, version: catalog.version)
+      return Self.json(answer, version: shown)
     }
     router.getOrHead("search") { request, _ in
       let access = try self.access(request)

@@ -23,16 +23,7 @@ struct NodeCrashTests {
     defer { cluster.remove() }
     let sift = try SiftProcess()
     defer { sift.cleanup() }
-    let address = cluster.address(catalog: "shop")
-    let lines = (1...40).map {
-      #"{"id": "\#($0)", "title": "Flower \#($0)", "year": \#(1990 + $0), "price": 1, "type": "Gifts"}"#
-    }
-    let file = try sift.write("flowers.jsonl", lines.joined(separator: "\n") + "\n")
-    let imported = try sift.run([
-      "import", file, "--catalog", address, "--title", "title", "--number", "year", "--number",
-      "price", "--category", "type", "--id", "id",
-    ])
-    try #require(imported.status == 0, "\(imported.stderr)")
+    let address = try ServeCrashTests.catalog(sift, at: cluster.address(catalog: "shop"))
     let tokenFile = try sift.write("token", ServeCrashTests.token)
     func node(_ index: Int) throws -> Server {
       try Server(

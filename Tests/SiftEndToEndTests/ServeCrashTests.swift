@@ -126,18 +126,20 @@ struct ServeCrashTests {
 
   static let token = "t0k3n"
 
-  /// The catalog file: products imported into a file of the test's own, served by path.
-  static func catalog(_ sift: SiftProcess) throws -> String {
+  /// The catalog the editors edit, named `shop`: 40 flowers imported into `catalog` (by
+  /// default a file of the test's own, served by path); returns `catalog`.
+  static func catalog(_ sift: SiftProcess, at catalog: String? = nil) throws -> String {
+    let catalog = catalog ?? sift.path("shop.sqlite")
     let lines = (1...40).map {
       #"{"id": "\#($0)", "title": "Flower \#($0)", "year": \#(1990 + $0), "price": 1, "type": "Gifts"}"#
     }
     let file = try sift.write("flowers.jsonl", lines.joined(separator: "\n") + "\n")
     let imported = try sift.run([
-      "import", file, "--catalog", sift.path("shop.sqlite"), "--title", "title", "--number",
-      "year", "--number", "price", "--category", "type", "--id", "id",
+      "import", file, "--catalog", catalog, "--title", "title", "--number", "year", "--number",
+      "price", "--category", "type", "--id", "id",
     ])
     try #require(imported.status == 0, "\(imported.stderr)")
-    return sift.path("shop.sqlite")
+    return catalog
   }
 
   @Test(

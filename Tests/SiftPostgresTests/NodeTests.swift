@@ -22,6 +22,15 @@ struct NodeTests {
     deinit { try? FileManager.default.removeItem(at: url) }
   }
 
+  /// The catalog `name` on `cluster`, written afresh with `document` (the products by default).
+  static func catalog(
+    _ name: String, on cluster: PostgresCluster, document: CatalogDocument? = nil
+  ) async throws -> PostgresAddress {
+    let address = try PostgresAddress(cluster.address(catalog: name))
+    try await PostgresCatalog.replace(address, with: try document ?? SeedCatalog.products.load())
+    return address
+  }
+
   /// Each node's first rows for a few searches, with their indicator: what a reader sees.
   static func pages(_ node: any SearchCatalog, _ queries: [String]) async throws -> [String] {
     var pages: [String] = []
@@ -49,8 +58,7 @@ struct NodeTests {
     let folder = try Folder()
     let document = try SeedCatalog.products.load()
     let cluster = try PostgresCluster.shared()
-    let address = try PostgresAddress(cluster.address(catalog: "nodes_writers"))
-    try await PostgresCatalog.replace(address, with: document)
+    let address = try await Self.catalog("nodes_writers", on: cluster, document: document)
     var nodes: [PostgresNode] = []
     for index in 0..<3 {
       nodes.append(try await PostgresNode.open(address, cacheFolder: folder.cache(index)))
@@ -119,8 +127,7 @@ struct NodeTests {
     let folder = try Folder()
     var document = try SeedCatalog.products.load()
     let cluster = try PostgresCluster.shared()
-    let address = try PostgresAddress(cluster.address(catalog: "nodes_restart"))
-    try await PostgresCatalog.replace(address, with: document)
+    let address = try await Self.catalog("nodes_restart", on: cluster, document: document)
     let first = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
     #expect(first.openNotice?.contains("loaded \(document.items.count) items") == true)
     await first.close()
@@ -161,8 +168,7 @@ struct NodeTests {
     let folder = try Folder()
     let cluster = try PostgresCluster.own()
     defer { cluster.remove() }
-    let address = try PostgresAddress(cluster.address(catalog: "nodes_down"))
-    try await PostgresCatalog.replace(address, with: try SeedCatalog.products.load())
+    let address = try await Self.catalog("nodes_down", on: cluster)
     let one = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
     let two = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
     let shown = try await Self.pages(one, Self.queries)
@@ -199,8 +205,7 @@ struct NodeTests {
   func boundedLog() async throws {
     let folder = try Folder()
     let cluster = try PostgresCluster.shared()
-    let address = try PostgresAddress(cluster.address(catalog: "nodes_bounded"))
-    try await PostgresCatalog.replace(address, with: try SeedCatalog.products.load())
+    let address = try await Self.catalog("nodes_bounded", on: cluster)
     let behind = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
     await behind.close()
     // Keeps the last 100 changes, however young.

@@ -38,14 +38,12 @@ public struct GeoPoint: Hashable, Sendable, CustomStringConvertible {
   /// The earth's mean radius in metres, the sphere every distance is measured on.
   public static let earthRadius = 6_371_000.0
 
-  /// Degrees to radians: one constant, written into PostgreSQL's statements as it is here, so
-  /// both compute the same distances bit for bit.
-  package static let radiansPerDegree = Double.pi / 180
+  /// Degrees to radians.
+  static let radiansPerDegree = Double.pi / 180
 
   /// The great-circle distance in whole metres (rounded down) to the point at `latitude`,
-  /// `longitude` (haversine). Whole metres are what results are ordered and filtered by: the
-  /// PostgreSQL store computes the same formula in SQL, and a last bit that differs between the
-  /// two cannot reorder results a metre apart.
+  /// `longitude` (haversine). Whole metres are what results are ordered and filtered by, so a
+  /// last bit that differs between two machines' sines cannot reorder results a metre apart.
   package func meters(toLatitude latitude: Double, longitude: Double) -> Int {
     distances.meters(toLatitude: latitude, longitude: longitude)
   }
@@ -72,8 +70,7 @@ public struct GeoPoint: Hashable, Sendable, CustomStringConvertible {
       let a =
         halfLatitude * halfLatitude + cosineOfLatitude * cos(latitude * k) * halfLongitude
         * halfLongitude
-      // To the nearest metre (half up, as PostgreSQL's `floor(x + 0.5)` in `CatalogLayout`):
-      // 22,592.7 m is 22.593 km, not 22.592.
+      // To the nearest metre (half up): 22,592.7 m is 22.593 km, not 22.592.
       return Int((2 * GeoPoint.earthRadius * asin(min(1, sqrt(a))) + 0.5).rounded(.down))
     }
   }

@@ -47,7 +47,7 @@ extension CatalogSchema {
   /// Whether an item's magnitude (`MatchRank.magnitude`) weighs in its rank while a word is
   /// typed: with a ranking field where larger is better. Where smaller is better, or with none,
   /// no magnitude says more popular, and every item's is 0.
-  package var weighsMagnitude: Bool { rankingField.map { !$0.isAscending } ?? false }
+  var weighsMagnitude: Bool { rankingField.map { !$0.isAscending } ?? false }
 
   /// An item's magnitude from its ranking value: 0 without one, or when it does not weigh.
   package func magnitude(ofPopularity popularity: Double?) -> Int {

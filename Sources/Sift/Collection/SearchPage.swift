@@ -1,5 +1,4 @@
-/// One page of a search's results as a front end shows it, wherever the search ran — in memory
-/// or in PostgreSQL: the results indicator with its counts, the page's items with the values
+/// One page of a search's results as a front end shows it, whatever the store: the results indicator with its counts, the page's items with the values
 /// to show and where the query matched them, the tokens offered for the word being typed, what
 /// the parser noticed, and on request the facet counts and why each result stands where it
 /// does. `sift serve` writes it as JSON.
@@ -195,7 +194,7 @@ extension SearchController {
       row, item -> PageResult? in
       guard let item else { return nil }
       var explanation = request.explain ? collection.explanation(forRow: row) : nil
-      // The rule against the next result on the page: a page from PostgreSQL knows no other.
+      // The rule against the next result on the page: the last one's next is not shown.
       if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
       var result =
         request.showsFields

@@ -154,7 +154,7 @@ public struct SearchController: Sendable {
 
   /// The word "did you mean" looks up: the last one typed, when a search found nothing and it
   /// is a plain word (not negated, fielded or quoted).
-  package static func spellingTerm(text: String, indicator: ResultsIndicator) -> String? {
+  static func spellingTerm(text: String, indicator: ResultsIndicator) -> String? {
     guard indicator.isNoResults,
       let last = text.split(whereSeparator: \.isWhitespace).last, !last.hasPrefix("-"),
       !last.contains(":"), !last.contains("\"")

@@ -3,7 +3,7 @@
 ///
 /// Folding never consults Foundation or the process locale at run time, so the same text folds
 /// to the same bytes on every platform and in every locale.
-package struct FoldingTable: Sendable {
+struct FoldingTable: Sendable {
   /// The table every folder uses; built on first use (about 8,000 entries).
   package static let shared = FoldingTable(source: FoldingTable.source)
 

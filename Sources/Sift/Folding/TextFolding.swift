@@ -59,7 +59,7 @@ public enum TextFolding {
   /// Appends the choseong key of `text` to `output`; returns false (appending nothing) when
   /// the text has no Hangul syllable.
   @discardableResult
-  package static func appendInitialConsonants(of text: String, to output: inout [UInt8]) -> Bool {
+  static func appendInitialConsonants(of text: String, to output: inout [UInt8]) -> Bool {
     var text = text
     return text.withUTF8 { utf8 in
       guard containsHangulSyllable(utf8) else { return false }
@@ -95,7 +95,7 @@ public enum TextFolding {
   /// Decodes `utf8` (valid UTF-8) scalar by scalar and calls `emit` with each scalar's folded
   /// bytes and the offset where the scalar starts.
   @inline(__always)
-  package static func forEachFoldedScalar(
+  static func forEachFoldedScalar(
     in utf8: UnsafeBufferPointer<UInt8>, initialsOnly: Bool,
     _ emit: (UnsafeBufferPointer<UInt8>, Int) -> Void
   ) {

@@ -54,13 +54,12 @@ extension MatchRequest {
   }
 }
 
-/// How a request's `Facets` are counted — one recipe for the in-memory index and the PostgreSQL
-/// store, which only count differently. The scope bar's All and category buttons search every
+/// How a request's `Facets` are counted. The scope bar's All and category buttons search every
 /// field (the request without its scope); a field scope's button is that scope's own search;
 /// tokens add to whichever scope is in force.
-package struct FacetPlan: Sendable {
+struct FacetPlan: Sendable {
   /// Where one scope-bar button's count comes from.
-  package enum Source: Sendable {
+  enum Source: Sendable {
     /// Every match of the unscoped request.
     case unscopedTotal
     /// The unscoped request's matches in this folded category.
@@ -73,7 +72,7 @@ package struct FacetPlan: Sendable {
 
   /// The request without its scope, when it searches other fields than the request (else the
   /// request's own category tally serves both).
-  package var unscoped: MatchRequest?
+  var unscoped: MatchRequest?
   /// Per scope-bar button, in its order.
   package var scopes: [Source]
   let requiredCategory: String?

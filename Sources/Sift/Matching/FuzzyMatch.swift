@@ -1,7 +1,7 @@
 /// Fuzzy matching like fzf's: the pattern's characters must appear in order in the text
 /// (a subsequence), and a score prefers matches that are consecutive, start words and lie close
 /// together. Both sides are folded first, so "dnang" finds "Đà Nẵng".
-package enum FuzzyMatch {
+enum FuzzyMatch {
   // fzf's scores (its algorithm v2, what `fzf --filter` uses): +16 a matched byte; a bonus where
   // a word starts (10 after white space, 9 after a delimiter, 8 after other punctuation), 7 for
   // a digit after a non-digit, counted twice on the pattern's first byte; a run of consecutive
@@ -18,7 +18,7 @@ package enum FuzzyMatch {
   static let firstCharacterMultiplier = 2
 
   /// Reused rows of the score matrix, so that scoring many lines allocates once.
-  package struct Scratch {
+  struct Scratch {
     var bonus: [Int] = []
     var scores: [Int] = []
     var runs: [Int] = []
@@ -35,7 +35,7 @@ package enum FuzzyMatch {
   ///
   /// - Complexity: O(*n*) to find that it matches; then O(*n* × *m*) over the stretch from the
   ///   first place the pattern's first byte occurs to the last place its last byte does.
-  package static func score(
+  static func score(
     _ pattern: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>,
     scratch: inout Scratch
   ) -> Int? {
@@ -154,7 +154,7 @@ package enum FuzzyMatch {
   /// `pattern` is not a subsequence of it: the forward scan of `score`, and all that a filter
   /// needs to know whether a line can match.
   @inline(__always)
-  package static func endOfFirstMatch(
+  static func endOfFirstMatch(
     _ pattern: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>
   ) -> Int? {
     guard pattern.count <= text.count, let patternBase = pattern.baseAddress,
@@ -213,7 +213,7 @@ package enum FuzzyMatch {
   }
 
   /// Convenience for strings: folds both and scores.
-  package static func score(_ pattern: String, in text: String) -> Int? {
+  static func score(_ pattern: String, in text: String) -> Int? {
     let pattern = Array(TextFolding.fold(pattern).utf8)
     let text = Array(TextFolding.fold(text).utf8)
     var scratch = Scratch()

@@ -3,8 +3,7 @@
 /// a word still being typed (`MatchRequest.isTyping`, as a first keystroke always is), once
 /// finished ("san " with a space), since the two rank starts differently. The
 /// first keystrokes of a word then read their page from a list instead of bounding every match
-/// (the 760,000 matches of "a" at four times the cities, the 12,000 of "san" at 1×): what the
-/// PostgreSQL store's `letters` table does in SQL.
+/// (the 760,000 matches of "a" at four times the cities, the 12,000 of "san" at 1×).
 ///
 /// Made for the slots `0..<slotCount` as they were when the index was archived, and kept in the
 /// archive. A search filters a list by its own matches (so scopes, tokens, negations and dead

@@ -52,7 +52,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   }
 
   /// The attribute of text column `column` (fields in schema order): the title first, then
-  /// the other text fields in order; the one rule the index and the PostgreSQL store share.
+  /// the other text fields in order.
   package static func attribute(ofText column: Int, titleColumn: Int?) -> Int {
     guard let titleColumn else { return column }
     return column == titleColumn ? 0 : column < titleColumn ? column + 1 : column
@@ -62,7 +62,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   public static let unranked = MatchRank()
 
   static let maximumTypos = 7
-  package static let maximumAttribute = 15
+  static let maximumAttribute = 15
   static let maximumPosition = 7
 
   /// The rank in 13 bits, ordered as the rank is: via synonym (1), typos (3), exactness (2),
@@ -85,12 +85,12 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   /// of a title starting with it or another value equal to it (`typedPoints`): as if the item
   /// were 100,000 and 100 times as popular. Found on the relevance benchmark
   /// (`Benchmarks/README.md`, issue 29).
-  package static let typedTitleEqualPoints = 5
-  package static let typedStartPoints = 2
+  static let typedTitleEqualPoints = 5
+  static let typedStartPoints = 2
 
   /// An item's points while the last word is typed: 5 when its title equals the query, 2 when
   /// its title starts with it or another value equals it, else 0.
-  package static func typedPoints(titleEquals: Bool, titleStarts: Bool, valueEquals: Bool)
+  static func typedPoints(titleEquals: Bool, titleStarts: Bool, valueEquals: Bool)
     -> Int
   {
     titleEquals ? typedTitleEqualPoints : titleStarts || valueEquals ? typedStartPoints : 0
@@ -112,16 +112,16 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   /// What an edit takes from the weight of a value that starts a word being typed only with
   /// typos (`typedStart(magnitude:points:edits:)`): as much as a millionfold popularity.
   /// Found on the relevance benchmark (`Benchmarks/README.md`, issue 29).
-  package static let typedEditPenalty = 6
+  static let typedEditPenalty = 6
 
   /// The weight from which an exact start of a one-word query being typed is strong enough
   /// evidence that near spellings are not looked for (`isStrongTypedStart`): a title starting
   /// with the query of a place of 10,000 people or more, say. Found on the relevance benchmark.
-  package static let strongTypedWeight = 7
+  static let strongTypedWeight = 7
 
   /// Whether this exact start of a one-word query being typed weighs `strongTypedWeight` or
   /// more: only such a match counts toward the typo threshold then (`TypoTolerance`).
-  package var isStrongTypedStart: Bool {
+  var isStrongTypedStart: Bool {
     exactness == .startsValue && typos == 0 && typedWeight >= Self.strongTypedWeight
   }
 
@@ -150,7 +150,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   static let packedCount = 1 << 13
 
   /// The packed rank's bit that says `viaSynonym`.
-  package static let synonymBit: UInt16 = 1 << 12
+  static let synonymBit: UInt16 = 1 << 12
 
   package init(packed: UInt16) {
     viaSynonym = packed & Self.synonymBit != 0

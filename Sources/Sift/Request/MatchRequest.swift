@@ -5,10 +5,10 @@ package struct MatchRequest: Hashable, Sendable {
   /// Every term, the text's then the tokens'; all must hold.
   package var terms: [QueryTerm]
   /// The folded category value a category scope keeps; nil keeps every category.
-  package var requiredCategory: String?
+  var requiredCategory: String?
   /// The fields unfielded terms search (a field scope such as FoodTracker's Rating); nil: every
   /// searchable field.
-  package var searchedFields: [String]?
+  var searchedFields: [String]?
   /// When terms may also match near spellings.
   package var typos: TypoTolerance
   /// Whether the query's last word is still being typed (`Query.endsInTypedWord`): "gen" is
@@ -40,7 +40,7 @@ package struct MatchRequest: Hashable, Sendable {
   /// ("cluj-napcoa", "saint-lous") is searched as its words, each a term with a budget of its
   /// own — a misspelt word cannot be found inside the term as written. The same request when no
   /// term has punctuation inside.
-  package var forNearSpellings: MatchRequest {
+  var forNearSpellings: MatchRequest {
     guard splitsForNearSpellings else { return self }
     var request = self
     request.terms = terms.flatMap(Self.nearSpellingTerms)
@@ -48,7 +48,7 @@ package struct MatchRequest: Hashable, Sendable {
   }
 
   /// Whether `forNearSpellings` differs: some plain term holds punctuation.
-  package var splitsForNearSpellings: Bool {
+  var splitsForNearSpellings: Bool {
     terms.contains { $0.flattened.contains { Self.words(of: $0) != nil } }
   }
 
@@ -70,11 +70,11 @@ package struct MatchRequest: Hashable, Sendable {
 
   /// Whether a term offers alternatives (`rose | tulip`, an expression with synonyms): the
   /// request is then searched as each of `alternatives`, and their matches joined.
-  package var hasAlternatives: Bool { terms.contains { $0.alternatives != nil } }
+  var hasAlternatives: Bool { terms.contains { $0.alternatives != nil } }
 
   /// The most alternatives a request is searched as: `a | b` three times over is 8; what goes
   /// past this is left out.
-  package static let maximumAlternatives = 64
+  static let maximumAlternatives = 64
 
   /// The requests without alternatives whose matches, joined, are this one's: one for each way
   /// of picking an alternative of every `either` term, in the order they are written (the
@@ -146,7 +146,7 @@ extension ResolvedCriteria {
 extension CatalogSchema {
   /// Whether unfielded terms of `request` search `field`: the one rule that matching and
   /// highlighting share. A field scope names the fields; otherwise every searchable one.
-  package func searchesUnfielded(_ field: FieldDefinition, in request: MatchRequest) -> Bool {
+  func searchesUnfielded(_ field: FieldDefinition, in request: MatchRequest) -> Bool {
     guard field.kind != .category else { return false }
     guard let names = request.searchedFields else { return field.isSearchable }
     let key = Self.fieldKey(field.name)
@@ -189,9 +189,8 @@ public struct TypoTolerance: Hashable, Sendable {
   }
 
   /// A term's letters and budget when it may match near spellings — plain text (no field,
-  /// phrase, number or initials), one word of at least four letters — else nil: the one rule
-  /// the index and the PostgreSQL store share.
-  package static func nearSpellingTerm(
+  /// phrase, number or initials), one word of at least four letters — else nil.
+  static func nearSpellingTerm(
     _ text: TextCondition
   ) -> (letters: [UInt32], budget: Int)? {
     guard text.isPlain, !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)

@@ -25,9 +25,9 @@ public struct SearchRequestInput: Hashable, Sendable {
 
 /// A `SearchRequestInput` read against a catalog's schema, once, below any UI: the scope's
 /// index, the tokens (a suggested token keeps its display text and icon), what it filters by
-/// and the tokens offered for the word being typed. `SearchController.apply(_:)`, the server
-/// and PostgreSQL catalogs all search what this reading says, so the command line, HTTP and the
-/// app give the same items for the same input.
+/// and the tokens offered for the word being typed. `SearchController.apply(_:)` and the server
+/// search what this reading says, whatever the store, so the command line, HTTP and the app give
+/// the same items for the same input.
 public struct SearchRequest: Hashable, Sendable {
   public let text: String
   public let tokens: [SearchToken]

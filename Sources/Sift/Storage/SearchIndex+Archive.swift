@@ -22,7 +22,7 @@ package enum IndexArchive {
   /// same layout, but its lists were ranked with the attribute of the value that decides
   /// exactness (issue 29), so a list of version 5 is in another order; version 7 ranks its
   /// lists as a word still being typed ranks (`MatchRequest.isTyping`).
-  package static let formatVersion: UInt16 = 7
+  static let formatVersion: UInt16 = 7
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.

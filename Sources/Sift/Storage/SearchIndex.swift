@@ -106,7 +106,7 @@ package struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   }
 
   /// The ids in catalog order.
-  package var allIDs: [ID] { orderedLiveSlots().map { ids[$0] } }
+  var allIDs: [ID] { orderedLiveSlots().map { ids[$0] } }
 
   package func contains(id: ID) -> Bool { slotByID[id] != nil }
 

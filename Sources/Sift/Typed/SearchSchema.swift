@@ -132,7 +132,7 @@ public struct SearchSchema<Element: Sendable>: Sendable {
   }
 
   /// The element's text values, per text field.
-  package func indexedTexts(of element: Element) -> [[String]] { textReaders.map { $0(element) } }
+  func indexedTexts(of element: Element) -> [[String]] { textReaders.map { $0(element) } }
 }
 
 /// What the index keeps of one element: its text values per text field, its numbers per number

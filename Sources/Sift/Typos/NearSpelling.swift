@@ -14,7 +14,7 @@ package enum NearSpelling {
   /// Whether a folded byte separates words: ASCII that is neither a letter nor a digit (space,
   /// punctuation, the 0 between values). Every other byte is part of a word.
   @inline(__always)
-  package static func isWordBoundary(_ byte: UInt8) -> Bool {
+  static func isWordBoundary(_ byte: UInt8) -> Bool {
     byte < 0x80 && !(byte >= 0x30 && byte <= 0x39) && !(byte >= 0x61 && byte <= 0x7A)
       && !(byte >= 0x41 && byte <= 0x5A)
   }

@@ -12,7 +12,7 @@ import Dispatch
 package enum NearSpellingArchive {
   /// Version 2 added the folding table's fingerprint; version 3 aligns arrays to 8 bytes and
   /// checksums in four lanes (as `IndexArchive` 3).
-  package static let formatVersion: UInt16 = 3
+  static let formatVersion: UInt16 = 3
   static let magic: [UInt8] = Array("SIFTNS".utf8)
 
   /// The dictionaries in `bytes`, by text column; throws for bytes that are not a whole,

@@ -466,7 +466,7 @@ extension SearchIndex {
   /// The catalog's word nearest to `term` within its typo budget, in any searchable text field,
   /// whatever the scope: fewest edits, then the word most items hold. For a "Did you mean"
   /// offer when a search finds nothing; nil when no word is near or the term may not have typos.
-  package func nearestCatalogWord(to term: String) -> String? {
+  func nearestCatalogWord(to term: String) -> String? {
     guard let typo = TypoTolerance.nearSpellingTerm(word: term) else { return nil }
     var best: (cost: Int, items: Int, word: String)?
     var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
@@ -494,8 +494,8 @@ extension SearchIndex {
 
 extension TypoTolerance {
   /// A word typed alone, read as a query term reads it, when it may have typos: what "did you
-  /// mean" looks up for the embedded index and the PostgreSQL store alike.
-  package static func nearSpellingTerm(word term: String) -> (letters: [UInt32], budget: Int)? {
+  /// mean" looks up.
+  static func nearSpellingTerm(word term: String) -> (letters: [UInt32], budget: Int)? {
     nearSpellingTerm(
       TextCondition(
         needle: TextFolding.fold(term), number: NumberFilterSyntax.number(term),

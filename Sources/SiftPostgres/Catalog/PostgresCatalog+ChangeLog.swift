@@ -37,14 +37,7 @@ extension PostgresCatalog {
   func log(
     _ kind: ChangeKind, id: String?, on connection: PostgresConnection
   ) async throws -> Int64 {
-    let rows = try await connection.execute(
-      """
-      WITH logged AS (INSERT INTO "\(address.schemaName)".changes (version, kind, id)
-        SELECT generation, $1::"char", $2 FROM \(catalogTable) RETURNING version)
-      SELECT version, pg_notify('\(Self.changesChannel)', version || ' ' || $3) FROM logged
-      """, [.text(kind.rawValue), id.map(SQLValue.text) ?? .null, .text(address.schemaName)])
-    var version: Int64 = 0
-    for try await (logged, _) in rows.decode((Int64, String).self) { version = logged }
+    let version = try await Self.log(kind, id: id, schemaName: address.schemaName, on: connection)
     if version % 256 == 0 {
       try await connection.execute(
         """
@@ -55,6 +48,22 @@ extension PostgresCatalog {
         """,
         [.integer(Int(version) - retention.changes), .integer(retention.days)])
     }
+    return version
+  }
+
+  /// Writes the entry at the catalog row's generation, and the notification nodes get on
+  /// commit; returns the version. What every write ends with, an import included.
+  static func log(
+    _ kind: ChangeKind, id: String?, schemaName: String, on connection: PostgresConnection
+  ) async throws -> Int64 {
+    let rows = try await connection.execute(
+      """
+      WITH logged AS (INSERT INTO "\(schemaName)".changes (version, kind, id)
+        SELECT generation, $1::"char", $2 FROM "\(schemaName)".catalog RETURNING version)
+      SELECT version, pg_notify('\(changesChannel)', version || ' ' || $3) FROM logged
+      """, [.text(kind.rawValue), id.map(SQLValue.text) ?? .null, .text(schemaName)])
+    var version: Int64 = 0
+    for try await (logged, _) in rows.decode((Int64, String).self) { version = logged }
     return version
   }
 

@@ -89,11 +89,7 @@ extension PostgresCatalog {
           .integer(Self.format), .text(schemaJSON), .integer(document.items.count),
           .text("sift"), .integer(Int(version)), .text(identity), .integer(Int(version - 1)),
         ])
-      try await connection.execute(
-        "INSERT INTO \(name).changes (version, kind) VALUES ($1, 'r')", [.integer(Int(version))])
-      try await connection.execute(
-        "SELECT pg_notify('\(changesChannel)', $1)",
-        [.text("\(version) \(address.schemaName)")])
+      _ = try await log(.replace, id: nil, schemaName: address.schemaName, on: connection)
       try await connection.execute("ANALYZE \(name).items")
       return ()
     }

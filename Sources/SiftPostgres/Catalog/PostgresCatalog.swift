@@ -63,10 +63,6 @@ public final class PostgresCatalog: Sendable {
 
   public func close() async { await link.close() }
 
-  /// The most connections to the database this catalog had open at once (at most
-  /// `PostgresLink.connectionLimit`, however many requests come together).
-  package var peakConnections: Int { link.peakConnections }
-
   private static func readSchema(_ link: PostgresLink) async throws(PostgresError) -> CatalogSchema
   {
     let address = link.address
@@ -123,57 +119,12 @@ public final class PostgresCatalog: Sendable {
     try await link.rows("SELECT item_count FROM \(catalogTable)", as: Int.self).first ?? 0
   }
 
-  /// The items with these ids, in the order given (ids not found are left out).
-  public func items(_ ids: [ItemID]) async throws(PostgresError) -> [Item] {
-    guard !ids.isEmpty else { return [] }
-    let rows = try await link.rows(
-      "SELECT id, fields::text FROM \(table) WHERE id = ANY($1)", [.texts(ids.map(\.rawValue))],
-      as: (String, String).self)
-    var byID: [String: Item] = [:]
-    for (id, fields) in rows { byID[id] = try ItemRow.item(id: id, fields: fields) }
-    return ids.compactMap { byID[$0.rawValue] }
-  }
-
-  /// Every item, in catalog order.
+  /// Every item, in catalog order, with the schema as the catalog holds it now.
   public func document() async throws(PostgresError) -> CatalogDocument {
-    let rows = try await link.rows(
-      "SELECT id, fields::text FROM \(table) ORDER BY ord", as: (String, String).self)
-    var items: [Item] = []
-    items.reserveCapacity(rows.count)
-    for (id, fields) in rows { items.append(try ItemRow.item(id: id, fields: fields)) }
-    return CatalogDocument(schema: schema, items: items)
+    try await snapshot().document
   }
 
   // MARK: - Edits
-
-  /// Adds an item at the end of catalog order. Without an id it gets the next number after the
-  /// largest numeric id, as a .sqlite catalog gives it. Returns the id, or nil when an item has
-  /// that id already.
-  public func add(
-    _ fields: [String: FieldValue], id: ItemID? = nil
-  ) async throws(PostgresError) -> ItemID? {
-    try await commit(.add(id, fields: fields))?.id
-  }
-
-  /// Adds `item`; an item with its id already is an error.
-  public func add(_ item: Item) async throws(PostgresError) {
-    guard try await add(item.fields, id: item.id) != nil else {
-      throw .query(
-        address.description, message: "an item with id \"\(item.id.rawValue)\" already exists")
-    }
-  }
-
-  /// Replaces the item with the same id; it keeps its place. False when there is none.
-  @discardableResult
-  public func update(_ item: Item) async throws(PostgresError) -> Bool {
-    try await commit(.update(item)) != nil
-  }
-
-  /// Deletes the item; false when there was none with that id.
-  @discardableResult
-  public func delete(id: ItemID) async throws(PostgresError) -> Bool {
-    try await commit(.delete(id)) != nil
-  }
 
   /// Writes one edit and its entry in the change log in one transaction; the item's id (for an
   /// add without one, the id it got) and the change's version, or nil when the edit does not

@@ -120,13 +120,7 @@ final class LocalCopy: Sendable {
 
   /// Replaces the note at once (written aside, then renamed over the old one).
   func write(_ note: Note) throws {
-    let data = try JSONEncoder().encode(note)
-    let aside = folder.appendingPathComponent(".\(key).json.\(UUID().uuidString)")
-    try data.write(to: aside)
-    if rename(aside.path, noteURL.path) != 0 {
-      try? FileManager.default.removeItem(at: aside)
-      throw CocoaError(.fileWriteUnknown)
-    }
+    try JSONEncoder().encode(note).write(to: noteURL, options: .atomic)
   }
 
   func url(of file: String) -> URL { folder.appendingPathComponent(file) }

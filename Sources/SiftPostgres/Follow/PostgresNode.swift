@@ -10,8 +10,8 @@ import SiftStore
 /// - `LISTEN` tells it of a change at once; the log is read again every second besides, in
 ///   version order, so a notification lost with a connection costs a second, never a change;
 /// - an edit through the node is one transaction in PostgreSQL (the item and its log entry),
-///   durable before it is answered, and shown by the node's next search (the node reads the log
-///   up to the edit's version before it answers);
+///   durable before it is answered, and shown by the node's next search (the node applies it,
+///   in version order with the log, before it answers);
 /// - with PostgreSQL out of reach, searches go on from memory and edits fail as unavailable;
 ///   once it is back the node catches up by itself.
 public final class PostgresNode: SearchCatalog {
@@ -229,13 +229,7 @@ public final class PostgresNode: SearchCatalog {
           }
         }
         let full = changes.count == Self.batch
-        var reached = note
-        reached.version = full ? changes.last!.version : logState.version
-        if reached.version != note.version {
-          try? copy.write(reached)
-          state.withLock { $0.note = reached }
-          counters.withLock { $0.applied += changes.count }
-        }
+        advance(note, to: full ? changes.last!.version : logState.version, applied: changes.count)
         lastFailure.withLock { $0 = nil }
         if !full { return }
       }
@@ -283,12 +277,19 @@ public final class PostgresNode: SearchCatalog {
         try? await self.catchUp()
         return
       }
-      var reached = note
-      reached.version = version
-      try? self.copy.write(reached)
-      self.state.withLock { $0.note = reached }
-      self.counters.withLock { $0.applied += 1 }
+      self.advance(note, to: version, applied: 1)
     }
+  }
+
+  /// Records that the copy, at `note`'s version until now, holds the changes up to `version`
+  /// (`applied` entries): the note on disk first, then what searches and `reach` read.
+  private func advance(_ note: LocalCopy.Note, to version: Int64, applied: Int) {
+    guard version != note.version else { return }
+    var reached = note
+    reached.version = version
+    try? copy.write(reached)
+    state.withLock { $0.note = reached }
+    counters.withLock { $0.applied += applied }
   }
 
   /// Returns once the copy reflects `version`, waking the follower; false when `timeout` passed

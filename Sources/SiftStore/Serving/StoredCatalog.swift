@@ -132,17 +132,14 @@ public final class StoredCatalog: SearchCatalog {
   public func follow(_ changes: [FollowedChange]) async throws(CatalogFailure) {
     try await onEditQueue { () throws(CatalogFailure) in
       for change in changes {
+        // Every edit before this one is in `current` (edits run here, one at a time).
+        let held = { (id: ItemID) in self.current.withLock { $0.collection.contains(id: id) } }
         switch change {
         case .put(let item):
-          do throws(CatalogFailure) {
-            _ = try self.commitNow(.update(item))
-          } catch .notFound {
-            _ = try self.commitNow(.add(item.id, fields: item.fields))
-          }
+          _ = try self.commitNow(
+            held(item.id) ? .update(item) : .add(item.id, fields: item.fields))
         case .delete(let id):
-          do throws(CatalogFailure) {
-            _ = try self.commitNow(.delete(id))
-          } catch .notFound {}
+          if held(id) { _ = try self.commitNow(.delete(id)) }
         case .synonyms(let synonyms):
           try self.replaceSynonymsNow(synonyms)
         }
