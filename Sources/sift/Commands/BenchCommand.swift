@@ -100,23 +100,12 @@ struct BenchCommand: AsyncParsableCommand {
     }
     let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
     guard !lines.isEmpty else { throw Failure.exit("\(queries) has no queries", status: 2) }
-    if PostgresAddress.isPostgres(catalog) {
-      // A catalog in PostgreSQL is searched as a node searches it: its local copy, caught up.
-      let node = try await Failure.openNode(catalog, follows: false)
-      do {
-        try await bench(lines, file: node.localCopyURL.path)
-      } catch {
-        await node.close()
-        throw error
-      }
-      await node.close()
-      return
-    }
+    if PostgresAddress.isPostgres(catalog) { return try await runOnPostgres(lines) }
     try await bench(lines, file: catalog)
   }
 
   /// Types `lines` into the catalog at `file` (a built-in name or a .sqlite file).
-  private func bench(_ lines: [String], file: String) async throws {
+  func bench(_ lines: [String], file: String) async throws {
     // Opening is three steps, timed apart: the file, its items, the index built over them.
     let started = DispatchTime.now()
     let store = try Failure.openCatalog(file)

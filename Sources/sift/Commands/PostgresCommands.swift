@@ -135,6 +135,21 @@ extension ImportCommand {
   }
 }
 
+extension BenchCommand {
+  /// The same typing into a catalog in PostgreSQL, searched as a node searches it: its local
+  /// copy, caught up with the log.
+  func runOnPostgres(_ lines: [String]) async throws {
+    let node = try await Failure.openNode(catalog, follows: false)
+    do {
+      try await bench(lines, file: node.localCopyURL.path)
+    } catch {
+      await node.close()
+      throw error
+    }
+    await node.close()
+  }
+}
+
 extension AppCommand {
   /// The terminal app on a catalog in PostgreSQL: the local copy a node keeps, caught up with
   /// the log, searched in memory as typing wants; each edit is written to the database before
