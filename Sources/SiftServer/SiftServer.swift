@@ -19,6 +19,8 @@ import Sift
 /// - `GET /catalogs/NAME/items/ID`, and `POST`, `PUT`, `DELETE` to edit (with the token);
 /// - `POST /keys`, `GET /keys`, `DELETE /keys/ID`: keys with actions, catalogs and an expiry
 ///   (admin only), and tenant tokens made from them (`TenantToken`);
+/// - `GET /catalogs/NAME/snapshot?after=…` and `GET /catalogs/NAME/changes?since=…`: what a
+///   copy that follows the catalog reads (`ChangeFeedAnswers.swift`);
 /// - `GET /health`, `GET /metrics`;
 /// - `GET /`: the search page, which uses nothing but the above.
 ///
@@ -177,6 +179,24 @@ public struct SiftServer: Sendable {
         try await self.withinDeadline { try await Self.itemAnswer(id, in: catalog, forced: forced) }
       )
     }
+    router.getOrHead("catalogs/:name/snapshot") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      let forced = try self.searchFilters(access, catalog: catalog)
+      let query = try QueryString(request.uri.query)
+      return try await self.withinDeadline {
+        try await Self.snapshotAnswer(catalog, query, forced: forced)
+      }
+    }
+    router.getOrHead("catalogs/:name/changes") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      let forced = try self.searchFilters(access, catalog: catalog)
+      let query = try QueryString(request.uri.query)
+      return try await self.withinDeadline {
+        try await Self.changesAnswer(catalog, query, forced: forced)
+      }
+    }
     router.post("keys") { request, _ in
       try self.authorizeAdmin(try self.access(request))
       let keys = try self.keyStore()
@@ -298,6 +318,8 @@ public struct SiftServer: Sendable {
       RouteMethods("catalogs/:name/items", [.post]),
       RouteMethods("catalogs/:name/items/:id", [.get, .head, .put, .delete]),
       RouteMethods("catalogs/:name/synonyms", [.get, .head, .put]),
+      RouteMethods("catalogs/:name/snapshot", [.get, .head]),
+      RouteMethods("catalogs/:name/changes", [.get, .head]),
       RouteMethods("keys", [.get, .head, .post]), RouteMethods("keys/:id", [.delete]),
     ].map { RouteMethods($0.pattern, $0.methods + options) }
       + WebPage.Asset.allCases.map { RouteMethods($0.path, [.get, .head] + options) }

@@ -30,6 +30,7 @@ struct SiftCommand: AsyncParsableCommand {
     subcommands: [
       AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self,
       BenchCommand.self, ServeCommand.self, KeysCommand.self, SynonymsCommand.self,
+      SyncCommand.self,
     ],
     defaultSubcommand: AppCommand.self
   )

@@ -27,10 +27,33 @@ public protocol SearchCatalog: Sendable {
   /// Whether it answers from a store that can be out of reach while the process runs (a
   /// database server), which a health check must ask; false for one answered from memory.
   var answersFromRemoteStore: Bool { get }
+  /// The changes after `version` (at most about `limit`: a version's changes are never split
+  /// across pages), as `visible` lets the reader see them; or that the reader must start over.
+  func changes(
+    since version: Int64, limit: Int, visible: FeedVisibility?
+  ) async throws(CatalogFailure) -> ChangeFeedAnswer
+  /// The items after `position` in catalog order (at most `limit`) that `visible` admits, with
+  /// the schema and the version they were read at: a page of what a copy starts from.
+  func snapshot(
+    after position: Int64?, limit: Int, visible: FeedVisibility?
+  ) async throws(CatalogFailure) -> CatalogSnapshotPage
 }
 
 extension SearchCatalog {
   public var answersFromRemoteStore: Bool { false }
+
+  /// A catalog that keeps no log of its changes has no feed to follow.
+  public func changes(
+    since version: Int64, limit: Int, visible: FeedVisibility?
+  ) async throws(CatalogFailure) -> ChangeFeedAnswer {
+    throw .invalid("catalog \(name) keeps no log of its changes: it cannot be followed")
+  }
+
+  public func snapshot(
+    after position: Int64?, limit: Int, visible: FeedVisibility?
+  ) async throws(CatalogFailure) -> CatalogSnapshotPage {
+    throw .invalid("catalog \(name) keeps no log of its changes: it cannot be followed")
+  }
 
   /// A catalog that no one else writes is at its latest version already: a later one is
   /// unknown to it.

@@ -74,6 +74,8 @@ extension PostgresCatalog {
     public var kind: ChangeKind
     public var id: ItemID?
     public var item: Item?
+    /// The item's place in catalog order (`ord`), with `item`.
+    public var position: Int64?
   }
 
   /// Where the log stands: the catalog's identity (a follower's copy of another catalog is not
@@ -93,21 +95,25 @@ extension PostgresCatalog {
     let schemaName = address.schemaName
     let rows = try await link.rows(
       """
-      SELECT c.identity, c.generation, c.log_start, ch.version, ch.kind::text, ch.id, i.fields::text
+      SELECT c.identity, c.generation, c.log_start, ch.version, ch.kind::text, ch.id,
+        i.fields::text, i.ord
       FROM \(catalogTable) c
       LEFT JOIN LATERAL (SELECT * FROM "\(schemaName)".changes WHERE version > $1
         ORDER BY version LIMIT $2) ch ON true
       LEFT JOIN \(table) i ON i.id = ch.id AND ch.kind = 'p'
       ORDER BY ch.version
       """, [.integer(Int(version)), .integer(limit)],
-      as: (String, Int64, Int64, Int64?, String?, String?, String?).self)
+      as: (String, Int64, Int64, Int64?, String?, String?, String?, Int64?).self)
     guard let first = rows.first else { throw .notFound(address.description) }
     let state = LogState(identity: first.0, version: first.1, logStart: first.2)
     var changes: [Change] = []
-    for (_, _, _, logged, kind, id, fields) in rows {
+    for (_, _, _, logged, kind, id, fields, position) in rows {
       guard let logged, let kind = kind.flatMap(ChangeKind.init(rawValue:)) else { continue }
       var change = Change(version: logged, kind: kind, id: id.map { ItemID($0) }, item: nil)
-      if let id, let fields { change.item = try ItemRow.item(id: id, fields: fields) }
+      if let id, let fields {
+        change.item = try ItemRow.item(id: id, fields: fields)
+        change.position = position
+      }
       changes.append(change)
     }
     return (state, changes)
@@ -148,6 +154,49 @@ extension PostgresCatalog {
     items.reserveCapacity(rows.count)
     for (id, fields) in rows { items.append(try ItemRow.item(id: id, fields: fields)) }
     return (state, CatalogDocument(schema: schema, items: items))
+  }
+
+  /// The items after `ord` `position` in catalog order (at most `limit`) with the schema and
+  /// the log's state, read in one snapshot: a page of what a copy that follows the catalog
+  /// starts from (`PostgresNode.snapshot`).
+  public func snapshotPage(
+    after position: Int64?, limit: Int
+  ) async throws(PostgresError) -> (
+    state: LogState, schema: CatalogSchema, items: [PositionedItem], next: Int64?
+  ) {
+    let schemaName = address.schemaName
+    let description = address.description
+    let found = try await link.transaction {
+      connection -> (LogState, String, [(String, Int64, String)])? in
+      try await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+      var state: (LogState, String)?
+      for try await (identity, generation, start, schema) in try await connection.execute(
+        "SELECT identity, generation, log_start, schema::text FROM \"\(schemaName)\".catalog"
+      ).decode((String, Int64, Int64, String).self) {
+        state = (LogState(identity: identity, version: generation, logStart: start), schema)
+      }
+      guard let state else { return nil }
+      var rows: [(String, Int64, String)] = []
+      for try await row in try await connection.execute(
+        "SELECT id, ord, fields::text FROM \"\(schemaName)\".items WHERE ord > \(position ?? Int64.min) ORDER BY ord LIMIT \(limit)"
+      ).decode((String, Int64, String).self) {
+        rows.append(row)
+      }
+      return (state.0, state.1, rows)
+    }
+    guard let (state, json, rows) = found else { throw .notFound(description) }
+    let schema: CatalogSchema
+    do {
+      schema = try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
+    } catch {
+      throw .unsuitable(description, reason: "its schema cannot be read: \(error)")
+    }
+    var items: [PositionedItem] = []
+    items.reserveCapacity(rows.count)
+    for (id, ord, fields) in rows {
+      items.append(PositionedItem(position: ord, item: try ItemRow.item(id: id, fields: fields)))
+    }
+    return (state, schema, items, rows.count == limit ? rows.last?.1 : nil)
   }
 
   /// The catalog's schema as it is now, with its synonyms.

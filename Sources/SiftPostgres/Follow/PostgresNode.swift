@@ -441,6 +441,74 @@ public final class PostgresNode: SearchCatalog {
     return version
   }
 
+  /// The changes after `version`, read from the database's log (one entry a version): a put
+  /// with the item as it is now (nothing when it is gone since, as its delete comes later), a
+  /// delete, the synonyms as they are now. An import (an `r` entry) starts a copy over.
+  public func changes(
+    since version: Int64, limit: Int, visible: FeedVisibility?
+  ) async throws(CatalogFailure) -> ChangeFeedAnswer {
+    let catalog = self.catalog
+    let name = self.name
+    let (state, logged) = try await Self.answering { () async throws(PostgresError) in
+      try await catalog.changes(after: version, limit: limit)
+    }
+    func startOver(_ reason: String) -> ChangeFeedAnswer {
+      .startOver(reason: reason, identity: state.identity, version: state.version)
+    }
+    if version > state.version {
+      return startOver(
+        "since: version \(version) is past catalog \(name)'s version \(state.version): it is another catalog, or was restored from an older copy"
+      )
+    }
+    if version < state.logStart {
+      return startOver(
+        "since: version \(version) is older than the log catalog \(name) keeps, which starts after version \(state.logStart)"
+      )
+    }
+    if logged.contains(where: { $0.kind == .replace }) {
+      return startOver("since: catalog \(name) was imported again after version \(version)")
+    }
+    var synonyms: Synonyms?
+    if logged.contains(where: { $0.kind == .synonyms }) {
+      synonyms = try await Self.answering { () async throws(PostgresError) in
+        try await catalog.currentSchema().synonyms
+      }
+    }
+    var changes: [CatalogChange] = []
+    for entry in logged {
+      switch entry.kind {
+      case .put:
+        if let item = entry.item, let position = entry.position {
+          changes.append(.put(item, at: position, version: entry.version))
+        }
+      case .delete:
+        if let id = entry.id { changes.append(.delete(id, version: entry.version)) }
+      case .synonyms:
+        if let synonyms { changes.append(.synonyms(synonyms, version: entry.version)) }
+      case .replace:
+        break
+      }
+    }
+    let page = ChangeFeedPage(
+      catalog: name, identity: state.identity, version: state.version, changes: changes,
+      next: logged.count == limit ? logged.last?.version : nil)
+    return .page(page.restricted(to: visible))
+  }
+
+  /// A page of the catalog in catalog order, read from the database in one snapshot.
+  public func snapshot(
+    after position: Int64?, limit: Int, visible: FeedVisibility?
+  ) async throws(CatalogFailure) -> CatalogSnapshotPage {
+    let catalog = self.catalog
+    let read = try await Self.answering { () async throws(PostgresError) in
+      try await catalog.snapshotPage(after: position, limit: limit)
+    }
+    return CatalogSnapshotPage(
+      catalog: name, identity: read.state.identity, version: read.state.version,
+      schema: read.schema, items: visible.map { admits in read.items.filter { admits($0.item) } }
+        ?? read.items, next: read.next)
+  }
+
   /// Runs `work` against the database: out of reach is `unavailable` (the request may be
   /// retried), a value it cannot hold `invalid`, anything else it refused `failed`.
   static func answering<Result: Sendable>(

@@ -243,8 +243,11 @@ extension CatalogStore {
     // Per changed id: whether it took a new place (added, or deleted and added again).
     var changed: [ItemID: Bool] = [:]
     let rows = try Row.fetchCursor(
-      db, sql: "SELECT id, max(inserted) FROM items_changes WHERE generation > ? GROUP BY id",
-      arguments: [stamp])
+      db,
+      sql: """
+        SELECT id, max(inserted) FROM items_changes WHERE generation > ? AND inserted < 2
+        GROUP BY id
+        """, arguments: [stamp])
     while let row = try rows.next() { changed[ItemID(row[0] as String)] = (row[1] as Int64) == 1 }
     guard
       var index = try? SearchIndex<ItemID>(
@@ -313,11 +316,12 @@ extension CatalogStore {
 
   /// Renames the index file written at `temporary` into place and records it in the catalog:
   /// its token, the generation it answers and its stamp once in place (so that opening trusts
-  /// it while it keeps that stamp). The change log up to that generation is done with.
+  /// it while it keeps that stamp). The change log up to that generation is done with, but for
+  /// the copies that follow the catalog (`trimLog`).
   static func install(
     _ temporary: URL, token: UUID, generation: Int64, _ catalog: URL, _ db: Database
   ) throws {
-    try db.execute(sql: "DELETE FROM items_changes WHERE generation <= ?", arguments: [generation])
+    try trimLog(keepingAfter: generation, db)
     try db.execute(
       sql: """
         INSERT INTO index_file (id, generation, token, stamp) VALUES (1, ?, ?, NULL)

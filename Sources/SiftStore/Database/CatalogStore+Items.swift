@@ -162,19 +162,29 @@ extension CatalogStore {
 
   /// Saves `synonyms`, which the schema is read with from then on. They have a table of their
   /// own: a change of the schema's row tells an open that the index is stale, and synonyms
-  /// change no index.
+  /// change no index. They move the items' generation (the catalog's version) with an entry in
+  /// the log that says so, which an open's replay passes over.
   public func saveSynonyms(_ synonyms: Synonyms) throws(StoreError) {
-    try write { db in
-      try db.execute(
-        sql:
-          "CREATE TABLE IF NOT EXISTS synonyms (id INTEGER PRIMARY KEY CHECK (id = 1), entries TEXT NOT NULL)"
-      )
-      let json = String(decoding: try JSONEncoder().encode(synonyms), as: UTF8.self)
-      try db.execute(
-        sql:
-          "INSERT INTO synonyms (id, entries) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET entries = excluded.entries",
-        arguments: [json])
-    }
+    try write { db in try Self.writeSynonyms(synonyms, db) }
+  }
+
+  /// `saveSynonyms(_:)` in the caller's transaction.
+  static func writeSynonyms(_ synonyms: Synonyms, _ db: Database) throws {
+    try db.execute(
+      sql:
+        "CREATE TABLE IF NOT EXISTS synonyms (id INTEGER PRIMARY KEY CHECK (id = 1), entries TEXT NOT NULL)"
+    )
+    let json = String(decoding: try JSONEncoder().encode(synonyms), as: UTF8.self)
+    try db.execute(
+      sql:
+        "INSERT INTO synonyms (id, entries) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET entries = excluded.entries",
+      arguments: [json])
+    // A new version, logged, so that the copies that follow the catalog hear of it.
+    try db.execute(
+      sql: """
+        UPDATE items_generation SET value = value + 1;
+        INSERT INTO items_changes SELECT value, '', \(synonymsEntry) FROM items_generation;
+        """)
   }
 
   /// Stores the schema and adds a column for each field the items table lacks.

@@ -92,6 +92,7 @@ public final class CatalogStore: Sendable {
             try store.insert(item, position: Int64(position), schema: document.schema, db)
           }
           try store.writeIndex(of: document, db)
+          try Self.restartLog(db)
         }
         try queue.close()
       }
@@ -154,7 +155,7 @@ public final class CatalogStore: Sendable {
   }
 
   /// The migrations this version of Sift knows, oldest first.
-  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5", "v6", "v7"]
+  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"]
 
   private static func firstColumn(_ connection: OpaquePointer?, _ sql: String) -> String? {
     allRows(connection, sql).first
@@ -313,6 +314,21 @@ public final class CatalogStore: Sendable {
     // it is read without its checksum, so opening reads only the pages a search touches.
     migrator.registerMigration("v7") { db in
       try db.execute(sql: "ALTER TABLE index_file ADD COLUMN stamp TEXT")
+    }
+    // v8: the change feed (`CatalogStore+Feed`). The catalog's identity, which a file made
+    // again does not share, and the generation up to which the log was cut: it is kept for
+    // copies that follow the catalog rather than emptied at each index save.
+    migrator.registerMigration("v8") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE feed (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            identity TEXT NOT NULL,
+            log_start INTEGER NOT NULL
+          );
+          INSERT INTO feed (id, identity, log_start)
+            SELECT 1, lower(hex(randomblob(16))), value FROM items_generation;
+          """)
     }
     return migrator
   }()

@@ -221,6 +221,8 @@ extension CatalogStore {
       try writeSchema(try withCategoryScopes(schema, db), db)
       // The index of the items as they now are, in the import's own transaction.
       try writeIndex(of: try document(db), db)
+      // A copy from before the import starts over (the schema was written again).
+      try Self.restartLog(db)
       progress(1)
       return summary
     }

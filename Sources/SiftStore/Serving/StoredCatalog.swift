@@ -206,7 +206,8 @@ public final class StoredCatalog: SearchCatalog {
   }
 
   /// Saves `synonyms` in the file, then makes them what the next search uses (on `editQueue`,
-  /// after the edits before them). The items' generation stays: synonyms are not items.
+  /// after the edits before them). They move the version, so that copies following the
+  /// catalog hear of them.
   @discardableResult
   public func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64 {
     try await onEditQueue { () throws(CatalogFailure) in
@@ -222,13 +223,37 @@ public final class StoredCatalog: SearchCatalog {
     } catch {
       throw .unavailable("the synonyms were not saved: \(error)")
     }
+    let generation = try? store.itemsGeneration()
     current.withLock { state in
       state.collection.synonyms = synonyms
+      if let generation { state.generation = generation }
       state.edits += 1
       state.recent.removeAll()
     }
     standby.withLock { standby in
       if standby != nil { standby!.collection.synonyms = synonyms }
+    }
+  }
+
+  /// The changes after `version` from the file's log (`CatalogStore.changes`).
+  public func changes(
+    since version: Int64, limit: Int, visible: FeedVisibility?
+  ) async throws(CatalogFailure) -> ChangeFeedAnswer {
+    do {
+      return try store.changes(since: version, limit: limit, catalog: name, visible: visible)
+    } catch {
+      throw .unavailable("the changes could not be read: \(error)")
+    }
+  }
+
+  /// A page of the file's items in catalog order (`CatalogStore.snapshot`).
+  public func snapshot(
+    after position: Int64?, limit: Int, visible: FeedVisibility?
+  ) async throws(CatalogFailure) -> CatalogSnapshotPage {
+    do {
+      return try store.snapshot(after: position, limit: limit, catalog: name, visible: visible)
+    } catch {
+      throw .unavailable("the catalog could not be read: \(error)")
     }
   }
 

@@ -230,17 +230,7 @@ struct ServeCommand: AsyncParsableCommand {
       served.append(opened.catalog)
       closers.append(opened.close)
     }
-    var token: String?
-    if let tokenFile {
-      guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
-        throw Failure.exit("cannot read the token file \(tokenFile)", status: 2)
-      }
-      let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-      guard !trimmed.isEmpty else {
-        throw Failure.exit("the token file \(tokenFile) is empty", status: 2)
-      }
-      token = trimmed
-    }
+    let token = try tokenFile.map(SyncCommand.readToken)
     var tls: TLSConfiguration?
     if let tlsCert, let tlsKey {
       do {

@@ -1,0 +1,132 @@
+/// A catalog's changes after a version, for a copy that follows it (`sift sync`, `CatalogSync`):
+/// what `GET /catalogs/NAME/changes?since=VERSION` answers.
+///
+/// A copy starts from a snapshot (`CatalogSnapshotPage`, read in catalog order a page at a
+/// time, while edits go on), then asks for the changes after the version its first page was
+/// read at: applying a change twice leaves what applying it once does (a put replaces the item
+/// or adds it at its position; a delete of a missing id is nothing), so what changed while the
+/// snapshot was read comes again in the changes and ends the same.
+public struct ChangeFeedPage: Hashable, Sendable, Codable {
+  /// The catalog's name where it is served.
+  public var catalog: String
+  /// Which catalog this is: a catalog made again (a new file, a new PostgreSQL catalog) has
+  /// another identity, and a copy of the old one must start over.
+  public var identity: String
+  /// The catalog's version when the page was read: once a copy applied every page up to the
+  /// one without `next`, it shows this version.
+  public var version: Int64
+  /// The changes, in version order.
+  public var changes: [CatalogChange]
+  /// The `since` of the next page; nil when this page reaches `version`.
+  public var next: Int64?
+
+  public init(
+    catalog: String, identity: String, version: Int64, changes: [CatalogChange], next: Int64?
+  ) {
+    self.catalog = catalog
+    self.identity = identity
+    self.version = version
+    self.changes = changes
+    self.next = next
+  }
+}
+
+/// One change of a catalog, with the version it made: an item put whole (added, or replaced)
+/// at its place in catalog order, an id deleted, or the synonyms replaced.
+public struct CatalogChange: Hashable, Sendable, Codable {
+  public var version: Int64
+  /// The item as it is now.
+  public var put: Item?
+  /// Where `put` stands in catalog order (greater is later): what orders results that rank
+  /// alike, so a copy keeps the server's order.
+  public var position: Int64?
+  public var delete: ItemID?
+  public var synonyms: Synonyms?
+
+  public static func put(_ item: Item, at position: Int64, version: Int64) -> CatalogChange {
+    CatalogChange(version: version, put: item, position: position)
+  }
+
+  public static func delete(_ id: ItemID, version: Int64) -> CatalogChange {
+    CatalogChange(version: version, delete: id)
+  }
+
+  public static func synonyms(_ synonyms: Synonyms, version: Int64) -> CatalogChange {
+    CatalogChange(version: version, synonyms: synonyms)
+  }
+
+  init(
+    version: Int64, put: Item? = nil, position: Int64? = nil, delete: ItemID? = nil,
+    synonyms: Synonyms? = nil
+  ) {
+    self.version = version
+    self.put = put
+    self.position = position
+    self.delete = delete
+    self.synonyms = synonyms
+  }
+}
+
+/// What a catalog answers for the changes after a version: a page of them, or that the copy
+/// must start over from a snapshot — the version is older than the log the catalog keeps, the
+/// schema changed (a new import), or the version is not one of this catalog's.
+public enum ChangeFeedAnswer: Hashable, Sendable {
+  case page(ChangeFeedPage)
+  /// Why the changes cannot be given; the catalog's identity and version now.
+  case startOver(reason: String, identity: String, version: Int64)
+}
+
+/// A page of a catalog as it is, in catalog order: what a copy starts from.
+/// `GET /catalogs/NAME/snapshot?after=POSITION` answers it.
+public struct CatalogSnapshotPage: Hashable, Sendable, Codable {
+  public var catalog: String
+  public var identity: String
+  /// The catalog's version when the page was read. A copy asks for the changes after the
+  /// first page's version once it has every page.
+  public var version: Int64
+  /// The schema, with the synonyms.
+  public var schema: CatalogSchema
+  public var items: [PositionedItem]
+  /// The `after` of the next page; nil on the last one.
+  public var next: Int64?
+
+  public init(
+    catalog: String, identity: String, version: Int64, schema: CatalogSchema,
+    items: [PositionedItem], next: Int64?
+  ) {
+    self.catalog = catalog
+    self.identity = identity
+    self.version = version
+    self.schema = schema
+    self.items = items
+    self.next = next
+  }
+}
+
+/// An item and its place in catalog order.
+public struct PositionedItem: Hashable, Sendable, Codable {
+  public var position: Int64
+  public var item: Item
+
+  public init(position: Int64, item: Item) {
+    self.position = position
+    self.item = item
+  }
+}
+
+/// Which items a reader of the feed may see (a tenant token's filters); nil: every one. An
+/// item it may not see arrives as a delete of its id, never with its fields.
+public typealias FeedVisibility = @Sendable (Item) -> Bool
+
+extension ChangeFeedPage {
+  /// The page as `visible` lets a reader see it: a put it may not see is a delete.
+  public func restricted(to visible: FeedVisibility?) -> ChangeFeedPage {
+    guard let visible else { return self }
+    var page = self
+    page.changes = changes.map { change in
+      guard let item = change.put, !visible(item) else { return change }
+      return .delete(item.id, version: change.version)
+    }
+    return page
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import Sift
+
+/// The change feed of a catalog file: what a copy that follows it reads (`ChangeFeedPage`).
+///
+/// The log is `items_changes`: every change to an item logs its id under the generation it
+/// moved the items to, in the change's transaction; a change of the synonyms logs the empty id
+/// with `inserted` 2. The feed gives each changed id once, as its row is now (a put with its
+/// position, or a delete when the row is gone), under the last generation that changed it. A
+/// generation the log has no entry for — a schema change, which an import makes — cannot be
+/// explained, and a copy from before it starts over; so does one from before `log_start`, the
+/// generation up to which the log was cut (`keptChanges`).
+extension CatalogStore {
+  /// How many generations of the log an index save keeps: what a copy may fall behind by and
+  /// still catch up with the changes alone.
+  public static let keptChanges: Int64 = 100_000
+
+  /// The `inserted` of a log entry that says the synonyms changed (under the empty id).
+  static let synonymsEntry: Int64 = 2
+
+  /// The log restarted at the current generation: what a new catalog or an import leaves, since
+  /// a copy from before it starts over anyway.
+  static func restartLog(_ db: Database) throws {
+    try db.execute(sql: "DELETE FROM items_changes")
+    try db.execute(
+      sql: "UPDATE feed SET log_start = (SELECT value FROM items_generation WHERE id = 1)")
+  }
+
+  /// The log cut to the last `keptChanges` generations, but never past `generation` (the index
+  /// file's, which an open replays the log from).
+  static func trimLog(
+    keepingAfter generation: Int64, keeping kept: Int64 = keptChanges, _ db: Database
+  ) throws {
+    let cut = min(generation, try itemsGeneration(db) - kept)
+    guard cut > (try feedState(db, path: "").logStart) else { return }
+    try db.execute(sql: "DELETE FROM items_changes WHERE generation <= ?", arguments: [cut])
+    try db.execute(sql: "UPDATE feed SET log_start = ?", arguments: [cut])
+  }
+
+  /// The log cut to its last `kept` generations now (an index save does it with
+  /// `keptChanges`).
+  func trimLog(keeping kept: Int64) throws(StoreError) {
+    try write { db in try Self.trimLog(keepingAfter: try Self.itemsGeneration(db), keeping: kept, db) }
+  }
+
+  /// The catalog's identity (a file made again has another) and the generation its log
+  /// explains changes after.
+  static func feedState(_ db: Database, path: String) throws -> (
+    identity: String, logStart: Int64
+  ) {
+    guard let row = try Row.fetchOne(db, sql: "SELECT identity, log_start FROM feed WHERE id = 1")
+    else { throw StoreError.database(path, message: "the catalog has no change feed (damaged file)") }
+    return (row[0], row[1])
+  }
+
+  /// The changes after generation `since`, at most about `limit` ids (the ids of the last
+  /// generation given are never split), read in one transaction; or why a copy at `since` must
+  /// start over.
+  public func changes(
+    since: Int64, limit: Int, catalog name: String, visible: FeedVisibility?
+  ) throws(StoreError) -> ChangeFeedAnswer {
+    let answer = try read { db -> ChangeFeedAnswer in
+      let (identity, logStart) = try Self.feedState(db, path: path)
+      let now = try Self.itemsGeneration(db)
+      func startOver(_ reason: String) -> ChangeFeedAnswer {
+        .startOver(reason: reason, identity: identity, version: now)
+      }
+      if since > now {
+        return startOver(
+          "since: version \(since) is past catalog \(name)'s version \(now): it is another catalog, or was restored from an older copy"
+        )
+      }
+      if since < logStart {
+        return startOver(
+          "since: version \(since) is older than the log catalog \(name) keeps, which starts after version \(logStart)"
+        )
+      }
+      guard try Self.changeLogExplains(from: since, to: now, db) else {
+        return startOver(
+          "since: catalog \(name)'s schema changed after version \(since) (an import)")
+      }
+      // Each changed id once, under the last generation that changed it.
+      var changed: [(id: String, version: Int64)] = []
+      let rows = try Row.fetchCursor(
+        db,
+        sql: """
+          SELECT id, max(generation) AS last FROM items_changes WHERE generation > ?
+          GROUP BY id ORDER BY last, id
+          """, arguments: [since])
+      var more = false
+      while let row = try rows.next() {
+        let version: Int64 = row[1]
+        if changed.count >= limit, version != changed.last!.version {
+          more = true
+          break
+        }
+        changed.append((row[0], version))
+      }
+      let schema = try Self.schema(db, path: path)
+      let ids = changed.map { ItemID($0.id) }.filter { !$0.rawValue.isEmpty }
+      let found = Dictionary(
+        try Self.positionedItems(withIDs: ids, fields: schema.allFields, db).map {
+          ($0.item.id, $0)
+        }, uniquingKeysWith: { first, _ in first })
+      let changes = changed.map { (id, version) -> CatalogChange in
+        if id.isEmpty { return .synonyms(schema.synonyms, version: version) }
+        guard let item = found[ItemID(id)] else { return .delete(ItemID(id), version: version) }
+        return .put(item.item, at: item.position, version: version)
+      }
+      let page = ChangeFeedPage(
+        catalog: name, identity: identity, version: now, changes: changes,
+        next: more ? changed.last!.version : nil)
+      return .page(page.restricted(to: visible))
+    }
+    return answer
+  }
+
+  /// The items after `position` in catalog order, at most `limit`, that `visible` admits, with
+  /// the schema and generation, read in one transaction.
+  public func snapshot(
+    after position: Int64?, limit: Int, catalog name: String, visible: FeedVisibility?
+  ) throws(StoreError) -> CatalogSnapshotPage {
+    try read { db in
+      let (identity, _) = try Self.feedState(db, path: path)
+      let schema = try Self.schema(db, path: path)
+      let columns = schema.allFields.map { ", " + Self.column($0.name) }.joined()
+      let rows = try Row.fetchCursor(
+        db,
+        sql: "SELECT id, position\(columns) FROM items WHERE position > ? ORDER BY position LIMIT ?",
+        arguments: [position ?? Int64.min, limit])
+      var items: [PositionedItem] = []
+      var last: Int64?
+      var read = 0
+      while let row = try rows.next() {
+        let item = Self.positionedItem(row, fields: schema.allFields)
+        last = item.position
+        read += 1
+        if visible?(item.item) ?? true { items.append(item) }
+      }
+      return CatalogSnapshotPage(
+        catalog: name, identity: identity, version: try Self.itemsGeneration(db), schema: schema,
+        items: items, next: read == limit ? last : nil)
+    }
+  }
+
+  /// The item in `row` with its position: id, position, then one column per field of `fields`.
+  static func positionedItem(_ row: Row, fields: [FieldDefinition]) -> PositionedItem {
+    var values: [String: FieldValue] = [:]
+    values.reserveCapacity(fields.count)
+    for (index, field) in fields.enumerated() {
+      if let value = fieldValue(row[index + 2]) { values[field.name] = value }
+    }
+    return PositionedItem(position: row[1], item: Item(id: ItemID(row[0] as String), fields: values))
+  }
+
+  /// The items with these ids that exist, with their positions, in any order.
+  static func positionedItems(
+    withIDs ids: [ItemID], fields: [FieldDefinition], _ db: Database
+  ) throws -> [PositionedItem] {
+    let columns = fields.map { ", " + column($0.name) }.joined()
+    var items: [PositionedItem] = []
+    items.reserveCapacity(ids.count)
+    let batch = 500
+    for start in stride(from: 0, to: ids.count, by: batch) {
+      let chunk = ids[start..<min(start + batch, ids.count)]
+      let sql =
+        "SELECT id, position\(columns) FROM items WHERE id IN (?\(String(repeating: ", ?", count: chunk.count - 1)))"
+      let rows = try Row.fetchCursor(
+        db, sql: sql, arguments: StatementArguments(chunk.map(\.rawValue)))
+      while let row = try rows.next() { items.append(positionedItem(row, fields: fields)) }
+    }
+    return items
+  }
+}

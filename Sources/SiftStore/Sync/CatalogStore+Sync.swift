@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+import Sift
+
+/// Where a copy made by a sync comes from, and the server's version it shows: its own table,
+/// `sync_source`, which only a sync writes (a catalog without it was not made by one).
+struct SyncSource: Hashable, Sendable {
+  var url: String
+  var catalog: String
+  var identity: String
+  var version: Int64
+
+  init(url: String, catalog: String, identity: String, version: Int64) {
+    self.url = url
+    self.catalog = catalog
+    self.identity = identity
+    self.version = version
+  }
+
+  /// `source` at `version`, as reached at `url` this time.
+  init(_ source: SyncSource, version: Int64, url: URL) {
+    self = source
+    self.version = version
+    self.url = url.absoluteString
+  }
+}
+
+extension CatalogStore {
+  /// Where this copy comes from; nil when no sync made it.
+  func syncSource() throws(StoreError) -> SyncSource? {
+    try read { db in
+      guard try db.tableExists("sync_source"),
+        let row = try Row.fetchOne(
+          db, sql: "SELECT url, catalog, identity, version FROM sync_source WHERE id = 1")
+      else { return nil }
+      return SyncSource(url: row[0], catalog: row[1], identity: row[2], version: row[3])
+    }
+  }
+
+  /// The server's version this copy shows (`sift sync`'s record); nil when no sync made it.
+  public func syncedVersion() throws(StoreError) -> Int64? { try syncSource()?.version }
+
+  static func record(_ source: SyncSource, _ db: Database) throws {
+    try db.execute(
+      sql: """
+        CREATE TABLE IF NOT EXISTS sync_source (
+          id INTEGER PRIMARY KEY CHECK (id = 1), url TEXT NOT NULL, catalog TEXT NOT NULL,
+          identity TEXT NOT NULL, version INTEGER NOT NULL);
+        INSERT INTO sync_source (id, url, catalog, identity, version) VALUES (1, ?, ?, ?, ?)
+          ON CONFLICT(id) DO UPDATE SET url = excluded.url, catalog = excluded.catalog,
+            identity = excluded.identity, version = excluded.version;
+        """, arguments: [source.url, source.catalog, source.identity, source.version])
+  }
+
+  /// A snapshot page's items, each at its position, in one transaction (of a new copy).
+  func insertSynced(_ items: [PositionedItem]) throws(StoreError) {
+    try write { db in
+      let schema = try Self.schema(db, path: path)
+      for item in items { try insert(item.item, position: item.position, schema: schema, db) }
+    }
+  }
+
+  /// `changes` made in order, and `source` recorded, in one transaction. A put replaces the
+  /// item in place when it keeps its position, else takes its new one; a delete of an id the
+  /// copy lacks is nothing. Counted by what each id was before and is after.
+  func applySynced(_ changes: [CatalogChange], source: SyncSource) throws(StoreError)
+    -> SyncReport
+  {
+    try write { db in
+      let schema = try Self.schema(db, path: path)
+      var existed: [ItemID: Bool] = [:]
+      var report = SyncReport(version: source.version)
+      func position(of id: ItemID) throws -> Int64? {
+        try Int64.fetchOne(
+          db, sql: "SELECT position FROM items WHERE id = ?", arguments: [id.rawValue])
+      }
+      for change in changes {
+        if let item = change.put, let place = change.position {
+          let now = try position(of: item.id)
+          if existed[item.id] == nil { existed[item.id] = now != nil }
+          if now == place {
+            _ = try replaceFields(of: item, schema: schema, db)
+          } else {
+            if now != nil {
+              try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [item.id.rawValue])
+            }
+            try insert(item, position: place, schema: schema, db)
+          }
+          report.changes.append(change)
+        } else if let id = change.delete {
+          let now = try position(of: id)
+          if existed[id] == nil { existed[id] = now != nil }
+          if now != nil {
+            try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
+            report.changes.append(change)
+          }
+        } else if let synonyms = change.synonyms {
+          try Self.writeSynonyms(synonyms, db)
+          report.synonymsChanged = true
+          report.changes.append(change)
+        }
+      }
+      for (id, before) in existed {
+        switch (before, try position(of: id) != nil) {
+        case (false, true): report.added += 1
+        case (true, true): report.changed += 1
+        case (true, false): report.deleted += 1
+        case (false, false): break
+        }
+      }
+      try Self.record(source, db)
+      return report
+    }
+  }
+
+  /// This copy's items, schema and synonyms replaced by those of the catalog file at `other` in
+  /// one transaction: a copy made whole again, put in place while searches read the old one.
+  func replaceContents(
+    with other: URL, schema: CatalogSchema, source: SyncSource
+  ) throws(StoreError) -> SyncReport {
+    do {
+      return try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "ATTACH DATABASE ? AS incoming", arguments: [other.path])
+        defer { try? db.execute(sql: "DETACH DATABASE incoming") }
+        var report = SyncReport(version: source.version)
+        try db.inTransaction(.immediate) {
+          report.added =
+            try Int.fetchOne(
+              db,
+              sql: "SELECT count(*) FROM incoming.items WHERE id NOT IN (SELECT id FROM main.items)"
+            ) ?? 0
+          report.deleted =
+            try Int.fetchOne(
+              db,
+              sql: "SELECT count(*) FROM main.items WHERE id NOT IN (SELECT id FROM incoming.items)"
+            ) ?? 0
+          try writeSchema(schema, db)
+          let columns = (["id", "position"] + schema.allFields.map { Self.column($0.name) })
+            .joined(separator: ", ")
+          try db.execute(sql: "DELETE FROM main.items")
+          try db.execute(
+            sql: "INSERT INTO main.items (\(columns)) SELECT \(columns) FROM incoming.items")
+          try Self.writeSynonyms(schema.synonyms, db)
+          try Self.record(source, db)
+          return .commit
+        }
+        return report
+      }
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw .failure(path, error)
+    }
+  }
+}
