@@ -54,7 +54,8 @@ extension SiftServer {
       return json(
         .object([
           ("error", .string(reason + "; start over from …/snapshot")),
-          ("start_over", .bool(true)), ("identity", .string(identity)),
+          ("reason", .string(reason)), ("start_over", .bool(true)),
+          ("identity", .string(identity)),
           ("version", .number(Double(version))),
         ]), status: .gone, version: version)
     }

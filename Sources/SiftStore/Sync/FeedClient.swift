@@ -42,7 +42,7 @@ struct FeedClient: Sendable {
     case 410:
       let body = try decode(StartOver.self, data, response)
       guard body.start_over else { throw failure(response, data) }
-      return .startOver(reason: body.error)
+      return .startOver(reason: body.reason ?? body.error)
     default:
       throw failure(response, data)
     }
@@ -51,6 +51,8 @@ struct FeedClient: Sendable {
   /// The 410 answer's body.
   private struct StartOver: Decodable {
     var error: String
+    /// Why, without what to do about it (a Sift server sends it since the feed began).
+    var reason: String?
     var start_over: Bool
   }
 
