@@ -1,0 +1,100 @@
+#if Server
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Sift
+import SiftPostgres
+import SiftServer
+import SiftStore
+import SiftTestSupport
+import Testing
+
+/// `CatalogSync`, the Swift API, following a PostgreSQL catalog served by a node over a real
+/// socket: after each round of random edits (through the node, and synonyms) a sync brings the
+/// copy to the node's version, and the copy, opened as an app opens it, gives the node's pages;
+/// a copy further behind than the kept log starts over and ends the same.
+@Suite("A copy follows a PostgreSQL catalog through a node", .serialized)
+struct SyncFromNodeTests {
+  @Test("CatalogSync follows a node through random edits, and starts over from behind the kept log")
+  func followsANode() async throws {
+    let folder = try NodeTests.Folder()
+    let cluster = try PostgresCluster.shared()
+    let address = try await NodeTests.catalog("sync_copy", on: cluster)
+    // The log keeps 5 versions (cut every 256): a copy 300 edits behind starts over.
+    let node = try await PostgresNode.open(
+      address, cacheFolder: folder.cache(0), retention: .init(changes: 5, days: 0))
+    let server = SiftServer(catalogs: [node])
+    let app = Application(
+      router: server.router(),
+      configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    let copy = folder.url.appendingPathComponent("copy.sqlite")
+    let titles = try SeedCatalog.products.load().items.compactMap {
+      $0[NodeTests.title]?.displayText
+    }
+    try await app.test(.live) { client in
+      var random = SplitMix64(seed: 51_051)
+      let port = try #require(client.port)
+      let sync = try CatalogSync(
+        from: URL(string: "http://127.0.0.1:\(port)/catalogs/sync_copy")!, to: copy)
+      let first = try await sync.run()
+      #expect(first.isFirstCopy)
+      #expect(first.itemCount == 15)
+      #expect(first.version == node.version)
+      try await Self.expectSamePages(copy, node, "first copy")
+      var serial = 0
+      for round in 1...4 {
+        let edits = round == 4 ? 300 : Int.random(in: 3...20, using: &random)
+        for _ in 0..<edits {
+          serial += 1
+          let ids = try await node.search(
+            try SearchRequest(SearchRequestInput(text: ""), schema: node.schema),
+            page: PageRequest(limit: 200)
+          ).results.map(\.item.id)
+          let title = titles.randomElement(using: &random)! + " \(serial)"
+          let fields: [String: FieldValue] = [
+            NodeTests.title: .text(title), "type": .text("Weddings"), "year": .number(2000),
+          ]
+          switch Int.random(in: 0..<10, using: &random) {
+          case 0..<4: _ = try await node.commit(.add(nil, fields: fields))
+          case 4..<7 where !ids.isEmpty:
+            _ = try await node.commit(.update(Item(id: ids.randomElement(using: &random)!, fields: fields)))
+          case 7..<9 where ids.count > 5:
+            _ = try await node.commit(.delete(ids.randomElement(using: &random)!))
+          default:
+            try await node.replaceSynonyms(
+              Synonyms([Synonyms.Entry(group: ["rose", "flower \(serial)"])]))
+          }
+        }
+        let report = try await sync.run()
+        #expect(report.version == node.version, "round \(round)")
+        #expect(report.previousVersion != nil)
+        if round == 4 {
+          #expect(
+            report.startedOver?.hasPrefix("since: version ") == true,
+            "300 edits behind a log of 5: \(report)")
+        } else {
+          #expect(report.startedOver == nil, "round \(round): \(report)")
+          #expect(!report.changes.isEmpty)
+        }
+        try await Self.expectSamePages(copy, node, "round \(round)")
+      }
+    }
+    await node.close()
+  }
+
+  /// The copy, opened as an app opens a catalog file, answers `NodeTests.queries` (and a few
+  /// words of the edits) with the node's pages.
+  static func expectSamePages(_ copy: URL, _ node: PostgresNode, _ context: String) async throws {
+    let store = try CatalogStore.open(at: copy)
+    let local = try StoredCatalog(name: "copy", store: store, editable: false, warmsUp: false)
+    defer { local.close() }
+    let queries = NodeTests.queries + ["flower", "2000", "wed"]
+    let expected = try await NodeTests.pages(node, queries)
+    let held = try await NodeTests.pages(local, queries)
+    for (query, (mine, theirs)) in zip(queries, zip(held, expected)) {
+      #expect(mine == theirs, "\(context), query \"\(query)\"")
+    }
+    #expect(local.schema.synonyms == node.schema.synonyms, "\(context): synonyms")
+  }
+}
+#endif
