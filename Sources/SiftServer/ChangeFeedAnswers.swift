@@ -30,7 +30,7 @@ extension SiftServer {
         after: after, limit: limit.map(Int.init) ?? snapshotLimits.standard,
         visible: visibility(forced))
     }
-    return try encoded(page, version: page.version)
+    return encoded(page.jsonBytes, version: page.version, next: page.next)
   }
 
   static func changesAnswer(
@@ -49,7 +49,7 @@ extension SiftServer {
     }
     switch answer {
     case .page(let page):
-      return try encoded(page, version: page.version)
+      return encoded(page.jsonBytes, version: page.version, next: page.next)
     case .startOver(let reason, let identity, let version):
       return json(
         .object([
@@ -67,23 +67,15 @@ extension SiftServer {
     return { @Sendable item in forced.admits(item) }
   }
 
-  /// `value` in JSON, as the client's `Codable` types read it.
-  private static func encoded<Value: Encodable>(
-    _ value: Value, version: Int64
-  ) throws(ServerError) -> Response {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.withoutEscapingSlashes]
-    let data: Data
-    do {
-      data = try encoder.encode(value)
-    } catch {
-      throw ServerError(.internalServerError, "the answer could not be written: \(error)")
-    }
+  /// A page's JSON, with the catalog's version and the next page's cursor in headers: a copy
+  /// asks for the next page while it reads this one.
+  private static func encoded(_ bytes: [UInt8], version: Int64, next: Int64?) -> Response {
+    var headers: HTTPFields = [
+      .contentType: "application/json; charset=utf-8", .siftVersion: "\(version)",
+    ]
+    if let next { headers[.siftNext] = "\(next)" }
     return Response(
-      status: .ok,
-      headers: [
-        .contentType: "application/json; charset=utf-8", .siftVersion: "\(version)",
-      ], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+      status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
   /// The whole number `name` names, within bounds; nil when absent.

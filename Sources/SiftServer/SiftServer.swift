@@ -705,6 +705,8 @@ public struct SiftServer: Sendable {
 extension HTTPField.Name {
   /// The catalog's version an answer shows (an edit's: the version it made).
   static let siftVersion = HTTPField.Name("Sift-Version")!
+  /// The cursor of a feed's next page (`ChangeFeedAnswers.swift`).
+  static let siftNext = HTTPField.Name("Sift-Next")!
 }
 
 extension JSONValue {

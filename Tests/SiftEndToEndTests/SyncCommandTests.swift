@@ -190,8 +190,8 @@ struct SyncCommandTests {
     process.currentDirectoryURL = sift.folder
     let out = sift.path("sync-\(UUID().uuidString).out")
     let err = out + ".err"
-    FileManager.default.createFile(atPath: out, contents: nil)
-    FileManager.default.createFile(atPath: err, contents: nil)
+    _ = FileManager.default.createFile(atPath: out, contents: nil)
+    _ = FileManager.default.createFile(atPath: err, contents: nil)
     process.standardOutput = FileHandle(forWritingAtPath: out)
     process.standardError = FileHandle(forWritingAtPath: err)
     process.standardInput = FileHandle.nullDevice

@@ -60,6 +60,56 @@ extension CatalogStore {
     }
   }
 
+  /// Readies a new copy for its items: the triggers that log each change go (a new copy's log
+  /// starts after them), and nothing is flushed to disk until `endBulkCopy()`; a copy cut off
+  /// meanwhile is thrown away whole. Three writes an item become one.
+  func beginBulkCopy() throws(StoreError) {
+    try write { db in
+      let triggers = try String.fetchAll(
+        db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'items'")
+      try db.execute(
+        sql: "CREATE TABLE IF NOT EXISTS bulk_copy_triggers (sql TEXT NOT NULL)")
+      for trigger in triggers {
+        try db.execute(sql: "INSERT INTO bulk_copy_triggers (sql) VALUES (?)", arguments: [trigger])
+      }
+      for name in try String.fetchAll(
+        db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'items'")
+      {
+        try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)")
+      }
+    }
+    try setSynchronous("OFF")
+  }
+
+  /// The triggers back, a new generation (no index built before is current), the log started
+  /// from it, and everything flushed.
+  func endBulkCopy() throws(StoreError) {
+    try write { db in
+      for trigger in try String.fetchAll(db, sql: "SELECT sql FROM bulk_copy_triggers") {
+        try db.execute(sql: trigger)
+      }
+      try db.execute(sql: "DROP TABLE bulk_copy_triggers")
+      try db.execute(sql: "UPDATE items_generation SET value = value + 1")
+      try Self.restartLog(db)
+    }
+    try setSynchronous("FULL")
+    do {
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+      }
+    } catch {
+      throw .failure(path, error)
+    }
+  }
+
+  private func setSynchronous(_ level: String) throws(StoreError) {
+    do {
+      try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(level)") }
+    } catch {
+      throw .failure(path, error)
+    }
+  }
+
   /// `changes` made in order, and `source` recorded, in one transaction. A put replaces the
   /// item in place when it keeps its position, else takes its new one; a delete of an id the
   /// copy lacks is nothing. Counted by what each id was before and is after.

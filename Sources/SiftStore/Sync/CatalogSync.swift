@@ -208,16 +208,31 @@ public struct CatalogSync: Sendable {
   private func download(
     into staging: URL, progress: @Sendable (SyncProgress) -> Void, why: inout String
   ) async throws(SyncError) -> (CatalogStore, SyncSource, count: Int)? {
-    var page = try await client.snapshot(after: nil, limit: pageSize)
-    let first = page
+    var fetched = try await client.fetchSnapshot(after: nil, limit: pageSize)
+    let first = try client.read(fetched)
+    var page = first
     let store = try Self.local { () throws(StoreError) in
       try CatalogStore.create(
         at: staging, document: CatalogDocument(schema: first.schema, items: []))
     }
     var done = false
     defer { if !done { try? store.close() } }
+    try Self.local { () throws(StoreError) in try store.beginBulkCopy() }
     var count = 0
     while true {
+      // The next page is asked for while this one is read and written.
+      let client = self.client
+      let pageSize = self.pageSize
+      let prefetch = fetched.next.map { cursor in
+        Task { () -> Result<FeedClient.Fetched, SyncError> in
+          do throws(SyncError) {
+            return .success(try await client.fetchSnapshot(after: cursor, limit: pageSize))
+          } catch {
+            return .failure(error)
+          }
+        }
+      }
+      defer { prefetch?.cancel() }
       guard page.identity == first.identity else { return nil }
       let items = page.items
       try Self.local { () throws(StoreError) in try store.insertSynced(items) }
@@ -226,8 +241,15 @@ public struct CatalogSync: Sendable {
         SyncProgress(
           stage: .items, items: count, changes: 0, bytesReceived: client.received.total))
       guard let next = page.next else { break }
-      page = try await client.snapshot(after: next, limit: pageSize)
+      try Task.checkCancellation(orThrow: SyncError.cancelled)
+      if let prefetch, fetched.next == next {
+        fetched = try await prefetch.value.get()
+      } else {
+        fetched = try await client.fetchSnapshot(after: next, limit: pageSize)
+      }
+      page = try client.read(fetched)
     }
+    try Self.local { () throws(StoreError) in try store.endBulkCopy() }
     var source = SyncSource(
       url: catalogURL.absoluteString, catalog: catalogName, identity: first.identity,
       version: first.version)

@@ -21,12 +21,26 @@ struct FeedClient: Sendable {
     case startOver(reason: String)
   }
 
-  func snapshot(after position: Int64?, limit: Int) async throws(SyncError) -> CatalogSnapshotPage {
+  /// A snapshot page as it came: its bytes, read by `read(_:)`, and the cursor of the page
+  /// after it (the `Sift-Next` header), so that the next request can go out meanwhile.
+  struct Fetched: Sendable {
+    var data: Data
+    var response: HTTPURLResponse
+    var next: Int64? { response.value(forHTTPHeaderField: "Sift-Next").flatMap { Int64($0) } }
+  }
+
+  func fetchSnapshot(after position: Int64?, limit: Int) async throws(SyncError) -> Fetched {
     var query = [URLQueryItem(name: "limit", value: "\(limit)")]
     if let position { query.append(URLQueryItem(name: "after", value: "\(position)")) }
     let (data, response) = try await get("snapshot", query)
     guard response.statusCode == 200 else { throw failure(response, data) }
-    return try decode(CatalogSnapshotPage.self, data, response)
+    return Fetched(data: data, response: response)
+  }
+
+  func read(_ fetched: Fetched) throws(SyncError) -> CatalogSnapshotPage {
+    try decode(fetched.data, fetched.response) { json throws(FeedReadingError) in
+      try CatalogSnapshotPage(json: json)
+    }
   }
 
   func changes(since version: Int64, limit: Int) async throws(SyncError) -> ChangesAnswer {
@@ -38,7 +52,10 @@ struct FeedClient: Sendable {
       ])
     switch response.statusCode {
     case 200:
-      return .page(try decode(ChangeFeedPage.self, data, response))
+      return .page(
+        try decode(data, response) { json throws(FeedReadingError) in
+          try ChangeFeedPage(json: json)
+        })
     case 410:
       let body = try decode(StartOver.self, data, response)
       guard body.start_over else { throw failure(response, data) }
@@ -112,6 +129,20 @@ struct FeedClient: Sendable {
   ) throws(SyncError) -> Value {
     do {
       return try JSONDecoder().decode(type, from: data)
+    } catch {
+      throw .notSift(
+        "\(place) answered \(response.statusCode) with what is not a Sift catalog's feed (\(contentType(response)))"
+      )
+    }
+  }
+
+  /// The page `data` holds, read straight from its bytes (`JSONValue.parse`).
+  private func decode<Value>(
+    _ data: Data, _ response: HTTPURLResponse,
+    _ read: (JSONValue) throws(FeedReadingError) -> Value
+  ) throws(SyncError) -> Value {
+    do {
+      return try read(try JSONValue.parse(data))
     } catch {
       throw .notSift(
         "\(place) answered \(response.statusCode) with what is not a Sift catalog's feed (\(contentType(response)))"
