@@ -85,7 +85,8 @@ extension SiftServer {
     guard let text = query[name] else { return nil }
     guard let number = Int64(text), number >= minimum, number <= maximum else {
       let range =
-        maximum == .max ? "a whole number of at least \(minimum)" : "a whole number from \(minimum) to \(maximum)"
+        maximum == .max
+        ? "a whole number of at least \(minimum)" : "a whole number from \(minimum) to \(maximum)"
       throw .badRequest("\(name): \"\(text.prefix(40))\" is not \(range)")
     }
     return number

@@ -113,11 +113,15 @@ struct SyncCommandTests {
     pageSize: Int = 2_000
   ) throws -> SiftProcess.Run {
     try sift.run(
-      ["sync", "http://127.0.0.1:\(server.port)/catalogs/shop", "--catalog", copy,
-       "--page-size", "\(pageSize)"] + (tokenFile.map { ["--token-file", $0] } ?? []))
+      [
+        "sync", "http://127.0.0.1:\(server.port)/catalogs/shop", "--catalog", copy,
+        "--page-size", "\(pageSize)",
+      ] + (tokenFile.map { ["--token-file", $0] } ?? []))
   }
 
-  @Test("the copy answers every query as the server does, through random edits, with a key and with a tenant token")
+  @Test(
+    "the copy answers every query as the server does, through random edits, with a key and with a tenant token"
+  )
   func answersAgree() throws {
     let seed = ProcessInfo.processInfo.environment["SIFT_SEED"].flatMap(UInt64.init) ?? 51
     var random = SplitMix64(seed: seed)
@@ -135,10 +139,13 @@ struct SyncCommandTests {
     let tenant = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let keyFile = try sift.write("key", key)
     let tenantFile = try sift.write("tenant", tenant)
-    let server = try Server(sift, ["--catalog", file, "--token-file", sift.write("admin", Self.admin)])
+    let server = try Server(
+      sift, ["--catalog", file, "--token-file", sift.write("admin", Self.admin)])
     defer { _ = server.stop() }
-    let copies = [(name: "key", file: sift.path("copy.sqlite"), token: keyFile, bearer: key),
-      (name: "tenant", file: sift.path("tenant.sqlite"), token: tenantFile, bearer: tenant)]
+    let copies = [
+      (name: "key", file: sift.path("copy.sqlite"), token: keyFile, bearer: key),
+      (name: "tenant", file: sift.path("tenant.sqlite"), token: tenantFile, bearer: tenant),
+    ]
     var serial = 0
     var compared = 0
     for round in 0..<4 {
@@ -170,7 +177,8 @@ struct SyncCommandTests {
       let all = try Self.served(server, [], token: tenant)
       #expect(rows.count == all.count, "round \(round)")
     }
-    print("SyncCommandTests: \(compared) queries answered alike after \(serial) edits (seed \(seed))")
+    print(
+      "SyncCommandTests: \(compared) queries answered alike after \(serial) edits (seed \(seed))")
   }
 
   /// What `sift search` shows of the whole copy, and the version its sync recorded.
@@ -210,7 +218,9 @@ struct SyncCommandTests {
     }
   }
 
-  @Test("a sync cut off at a random point — the server killed, the sync interrupted or killed — leaves the copy as it was")
+  @Test(
+    "a sync cut off at a random point — the server killed, the sync interrupted or killed — leaves the copy as it was"
+  )
   func cutOff() throws {
     let seed = ProcessInfo.processInfo.environment["SIFT_SEED"].flatMap(UInt64.init) ?? 5_151
     var random = SplitMix64(seed: seed)
@@ -224,8 +234,11 @@ struct SyncCommandTests {
     // 1. The first sync, cut off: no copy at all, and nothing left beside it.
     for attempt in 0..<3 {
       let (process, _, err) = try Self.background(
-        sift, ["sync", "http://127.0.0.1:\(server.port)/catalogs/shop", "--catalog", copy,
-               "--page-size", "10"])
+        sift,
+        [
+          "sync", "http://127.0.0.1:\(server.port)/catalogs/shop", "--catalog", copy,
+          "--page-size", "10",
+        ])
       let delay = Double.random(in: 0.05...0.5, using: &random)
       Thread.sleep(forTimeInterval: delay)
       switch attempt {
@@ -259,8 +272,11 @@ struct SyncCommandTests {
       }
       let before = try Self.contents(sift, copy)
       let (process, _, err) = try Self.background(
-        sift, ["sync", "http://127.0.0.1:\(server.port)/catalogs/shop", "--catalog", copy,
-               "--page-size", "1"])
+        sift,
+        [
+          "sync", "http://127.0.0.1:\(server.port)/catalogs/shop", "--catalog", copy,
+          "--page-size", "1",
+        ])
       let delay = Double.random(in: 0.05...0.4, using: &random)
       Thread.sleep(forTimeInterval: delay)
       switch attempt % 2 {
@@ -272,7 +288,9 @@ struct SyncCommandTests {
         Glibc.kill(process.processIdentifier, attempt == 1 ? SIGINT : SIGKILL)
         process.waitUntilExit()
       }
-      print("a later sync, cut \(attempt) after \(String(format: "%.2f", delay)) s: exit \(process.terminationStatus)")
+      print(
+        "a later sync, cut \(attempt) after \(String(format: "%.2f", delay)) s: exit \(process.terminationStatus)"
+      )
       if process.terminationStatus != 0 {
         #expect(try Self.contents(sift, copy) == before, "cut \(attempt): \(Self.text(err))")
       }
@@ -288,7 +306,8 @@ struct SyncCommandTests {
     _ = server.stop()
   }
 
-  @Test("a copy from before an import, or of another catalog, and what refuses a sync: each says so")
+  @Test(
+    "a copy from before an import, or of another catalog, and what refuses a sync: each says so")
   func startOverAndRefusals() throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
@@ -308,7 +327,8 @@ struct SyncCommandTests {
     let first = try Self.sync(sift, server, copy, tokenFile: adminFile)
     #expect(first.stdout.hasPrefix("copied 50 items; now at version "), "\(first.stdout)")
     _ = server.stop()
-    let more = try sift.write("more.jsonl", #"{"id": "900", "title": "Blue Zinnia", "kind": "Flowers"}"# + "\n")
+    let more = try sift.write(
+      "more.jsonl", #"{"id": "900", "title": "Blue Zinnia", "kind": "Flowers"}"# + "\n")
     let imported = try sift.run(["import", more, "--catalog", file])
     #expect(imported.status == 0, "\(imported.stderr)")
     server = try Server(sift, ["--catalog", file, "--token-file", adminFile])
@@ -317,7 +337,8 @@ struct SyncCommandTests {
     #expect(again.status == 0, "\(again.stderr)")
     #expect(
       again.stdout.range(
-        of: #"^copied whole again \(since: version \d+ is older than the log catalog shop keeps, which starts after version \d+\): 51 items, 1 new, 0 gone; now at version [0-9,]+\n$"#,
+        of:
+          #"^copied whole again \(since: version \d+ is older than the log catalog shop keeps, which starts after version \d+\): 51 items, 1 new, 0 gone; now at version [0-9,]+\n$"#,
         options: .regularExpression) != nil, "\(again.stdout)")
     #expect(try Self.local(sift, copy, ["zinnia"]) == ["900"])
 

@@ -57,7 +57,8 @@ struct SyncFromNodeTests {
           switch Int.random(in: 0..<10, using: &random) {
           case 0..<4: _ = try await node.commit(.add(nil, fields: fields))
           case 4..<7 where !ids.isEmpty:
-            _ = try await node.commit(.update(Item(id: ids.randomElement(using: &random)!, fields: fields)))
+            _ = try await node.commit(
+              .update(Item(id: ids.randomElement(using: &random)!, fields: fields)))
           case 7..<9 where ids.count > 5:
             _ = try await node.commit(.delete(ids.randomElement(using: &random)!))
           default:

@@ -14,7 +14,9 @@ import Testing
 struct ChangeFeedEndpointTests {
   typealias Tenant = KeyAndTenantTests
 
-  @Test("a snapshot page by page, then the changes since its first page, as the engine's types read them")
+  @Test(
+    "a snapshot page by page, then the changes since its first page, as the engine's types read them"
+  )
   func snapshotThenChanges() async throws {
     let served = try Tenant.served()
     defer { try? FileManager.default.removeItem(at: served.folder) }
@@ -33,7 +35,8 @@ struct ChangeFeedEndpointTests {
       #expect(last.next == nil)
 
       let added = try await send(
-        .post, "/catalogs/shop/items", body: #"{"title": "Blue Iris", "seller": 42, "kind": "Flowers"}"#,
+        .post, "/catalogs/shop/items",
+        body: #"{"title": "Blue Iris", "seller": 42, "kind": "Flowers"}"#,
         bearer: Tenant.admin)
       #expect(added.status == 201)
       let deleted = try await send(.delete, "/catalogs/shop/items/2", bearer: Tenant.admin)
@@ -79,12 +82,24 @@ struct ChangeFeedEndpointTests {
   @Test(
     "bad parameters name themselves",
     arguments: [
-      ("/catalogs/shop/changes", "since: name the version the copy is at (since=VERSION; a new copy reads …/snapshot first)"),
+      (
+        "/catalogs/shop/changes",
+        "since: name the version the copy is at (since=VERSION; a new copy reads …/snapshot first)"
+      ),
       ("/catalogs/shop/changes?since=abc", #"since: "abc" is not a whole number of at least 0"#),
       ("/catalogs/shop/changes?since=-1", #"since: "-1" is not a whole number of at least 0"#),
-      ("/catalogs/shop/changes?since=1&limit=0", #"limit: "0" is not a whole number from 1 to 10000"#),
-      ("/catalogs/shop/snapshot?limit=20000", #"limit: "20000" is not a whole number from 1 to 10000"#),
-      ("/catalogs/shop/snapshot?after=x", #"after: "x" is not a whole number of at least -9223372036854775808"#),
+      (
+        "/catalogs/shop/changes?since=1&limit=0",
+        #"limit: "0" is not a whole number from 1 to 10000"#
+      ),
+      (
+        "/catalogs/shop/snapshot?limit=20000",
+        #"limit: "20000" is not a whole number from 1 to 10000"#
+      ),
+      (
+        "/catalogs/shop/snapshot?after=x",
+        #"after: "x" is not a whole number of at least -9223372036854775808"#
+      ),
     ])
   func badParameters(path: String, message: String) async throws {
     let served = try Tenant.served()
@@ -96,7 +111,9 @@ struct ChangeFeedEndpointTests {
     }
   }
 
-  @Test("a private server wants a key; a tenant token reads its rows, and a row that leaves them as a delete")
+  @Test(
+    "a private server wants a key; a tenant token reads its rows, and a row that leaves them as a delete"
+  )
   func access() async throws {
     let served = try Tenant.served(isPrivate: true)
     defer { try? FileManager.default.removeItem(at: served.folder) }
@@ -114,7 +131,8 @@ struct ChangeFeedEndpointTests {
             == "Authorization: this server is private: searching needs a key (Authorization: Bearer KEY)"
         )
         #expect(try await send(.get, path, bearer: key.secret).status != 401)
-        let other = try await send(.get, path.replacingOccurrences(of: "shop", with: "products"), bearer: key.secret)
+        let other = try await send(
+          .get, path.replacingOccurrences(of: "shop", with: "products"), bearer: key.secret)
         #expect(other.status == 403)
       }
       let mine = try await send(.get, "/catalogs/shop/snapshot", bearer: token)
@@ -122,14 +140,17 @@ struct ChangeFeedEndpointTests {
       #expect(page.items.map(\.item.id.rawValue) == ["1", "2", "3"])
       // Rose (seller 42) goes to seller 7: for 42 it is a delete, with no fields.
       let moved = try await send(
-        .put, "/catalogs/shop/items/1", body: #"{"title": "Red Rose", "seller": 7, "kind": "Flowers"}"#,
+        .put, "/catalogs/shop/items/1",
+        body: #"{"title": "Red Rose", "seller": 7, "kind": "Flowers"}"#,
         bearer: Tenant.admin)
       #expect(moved.status == 200)
       let vase = try await send(
-        .put, "/catalogs/shop/items/5", body: #"{"title": "Rose Vase", "seller": 42, "kind": "Flowers"}"#,
+        .put, "/catalogs/shop/items/5",
+        body: #"{"title": "Rose Vase", "seller": 42, "kind": "Flowers"}"#,
         bearer: Tenant.admin)
       #expect(vase.status == 200)
-      let changes = try await send(.get, "/catalogs/shop/changes?since=\(page.version)", bearer: token)
+      let changes = try await send(
+        .get, "/catalogs/shop/changes?since=\(page.version)", bearer: token)
       let feed = try JSONDecoder().decode(ChangeFeedPage.self, from: Data(changes.text.utf8))
       #expect(feed.changes.map(\.delete) == [ItemID("1"), nil])
       #expect(feed.changes.last?.put?.id == ItemID("5"))

@@ -36,7 +36,8 @@ struct ChangeFeedTests {
       let ids = try store.loadDocument().items.map(\.id)
       let year = Double(1995 + Int.random(in: 0..<30, using: &random))
       let fields: [String: FieldValue] = [
-        "title": .text("Edit \(serial) rose"), "type": .text(["Birthdays", "Weddings"][serial % 2]),
+        "title": .text("Edit \(serial) rose"),
+        "type": .text(["Birthdays", "Weddings"][serial % 2]),
         "year": .number(year), "price": .number(Double(serial)),
       ]
       switch Int.random(in: 0..<10, using: &random) {
@@ -96,17 +97,18 @@ struct ChangeFeedTests {
     }
 
     /// Reads the changes since its version a page at a time and applies them all at once.
+    @discardableResult
     mutating func catchUp(
       _ served: inout Served, limit: Int, visible: FeedVisibility?,
       between: (inout Served) async throws -> Void
-    ) async throws {
+    ) async throws -> SyncReport? {
       var changes: [CatalogChange] = []
       var since = source.version
       while true {
         let answer = try await served.catalog.changes(since: since, limit: limit, visible: visible)
         guard case .page(let page) = answer else {
           Issue.record("a copy at version \(since) was told to start over: \(answer)")
-          return
+          return nil
         }
         #expect(page.identity == source.identity)
         #expect(page.changes.count <= limit, "a page of at most \(limit) changes")
@@ -119,7 +121,7 @@ struct ChangeFeedTests {
         since = next
         try await between(&served)
       }
-      _ = try store.applySynced(changes, source: source)
+      return try store.applySynced(changes, source: source)
     }
   }
 
@@ -175,13 +177,72 @@ struct ChangeFeedTests {
     }
   }
 
+  /// An app's model of the copy, on the main actor: the one that applies each report, and one
+  /// opened afresh from the file.
+  @MainActor final class Follower {
+    let url: URL
+    var model: SearchModel<Item>
+    var reloads = 0
+
+    init(_ url: URL) throws {
+      self.url = url
+      model = try SearchModel<Item>(catalogAt: url)
+    }
+
+    func apply(_ report: SyncReport) throws {
+      if !model.apply(report) {
+        model = try SearchModel<Item>(catalogAt: url)
+        reloads += 1
+      }
+    }
+
+    /// What each model shows for `text`: the one kept, the one opened afresh.
+    func results(_ text: String) throws -> (kept: [ItemID], fresh: [ItemID]) {
+      let fresh = try SearchModel<Item>(catalogAt: url)
+      model.text = text
+      fresh.text = text
+      return (model.results.map(\.id), fresh.results.map(\.id))
+    }
+  }
+
+  @Test(
+    "a SearchModel that applies each sync's report shows what a model opened from the copy shows",
+    arguments: [false, true])
+  func modelFollowsReports(filtered: Bool) async throws {
+    var served = try Served(seed: filtered ? 11 : 10)
+    defer { served.folder.cleanup() }
+    let visible = filtered ? Self.adults : nil
+    var copy = try await Copy.make(of: &served, limit: 100, visible: visible) { _ in }
+    let follower = try await Follower(copy.store.url)
+    for round in 1...8 {
+      for _ in 0..<Int.random(in: 1...15, using: &served.random) { try await served.edit() }
+      let report = try #require(
+        try await copy.catchUp(&served, limit: 100, visible: visible) { _ in })
+      try await follower.apply(report)
+      for text in ["", "rose", "edit", "red", "lily"] {
+        let (kept, fresh) = try await follower.results(text)
+        // A tenant's model puts an item that came into its rows at the end, where the file has
+        // it at its place: the same items, in the file's order once opened again.
+        if filtered {
+          #expect(Set(kept) == Set(fresh), "round \(round), \"\(text)\"")
+        } else {
+          #expect(kept == fresh, "round \(round), \"\(text)\"")
+        }
+      }
+    }
+    print(
+      "modelFollowsReports(filtered: \(filtered)): \(await follower.reloads) of 8 rounds opened the file again"
+    )
+  }
+
   @Test("a put gives the item whole at its position; an item that left a filter is a delete")
   func pageContents() async throws {
     let served = try Served(seed: 5)
     defer { served.folder.cleanup() }
     let start = served.catalog.version
     let made = try await served.catalog.commit(
-      .add(nil, fields: ["title": .text("Moss"), "type": .text("Birthdays"), "year": .number(2020)]))
+      .add(
+        nil, fields: ["title": .text("Moss"), "type": .text("Birthdays"), "year": .number(2020)]))
     _ = try await served.catalog.commit(
       .update(Item(id: made.id, fields: ["title": .text("Moss"), "year": .number(1999)])))
     _ = try await served.catalog.commit(.delete(ItemID("1")))
@@ -237,7 +298,8 @@ struct ChangeFeedTests {
     #expect(collection.schema.synonyms == synonyms)
   }
 
-  @Test("a copy must start over from a version past the catalog's, before its log, or before an import")
+  @Test(
+    "a copy must start over from a version past the catalog's, before its log, or before an import")
   func startOver() async throws {
     var served = try Served(seed: 7)
     defer { served.folder.cleanup() }
@@ -263,7 +325,8 @@ struct ChangeFeedTests {
         == "since: version \(now - 10) is older than the log catalog shop keeps, which starts after version \(now - 5)"
     )
     #expect(try await reason(since: now - 5) == nil)
-    let file = try served.folder.write("more.jsonl", #"{"title": "Fern", "type": "Birthdays"}"# + "\n")
+    let file = try served.folder.write(
+      "more.jsonl", #"{"title": "Fern", "type": "Birthdays"}"# + "\n")
     _ = try CatalogImporter.run(
       file: file, into: served.folder.file("shop.sqlite"), spec: ImportSpec(titleField: "title"))
     let imported = try served.store.itemsGeneration()

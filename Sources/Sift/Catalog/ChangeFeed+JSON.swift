@@ -124,7 +124,8 @@ extension Item {
       case .array(let values) where values.isEmpty: fields[name] = .texts([])
       case .number(let number): fields[name] = .number(number)
       case .null: continue
-      default: throw FeedReadingError(reason: "field \"\(name)\" is not a string, strings or a number")
+      default:
+        throw FeedReadingError(reason: "field \"\(name)\" is not a string, strings or a number")
       }
     }
     self.init(id: ItemID(try reader.string("id")), fields: fields)

@@ -145,7 +145,8 @@ private struct JSONParser {
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let text = String(
+          decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         index += 1
         return text
       }

@@ -505,7 +505,8 @@ public final class PostgresNode: SearchCatalog {
     }
     return CatalogSnapshotPage(
       catalog: name, identity: read.state.identity, version: read.state.version,
-      schema: read.schema, items: visible.map { admits in read.items.filter { admits($0.item) } }
+      schema: read.schema,
+      items: visible.map { admits in read.items.filter { admits($0.item) } }
         ?? read.items, next: read.next)
   }
 

@@ -41,7 +41,9 @@ extension CatalogStore {
   /// The log cut to its last `kept` generations now (an index save does it with
   /// `keptChanges`).
   func trimLog(keeping kept: Int64) throws(StoreError) {
-    try write { db in try Self.trimLog(keepingAfter: try Self.itemsGeneration(db), keeping: kept, db) }
+    try write { db in
+      try Self.trimLog(keepingAfter: try Self.itemsGeneration(db), keeping: kept, db)
+    }
   }
 
   /// The catalog's identity (a file made again has another) and the generation its log
@@ -50,7 +52,9 @@ extension CatalogStore {
     identity: String, logStart: Int64
   ) {
     guard let row = try Row.fetchOne(db, sql: "SELECT identity, log_start FROM feed WHERE id = 1")
-    else { throw StoreError.database(path, message: "the catalog has no change feed (damaged file)") }
+    else {
+      throw StoreError.database(path, message: "the catalog has no change feed (damaged file)")
+    }
     return (row[0], row[1])
   }
 
@@ -127,7 +131,8 @@ extension CatalogStore {
       let columns = schema.allFields.map { ", " + Self.column($0.name) }.joined()
       let rows = try Row.fetchCursor(
         db,
-        sql: "SELECT id, position\(columns) FROM items WHERE position > ? ORDER BY position LIMIT ?",
+        sql:
+          "SELECT id, position\(columns) FROM items WHERE position > ? ORDER BY position LIMIT ?",
         arguments: [position ?? Int64.min, limit])
       var items: [PositionedItem] = []
       var last: Int64?
@@ -151,7 +156,8 @@ extension CatalogStore {
     for (index, field) in fields.enumerated() {
       if let value = fieldValue(row[index + 2]) { values[field.name] = value }
     }
-    return PositionedItem(position: row[1], item: Item(id: ItemID(row[0] as String), fields: values))
+    return PositionedItem(
+      position: row[1], item: Item(id: ItemID(row[0] as String), fields: values))
   }
 
   /// The items with these ids that exist, with their positions, in any order.

@@ -104,7 +104,8 @@ extension CatalogStore {
 
   private func setSynchronous(_ level: String) throws(StoreError) {
     do {
-      try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(level)") }
+      try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(level)")
+      }
     } catch {
       throw .failure(path, error)
     }
@@ -133,6 +134,8 @@ extension CatalogStore {
           } else {
             if now != nil {
               try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [item.id.rawValue])
+              // It took a new place: to a model in memory, it leaves and joins the end.
+              report.changes.append(.delete(item.id, version: change.version))
             }
             try insert(item, position: place, schema: schema, db)
           }

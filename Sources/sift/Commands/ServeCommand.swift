@@ -15,9 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
     discussion: """
       Each --catalog is served under its name: a built-in name as it is, a file by its name \
       without .sqlite, a catalog in PostgreSQL by its ?catalog= name. Only those catalogs are \
-      reachable. A PostgreSQL catalog is searched in the database on every request, so several \
-      servers on one database see each other's edits; while the database is out of reach they \
-      answer 503. Binds 127.0.0.1 unless --host says \
+      reachable. A PostgreSQL catalog is searched in memory from a local copy that follows the \
+      database's change log, so several servers on one database see each other's edits; while \
+      the database is out of reach they go on searching and answer edits 503. Binds 127.0.0.1 \
+      unless --host says \
       otherwise; SIGTERM or SIGINT finishes the requests in flight, then exits.
 
         GET /                                the search page
@@ -31,6 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
         POST /catalogs/NAME/items            a JSON object of fields (and "id"): 201
         PUT /catalogs/NAME/items/ID          the item's new fields: 200
         DELETE /catalogs/NAME/items/ID       204
+        GET /catalogs/NAME/snapshot?after=N  the catalog a page at a time, for a copy
+        GET /catalogs/NAME/changes?since=V   the changes after a version (sift sync)
         POST /keys, GET /keys, DELETE /keys/ID   keys (admin only)
 
       The token in --token-file is the admin key: it edits every catalog and manages keys. \

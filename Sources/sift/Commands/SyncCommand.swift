@@ -42,6 +42,12 @@ struct SyncCommand: AsyncParsableCommand {
   @Option(help: "Items or changes a request asks for (1 to 10000).")
   var pageSize: Int = 2_000
 
+  @Flag(
+    help:
+      "Print what it did as one JSON object: added, changed, deleted, synonyms_changed, version, previous_version, items, first_copy, started_over, bytes, seconds."
+  )
+  var json = false
+
   func run() async throws {
     guard (1...10_000).contains(pageSize) else {
       throw Failure.exit("--page-size: \(pageSize) is not from 1 to 10000", status: 2)
@@ -80,7 +86,23 @@ struct SyncCommand: AsyncParsableCommand {
       throw Failure.exit(message, status: error.exitStatus)
     }
     meter.clear()
-    print(report.description)
+    print(json ? Self.json(report, seconds: meter.elapsed).text : report.description)
+  }
+
+  /// The report as `--json` prints it.
+  static func json(_ report: SyncReport, seconds: Double) -> JSONValue {
+    .object([
+      ("added", .number(Double(report.added))), ("changed", .number(Double(report.changed))),
+      ("deleted", .number(Double(report.deleted))),
+      ("synonyms_changed", .bool(report.synonymsChanged)),
+      ("version", .number(Double(report.version))),
+      ("previous_version", report.previousVersion.map { .number(Double($0)) } ?? .null),
+      ("items", report.itemCount.map { .number(Double($0)) } ?? .null),
+      ("first_copy", .bool(report.isFirstCopy)),
+      ("started_over", .optional(report.startedOver)),
+      ("bytes", .number(Double(report.bytesReceived))),
+      ("seconds", .number((seconds * 1000).rounded() / 1000)),
+    ])
   }
 
   /// A key or token read from `path`, without the white space around it.
@@ -94,7 +116,8 @@ struct SyncCommand: AsyncParsableCommand {
   }
 
   /// Signal sources that cancel `task` on `signals`, which no longer end the process.
-  static func cancelling<T, E>(_ task: Task<T, E>, on signals: [Int32]) -> [any DispatchSourceSignal]
+  static func cancelling<T, E>(_ task: Task<T, E>, on signals: [Int32])
+    -> [any DispatchSourceSignal]
   {
     signals.map { number in
       signal(number, SIG_IGN)
@@ -114,6 +137,9 @@ final class SyncMeter: Sendable {
   private let state = Locked((last: Date.distantPast, shown: false))
 
   init(showsProgress: Bool) { self.showsProgress = showsProgress }
+
+  /// Seconds since the sync began.
+  var elapsed: Double { Date().timeIntervalSince(start) }
 
   func show(_ progress: SyncProgress) {
     guard showsProgress else { return }
