@@ -177,6 +177,14 @@ struct SyncCommandTests {
       let all = try Self.served(server, [], token: tenant)
       #expect(rows.count == all.count, "round \(round)")
     }
+    // The tenant's copy read with the key: another set of rows, so copied whole again.
+    let widened = try Self.sync(sift, server, copies[1].file, tokenFile: keyFile)
+    #expect(
+      widened.stdout.hasPrefix(
+        "copied whole again (the token sees other rows than the copy holds (filter seller:2, now all)): "
+      ), "\(widened.stdout)")
+    #expect(
+      try Self.local(sift, copies[1].file, []).count == Self.served(server, [], token: key).count)
     print(
       "SyncCommandTests: \(compared) queries answered alike after \(serial) edits (seed \(seed))")
   }

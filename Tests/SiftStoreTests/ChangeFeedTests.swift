@@ -91,7 +91,7 @@ struct ChangeFeedTests {
         store: store,
         source: SyncSource(
           url: "http://test/catalogs/shop", catalog: "shop", identity: first.identity,
-          version: first.version))
+          version: first.version, rows: "all"))
       try await copy.catchUp(&served, limit: limit, visible: visible, between: between)
       return copy
     }

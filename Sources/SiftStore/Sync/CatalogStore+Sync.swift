@@ -9,12 +9,16 @@ struct SyncSource: Hashable, Sendable {
   var catalog: String
   var identity: String
   var version: Int64
+  /// Which rows the copy holds: "all", or a tenant token's filters ("filter seller:42"). A copy
+  /// read with a token that sees other rows starts over.
+  var rows: String
 
-  init(url: String, catalog: String, identity: String, version: Int64) {
+  init(url: String, catalog: String, identity: String, version: Int64, rows: String) {
     self.url = url
     self.catalog = catalog
     self.identity = identity
     self.version = version
+    self.rows = rows
   }
 
   /// `source` at `version`, as reached at `url` this time.
@@ -31,9 +35,10 @@ extension CatalogStore {
     try read { db in
       guard try db.tableExists("sync_source"),
         let row = try Row.fetchOne(
-          db, sql: "SELECT url, catalog, identity, version FROM sync_source WHERE id = 1")
+          db, sql: "SELECT url, catalog, identity, version, rows FROM sync_source WHERE id = 1")
       else { return nil }
-      return SyncSource(url: row[0], catalog: row[1], identity: row[2], version: row[3])
+      return SyncSource(
+        url: row[0], catalog: row[1], identity: row[2], version: row[3], rows: row[4])
     }
   }
 
@@ -45,11 +50,13 @@ extension CatalogStore {
       sql: """
         CREATE TABLE IF NOT EXISTS sync_source (
           id INTEGER PRIMARY KEY CHECK (id = 1), url TEXT NOT NULL, catalog TEXT NOT NULL,
-          identity TEXT NOT NULL, version INTEGER NOT NULL);
-        INSERT INTO sync_source (id, url, catalog, identity, version) VALUES (1, ?, ?, ?, ?)
+          identity TEXT NOT NULL, version INTEGER NOT NULL, rows TEXT NOT NULL);
+        INSERT INTO sync_source (id, url, catalog, identity, version, rows)
+          VALUES (1, ?, ?, ?, ?, ?)
           ON CONFLICT(id) DO UPDATE SET url = excluded.url, catalog = excluded.catalog,
-            identity = excluded.identity, version = excluded.version;
-        """, arguments: [source.url, source.catalog, source.identity, source.version])
+            identity = excluded.identity, version = excluded.version, rows = excluded.rows;
+        """,
+      arguments: [source.url, source.catalog, source.identity, source.version, source.rows])
   }
 
   /// A snapshot page's items, each at its position, in one transaction (of a new copy).

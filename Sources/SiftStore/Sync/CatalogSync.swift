@@ -34,6 +34,8 @@ public struct CatalogSync: Sendable {
   /// Items a snapshot page asks for, and changes a changes page asks for.
   public var pageSize = 2_000
   private let client: FeedClient
+  /// Which rows the token sees (`SyncSource.rows`).
+  private let rows: String
 
   /// A sync of the catalog at `catalogURL` into the file at `localURL`, with a key or tenant
   /// token if the server needs one; `session` makes the requests (its configuration sets
@@ -64,6 +66,22 @@ public struct CatalogSync: Sendable {
     self.catalogURL = components.url!
     self.localURL = localURL
     client = FeedClient(catalogURL: self.catalogURL, token: token, session: session)
+    rows = Self.rows(seenBy: token, catalog: catalogName)
+  }
+
+  /// "all", or "filter A B" for a tenant token whose filters for `catalog` are A and B: read
+  /// from the token's payload without checking its signature (the server checks it), so that
+  /// a copy made with one tenant's token is never brought up to date with another's rows.
+  static func rows(seenBy token: String?, catalog: String) -> String {
+    let parts = token?.split(separator: ".") ?? []
+    guard parts.count == 3 else { return "all" }
+    var text = parts[1].replacingOccurrences(of: "-", with: "+")
+      .replacingOccurrences(of: "_", with: "/")
+    text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+    guard let data = Data(base64Encoded: text), let payload = try? JSONValue.parse(data),
+      case .strings(let filters)? = payload["catalogs"]?[catalog]?["filter"]
+    else { return "a token that is not a tenant token" }
+    return (["filter"] + filters).joined(separator: " ")
   }
 
   /// Brings the local file up to the server's catalog; what changed, and its version now.
@@ -98,7 +116,9 @@ public struct CatalogSync: Sendable {
     defer { try? local?.close() }
     Self.removeStaleStaging(beside: localURL)
     var reason: String?
-    if let local, let source {
+    if let source, source.rows != rows {
+      reason = "the token sees other rows than the copy holds (\(source.rows), now \(rows))"
+    } else if let local, let source {
       switch try await changes(since: source.version, progress: progress) {
       case .changes(let changes, let version, let identity) where identity == source.identity:
         try Task.checkCancellation(orThrow: SyncError.cancelled)
@@ -252,7 +272,7 @@ public struct CatalogSync: Sendable {
     try Self.local { () throws(StoreError) in try store.endBulkCopy() }
     var source = SyncSource(
       url: catalogURL.absoluteString, catalog: catalogName, identity: first.identity,
-      version: first.version)
+      version: first.version, rows: rows)
     switch try await changes(since: first.version, progress: progress) {
     case .startOver(let reason):
       why = reason
