@@ -153,8 +153,8 @@ final class SyncMeter: Sendable {
       switch progress.stage {
       case .items:
         return String(
-          format: "copying: %@ items, %.1f MB, %.0f items/s", grouped(progress.items), megabytes,
-          Double(progress.items) / seconds)
+          format: "copying: %@ items, %.1f MB, %@ items/s", grouped(progress.items), megabytes,
+          grouped(Int(Double(progress.items) / seconds)))
       case .changes:
         return String(format: "reading changes: %@, %.1f MB", grouped(progress.changes), megabytes)
       }
