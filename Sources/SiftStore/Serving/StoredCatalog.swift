@@ -239,10 +239,14 @@ public final class StoredCatalog: SearchCatalog {
   public func changes(
     since version: Int64, limit: Int, visible: FeedVisibility?
   ) async throws(CatalogFailure) -> ChangeFeedAnswer {
-    do {
-      return try store.changes(since: version, limit: limit, catalog: name, visible: visible)
-    } catch {
-      throw .unavailable("the changes could not be read: \(error)")
+    // On the search threads, as a search's reads are: never on Swift's shared pool.
+    try await SearchWorkers.shared.run { () throws(CatalogFailure) in
+      do {
+        return try self.store.changes(
+          since: version, limit: limit, catalog: self.name, visible: visible)
+      } catch {
+        throw .unavailable("the changes could not be read: \(error)")
+      }
     }
   }
 
@@ -250,10 +254,13 @@ public final class StoredCatalog: SearchCatalog {
   public func snapshot(
     after position: Int64?, limit: Int, visible: FeedVisibility?
   ) async throws(CatalogFailure) -> CatalogSnapshotPage {
-    do {
-      return try store.snapshot(after: position, limit: limit, catalog: name, visible: visible)
-    } catch {
-      throw .unavailable("the catalog could not be read: \(error)")
+    try await SearchWorkers.shared.run { () throws(CatalogFailure) in
+      do {
+        return try self.store.snapshot(
+          after: position, limit: limit, catalog: self.name, visible: visible)
+      } catch {
+        throw .unavailable("the catalog could not be read: \(error)")
+      }
     }
   }
 
