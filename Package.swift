@@ -89,9 +89,15 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
         .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["Store"])),
         .product(name: "CSV", package: "CSV.swift", condition: .when(traits: ["Store"])),
+        .target(name: "CCurlLoader", condition: .when(platforms: [.linux])),
       ],
       resources: [.copy("BuiltIn/Catalogs")]
     ),
+    // `CatalogSync`'s requests on Linux: the system's libcurl, loaded on the first request, so
+    // that no other `sift` command loads it (Apple's platforms use URLSession).
+    .target(
+      name: "CCurlLoader",
+      linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
     // Catalogs in PostgreSQL: the truth and the order of changes, followed by nodes that
     // search a local copy in memory (`PostgresNode`, a SiftStore catalog).
     .target(

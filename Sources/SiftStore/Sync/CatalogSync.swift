@@ -1,10 +1,6 @@
 import Foundation
 import Sift
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Keeps a catalog file on this device a copy of a catalog a Sift server serves: the first run
 /// copies it whole (schema, synonyms, items), each later run brings only what changed since.
 ///
@@ -37,6 +33,13 @@ public struct CatalogSync: Sendable {
   /// Which rows the token sees (`SyncSource.rows`).
   private let rows: String
 
+  #if os(Linux)
+  /// A sync of the catalog at `catalogURL` into the file at `localURL`, with a key or tenant
+  /// token if the server needs one. On Linux the requests go through the system's libcurl.
+  public init(from catalogURL: URL, to localURL: URL, token: String? = nil) throws(SyncError) {
+    try self.init(from: catalogURL, to: localURL, token: token, http: HTTPGet())
+  }
+  #else
   /// A sync of the catalog at `catalogURL` into the file at `localURL`, with a key or tenant
   /// token if the server needs one; `session` makes the requests (its configuration sets
   /// proxies, TLS trust, caching).
@@ -44,6 +47,13 @@ public struct CatalogSync: Sendable {
     from catalogURL: URL, to localURL: URL, token: String? = nil,
     session: URLSession = .shared
   ) throws(SyncError) {
+    try self.init(from: catalogURL, to: localURL, token: token, http: HTTPGet(session: session))
+  }
+  #endif
+
+  private init(from catalogURL: URL, to localURL: URL, token: String?, http: HTTPGet)
+    throws(SyncError)
+  {
     let text = catalogURL.absoluteString
     guard let scheme = catalogURL.scheme?.lowercased(), scheme == "http" || scheme == "https",
       let host = catalogURL.host, !host.isEmpty
@@ -65,7 +75,7 @@ public struct CatalogSync: Sendable {
     components.query = nil
     self.catalogURL = components.url!
     self.localURL = localURL
-    client = FeedClient(catalogURL: self.catalogURL, token: token, session: session)
+    client = FeedClient(catalogURL: self.catalogURL, token: token, http: http)
     rows = Self.rows(seenBy: token, catalog: catalogName)
   }
 

@@ -1,17 +1,13 @@
 import Foundation
 import Sift
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The requests a copy makes of the server it follows: the snapshot's pages and the changes,
 /// each answer read into the feed's types or into the `SyncError` that says whose fault it was.
 struct FeedClient: Sendable {
   /// `http(s)://HOST:PORT/catalogs/NAME`.
   let catalogURL: URL
   let token: String?
-  let session: URLSession
+  let http: HTTPGet
   /// Bytes read so far, over every request.
   let received = Counter()
 
@@ -24,44 +20,43 @@ struct FeedClient: Sendable {
   /// A snapshot page as it came: its bytes, read by `read(_:)`, and the cursor of the page
   /// after it (the `Sift-Next` header), so that the next request can go out meanwhile.
   struct Fetched: Sendable {
-    var data: Data
-    var response: HTTPURLResponse
-    var next: Int64? { response.value(forHTTPHeaderField: "Sift-Next").flatMap { Int64($0) } }
+    var answer: HTTPAnswer
+    var next: Int64? { answer.header("Sift-Next").flatMap { Int64($0) } }
   }
 
   func fetchSnapshot(after position: Int64?, limit: Int) async throws(SyncError) -> Fetched {
     var query = [URLQueryItem(name: "limit", value: "\(limit)")]
     if let position { query.append(URLQueryItem(name: "after", value: "\(position)")) }
-    let (data, response) = try await get("snapshot", query)
-    guard response.statusCode == 200 else { throw failure(response, data) }
-    return Fetched(data: data, response: response)
+    let answer = try await get("snapshot", query)
+    guard answer.status == 200 else { throw failure(answer) }
+    return Fetched(answer: answer)
   }
 
   func read(_ fetched: Fetched) throws(SyncError) -> CatalogSnapshotPage {
-    try decode(fetched.data, fetched.response) { json throws(FeedReadingError) in
+    try decode(fetched.answer) { json throws(FeedReadingError) in
       try CatalogSnapshotPage(json: json)
     }
   }
 
   func changes(since version: Int64, limit: Int) async throws(SyncError) -> ChangesAnswer {
-    let (data, response) = try await get(
+    let answer = try await get(
       "changes",
       [
         URLQueryItem(name: "since", value: "\(version)"),
         URLQueryItem(name: "limit", value: "\(limit)"),
       ])
-    switch response.statusCode {
+    switch answer.status {
     case 200:
       return .page(
-        try decode(data, response) { json throws(FeedReadingError) in
+        try decode(answer) { json throws(FeedReadingError) in
           try ChangeFeedPage(json: json)
         })
     case 410:
-      let body = try decode(StartOver.self, data, response)
-      guard body.start_over else { throw failure(response, data) }
+      let body = try decode(StartOver.self, answer)
+      guard body.start_over else { throw failure(answer) }
       return .startOver(reason: body.reason ?? body.error)
     default:
-      throw failure(response, data)
+      throw failure(answer)
     }
   }
 
@@ -85,84 +80,63 @@ struct FeedClient: Sendable {
 
   private func get(
     _ resource: String, _ query: [URLQueryItem]
-  ) async throws(SyncError) -> (Data, HTTPURLResponse) {
+  ) async throws(SyncError) -> HTTPAnswer {
     var components = URLComponents(
       url: catalogURL.appendingPathComponent(resource), resolvingAgainstBaseURL: false)!
     components.queryItems = query
-    var request = URLRequest(url: components.url!)
-    request.timeoutInterval = 60
-    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    let data: Data
-    let response: URLResponse
+    let answer: HTTPAnswer
     do {
-      (data, response) = try await session.data(for: request)
+      answer = try await http(components.url!, authorization: token.map { "Bearer \($0)" })
     } catch {
-      if Task.isCancelled || (error as? URLError)?.code == .cancelled { throw .cancelled }
-      let reason = (error as? URLError).map(Self.describe) ?? "\(error)"
-      throw .unreachable("cannot reach \(place): \(reason)")
+      switch error {
+      case .cancelled: throw .cancelled
+      case .unreachable(let reason): throw .unreachable("cannot reach \(place): \(reason)")
+      case .unavailable(let reason): throw .local("sift sync cannot make requests: \(reason)")
+      }
     }
     try Task.checkCancellation(orThrow: SyncError.cancelled)
-    guard let http = response as? HTTPURLResponse else {
-      throw .notSift("\(place) did not answer in HTTP")
-    }
-    received.add(data.count)
-    return (data, http)
-  }
-
-  /// A URL error as a person reads it.
-  private static func describe(_ error: URLError) -> String {
-    switch error.code {
-    case .cannotConnectToHost: "nothing is listening there (connection refused)"
-    case .cannotFindHost: "no such host"
-    case .timedOut: "no answer in time"
-    case .networkConnectionLost: "the connection was cut off"
-    case .notConnectedToInternet: "not connected to a network"
-    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-      .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-      "the TLS connection failed (\(error.localizedDescription))"
-    default: error.localizedDescription
-    }
+    received.add(answer.body.count)
+    return answer
   }
 
   private func decode<Value: Decodable>(
-    _ type: Value.Type, _ data: Data, _ response: HTTPURLResponse
+    _ type: Value.Type, _ answer: HTTPAnswer
   ) throws(SyncError) -> Value {
     do {
-      return try JSONDecoder().decode(type, from: data)
+      return try JSONDecoder().decode(type, from: answer.body)
     } catch {
       throw .notSift(
-        "\(place) answered \(response.statusCode) with what is not a Sift catalog's feed (\(contentType(response)))"
+        "\(place) answered \(answer.status) with what is not a Sift catalog's feed (\(contentType(answer)))"
       )
     }
   }
 
   /// The page `data` holds, read straight from its bytes (`JSONValue.parse`).
   private func decode<Value>(
-    _ data: Data, _ response: HTTPURLResponse,
-    _ read: (JSONValue) throws(FeedReadingError) -> Value
+    _ answer: HTTPAnswer, _ read: (JSONValue) throws(FeedReadingError) -> Value
   ) throws(SyncError) -> Value {
     do {
-      return try read(try JSONValue.parse(data))
+      return try read(try JSONValue.parse(answer.body))
     } catch {
       throw .notSift(
-        "\(place) answered \(response.statusCode) with what is not a Sift catalog's feed (\(contentType(response)))"
+        "\(place) answered \(answer.status) with what is not a Sift catalog's feed (\(contentType(answer)))"
       )
     }
   }
 
-  private func contentType(_ response: HTTPURLResponse) -> String {
-    response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
+  private func contentType(_ answer: HTTPAnswer) -> String {
+    answer.header("Content-Type") ?? "no content type"
   }
 
   /// A failed answer as the error it means: a Sift server says why in `{"error": …}`.
-  private func failure(_ response: HTTPURLResponse, _ data: Data) -> SyncError {
-    guard let body = try? JSONDecoder().decode(ErrorBody.self, from: data) else {
+  private func failure(_ answer: HTTPAnswer) -> SyncError {
+    guard let body = try? JSONDecoder().decode(ErrorBody.self, from: answer.body) else {
       return .notSift(
-        "\(place) answered \(response.statusCode) (\(contentType(response))), not as a Sift server does"
+        "\(place) answered \(answer.status) (\(contentType(answer))), not as a Sift server does"
       )
     }
-    let message = "\(place) answered \(response.statusCode): \(body.error)"
-    switch response.statusCode {
+    let message = "\(place) answered \(answer.status): \(body.error)"
+    switch answer.status {
     case 401: return .unauthorized(message)
     case 403: return .unauthorized(message)
     case 404: return .notFound(message)
