@@ -352,42 +352,35 @@ struct SyncCommandTests {
 
     let other = try Self.sync(sift, server, copy, tokenFile: nil)
     #expect(other.stdout.hasPrefix("up to date; now at version "))
-    let products = try sift.run([
-      "sync", "http://127.0.0.1:\(server.port)/catalogs/products", "--catalog", copy,
-    ])
-    #expect(products.status == 2)
-    #expect(
-      products.stderr
-        == "sift: \(copy) is a copy of catalog shop (http://127.0.0.1:\(server.port)/catalogs/shop), not of products\n"
-    )
-    let notMade = try sift.run([
-      "sync", "http://127.0.0.1:\(server.port)/catalogs/shop", "--catalog", file,
-    ])
-    #expect(notMade.status == 2)
-    #expect(
-      notMade.stderr
-        == "sift: \(file) is a catalog that was not made by a sync: sync into a new file instead\n")
-    let missing = try sift.run([
-      "sync", "http://127.0.0.1:\(server.port)/catalogs/nope", "--catalog", sift.path("n.sqlite"),
-    ])
-    #expect(missing.status == 5)
-    #expect(
-      missing.stderr
-        == "sift: 127.0.0.1:\(server.port) answered 404: no catalog named \"nope\"; this server has shop\n"
-    )
-    let badURL = try sift.run(["sync", "http://127.0.0.1/shop", "--catalog", copy])
-    #expect(badURL.status == 2)
-    #expect(
-      badURL.stderr
-        == "sift: http://127.0.0.1/shop: the path must end in /catalogs/NAME (for example http://localhost:7700/catalogs/cities)\n"
-    )
-    let unreachable = try sift.run([
-      "sync", "http://127.0.0.1:9/catalogs/shop", "--catalog", copy,
-    ])
-    #expect(unreachable.status == 3)
-    #expect(
-      unreachable.stderr
-        == "sift: cannot reach 127.0.0.1:9: nothing is listening there (connection refused)\n")
+    let at = "http://127.0.0.1:\(server.port)/catalogs"
+    let refusals: [(url: String, local: String, status: Int32, message: String)] = [
+      (
+        "\(at)/products", copy, 2,
+        "\(copy) is a copy of catalog shop (\(at)/shop), not of products"
+      ),
+      (
+        "\(at)/shop", file, 2,
+        "\(file) is a catalog that was not made by a sync: sync into a new file instead"
+      ),
+      (
+        "\(at)/nope", sift.path("n.sqlite"), 5,
+        "127.0.0.1:\(server.port) answered 404: no catalog named \"nope\"; this server has shop"
+      ),
+      (
+        "http://127.0.0.1/shop", copy, 2,
+        "http://127.0.0.1/shop: the path must end in /catalogs/NAME (for example http://localhost:7700/catalogs/cities)"
+      ),
+      (
+        "http://127.0.0.1:9/catalogs/shop", copy, 3,
+        "cannot reach 127.0.0.1:9: nothing is listening there (connection refused)"
+      ),
+    ]
+    for refusal in refusals {
+      let run = try sift.run(["sync", refusal.url, "--catalog", refusal.local])
+      #expect(run.status == refusal.status, "\(refusal.url)")
+      #expect(run.stderr == "sift: \(refusal.message)\n")
+      #expect(run.stdout.isEmpty)
+    }
   }
 }
 #endif

@@ -5,14 +5,9 @@ import Foundation
 /// an app may decode them with.
 extension CatalogSnapshotPage {
   package var jsonBytes: [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(items.count * 160 + 4_096)
-    output.append(contentsOf: #"{"catalog":"#.utf8)
-    JSONValue.write(string: catalog, to: &output)
-    output.append(contentsOf: #","identity":"#.utf8)
-    JSONValue.write(string: identity, to: &output)
-    output.append(contentsOf: #","version":\#(version),"next":"#.utf8)
-    output.append(contentsOf: (next.map { "\($0)" } ?? "null").utf8)
+    var output = feedHeader(
+      catalog: catalog, identity: identity, version: version, next: next,
+      capacity: items.count * 160 + 4_096)
     output.append(contentsOf: #","schema":"#.utf8)
     output.append(contentsOf: (try? JSONEncoder().encode(schema)) ?? Data("null".utf8))
     output.append(contentsOf: #","items":["#.utf8)
@@ -47,14 +42,9 @@ extension CatalogSnapshotPage {
 
 extension ChangeFeedPage {
   package var jsonBytes: [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(changes.count * 160 + 256)
-    output.append(contentsOf: #"{"catalog":"#.utf8)
-    JSONValue.write(string: catalog, to: &output)
-    output.append(contentsOf: #","identity":"#.utf8)
-    JSONValue.write(string: identity, to: &output)
-    output.append(contentsOf: #","version":\#(version),"next":"#.utf8)
-    output.append(contentsOf: (next.map { "\($0)" } ?? "null").utf8)
+    var output = feedHeader(
+      catalog: catalog, identity: identity, version: version, next: next,
+      capacity: changes.count * 160 + 256)
     output.append(contentsOf: #","changes":["#.utf8)
     for (index, change) in changes.enumerated() {
       if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -99,6 +89,22 @@ extension ChangeFeedPage {
       version: try reader.whole("version"), changes: changes,
       next: try reader.optionalWhole("next"))
   }
+}
+
+/// The members every page starts with: `{"catalog", "identity", "version", "next"` (the object
+/// left open for the page's own).
+private func feedHeader(
+  catalog: String, identity: String, version: Int64, next: Int64?, capacity: Int
+) -> [UInt8] {
+  var output: [UInt8] = []
+  output.reserveCapacity(capacity)
+  output.append(contentsOf: #"{"catalog":"#.utf8)
+  JSONValue.write(string: catalog, to: &output)
+  output.append(contentsOf: #","identity":"#.utf8)
+  JSONValue.write(string: identity, to: &output)
+  output.append(contentsOf: #","version":\#(version),"next":"#.utf8)
+  output.append(contentsOf: (next.map { "\($0)" } ?? "null").utf8)
+  return output
 }
 
 extension Item {

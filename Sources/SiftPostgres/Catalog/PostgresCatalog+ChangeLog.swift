@@ -123,44 +123,15 @@ extension PostgresCatalog {
   /// catalog order, and the log's state — what a follower starts from.
   public func snapshot() async throws(PostgresError) -> (state: LogState, document: CatalogDocument)
   {
-    let schemaName = address.schemaName
-    let description = address.description
-    let found = try await link.transaction {
-      connection -> (LogState, String, [(String, String)])? in
-      try await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-      var state: (LogState, String)?
-      for try await (identity, generation, start, schema) in try await connection.execute(
-        "SELECT identity, generation, log_start, schema::text FROM \"\(schemaName)\".catalog"
-      ).decode((String, Int64, Int64, String).self) {
-        state = (LogState(identity: identity, version: generation, logStart: start), schema)
-      }
-      guard let state else { return nil }
-      var rows: [(String, String)] = []
-      for try await row in try await connection.execute(
-        "SELECT id, fields::text FROM \"\(schemaName)\".items ORDER BY ord"
-      ).decode((String, String).self) {
-        rows.append(row)
-      }
-      return (state.0, state.1, rows)
-    }
-    guard let (state, json, rows) = found else { throw .notFound(description) }
-    let schema: CatalogSchema
-    do {
-      schema = try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
-    } catch {
-      throw .unsuitable(description, reason: "its schema cannot be read: \(error)")
-    }
-    var items: [Item] = []
-    items.reserveCapacity(rows.count)
-    for (id, fields) in rows { items.append(try ItemRow.item(id: id, fields: fields)) }
-    return (state, CatalogDocument(schema: schema, items: items))
+    let read = try await snapshotPage(after: nil, limit: nil)
+    return (read.state, CatalogDocument(schema: read.schema, items: read.items.map(\.item)))
   }
 
-  /// The items after `ord` `position` in catalog order (at most `limit`) with the schema and
-  /// the log's state, read in one snapshot: a page of what a copy that follows the catalog
-  /// starts from (`PostgresNode.snapshot`).
+  /// The items after `ord` `position` in catalog order (at most `limit`; nil: all) with the
+  /// schema and the log's state, read in one snapshot: a page of what a copy that follows the
+  /// catalog starts from (`PostgresNode.snapshot`), or the whole of it.
   public func snapshotPage(
-    after position: Int64?, limit: Int
+    after position: Int64?, limit: Int?
   ) async throws(PostgresError) -> (
     state: LogState, schema: CatalogSchema, items: [PositionedItem], next: Int64?
   ) {
@@ -178,7 +149,7 @@ extension PostgresCatalog {
       guard let state else { return nil }
       var rows: [(String, Int64, String)] = []
       for try await row in try await connection.execute(
-        "SELECT id, ord, fields::text FROM \"\(schemaName)\".items WHERE ord > \(position ?? Int64.min) ORDER BY ord LIMIT \(limit)"
+        "SELECT id, ord, fields::text FROM \"\(schemaName)\".items WHERE ord > \(position ?? Int64.min) ORDER BY ord\(limit.map { " LIMIT \($0)" } ?? "")"
       ).decode((String, Int64, String).self) {
         rows.append(row)
       }
@@ -196,7 +167,7 @@ extension PostgresCatalog {
     for (id, ord, fields) in rows {
       items.append(PositionedItem(position: ord, item: try ItemRow.item(id: id, fields: fields)))
     }
-    return (state, schema, items, rows.count == limit ? rows.last?.1 : nil)
+    return (state, schema, items, limit != nil && rows.count == limit ? rows.last?.1 : nil)
   }
 
   /// The catalog's schema as it is now, with its synonyms.

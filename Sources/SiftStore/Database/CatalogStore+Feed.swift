@@ -151,30 +151,18 @@ extension CatalogStore {
 
   /// The item in `row` with its position: id, position, then one column per field of `fields`.
   static func positionedItem(_ row: Row, fields: [FieldDefinition]) -> PositionedItem {
-    var values: [String: FieldValue] = [:]
-    values.reserveCapacity(fields.count)
-    for (index, field) in fields.enumerated() {
-      if let value = fieldValue(row[index + 2]) { values[field.name] = value }
-    }
-    return PositionedItem(
-      position: row[1], item: Item(id: ItemID(row[0] as String), fields: values))
+    PositionedItem(position: row[1], item: item(row, fields: fields, firstField: 2))
   }
 
   /// The items with these ids that exist, with their positions, in any order.
   static func positionedItems(
     withIDs ids: [ItemID], fields: [FieldDefinition], _ db: Database
   ) throws -> [PositionedItem] {
-    let columns = fields.map { ", " + column($0.name) }.joined()
     var items: [PositionedItem] = []
     items.reserveCapacity(ids.count)
-    let batch = 500
-    for start in stride(from: 0, to: ids.count, by: batch) {
-      let chunk = ids[start..<min(start + batch, ids.count)]
-      let sql =
-        "SELECT id, position\(columns) FROM items WHERE id IN (?\(String(repeating: ", ?", count: chunk.count - 1)))"
-      let rows = try Row.fetchCursor(
-        db, sql: sql, arguments: StatementArguments(chunk.map(\.rawValue)))
-      while let row = try rows.next() { items.append(positionedItem(row, fields: fields)) }
+    let columns = "id, position" + fields.map { ", " + column($0.name) }.joined()
+    try rows(withIDs: ids, columns: columns, db) {
+      items.append(positionedItem($0, fields: fields))
     }
     return items
   }

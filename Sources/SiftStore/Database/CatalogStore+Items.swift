@@ -28,13 +28,14 @@ extension CatalogStore {
     return CatalogDocument(schema: schema, items: items)
   }
 
-  /// The item in `row`: its id first, then one column per field of `fields`, in order.
-  static func item(_ row: Row, fields: [FieldDefinition]) -> Item {
+  /// The item in `row`: its id first, then (from column `firstField`) one column per field of
+  /// `fields`, in order.
+  static func item(_ row: Row, fields: [FieldDefinition], firstField: Int = 1) -> Item {
     let id: String = row[0]
     var values: [String: FieldValue] = [:]
     values.reserveCapacity(fields.count)
     for (index, field) in fields.enumerated() {
-      if let value = fieldValue(row[index + 1]) { values[field.name] = value }
+      if let value = fieldValue(row[index + firstField]) { values[field.name] = value }
     }
     return Item(id: ItemID(id), fields: values)
   }
@@ -44,21 +45,29 @@ extension CatalogStore {
   static func items(
     withIDs ids: [ItemID], fields: [FieldDefinition], _ db: Database
   ) throws -> [Item] {
-    let columns = fields.map { ", " + column($0.name) }.joined()
     var items: [Item] = []
     items.reserveCapacity(ids.count)
+    try rows(withIDs: ids, columns: "id" + fields.map { ", " + column($0.name) }.joined(), db) {
+      items.append(item($0, fields: fields))
+    }
+    return items
+  }
+
+  /// Each row of the items with these ids that exist, in any order, with `columns`.
+  static func rows(
+    withIDs ids: [ItemID], columns: String, _ db: Database, _ body: (Row) throws -> Void
+  ) throws {
     // SQLite takes at most 32,766 parameters; a few hundred keep each statement small.
     let batch = 500
     for start in stride(from: 0, to: ids.count, by: batch) {
       let chunk = ids[start..<min(start + batch, ids.count)]
       let sql =
-        "SELECT id\(columns) FROM items WHERE id IN (?\(String(repeating: ", ?", count: chunk.count - 1)))"
+        "SELECT \(columns) FROM items WHERE id IN (?\(String(repeating: ", ?", count: chunk.count - 1)))"
       let statement = try db.cachedStatement(sql: sql)
       let rows = try Row.fetchCursor(
         statement, arguments: StatementArguments(chunk.map(\.rawValue)))
-      while let row = try rows.next() { items.append(item(row, fields: fields)) }
+      while let row = try rows.next() { try body(row) }
     }
-    return items
   }
 
   public func loadSchema() throws(StoreError) -> CatalogSchema {
