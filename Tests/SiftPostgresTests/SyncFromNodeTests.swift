@@ -83,6 +83,32 @@ struct SyncFromNodeTests {
     await node.close()
   }
 
+  @Test("a node's feed gives an item changed many times once, as it is now, at its last version")
+  func compacted() async throws {
+    let folder = try NodeTests.Folder()
+    let cluster = try PostgresCluster.shared()
+    let address = try await NodeTests.catalog("sync_compacted", on: cluster)
+    let node = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    let start = node.version
+    let fields = { (title: String) -> [String: FieldValue] in
+      [NodeTests.title: .text(title), "type": .text("Weddings"), "year": .number(2000)]
+    }
+    for round in 1...3 {
+      _ = try await node.commit(.update(Item(id: "1", fields: fields("Rose \(round)"))))
+      _ = try await node.commit(.update(Item(id: "2", fields: fields("Tulip \(round)"))))
+    }
+    _ = try await node.commit(.delete("2"))
+    guard case .page(let page) = try await node.changes(since: start, limit: 100, visible: nil)
+    else {
+      Issue.record("no page")
+      return
+    }
+    #expect(page.changes.map(\.version) == [start + 5, start + 7])
+    #expect(page.changes.first?.put?[NodeTests.title] == .text("Rose 3"))
+    #expect(page.changes.last?.delete == ItemID("2"))
+    await node.close()
+  }
+
   /// The copy, opened as an app opens a catalog file, answers `NodeTests.queries` (and a few
   /// words of the edits) with the node's pages.
   static func expectSamePages(_ copy: URL, _ node: PostgresNode, _ context: String) async throws {

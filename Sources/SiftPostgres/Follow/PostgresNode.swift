@@ -489,6 +489,15 @@ public final class PostgresNode: SearchCatalog {
         break
       }
     }
+    // Each id once, at its last entry (every put carries the item as it is now), and the last
+    // synonyms: a copy far behind reads an item changed many times once, as a file's feed gives
+    // it. (No id holds a NUL, so the synonyms' key is no id's.)
+    let key = { (change: CatalogChange) in
+      change.put?.id.rawValue ?? change.delete?.rawValue ?? "\u{0}synonyms"
+    }
+    let last = Dictionary(
+      changes.enumerated().map { (key($1), $0) }, uniquingKeysWith: { _, later in later })
+    changes = changes.enumerated().filter { last[key($1)] == $0 }.map(\.element)
     let page = ChangeFeedPage(
       catalog: name, identity: state.identity, version: state.version, changes: changes,
       next: logged.count == limit ? logged.last?.version : nil)
