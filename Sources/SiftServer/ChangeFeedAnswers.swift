@@ -30,7 +30,7 @@ extension SiftServer {
         after: after, limit: limit.map(Int.init) ?? snapshotLimits.standard,
         visible: visibility(forced))
     }
-    return encoded(page.jsonBytes, version: page.version, next: page.next)
+    return json(bytes: page.jsonBytes, version: page.version, next: page.next)
   }
 
   static func changesAnswer(
@@ -49,7 +49,7 @@ extension SiftServer {
     }
     switch answer {
     case .page(let page):
-      return encoded(page.jsonBytes, version: page.version, next: page.next)
+      return json(bytes: page.jsonBytes, version: page.version, next: page.next)
     case .startOver(let reason, let identity, let version):
       return json(
         .object([
@@ -65,17 +65,6 @@ extension SiftServer {
   private static func visibility(_ forced: ForcedFilters?) -> FeedVisibility? {
     guard let forced else { return nil }
     return { @Sendable item in forced.admits(item) }
-  }
-
-  /// A page's JSON, with the catalog's version and the next page's cursor in headers: a copy
-  /// asks for the next page while it reads this one.
-  private static func encoded(_ bytes: [UInt8], version: Int64, next: Int64?) -> Response {
-    var headers: HTTPFields = [
-      .contentType: "application/json; charset=utf-8", .siftVersion: "\(version)",
-    ]
-    if let next { headers[.siftNext] = "\(next)" }
-    return Response(
-      status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
   /// The whole number `name` names, within bounds; nil when absent.

@@ -628,11 +628,19 @@ public struct SiftServer: Sendable {
   static func json(
     _ value: JSONValue, status: HTTPResponse.Status = .ok, version: Int64? = nil
   ) -> Response {
+    json(bytes: value.bytes, status: status, version: version)
+  }
+
+  /// JSON already written, with the catalog's version and (a feed's page) the next page's
+  /// cursor in headers.
+  static func json(
+    bytes: [UInt8], status: HTTPResponse.Status = .ok, version: Int64? = nil, next: Int64? = nil
+  ) -> Response {
     var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
     if let version { headers[.siftVersion] = "\(version)" }
+    if let next { headers[.siftNext] = "\(next)" }
     return Response(
-      status: status, headers: headers,
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.bytes)))
+      status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
   /// Waits until `catalog` shows `version` (a search's `after`); 503 naming where it is when it

@@ -40,9 +40,12 @@ public enum FieldValue: Hashable, Sendable, Codable {
 
   /// A number for reading: like `format(_:)`, with thousands grouped by commas from 10,000 on
   /// ("1,276,000"), so years still read "2007". Locale-independent.
-  public static func grouped(_ value: Double) -> String {
+  public static func grouped(_ value: Double) -> String { grouped(value, from: 10_000) }
+
+  /// `grouped(_:)` from `threshold` on: a count or a version reads "1,234".
+  public static func grouped(_ value: Double, from threshold: Double) -> String {
     let plain = format(value)
-    guard value.isFinite, abs(value) >= 10_000 else { return plain }
+    guard value.isFinite, abs(value) >= threshold else { return plain }
     let negative = plain.hasPrefix("-")
     let digits = negative ? plain.dropFirst() : plain[...]
     let whole = digits.prefix { $0 != "." }

@@ -385,7 +385,7 @@ public struct SyncReport: Hashable, Sendable, CustomStringConvertible {
   }
 
   public var description: String {
-    let now = "now at version \(Self.grouped(version))"
+    let now = "now at version \(FieldValue.grouped(Double(version), from: 1_000))"
     if isFirstCopy {
       return "copied \(Self.count(itemCount ?? added, "item")); \(now)"
     }
@@ -403,17 +403,7 @@ public struct SyncReport: Hashable, Sendable, CustomStringConvertible {
   }
 
   private static func count(_ value: Int, _ noun: String) -> String {
-    "\(grouped(Int64(value))) \(noun)\(value == 1 ? "" : "s")"
+    "\(FieldValue.grouped(Double(value), from: 1_000)) \(noun)\(value == 1 ? "" : "s")"
   }
 
-  /// A whole number with its thousands grouped by commas ("1,234").
-  static func grouped(_ value: Int64) -> String {
-    let digits = String(value.magnitude)
-    var text = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
-      text.append(digit)
-    }
-    return (value < 0 ? "-" : "") + text
-  }
 }

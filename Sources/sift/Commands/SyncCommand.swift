@@ -168,6 +168,6 @@ final class SyncMeter: Sendable {
     FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
   }
 
-  private func grouped(_ value: Int) -> String { FieldValue.grouped(Double(value)) }
+  private func grouped(_ value: Int) -> String { FieldValue.grouped(Double(value), from: 1_000) }
 
 }
