@@ -88,7 +88,9 @@ struct NearCommandTests {
       all.stdout.hasSuffix(" · \(MatchKilometers.shown(expected[0].1)) away\n"), "\(all.stdout)")
   }
 
-  @Test("--near ranks by distance after exactness; --explain says how far, and why ahead")
+  @Test(
+    "--near ranks by distance after typos, word starts and the title; --explain says how far, and why ahead"
+  )
   func nearRanksAfterExactness() throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
@@ -105,14 +107,23 @@ struct NearCommandTests {
     #expect(near.stderr == plain.stderr)
     let explained = near.objects.compactMap { $0["explain"] as? [String: Any] }
     #expect(explained.count == near.objects.count)
-    // Within one exactness, nearest first; each says its distance, as the result does.
-    var previous: (String, Double)?
+    // Within one class — typos, every term starting a word, the title holding the match —
+    // nearest first, and the classes in order; each says its distance, as the result does.
+    var previous: ([Int], Double)?
     for (object, explain) in zip(near.objects, explained) {
-      let exactness = explain["exactness"] as? String ?? ""
+      let title =
+        explain["title_holds_terms"] as? Bool ?? (explain["attribute"] as? Int == 0)
+      let kind = [
+        explain["typos"] as? Int ?? -1, explain["exactness"] as? String == "substring" ? 1 : 0,
+        title ? 0 : 1,
+      ]
       let distance = try #require(explain["distance_km"] as? Double)
       #expect(object["distance_km"] as? Double == distance)
-      if let previous, previous.0 == exactness { #expect(previous.1 <= distance) }
-      previous = (exactness, distance)
+      if let previous {
+        #expect(!kind.lexicographicallyPrecedes(previous.0))
+        if previous.0 == kind { #expect(previous.1 <= distance) }
+      }
+      previous = (kind, distance)
     }
     #expect(explained.dropLast().contains { $0["ahead_of_next"] as? String == "distance" })
     let text = try sift.run([

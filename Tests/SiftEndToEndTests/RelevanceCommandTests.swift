@@ -28,7 +28,7 @@ struct RelevanceCommandTests {
     #expect(
       text.stdout == """
         Red Rose  —  Year introduced: 2010 · Intro price: 24.99 · Type: Funerals
-            ↳ typos 0 · starts a value (title "Red Rose"), typed: weight 2 = magnitude 0 + name 2 · best in title "Red Rose" · catalog order 13 · ahead of the next by exactness · matched title: [Red] Rose
+            ↳ typos 0 · starts a value (title "Red Rose"), typed: weight 2 = magnitude 0 + name 2 · best in title "Red Rose" · title holds the words, no field equals · catalog order 13 · ahead of the next by exactness · matched title: [Red] Rose
         Carnation Red  —  Year introduced: 2006 · Intro price: 23.99 · Type: Weddings
             ↳ typos 0 · word starts · best in title "Carnation Red" at word 2 · catalog order 6 · matched title: Carnation [Red]
 
@@ -195,11 +195,11 @@ struct CitiesCorpusTests {
     #expect(brazil.titles.dropFirst().first?.hasPrefix("São Pedro") == true, "\(brazil.titles)")
   }
 
-  /// Issue 29: a misspelt name being typed. A value that starts with a near spelling of it
-  /// ranks among the starts, so the famous city beats villages holding the letters exactly
-  /// inside a word or at a word's start; finished with a space, exact matches come first again.
+  /// Issues 29 and 52: a misspelt name being typed. A value that starts with a near spelling of
+  /// it ranks as a start among the near spellings, by its weight, so the famous city comes
+  /// first of them; an exact match, even inside a word, comes before every near spelling.
   @Test(
-    "munchn, berln: a misspelt name being typed finds the city, not what holds its letters; ho-chi-mihn word by word"
+    "munchn, berln: a misspelt name being typed finds the city after what holds its letters exactly; ho-chi-mihn word by word"
   )
   func typedMisspellings() throws {
     let sift = try SiftProcess()
@@ -210,7 +210,10 @@ struct CitiesCorpusTests {
     #expect(answers["ho-chi-mihn"]?.titles.first == "Ho Chi Minh City")
     #expect(answers["aix-en-provense"]?.titles.first == "Aix-en-Provence")
     #expect(answers["munchn"]?.titles.first == "Munich", "\(String(describing: answers["munchn"]))")
-    #expect(answers["berln"]?.titles.first == "Berlin", "\(String(describing: answers["berln"]))")
+    // Döbeln's alternate name "Doeberln" holds "berln" exactly: before Berlin, one edit away.
+    #expect(
+      answers["berln"]?.titles.prefix(2) == ["Döbeln", "Berlin"],
+      "\(String(describing: answers["berln"]))")
     #expect(
       answers["munchn "]?.titles.first == "Münchenstein",
       "\(String(describing: answers["munchn "]))")
@@ -222,6 +225,34 @@ struct CitiesCorpusTests {
     #expect(
       explained.stdout.contains("typos 1 · starts a value, typed: weight")
         && explained.stdout.contains("− 6 for 1 edit"), "\(explained.stdout)")
+  }
+
+  /// Issue 52: a word of three letters may carry a typo when a longer word of the query
+  /// anchors it; alone it stays exact. A near spelling never comes before an exact match, even
+  /// one inside a word.
+  @Test("nwe york, lso angeles: a short word's typo anchored by the other words; exact before near")
+  func anchoredShortWords() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let answers = try Self.answers(
+      ["nwe york", "lso angeles", "sna francisco", "nwe", "havna"], limit: 8, sift)
+    #expect(
+      answers["nwe york"]?.titles.first == "New York City",
+      "\(String(describing: answers["nwe york"]))")
+    #expect(
+      answers["lso angeles"]?.titles.first == "Los Angeles",
+      "\(String(describing: answers["lso angeles"]))")
+    #expect(
+      answers["sna francisco"]?.titles.first == "San Francisco",
+      "\(String(describing: answers["sna francisco"]))")
+    // Alone, three letters stay exact: no near spellings are looked for.
+    #expect(answers["nwe"]?.indicator.contains("near spelling") == false)
+    // Six names hold "havna" exactly, inside a word (Bhavnagar first, by popularity): all
+    // before Havana, the first near spelling.
+    let havna = try #require(answers["havna"])
+    #expect(havna.titles.first == "Bhavnagar", "\(havna)")
+    #expect(havna.titles.firstIndex(of: "Havana") == 6, "\(havna)")
+    #expect(havna.indicator == "Items found: 124 (6 exact, 118 near spellings)", "\(havna)")
   }
 
   /// Spellings that found nothing before katakana, Arabic-script letters and digits were folded

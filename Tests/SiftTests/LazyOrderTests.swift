@@ -79,7 +79,10 @@ struct LazyOrderTests {
             if let value {
               #expect(value.rank == rank, "\(query): slot \(entry.slot)")
               if value.attribute == 0, !request.isTyping {
-                #expect(rank.attribute == 0 && rank.position == 0, "\(query): slot \(entry.slot)")
+                // Its position bits hold the agreement, not a word's place.
+                #expect(
+                  rank.attribute == 0 && rank.position == value.agreement,
+                  "\(query): slot \(entry.slot)")
               }
             }
             // The first keystroke's shortcut gives the same bound.

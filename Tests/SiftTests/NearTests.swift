@@ -4,9 +4,10 @@ import Testing
 
 @testable import Sift
 
-/// Near a place: the relevance order with distance ranked right after typos and exactness —
-/// the reference is that order stably sorted by (typos and exactness, distance), with a
-/// haversine of the test's own; a radius keeps only what is within it.
+/// Near a place: the relevance order with distance ranked right after typos, whether every term
+/// starts a word, and whether the title holds the match (`MatchRank.nearClass`) — the reference
+/// is that order stably sorted by (that class, distance), with a haversine of the test's own; a
+/// radius keeps only what is within it.
 @Suite("Near a place")
 struct NearTests {
   static let schema: CatalogSchema = {
@@ -60,7 +61,7 @@ struct NearTests {
   }
 
   /// The reference: `relevance` (ids best first, with their ranks) stably sorted by the rank's
-  /// typos and exactness, then distance (none last); with `byDistanceAlone`, by distance alone.
+  /// class near a place, then distance (none last); with `byDistanceAlone`, by distance alone.
   static func reference(
     _ relevance: [(id: ItemID, rank: MatchRank)], items: [Item], place: GeoPoint,
     withinMeters: Int? = nil, byDistanceAlone: Bool = false, descending: Bool = false
@@ -72,7 +73,7 @@ struct NearTests {
     }
     func key(_ entry: (id: ItemID, rank: MatchRank)) -> (UInt16, Int) {
       let distance = meters(byID[entry.id]!, from: place)
-      let level = byDistanceAlone ? 0 : entry.rank.packed >> 7
+      let level = byDistanceAlone ? 0 : MatchRank.nearClass(entry.rank.packed)
       guard let distance else { return (level, .max) }
       return (level, descending ? -distance : distance)
     }
@@ -87,7 +88,9 @@ struct NearTests {
     collection.rows.indices.map { (collection.rows[$0], collection.rank(atRow: $0)!) }
   }
 
-  @Test("near a place: the relevance order stably sorted by exactness, then distance")
+  @Test(
+    "near a place: the relevance order stably sorted by typos, word starts and title, then distance"
+  )
   func nearEqualsReference() throws {
     let seed: UInt64 = 20_261_126
     print("near seed \(seed)")
@@ -241,7 +244,7 @@ struct NearTests {
     #expect(collection.schema.kilometers(of: items[1], from: SearchNear(paris)) == 343.556)
   }
 
-  @Test("--explain near a place: the distance, and distance as the rule against the next")
+  @Test("--explain near a place: a title nearby first, a title far away, then another field")
   func explanation() throws {
     let items = [
       Item(
@@ -255,22 +258,34 @@ struct NearTests {
         fields: [
           "title": .text("Springfield Gardens"), "lat": .number(39.8), "lon": .number(-89.65),
         ]),
+      Item(
+        id: "tagged",
+        fields: [
+          "title": .text("Capitol"), "tags": .text("springfield"), "lat": .number(39.78),
+          "lon": .number(-89.65),
+        ]),
     ]
     var collection = try FilteredCollection(schema: Self.schema, items: items)
     let place = try GeoPoint(latitude: 39.78, longitude: -89.65)
     collection.filter(by: SearchCriteria(text: "springfield ", near: SearchNear(place)))
-    // Equal to the query first (exactness), the nearer of the two before the farther.
-    #expect(Array(collection.rows) == ["near", "far", "start"])
+    // Every title holds the word: the nearest first, though "near" and "far" equal the query;
+    // the match only in the tags, though on the spot, after them.
+    #expect(Array(collection.rows) == ["start", "near", "far", "tagged"])
     let first = try #require(collection.explanation(forRow: 0))
     #expect(first.aheadOfNext == "distance")
     #expect(
-      first.distanceKilometers == Self.meters(items[1], from: place).map { Double($0) / 1000 })
+      first.distanceKilometers == Self.meters(items[2], from: place).map { Double($0) / 1000 })
     #expect(first.sortField == nil)
     let second = try #require(collection.explanation(forRow: 1))
-    #expect(second.aheadOfNext == "exactness")
+    #expect(second.aheadOfNext == "distance")
+    let third = try #require(collection.explanation(forRow: 2))
+    #expect(third.aheadOfNext == "attribute")
+    collection.filter(by: SearchCriteria(text: "springfield ", near: nil))
+    // Without a place, the values equal to the query first, the title's before the tags'.
+    #expect(Array(collection.rows) == ["far", "near", "tagged", "start"])
     collection.filter(
       by: SearchCriteria(text: "springfield ", sort: .distance, near: SearchNear(place)))
-    #expect(Array(collection.rows) == ["start", "near", "far"])
+    #expect(Array(collection.rows) == ["tagged", "start", "near", "far"])
     let sorted = try #require(collection.explanation(forRow: 0))
     #expect(sorted.sortField == "distance")
     #expect(sorted.sortValue == MatchExplanation.kilometers(sorted.distanceKilometers!))

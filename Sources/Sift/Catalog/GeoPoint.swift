@@ -130,7 +130,8 @@ public struct LocationFields: Hashable, Sendable, Codable, CustomStringConvertib
 }
 
 /// Results near a place (`sift search --near LAT,LON --within KM`): distance ranks them right
-/// after exactness — "spring" near Illinois finds Springfield, Illinois first — and with a
+/// after typos, word starts and a title match — "spring" near Illinois finds Springfield,
+/// Illinois first — and with a
 /// radius only items within it are kept. Each result says how far it is.
 public struct SearchNear: Hashable, Sendable {
   public var point: GeoPoint

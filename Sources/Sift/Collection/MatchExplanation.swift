@@ -14,8 +14,11 @@ public struct MatchExplanation: Hashable, Sendable {
   /// The catalog's ranking field and the item's value of it (rule 4).
   public var rankingField: String?
   public var popularity: Double?
-  /// The item's key in catalog order (rule 5): smaller comes first.
+  /// The item's key in catalog order (rule 6): smaller comes first.
   public var catalogOrder: Int64
+  /// Whether the rank's agreement (`MatchRank.agreement`) ranked the item: in a catalog
+  /// without a ranking field, or near a place. Otherwise popularity breaks those ties.
+  public var ranksByAgreement = false
   /// Whether the JSON leaves `catalogOrder` out: a tenant, who sees only its own rows, must
   /// not learn from it how many rows the catalog holds besides.
   public var hidesCatalogOrder = false
@@ -30,10 +33,12 @@ public struct MatchExplanation: Hashable, Sendable {
   public var sortField: String?
   public var sortValue: String?
   /// Near a place (`SearchNear`), how far the item is in kilometres (to the metre): the rule
-  /// right after exactness, or the sort by distance; nil without a place or a location.
+  /// right after typos, word starts and a title match (`MatchRank.nearClass`), or the sort by
+  /// distance; nil without a place or a location.
   public var distanceKilometers: Double?
   /// The first rule that puts this result before the next one — the sort's field, "typos",
-  /// "exactness", "attribute", "position", the ranking field's name or "catalog order" — nil
+  /// "exactness", "attribute", "title", "equal fields" (`MatchRank.agreement`), "position",
+  /// the ranking field's name or "catalog order" — nil
   /// for the last (`sift search` and `sift serve` compare within what they print: nil for its
   /// last result).
   public var aheadOfNext: String?
@@ -57,8 +62,12 @@ public struct MatchExplanation: Hashable, Sendable {
     /// What an edit takes from the weight (6: as much as a millionfold popularity).
     public static var penaltyPerEdit: Int { MatchRank.typedEditPenalty }
 
-    /// The sum that decides: magnitude and points, less the edits' penalty.
-    public var weight: Int { max(0, magnitude + points - Self.penaltyPerEdit * edits) }
+    /// The sum: magnitude and points, less the edits' penalty. It may fall below 0 (a near
+    /// spelling without popularity); a rank counts such a weight as 0 (`rankedWeight`).
+    public var weight: Int { magnitude + points - Self.penaltyPerEdit * edits }
+
+    /// The weight as the rank counts it: never below 0.
+    public var rankedWeight: Int { max(0, weight) }
   }
 
   /// Highlighted ranges of one value of one field.
@@ -100,10 +109,11 @@ extension SearchCollection {
     if let next = self.element(atRow: row + 1),
       let following = index.analysis(of: next.id, request: request, in: matches)
     {
-      // Distance after exactness decides only between results that exactness leaves tied.
+      // Distance decides only between results that what ranks before it leaves tied.
       let tiedBeforeSort =
         sort?.afterExactness != true
-        || analysis.slot.rank.packed >> 7 == following.slot.rank.packed >> 7
+        || MatchRank.nearClass(analysis.slot.rank.packed)
+          == MatchRank.nearClass(following.slot.rank.packed)
       if let sort, tiedBeforeSort, let a = slot, let b = index.slot(of: next.id),
         index.sortPrecedes(a, b, sort) != nil
       {
@@ -152,9 +162,10 @@ extension SearchCollection {
     return MatchExplanation(
       rank: analysis.slot.rank, field: field, value: value, exactField: exactField,
       exactValue: exactValue, rankingField: ranking, popularity: popularity(of: element),
-      catalogOrder: analysis.catalogOrder, typedWeight: typedWeight, sortField: sortField,
-      sortValue: sortValue, distanceKilometers: distance, aheadOfNext: aheadOfNext,
-      highlights: highlights, synonym: analysis.slot.synonym)
+      catalogOrder: analysis.catalogOrder, ranksByAgreement: index.weighsAgreement(sort),
+      typedWeight: typedWeight, sortField: sortField, sortValue: sortValue,
+      distanceKilometers: distance, aheadOfNext: aheadOfNext, highlights: highlights,
+      synonym: analysis.slot.synonym)
   }
 
   /// A field of the analysis by name, and the stored value that holds `offset` of its column.
@@ -193,14 +204,18 @@ extension MatchExplanation {
     separating a: (rank: MatchRank, popularity: Double?, order: Int64),
     from b: (rank: MatchRank, popularity: Double?, order: Int64), rankingField: String?
   ) -> String {
-    // As the packed ranks compare: a start with typos ranks among the starts by its weight
-    // (its attribute), then by its edits (`MatchRank.packed`).
     let (first, second) = (a.rank.packed, b.rank.packed)
     if a.rank.viaSynonym != b.rank.viaSynonym { return "synonym" }
     if first >> 9 != second >> 9 { return "typos" }
     if a.rank.exactness != b.rank.exactness { return "exactness" }
     if a.rank.attribute != b.rank.attribute { return "attribute" }
-    if first & 7 != second & 7 { return a.rank.typos != b.rank.typos ? "typos" : "position" }
+    if first & 7 != second & 7 {
+      // A value equal to the query or starting with it: its position bits are the agreement.
+      guard a.rank.titleHoldsTerms != nil, b.rank.titleHoldsTerms != nil else {
+        return "position"
+      }
+      return a.rank.equalFields != b.rank.equalFields ? "equal fields" : "title"
+    }
     if let rankingField, a.popularity != b.popularity { return rankingField }
     return "catalog order"
   }

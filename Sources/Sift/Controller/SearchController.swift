@@ -74,7 +74,7 @@ public struct SearchController: Sendable {
   /// The order of the results: by a field, or nil for relevance. It outlasts a Cancel, as a
   /// sort menu's choice does.
   public private(set) var sort: SearchSort?
-  /// The place results are near (distance ranks them after exactness; a radius filters). It
+  /// The place results are near (distance ranks them after typos, word starts and a title match; a radius filters). It
   /// outlasts a Cancel, as the sort does; it is not saved for the next launch.
   public private(set) var near: SearchNear?
   public private(set) var selection: ItemID?

@@ -141,7 +141,9 @@ extension SearchIndex {
         in: text, needles: conditions.map(\.needle),
         initialNeedles: conditions.filter(\.matchesInitials).map(\.needle),
         nearTerms: nearSpellings && request.typos.isEnabled
-          ? conditions.compactMap(Self.typoProbe) : [],
+          ? conditions.compactMap {
+            Self.typoProbe($0, anchored: request.anchorsShortWords)
+          } : [],
         wordStartsOnly: lettersStartingAWord(conditions, of: id, in: request))
     case .number:
       // Only a number field needs the element's value: reading it for every value of a text
@@ -185,9 +187,11 @@ extension SearchIndex {
     let request = nearSpellings ? request.forNearSpellings : request
     let conditions = highlightedConditions(of: textFields[column], in: request)
     let nearTerms = nearSpellings && request.typos.isEnabled
+    let anchored = request.anchorsShortWords
     guard
-      !conditions.contains(where: { $0.matchesInitials || (nearTerms && Self.typoProbe($0) != nil) }
-      )
+      !conditions.contains(where: {
+        $0.matchesInitials || (nearTerms && Self.typoProbe($0, anchored: anchored) != nil)
+      })
     else { return nil }
     let needles = conditions.map { Array($0.needle.utf8) }
     return columns[column].withUnsafeBytes { bytes, starts in

@@ -76,7 +76,7 @@ struct MatchPlan: Sendable {
   var queryNumber: (value: Double, columns: [Int])?
   /// The last word is still being typed (`MatchRequest.isTyping`).
   var isTyping = false
-  /// Results by a field's value first (`MatchRequest.sort`), or by distance after exactness;
+  /// Results by a field's value first (`MatchRequest.sort`), or by distance after typos, word starts and a title match (`MatchRank.nearClass`);
   /// nil: relevance.
   var sort: SortPlan?
   /// The place asked for, whose radius (if any) keeps only the slots within it.
@@ -114,6 +114,7 @@ extension SearchIndex {
     }
     var terms: [MatchPlan.Term] = []
     var rankProbes: [MatchPlan.TextProbe] = []
+    let anchored = request.anchorsShortWords
     func planned(_ term: QueryTerm, ranked: Bool) -> MatchPlan.Condition {
       let condition: MatchPlan.Condition
       switch term.condition {
@@ -132,7 +133,8 @@ extension SearchIndex {
           needle: Array(text.needle.utf8), columns: columns, initials: text.matchesInitials,
           number: text.field == nil ? text.number : nil,
           numberColumns: text.field == nil ? unfieldedNumbers : [],
-          typo: term.isNegated || !request.typos.isEnabled ? nil : Self.typoProbe(text))
+          typo: term.isNegated || !request.typos.isEnabled
+            ? nil : Self.typoProbe(text, anchored: anchored))
         condition = .text(probe)
         if !term.isNegated, ranked { rankProbes.append(probe) }
       case .number(let field, let predicate):
@@ -179,9 +181,10 @@ extension SearchIndex {
   }
 
   /// The near-spelling probe of a term that may have typos: plain text (no field, phrase,
-  /// number or initials), one word of at least four letters.
-  static func typoProbe(_ text: TextCondition) -> MatchPlan.TypoProbe? {
-    TypoTolerance.nearSpellingTerm(text).map {
+  /// number or initials), one word of at least four letters, or of three when `anchored`
+  /// (`MatchRequest.anchorsShortWords`).
+  static func typoProbe(_ text: TextCondition, anchored: Bool = false) -> MatchPlan.TypoProbe? {
+    TypoTolerance.nearSpellingTerm(text, anchored: anchored).map {
       MatchPlan.TypoProbe(letters: $0.letters, budget: $0.budget)
     }
   }

@@ -49,7 +49,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
     didSet { if sort != oldValue { stateChanged() } }
   }
   /// The place results are near (the device's location): distance ranks them right after
-  /// exactness, a radius keeps only those within it. Needs a schema with a location
+  /// typos, word starts and a title match, a radius keeps only those within it. Needs a schema with a location
   /// (`SearchSchema.located(latitude:longitude:)`); nil: no place.
   public var near: SearchNear? {
     didSet { if near != oldValue { stateChanged() } }

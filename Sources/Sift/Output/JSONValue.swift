@@ -132,8 +132,13 @@ extension MatchExplanation {
     }
     members += [
       ("attribute", .number(Double(rank.attribute))), ("field", .optional(field)),
-      ("value", .optional(value)), ("position", .number(Double(rank.position))),
+      ("value", .optional(value)),
     ]
+    if ranksByAgreement, let title = rank.titleHoldsTerms, let equal = rank.equalFields {
+      members += [("title_holds_terms", .bool(title)), ("equal_fields", .number(Double(equal)))]
+    } else {
+      members.append(("position", .number(Double(rank.position))))
+    }
     if let rankingField {
       members += [
         ("ranking_field", .string(rankingField)),

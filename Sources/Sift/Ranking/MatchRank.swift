@@ -66,17 +66,50 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   static let maximumPosition = 7
 
   /// The rank in 13 bits, ordered as the rank is: via synonym (1), typos (3), exactness (2),
-  /// attribute (4), position (3). A start with typos (`typedStart(magnitude:points:edits:)`) ranks among the
-  /// exact starts, its edits already in its weight: they are packed where a start's word
-  /// position (always 0) would be, so that of two equal weights the one with fewer edits
-  /// comes first.
+  /// attribute (4), position (3). For a value equal to the query or starting with it, the
+  /// position bits hold how the item's fields agree with the query instead (`agreement`).
   package var packed: UInt16 {
-    let isNearStart = exactness == .startsValue && typos > 0
-    return (viaSynonym ? Self.synonymBit : 0)
-      | UInt16(isNearStart ? 0 : min(typos, Self.maximumTypos)) << 9
+    (viaSynonym ? Self.synonymBit : 0)
+      | UInt16(min(typos, Self.maximumTypos)) << 9
       | UInt16(exactness.rawValue) << 7
       | UInt16(min(attribute, Self.maximumAttribute)) << 3
-      | UInt16(min(isNearStart ? typos : position, Self.maximumPosition))
+      | UInt16(min(position, Self.maximumPosition))
+  }
+
+  // MARK: - Agreement
+
+  /// Where nothing before it decides — no popularity, as in most catalogs people import — how
+  /// an item whose value equals or starts with the query agrees with it, smaller first: the
+  /// more fields with a value equal to the query (three or more count as three), then whether
+  /// its title holds every term at the start of a word. "zurich": Zurich Airport (city and
+  /// region equal, and the title) before Dübendorf (city and region alone); "sin": Singapore
+  /// Changi (code SIN, and the title) before Sinele Strip (the title alone); "gru": São Paulo's
+  /// Guarulhos (code GRU) before the airports whose names start with "Gru". It sits where such
+  /// a rank's word position (always 0) would be.
+  package static func agreement(titleHoldsTerms: Bool, equalFields: Int) -> Int {
+    (3 - min(3, max(0, equalFields))) * 2 + (titleHoldsTerms ? 0 : 1)
+  }
+
+  /// Whether the position bits hold the agreement: a value equal to the query or starting with
+  /// it (or, while a one-word query is typed, with a near spelling of it).
+  var holdsAgreement: Bool { exactness <= .startsValue }
+
+  /// For a rank that holds one (`agreement`), whether the title holds every term at a word's
+  /// start; nil otherwise.
+  public var titleHoldsTerms: Bool? { holdsAgreement ? position % 2 == 0 : nil }
+
+  /// For a rank that holds an agreement, how many fields have a value equal to the query (3
+  /// for three or more); nil otherwise.
+  public var equalFields: Int? { holdsAgreement ? 3 - position / 2 : nil }
+
+  /// What ranks before distance near a place (`--near` without a sort), smaller first: via
+  /// synonym, typos, whether every term starts a word, then whether the title holds the match
+  /// — so that a title match nearby comes before one far away, and before a match only in
+  /// another field, whatever else tells them apart.
+  package static func nearClass(_ packed: UInt16) -> UInt16 {
+    let rank = MatchRank(packed: packed)
+    let titleMatch = rank.titleHoldsTerms ?? (rank.attribute == 0)
+    return (packed >> 9) << 2 | (rank.exactness == .substring ? 2 : 0) | (titleMatch ? 0 : 1)
   }
 
   // MARK: - A word being typed
@@ -129,17 +162,18 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   /// typed (`MatchRequest.isTyping`): a start, whose attribute is 15 less the item's magnitude
   /// and its points (`typedPoints`) — so that a more popular item comes first unless its name
   /// outweighs it ("pra": Prague, whose title starts so, before Delhi, ten times as large, whose
-  /// alternate name does), and ties go to popularity.
+  /// alternate name does); equal weights go to the `agreement`, then to popularity.
   ///
   /// With `edits`, the value starts with a near spelling of a one-word query (when near
-  /// spellings are looked for): still a start, among the exact ones, each edit taking
-  /// `typedEditPenalty` from its weight — "havna" finds Havana (2 million people, one edit)
-  /// before Bhavnagar, which holds "havna" exactly but only inside a word.
-  package static func typedStart(magnitude: Int, points: Int, edits: Int = 0) -> MatchRank {
+  /// spellings are looked for): a start among the near spellings with as many edits — never
+  /// before an exact match — each edit taking `typedEditPenalty` from its weight.
+  package static func typedStart(
+    magnitude: Int, points: Int, edits: Int = 0, agreement: Int = 0
+  ) -> MatchRank {
     let weight = magnitude + points - typedEditPenalty * edits
     return MatchRank(
       typos: edits, exactness: .startsValue,
-      attribute: maximumAttribute - min(maximumAttribute, max(0, weight)))
+      attribute: maximumAttribute - min(maximumAttribute, max(0, weight)), position: agreement)
   }
 
   /// The weight of a typed start (`typedStart(magnitude:points:edits:)`) read back from its
@@ -158,10 +192,6 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
     exactness = Exactness(rawValue: UInt8(packed >> 7 & 3)) ?? .substring
     attribute = Int(packed >> 3 & 15)
     position = Int(packed & 7)
-    if exactness == .startsValue, typos == 0, position > 0 {
-      // A start with typos: its edits are where the position would be (`packed`).
-      (typos, position) = (position, 0)
-    }
   }
 
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.packed < rhs.packed }

@@ -30,6 +30,10 @@ struct RankingContext {
   /// column the search would otherwise touch all over (2 MB of the cities).
   var popularityRanks: IndexBuffer<UInt32>?
   var magnitudeStarts: [UInt32]
+  /// Whether ranks carry the agreement (`MatchRank.agreement`): where nothing else decides —
+  /// no ranking field — and near a place, where the title's part ranks before distance. With
+  /// a ranking field, popularity breaks those ties, as it always did.
+  var weighsAgreement: Bool
 
   /// The slot's magnitude (`MatchRank.magnitude`): 0 without a larger-is-better ranking field.
   @inline(__always)
@@ -106,12 +110,18 @@ extension SearchIndex {
                   queryNumberColumns: UnsafeBufferPointer(rebasing: lists[queryNumberRange]),
                   isTyping: plan.isTyping,
                   popularityRanks: starts.isEmpty ? nil : popularityRanks,
-                  magnitudeStarts: starts))
+                  magnitudeStarts: starts,
+                  weighsAgreement: weighsAgreement(plan.sort)))
             }
           }
         }
       }
     }
+  }
+
+  /// Whether a search under `sort` ranks by the agreement (`RankingContext.weighsAgreement`).
+  func weighsAgreement(_ sort: SortPlan?) -> Bool {
+    rankingColumn == nil || sort?.afterExactness == true
   }
 
   /// Per power of ten 10^m (m = 0…9), how many items of the popularity order reach it: those

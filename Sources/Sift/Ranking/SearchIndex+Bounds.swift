@@ -52,8 +52,10 @@ extension SearchIndex {
     let query = context.query
     guard !query.isEmpty else { return nil }
     var best: SlotAnalysis.DecidingValue?
+    var equalFields = 0
     @inline(__always)
     func consider(_ value: SlotAnalysis.DecidingValue) {
+      if value.isEqual { equalFields += 1 }
       guard let kept = best else { return best = value }
       if Self.decides(value, over: kept, isTyping: context.isTyping) { best = value }
     }
@@ -82,8 +84,32 @@ extension SearchIndex {
         )
       }
     }
-    if context.isTyping { best?.typingMagnitude = context.magnitude(slot) }
+    guard var best else { return nil }
+    if context.isTyping { best.typingMagnitude = context.magnitude(slot) }
+    if context.weighsAgreement {
+      best.agreement = MatchRank.agreement(
+        titleHoldsTerms: titleHoldsTerms(slot, context), equalFields: equalFields)
+    }
     return best
+  }
+
+  /// Whether the slot's title holds every text term of the query at the start of a word
+  /// (`MatchRank.agreement`): false for a term that does not search the title.
+  @inline(__always)
+  func titleHoldsTerms(_ slot: Int, _ context: RankingContext) -> Bool {
+    guard let titleColumn else { return false }
+    let title = context.columns[titleColumn]
+    for probe in context.probes {
+      guard context.columns(of: probe).contains(Int32(titleColumn)) else { return false }
+      let needle = context.needle(probe)
+      guard title.mayStartWord(slot, with: needle[0]),
+        let found = Self.occurrences(
+          of: needle, inSlot: slot, bytes: title.bytes, starts: title.starts,
+          needsPosition: false),
+        found.anyWordStart
+      else { return false }
+    }
+    return true
   }
 
   /// Whether `value` rather than `kept` decides a slot's exactness: one equal to the query
@@ -173,6 +199,7 @@ extension SearchIndex {
     var startsValue = false
     var equalAttribute = Int.max
     var startingAttribute = Int.max
+    var equalFields = 0
     let columns = context.columns(of: context.probes[0])
     for column in columns {
       let raw = context.columns[Int(column)]
@@ -184,6 +211,7 @@ extension SearchIndex {
       } else if let found = raw.valueStarting(with: context.query, inSlot: slot) {
         if found.isEqual {
           equals = true
+          equalFields += 1
           equalAttribute = min(equalAttribute, attribute)
         } else {
           startsValue = true
@@ -192,17 +220,27 @@ extension SearchIndex {
       }
     }
     if equals || startsValue {
-      // The value that decided the exactness gives the attribute, at position 0.
+      // The value that decided the exactness gives the attribute; the agreement, the position.
+      var agreement = 0
+      if context.weighsAgreement {
+        let titleHolds = titleColumn.map { title in
+          columns.contains(Int32(title)) && context.columns[title].wordStarts![slot] & bit != 0
+        }
+        agreement = MatchRank.agreement(
+          titleHoldsTerms: titleHolds ?? false, equalFields: equalFields)
+      }
       if context.isTyping {
         let points = MatchRank.typedPoints(
           titleEquals: equalAttribute == 0, titleStarts: startingAttribute == 0,
           valueEquals: equals)
-        return MatchRank.typedStart(magnitude: context.magnitude(slot), points: points).packed
+        return MatchRank.typedStart(
+          magnitude: context.magnitude(slot), points: points, agreement: agreement
+        ).packed
       }
       return MatchRank(
         typos: 0, exactness: equals ? .equalsQuery : .startsValue,
         attribute: min(equals ? equalAttribute : startingAttribute, MatchRank.maximumAttribute),
-        position: 0
+        position: agreement
       ).packed
     }
     var bestAttribute = Int.max

@@ -1,7 +1,7 @@
 /// Results near a place (`SearchNear`): the distance of each match from the place, in whole
 /// metres, computed from the catalog's latitude and longitude columns when a search asks — a
-/// radius keeps only the matches within it, and distance ranks what exactness leaves tied
-/// (`SortPlan.afterExactness`) or orders alone (`--sort distance`).
+/// radius keeps only the matches within it, and distance ranks what the near class leaves
+/// tied (`MatchRank.nearClass`, `SortPlan.afterExactness`) or orders alone (`--sort distance`).
 struct NearPlan: Hashable, Sendable {
   var point: GeoPoint { distances.point }
   /// Distances from the place, its cosine worked out once per search, not once per match.
@@ -68,7 +68,7 @@ extension SearchIndex {
       })
   }
 
-  /// The first `rows` matches when distance ranks right after exactness (`--near` without a
+  /// The first `rows` matches when distance ranks right after the near class (`--near` without a
   /// sort), and whether they are every match. Each match gets a bound on its exactness
   /// (`exactnessBound`, a few bit tests, on every core); level by level, best first, the matches
   /// of a level are ranked in full in the order of their distance until the page holds `rows`
@@ -104,14 +104,21 @@ extension SearchIndex {
       )
         -> Bool
       {
-        let (x, y) = (a.entry.rank >> 7, b.entry.rank >> 7)
+        let (x, y) = (MatchRank.nearClass(a.entry.rank), MatchRank.nearClass(b.entry.rank))
         if x != y { return x < y }
         if a.metres != b.metres { return a.metres < b.metres }
         return precedes(a.entry, b.entry)
       }
       for level in UInt8(0)..<4 {
-        // Every match of this level ranks at this level or worse: past the page's last row.
-        if best.count == rows, let last = best.last, UInt64(last.entry.rank >> 7) < level { break }
+        // The best class (`MatchRank.nearClass`) a match of this level can have: no typos, the
+        // title holding the match, and every term starting a word unless the level says not.
+        let classBound = UInt64(level == 3 ? 2 : 0)
+        // Every match of this level is past the page's last row.
+        if best.count == rows, let last = best.last,
+          UInt64(MatchRank.nearClass(last.entry.rank)) < classBound
+        {
+          break
+        }
         var queue = MinKeyQueue()
         for (position, slot) in slots.enumerated() where levels[position] == level {
           queue.append(min(distanceKey(Int(slot), near), farthest) << 32 | UInt64(position))
@@ -120,7 +127,7 @@ extension SearchIndex {
         while let key = queue.popMin() {
           // Nothing left of this level can come before the last row.
           if best.count == rows, let last = best.last,
-            (UInt64(level), key >> 32) > (UInt64(last.entry.rank >> 7), last.metres)
+            (classBound, key >> 32) > (UInt64(MatchRank.nearClass(last.entry.rank)), last.metres)
           {
             break
           }

@@ -12,7 +12,10 @@ extension SearchIndex {
       let keys = ranked.map { sortKey(Int($0.slot), sort) }
       let order = ranked.indices.sorted { i, j in
         let (a, b) = (ranked[i], ranked[j])
-        if sort.afterExactness, a.rank >> 7 != b.rank >> 7 { return a.rank >> 7 < b.rank >> 7 }
+        if sort.afterExactness {
+          let (x, y) = (MatchRank.nearClass(a.rank), MatchRank.nearClass(b.rank))
+          if x != y { return x < y }
+        }
         if keys[i] != keys[j] { return keys[i] < keys[j] }
         return precedes(a, b, sort: sort)
       }

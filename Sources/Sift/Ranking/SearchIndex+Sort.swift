@@ -18,7 +18,7 @@ struct SortPlan: Hashable {
 
 extension SearchIndex {
   /// The order `request` asks for beyond relevance: its sort (a field, the title, distance),
-  /// else distance as the rule after exactness when it is near a place; nil for relevance.
+  /// else distance as the rule after the near class (`MatchRank.nearClass`) near a place; nil for relevance.
   func sortPlan(_ request: MatchRequest) -> SortPlan? {
     let near = nearPlan(request.near)
     guard let sort = request.sort else {
@@ -82,10 +82,13 @@ extension SearchIndex {
   }
 
   /// Whether `a` comes before `b`: the sort's value, then rank, then popularity, then catalog
-  /// order — with a sort after exactness, the rank's typos and exactness come first.
+  /// order — near a place without a sort, what ranks before distance first (`MatchRank.nearClass`).
   func precedes(_ a: RankedSlot, _ b: RankedSlot, sort: SortPlan?) -> Bool {
     if let sort {
-      if sort.afterExactness, a.rank >> 7 != b.rank >> 7 { return a.rank >> 7 < b.rank >> 7 }
+      if sort.afterExactness {
+        let (x, y) = (MatchRank.nearClass(a.rank), MatchRank.nearClass(b.rank))
+        if x != y { return x < y }
+      }
       if let before = sortPrecedes(Int(a.slot), Int(b.slot), sort) { return before }
     }
     return precedes(a, b)

@@ -37,6 +37,9 @@ struct SlotAnalysis {
     /// The item's magnitude (`MatchRank.magnitude`) when the query's last word is still being
     /// typed (`MatchRequest.isTyping`); nil when it is finished.
     var typingMagnitude: Int?
+    /// How the item's fields agree with the query (`MatchRank.agreement`): what breaks the ties
+    /// of equal values.
+    var agreement = 0
 
     /// While the last word is typed, the points this value gives its item
     /// (`MatchRank.typedPoints`): the better value has more.
@@ -51,11 +54,12 @@ struct SlotAnalysis {
     /// people) and the hamlets whose alternate names are "War".
     var rank: MatchRank {
       if let typingMagnitude {
-        return MatchRank.typedStart(magnitude: typingMagnitude, points: typedPoints)
+        return MatchRank.typedStart(
+          magnitude: typingMagnitude, points: typedPoints, agreement: agreement)
       }
       return MatchRank(
         typos: 0, exactness: isEqual ? .equalsQuery : .startsValue,
-        attribute: min(attribute, MatchRank.maximumAttribute), position: 0)
+        attribute: min(attribute, MatchRank.maximumAttribute), position: agreement)
     }
   }
 }
@@ -71,6 +75,9 @@ struct NearStart {
   /// The text column and the byte offset of the value in it.
   var column: Int
   var offset: Int
+  /// How many fields have a value that is a near spelling of the query, whole: the agreement's
+  /// equal fields (`MatchRank.agreement`).
+  var equalFields = 0
 
   /// How two values of one item compare, smaller first: the most points less the edits'
   /// penalty, then the fewest edits, then the best attribute.
@@ -176,7 +183,11 @@ extension SearchIndex {
       // ranks among the starts, its edits taken from its weight.
       best = (start.attribute, 0, .text(start.column), start.offset)
       rank = MatchRank.typedStart(
-        magnitude: context.magnitude(slot), points: start.points, edits: start.edits)
+        magnitude: context.magnitude(slot), points: start.points, edits: start.edits,
+        agreement: context.weighsAgreement
+          ? MatchRank.agreement(
+            titleHoldsTerms: titleHoldsNearSpelling(plan.rankProbes[0], slot: slot),
+            equalFields: start.equalFields) : 0)
     }
     return SlotAnalysis(
       rank: rank, field: best.field, offset: best.offset, exactField: decided?.field,
@@ -198,9 +209,12 @@ extension SearchIndex {
     let firstAgrees = typo.budget < 2
     var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
     var best: NearStart?
+    var equalFields = 0
     for column in probe.columns {
       let raw = context.columns[column]
       if firstAgrees, !raw.mayStartValue(slot, with: firstLetter) { continue }
+      var hasEqual = false
+      defer { if hasEqual { equalFields += 1 } }
       let attribute = attribute(ofText: column)
       let bytes = raw.bytes
       guard let base = bytes.baseAddress else { continue }
@@ -222,6 +236,7 @@ extension SearchIndex {
             of: UnsafeBufferPointer(rebasing: bytes[valueStart..<wordEnd]), rows: &rows)
         else { continue }
         let isEqual = wordEnd == valueEnd && found.length == wordEnd - valueStart
+        if isEqual { hasEqual = true }
         let start = NearStart(
           points: MatchRank.typedPoints(
             titleEquals: attribute == 0 && isEqual, titleStarts: attribute == 0,
@@ -230,7 +245,17 @@ extension SearchIndex {
         if best.map({ start.key < $0.key }) ?? true { best = start }
       }
     }
+    best?.equalFields = equalFields
     return best
+  }
+
+  /// Whether the slot's title holds a word that starts with a near spelling of `probe`, within
+  /// its budget: for a near start, the agreement's title (`MatchRank.agreement`).
+  func titleHoldsNearSpelling(_ probe: MatchPlan.TextProbe, slot: Int) -> Bool {
+    guard let titleColumn, probe.columns.contains(titleColumn) else { return false }
+    var title = probe
+    title.columns = [titleColumn]
+    return nearestWord(title, slot: slot) != nil
   }
 
   /// The attribute of a text column: the title first, then the other text fields in order.

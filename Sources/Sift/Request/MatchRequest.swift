@@ -47,6 +47,21 @@ package struct MatchRequest: Hashable, Sendable {
     return request
   }
 
+  /// Whether a short word of this request may have a typo (`TypoTolerance.budget`): the query
+  /// has two plain words or more, one of at least four letters, that anchor it. A short word
+  /// alone stays exact: "sna" finds nothing new, "sna francisco" finds San Francisco.
+  var anchorsShortWords: Bool {
+    let plain = terms.compactMap { term -> TextCondition? in
+      guard !term.isNegated, let text = term.textCondition, text.isPlain else { return nil }
+      return text
+    }
+    return plain.count > 1
+      && plain.contains {
+        !$0.needle.utf8.contains(where: NearSpelling.isWordBoundary)
+          && $0.needle.unicodeScalars.count >= TypoTolerance.anchorLetters
+      }
+  }
+
   /// Whether `forNearSpellings` differs: some plain term holds punctuation.
   var splitsForNearSpellings: Bool {
     terms.contains { $0.flattened.contains { Self.words(of: $0) != nil } }
@@ -183,20 +198,27 @@ public struct TypoTolerance: Hashable, Sendable {
   /// Exact matches only (`sift search --typos off`).
   public static let off = TypoTolerance(isEnabled: false)
 
-  /// The edits a term of `letters` letters may have: none below 4, one below 8, then two.
-  public static func budget(letters: Int) -> Int {
-    letters >= 8 ? 2 : letters >= 4 ? 1 : 0
+  /// The edits a term of `letters` letters may have: none below 4, one below 8, then two — and
+  /// one for a word of three letters that another word of the query anchors
+  /// (`MatchRequest.anchorsShortWords`): "nwe york", "lso angeles". Not two: within one edit,
+  /// "ne" would be the beginning of every word that starts with "n".
+  public static func budget(letters: Int, anchored: Bool = false) -> Int {
+    letters >= 8 ? 2 : letters >= 4 ? 1 : anchored && letters == 3 ? 1 : 0
   }
 
+  /// The fewest letters of a word that anchors the short words of its query.
+  static let anchorLetters = 4
+
   /// A term's letters and budget when it may match near spellings — plain text (no field,
-  /// phrase, number or initials), one word of at least four letters — else nil.
+  /// phrase, number or initials), one word of at least four letters, or of three when
+  /// `anchored` — else nil.
   static func nearSpellingTerm(
-    _ text: TextCondition
+    _ text: TextCondition, anchored: Bool = false
   ) -> (letters: [UInt32], budget: Int)? {
     guard text.isPlain, !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
     else { return nil }
     let letters = NearSpelling.scalars(text.needle.utf8)
-    let budget = budget(letters: letters.count)
+    let budget = budget(letters: letters.count, anchored: anchored)
     guard budget > 0, letters.count <= 64 else { return nil }
     return (letters, budget)
   }

@@ -9,7 +9,7 @@ public struct SearchCriteria: Hashable, Sendable {
   /// Results by a field rather than by relevance; nil (or a field the schema cannot sort by)
   /// orders by relevance.
   public var sort: SearchSort?
-  /// Results near a place: distance ranks them after exactness, and a radius keeps only those
+  /// Results near a place: distance ranks them after typos, word starts and a title match, and a radius keeps only those
   /// within it. Nil (or a catalog without `CatalogSchema.location`): no distance.
   public var near: SearchNear?
 

@@ -21,8 +21,9 @@ package enum IndexArchive {
   /// version 5 keeps the first matches of short needles (`LeadingMatches`); version 6 has the
   /// same layout, but its lists were ranked with the attribute of the value that decides
   /// exactness (issue 29), so a list of version 5 is in another order; version 7 ranks its
-  /// lists as a word still being typed ranks (`MatchRequest.isTyping`).
-  static let formatVersion: UInt16 = 7
+  /// lists as a word still being typed ranks (`MatchRequest.isTyping`); version 8's lists break
+  /// ties of equal values by their agreement (`MatchRank.agreement`, issue 52).
+  static let formatVersion: UInt16 = 8
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.

@@ -8,7 +8,7 @@ struct PlaceOptions: ParsableArguments {
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "Search near this place (in a catalog imported with --location): distance ranks results right after exactness, and each result says how far it is.",
+      "Search near this place (in a catalog imported with --location): distance ranks results right after typos, word starts and a title match, and each result says how far it is.",
       valueName: "LAT,LON"))
   var near: String?
 

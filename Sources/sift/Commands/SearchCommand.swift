@@ -419,19 +419,32 @@ struct SearchCommand: AsyncParsableCommand {
       "typos \(rank.typos)",
       exactness
         + (explanation.typedWeight.map { weight in
-          ", typed: weight \(weight.weight) = magnitude \(weight.magnitude)"
+          ", typed: weight \(weight.weight < 0 ? "−\(-weight.weight)" : "\(weight.weight)")"
+            + " = magnitude \(weight.magnitude)"
             + " + name \(weight.points)"
             + (weight.edits > 0
               ? " − \(MatchExplanation.TypedWeight.penaltyPerEdit * weight.edits) for "
                 + (weight.edits == 1 ? "1 edit" : "\(weight.edits) edits") : "")
+            + (weight.weight < 0 ? ", counted as 0" : "")
         } ?? ""),
       explanation.field.map { field in
         "best in \(field)" + (explanation.value.map { " \"\($0)\"" } ?? "")
-          + (rank.position > 0 ? " at word \(rank.position + 1)" : "")
+          + (rank.titleHoldsTerms == nil && rank.position > 0
+            ? " at word \(rank.position + 1)" : "")
       } ?? "no text term",
     ]
+    if explanation.ranksByAgreement, let title = rank.titleHoldsTerms,
+      let equal = rank.equalFields
+    {
+      parts.append(
+        (title ? "title holds the words" : "title lacks a word") + ", "
+          + (equal == 0
+            ? "no field equals"
+            : equal == 1
+              ? "1 field equals" : "\(equal == 3 ? "3+" : "\(equal)") fields equal"))
+    }
     if let distance = explanation.distanceKilometers, explanation.sortField == nil {
-      // Near a place without a sort: the rule right after exactness.
+      // Near a place without a sort: the rule right after typos, word starts and the title.
       parts.insert("distance \(MatchExplanation.kilometers(distance))", at: 2)
     }
     if let synonym = explanation.synonym { parts.insert("via synonym \(synonym)", at: 0) }

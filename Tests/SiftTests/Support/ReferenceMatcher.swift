@@ -39,7 +39,9 @@ struct ReferenceMatcher {
     let split = Self.splitForNearSpellings(resolved)
     let near =
       typos.isEnabled && counted.count < typos.threshold
-      && split.allTerms.contains { !$0.isNegated && Self.typoBudget($0) != nil }
+      && split.allTerms.contains {
+        !$0.isNegated && Self.typoBudget($0, anchored: Self.anchors(split)) != nil
+      }
     let searched = near ? split : resolved
     let matching = items.enumerated().filter { matches($0.element, searched, nearSpellings: near) }
     let ranking = schema.rankingField
@@ -198,10 +200,15 @@ struct ReferenceMatcher {
     return split
   }
 
-  /// How a rank tuple orders: a start with typos (a near spelling starting a value of a
-  /// one-word query being typed) ranks among the starts by its weight, then its edits.
-  static func orderKey(_ rank: [Int]) -> [Int] {
-    rank[1] == 1 && rank[0] > 0 ? [0, 1, rank[2], rank[0]] : rank
+  /// How a rank tuple orders: as it reads (typos first: a near spelling never before an exact
+  /// match).
+  static func orderKey(_ rank: [Int]) -> [Int] { rank }
+
+  /// The README's agreement of an item whose value equals or starts with the query: twice 3
+  /// less the fields with a value equal to the query (at most 3), plus 1 unless the title holds
+  /// every term at the start of a word.
+  static func agreement(titleHoldsTerms: Bool, equalFields: Int) -> Int {
+    (3 - min(3, equalFields)) * 2 + (titleHoldsTerms ? 0 : 1)
   }
 
   /// The fields unfielded terms search.
@@ -247,7 +254,7 @@ struct ReferenceMatcher {
               numberFields.contains { (item[$0]).indexedNumber == number }
             } == true)
           || (nearSpellings && !term.isNegated
-            && nearest(term, in: item, fields: fields) != nil)
+            && nearest(term, in: item, fields: fields, anchored: Self.anchors(resolved)) != nil)
       case .number(let field, let predicate):
         hit = (item[field]).indexedNumber.map(predicate.matches) ?? false
       case .category(let field, let value):
@@ -287,11 +294,13 @@ struct ReferenceMatcher {
     // that decides the exactness gives the rank's attribute, at position 0.
     var equalAttribute = Int.max
     var startingAttribute = Int.max
+    var equalFields = 0
     let queryFields = Set(terms.flatMap { $0.textCondition!.field.map { [$0] } ?? textFields })
     for field in queryFields {
       let folded = (item[field]).indexedStrings.map { TextFolding.fold($0) }
       if folded.contains(query) {
         equals = true
+        equalFields += 1
         equalAttribute = min(equalAttribute, attribute(field))
       } else if folded.contains(where: { $0.utf8.starts(with: query.utf8) }) {
         startsValue = true
@@ -303,9 +312,29 @@ struct ReferenceMatcher {
     {
       for field in numberFields where (item[field]).indexedNumber == number {
         equals = true
+        equalFields += 1
         equalAttribute = min(equalAttribute, attribute(field))
       }
     }
+    // Whether the title holds every term at the start of a word: the agreement's first part.
+    let titleHoldsTerms = terms.allSatisfy { term in
+      let condition = term.textCondition!
+      guard (condition.field.map { [$0] } ?? textFields).contains(schema.titleField) else {
+        return false
+      }
+      let needle = Array(condition.needle.utf8)
+      return (item[schema.titleField]).indexedStrings.contains { string in
+        let folded = Array(TextFolding.fold(string).utf8)
+        return Self.offsets(folded, needle).contains {
+          $0 == 0 || Self.isBoundary(folded[$0 - 1])
+        }
+      }
+    }
+    // Only where no ranking field decides the ties instead.
+    let weighsAgreement = schema.rankingField == nil
+    let agreement =
+      weighsAgreement
+      ? Self.agreement(titleHoldsTerms: titleHoldsTerms, equalFields: equalFields) : 0
     var typoCount = 0
     var allWordStarts = true
     for term in terms {
@@ -343,7 +372,9 @@ struct ReferenceMatcher {
           consider([attribute(field), 0])
         }
       }
-      if !found, nearSpellings, let near = nearest(term, in: item, fields: fields) {
+      if !found, nearSpellings,
+        let near = nearest(term, in: item, fields: fields, anchored: Self.anchors(resolved))
+      {
         typoCount += near.cost
         wordStart = true
         consider([attribute(near.field), min(near.word, 7)])
@@ -364,7 +395,10 @@ struct ReferenceMatcher {
       // the value is that word and the cheapest beginning is all of it.
       let letters = Array(query.unicodeScalars)
       var start: (key: [Int], points: Int, cost: Int, attribute: Int)?
+      var nearEqualFields = 0
       for field in textFields {
+        var fieldEquals = false
+        defer { if fieldEquals { nearEqualFields += 1 } }
         for string in item[field].indexedStrings {
           let folded = TextFolding.fold(string)
           guard let lead = folded.utf8.first, !Self.isBoundary(lead),
@@ -374,6 +408,7 @@ struct ReferenceMatcher {
           let costs = (1...word.count).map { Self.distance(letters, Array(word[0..<$0])) }
           guard let cost = costs.min(), cost <= budget else { continue }
           let isEqual = folded == String(decoding: first, as: UTF8.self) && costs.last == cost
+          if isEqual { fieldEquals = true }
           let isTitle = attribute(field) == 0
           let points = isTitle && isEqual ? 5 : isTitle || isEqual ? 2 : 0
           let key = [6 * cost - points, cost, attribute(field)]
@@ -383,7 +418,14 @@ struct ReferenceMatcher {
         }
       }
       if let start {
-        return [start.cost, 1, 15 - min(15, max(0, magnitude + start.points - 6 * start.cost)), 0]
+        return [
+          start.cost, 1, 15 - min(15, max(0, magnitude + start.points - 6 * start.cost)),
+          weighsAgreement
+            ? Self.agreement(
+              titleHoldsTerms: textFields.contains(schema.titleField)
+                && nearest(terms[0], in: item, fields: [schema.titleField]) != nil,
+              equalFields: nearEqualFields) : 0,
+        ]
       }
     }
     if resolved.query.endsInTypedWord, equals || startsValue {
@@ -393,34 +435,50 @@ struct ReferenceMatcher {
       let titleEquals = equals && equalAttribute == 0
       let titleStarts = titleEquals || (startsValue && startingAttribute == 0)
       let points = titleEquals ? 5 : titleStarts || equals ? 2 : 0
-      return [min(typoCount, 7), 1, 15 - min(15, magnitude + points), 0]
+      return [min(typoCount, 7), 1, 15 - min(15, magnitude + points), agreement]
     }
     let exactness = equals ? 0 : startsValue ? 1 : allWordStarts ? 2 : 3
     if equals || startsValue {
       return [
-        min(typoCount, 7), exactness, min(equals ? equalAttribute : startingAttribute, 15), 0,
+        min(typoCount, 7), exactness, min(equals ? equalAttribute : startingAttribute, 15),
+        agreement,
       ]
     }
     return [min(typoCount, 7), exactness, min(best?[0] ?? 15, 15), best?[1] ?? 7]
   }
 
   /// The edits a term may have, or nil when it may have none.
-  static func typoBudget(_ term: QueryTerm) -> Int? {
+  static func typoBudget(_ term: QueryTerm, anchored: Bool = false) -> Int? {
     guard let condition = term.textCondition, condition.field == nil, !condition.isPhrase,
       condition.number == nil, !condition.matchesInitials,
       !condition.needle.utf8.contains(where: isBoundary)
     else { return nil }
     let letters = condition.needle.unicodeScalars.count
-    let budget = letters >= 8 ? 2 : letters >= 4 ? 1 : 0
+    let budget = letters >= 8 ? 2 : letters >= 4 ? 1 : anchored && letters == 3 ? 1 : 0
     return budget > 0 && letters <= 64 ? budget : nil
   }
 
   /// The cheapest word beginning within the term's budget in `fields`: its cost, field, and the
   /// index of its word in its value. Ties: earlier field, then earlier word.
-  func nearest(_ term: QueryTerm, in item: Item, fields: [String]) -> (
+  /// Whether the query's short words may have a typo: two plain positive words or more, one of
+  /// them a word of four letters or more.
+  static func anchors(_ resolved: ResolvedCriteria) -> Bool {
+    let plain = resolved.allTerms.compactMap { term -> TextCondition? in
+      guard !term.isNegated, let condition = term.textCondition, condition.field == nil,
+        !condition.isPhrase, condition.number == nil, !condition.matchesInitials
+      else { return nil }
+      return condition
+    }
+    return plain.count > 1
+      && plain.contains {
+        !$0.needle.utf8.contains(where: isBoundary) && $0.needle.unicodeScalars.count >= 4
+      }
+  }
+
+  func nearest(_ term: QueryTerm, in item: Item, fields: [String], anchored: Bool = false) -> (
     cost: Int, field: String, word: Int
   )? {
-    guard let budget = Self.typoBudget(term) else { return nil }
+    guard let budget = Self.typoBudget(term, anchored: anchored) else { return nil }
     let letters = Array(term.textCondition!.needle.unicodeScalars)
     var best: (cost: Int, field: String, word: Int)?
     for field in fields {
