@@ -118,6 +118,36 @@ struct NoPopularityTests {
         == collection.rows)
   }
 
+  /// The same rules in a shop's catalog: name, brand, tags; no popularity.
+  @Test("a shop: the brand equal to the query besides the name, before the name alone")
+  func shop() throws {
+    let schema = CatalogSchema(
+      name: "shop", fields: [.text("name"), .text("brand"), .text("tags")], titleField: "name")
+    func product(_ id: String, _ name: String, brand: String, tags: String = "") -> Item {
+      Item(
+        id: ItemID(id),
+        fields: ["name": .text(name), "brand": .text(brand), "tags": .text(tags)])
+    }
+    let items = [
+      product("1", "Ginger Snaps", brand: "Acme"),
+      product("2", "Lemon Soda", brand: "Fizz", tags: "ginger"),
+      product("3", "Ginger Ale", brand: "Ginger & Co", tags: "ginger"),
+      product("4", "Ginger Beer", brand: "Ginger", tags: "ginger"),
+    ]
+    var collection = try FilteredCollection(schema: schema, items: items)
+    let reference = ReferenceMatcher(schema: schema)
+    for query in ["ginger", "ginger "] {
+      collection.filter(by: SearchCriteria(text: query))
+      // Beer: brand and tags equal, and its name; Ale: tags equal, and its name; Soda: tags
+      // equal, not its name; Snaps: its name alone. Typed, all weigh 2 and the agreement
+      // decides; finished, the brand's equal value first, then the tags', then a start.
+      #expect(collection.rows == ["4", "3", "2", "1"], "\(query)")
+      #expect(
+        reference.rows(items: items, criteria: SearchCriteria(text: query)) == collection.rows,
+        "\(query)")
+    }
+  }
+
   @Test("--explain names the agreement, and it decides against the next")
   func explanation() throws {
     var collection = try FilteredCollection(schema: Self.schema, items: Self.cases[0].items)

@@ -11,7 +11,7 @@ public struct MatchExplanation: Hashable, Sendable {
   /// field; nil below those levels.
   public var exactField: String?
   public var exactValue: String?
-  /// The catalog's ranking field and the item's value of it (rule 4).
+  /// The catalog's ranking field and the item's value of it (rule 5).
   public var rankingField: String?
   public var popularity: Double?
   /// The item's key in catalog order (rule 6): smaller comes first.

@@ -35,9 +35,11 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   public var exactness: Exactness
   /// The field of the best match: 0 is the title, then the other searched fields in schema
   /// order (text fields, then number fields). When a value equals or starts with the query,
-  /// the best such value's field (at position 0).
+  /// the best such value's field.
   public var attribute: Int
-  /// Words before the best match in its value (0: the value starts with it), at most 7.
+  /// Words before the best match in its value (0: the value starts with it), at most 7. When a
+  /// value equals or starts with the query, the agreement instead (`agreement`,
+  /// `titleHoldsTerms`, `equalFields`), or 0 where a ranking field breaks those ties.
   public var position: Int
 
   public init(
