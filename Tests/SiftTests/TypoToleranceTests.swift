@@ -43,6 +43,8 @@ struct TypoToleranceTests {
       ("amxxxrdam", []),  // 9 letters, three edits
       ("pokyo", []),  // the first letter: two edits against a budget of one
       ("xtokyo", []),  // an extra first letter also costs two
+      ("llisbon", ["Lisbon"]),  // a doubled first letter: the second one is the edit
+      ("isbon", ["Lisbon"]),  // a dropped first letter: the rest is found inside the word
       ("xmsterdam", ["Amsterdam"]),  // 9 letters: the first letter fits a budget of two
       ("new yrok", ["New York City"]),  // each term on its own budget
       ("nwe york", ["New York City"]),  // three letters, anchored by a word of four: one edit
