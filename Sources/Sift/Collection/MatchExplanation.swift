@@ -63,11 +63,8 @@ public struct MatchExplanation: Hashable, Sendable {
     public static var penaltyPerEdit: Int { MatchRank.typedEditPenalty }
 
     /// The sum: magnitude and points, less the edits' penalty. It may fall below 0 (a near
-    /// spelling without popularity); a rank counts such a weight as 0 (`rankedWeight`).
+    /// spelling without popularity); a rank counts such a weight as 0.
     public var weight: Int { magnitude + points - Self.penaltyPerEdit * edits }
-
-    /// The weight as the rank counts it: never below 0.
-    public var rankedWeight: Int { max(0, weight) }
   }
 
   /// Highlighted ranges of one value of one field.

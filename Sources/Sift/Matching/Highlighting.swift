@@ -137,13 +137,12 @@ extension SearchIndex {
     switch definition.kind {
     case .text:
       let conditions = highlightedConditions(of: definition, in: request)
+      let anchored = request.anchorsShortWords
       return Highlighting.ranges(
         in: text, needles: conditions.map(\.needle),
         initialNeedles: conditions.filter(\.matchesInitials).map(\.needle),
         nearTerms: nearSpellings && request.typos.isEnabled
-          ? conditions.compactMap {
-            Self.typoProbe($0, anchored: request.anchorsShortWords)
-          } : [],
+          ? conditions.compactMap { Self.typoProbe($0, anchored: anchored) } : [],
         wordStartsOnly: lettersStartingAWord(conditions, of: id, in: request))
     case .number:
       // Only a number field needs the element's value: reading it for every value of a text

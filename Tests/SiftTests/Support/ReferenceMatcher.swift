@@ -226,6 +226,7 @@ struct ReferenceMatcher {
   }
 
   func matches(_ item: Item, _ resolved: ResolvedCriteria, nearSpellings: Bool = false) -> Bool {
+    let anchored = Self.anchors(resolved)
     let (textFields, numberFields) = searched(resolved)
     if case .category(let value) = resolved.scope?.filter {
       guard let field = schema.categoryField,
@@ -254,7 +255,7 @@ struct ReferenceMatcher {
               numberFields.contains { (item[$0]).indexedNumber == number }
             } == true)
           || (nearSpellings && !term.isNegated
-            && nearest(term, in: item, fields: fields, anchored: Self.anchors(resolved)) != nil)
+            && nearest(term, in: item, fields: fields, anchored: anchored) != nil)
       case .number(let field, let predicate):
         hit = (item[field]).indexedNumber.map(predicate.matches) ?? false
       case .category(let field, let value):
@@ -274,6 +275,7 @@ struct ReferenceMatcher {
 
   /// The rank tuple: typos, exactness, attribute, position.
   func rank(_ item: Item, _ resolved: ResolvedCriteria, nearSpellings: Bool) -> [Int] {
+    let anchored = Self.anchors(resolved)
     let (textFields, numberFields) = searched(resolved)
     let terms = resolved.allTerms.filter { !$0.isNegated && $0.textCondition != nil }
     guard !terms.isEmpty else { return [0, 0, 0, 0] }
@@ -373,7 +375,7 @@ struct ReferenceMatcher {
         }
       }
       if !found, nearSpellings,
-        let near = nearest(term, in: item, fields: fields, anchored: Self.anchors(resolved))
+        let near = nearest(term, in: item, fields: fields, anchored: anchored)
       {
         typoCount += near.cost
         wordStart = true
