@@ -179,36 +179,90 @@ extension SearchCollection where Element == Item {
   }
 }
 
-extension SearchController {
-  /// The page `request` asks for of the rows shown. `items`: the page's items, read already
-  /// (nil where gone); nil: read them from the collection. `suggestions`: the tokens offered,
-  /// when the caller has them already (`SearchRequest.suggestions`), ordered as the
-  /// controller orders its own; nil: the controller's.
-  public func searchPage(
-    _ request: PageRequest, items: [Item?]? = nil, suggestions: [SearchToken]? = nil
+extension SearchCollection where Element == Item {
+  /// This collection filtered by `request`: the one search every store and front end makes for
+  /// a request. From a collection that answered a search the request narrows (a letter typed
+  /// at the end, a token added), only its rows are searched again.
+  public func searched(_ request: SearchRequest) -> FilteredCollection {
+    var searched = self
+    searched.filter(by: request.criteria)
+    return searched
+  }
+
+  /// The page `page` asks for of this collection's search, which answers `request`
+  /// (`searched(_:)`): what `sift search`, `sift serve` and a node answer, assembled here alone.
+  /// `items`: the page's items, read already (nil where gone); nil: read them from the
+  /// collection.
+  public func page(
+    _ page: PageRequest, answering request: SearchRequest, items: [Item?]? = nil
   ) -> SearchPage {
-    let collection = self.collection
+    self.page(
+      page, isFiltering: request.isFiltering, text: request.text, offered: request.suggestions,
+      items: items, facets: nil)
+  }
+
+  /// The page of this collection's search as a search field in any state shows it:
+  /// `isFiltering` and `text` as the field has them, `offered` the tokens offered for the word
+  /// being typed (ordered here by the facets when more than one), `facets` when counted already.
+  func page(
+    _ page: PageRequest, isFiltering: Bool, text: String, offered: [SearchToken],
+    items: [Item?]?, facets counted: Facets?
+  ) -> SearchPage {
     let matched = rows.count
-    let rows = min(request.rows.lowerBound, matched)..<min(request.rows.upperBound, matched)
-    let results = zip(rows, items ?? collection.elements(atRows: rows)).compactMap {
+    let rows = min(page.rows.lowerBound, matched)..<min(page.rows.upperBound, matched)
+    let results = zip(rows, items ?? elements(atRows: rows)).compactMap {
       row, item -> PageResult? in
       guard let item else { return nil }
-      var explanation = request.explain ? collection.explanation(forRow: row) : nil
+      var explanation = page.explain ? self.explanation(forRow: row) : nil
       // The rule against the next result on the page: the last one's next is not shown.
       if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
       var result =
-        request.showsFields
-        ? collection.pageResult(
+        page.showsFields
+        ? pageResult(
           item, explanation: explanation, listValues: PageResult.listValuesOnAPage
-        ).cropped(toWords: request.crop, titleField: schema.titleField)
+        ).cropped(toWords: page.crop, titleField: schema.titleField)
         : PageResult(item: item, fields: [], explanation: explanation)
-      result.distanceKilometers = schema.kilometers(of: item, from: collection.resolved.near)
+      result.distanceKilometers = schema.kilometers(of: item, from: resolved.near)
       return result
     }
+    // Facets cost a search: counted only when asked for or when they order the tokens offered.
+    let facets = counted ?? (page.facets || offered.count > 1 ? self.facets : nil)
+    let indicator = ResultsIndicator(
+      isFiltering: isFiltering, matchCount: matched, totalCount: totalCount,
+      exactMatchCount: exactMatchCount)
     return SearchPage(
-      indicator: indicator, offset: request.offset, results: results,
-      suggestions: suggestions.map { $0.count > 1 ? facets.ordering($0) : $0 } ?? self.suggestions,
-      diagnostics: diagnostics, facets: request.facets ? facets : nil,
-      didYouMean: spellingSuggestion)
+      indicator: indicator, offset: page.offset, results: results,
+      suggestions: offered.count > 1 ? facets?.ordering(offered) ?? offered : offered,
+      diagnostics: resolved.diagnostics, facets: page.facets ? facets : nil,
+      didYouMean: didYouMean(text: text, indicator: indicator))
+  }
+
+  /// When a search finds nothing: the catalog word nearest the last word typed, in any scope
+  /// ("Did you mean “caramel”?" while the Chocolate scope hides Caramel); nil otherwise.
+  public func didYouMean(text: String, indicator: ResultsIndicator) -> String? {
+    guard let last = Self.spellingTerm(text: text, indicator: indicator) else { return nil }
+    let suggestion = index.nearestCatalogWord(to: last)
+    return suggestion == TextFolding.fold(last) ? nil : suggestion
+  }
+
+  /// The word "did you mean" looks up: the last one typed, when a search found nothing and it
+  /// is a plain word (not negated, fielded or quoted).
+  static func spellingTerm(text: String, indicator: ResultsIndicator) -> String? {
+    guard indicator.isNoResults,
+      let last = text.split(whereSeparator: \.isWhitespace).last, !last.hasPrefix("-"),
+      !last.contains(":"), !last.contains("\"")
+    else { return nil }
+    return String(last)
+  }
+}
+
+extension SearchController {
+  /// The page `request` asks for of the rows shown, as the search field shows them
+  /// (`FilteredCollection.page(_:answering:items:)` assembles it).
+  public func searchPage(_ request: PageRequest) -> SearchPage {
+    collection.page(
+      request, isFiltering: isFiltering, text: text,
+      offered: isActive ? schema.suggestedTokens(forText: text, excluding: tokens) : [],
+      items: nil, facets: installedFacets)
   }
 }

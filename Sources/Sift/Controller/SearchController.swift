@@ -147,19 +147,7 @@ public struct SearchController: Sendable {
   /// When a search finds nothing: the catalog word nearest the last word typed, in any scope
   /// ("Did you mean “caramel”?" while the Chocolate scope hides Caramel); nil otherwise.
   public var spellingSuggestion: String? {
-    guard let last = Self.spellingTerm(text: text, indicator: indicator) else { return nil }
-    let suggestion = collection.index.nearestCatalogWord(to: last)
-    return suggestion == TextFolding.fold(last) ? nil : suggestion
-  }
-
-  /// The word "did you mean" looks up: the last one typed, when a search found nothing and it
-  /// is a plain word (not negated, fielded or quoted).
-  static func spellingTerm(text: String, indicator: ResultsIndicator) -> String? {
-    guard indicator.isNoResults,
-      let last = text.split(whereSeparator: \.isWhitespace).last, !last.hasPrefix("-"),
-      !last.contains(":"), !last.contains("\"")
-    else { return nil }
-    return String(last)
+    collection.didYouMean(text: text, indicator: indicator)
   }
 
   /// What the parser noticed in the text and tokens, for a status line.

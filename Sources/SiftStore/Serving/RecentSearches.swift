@@ -4,22 +4,22 @@ import Sift
 /// of the keystroke before it — as the app does — instead of scanning every item again, and a
 /// search asked again (the same prefix typed by many people) is answered from memory.
 ///
-/// Entries hold a `SearchController`: a value that shares the catalog's index and holds the
-/// matches. Least recently used entries go first; an edit empties it (`StoredCatalog`).
+/// Entries hold the searched collection: a value that shares the catalog's index and holds the
+/// ranked matches. Least recently used entries go first; an edit empties it (`StoredCatalog`).
 struct RecentSearches: Sendable {
-  private var entries: [SearchRequest: (controller: SearchController, used: Int)] = [:]
+  private var entries: [SearchRequest: (collection: FilteredCollection, used: Int)] = [:]
   private var clock = 0
   let capacity: Int
 
   init(capacity: Int) { self.capacity = max(capacity, 0) }
 
-  /// The controller that answered `input`, or the nearest one to refine: same scope, tokens
+  /// The collection that answered `input`, or the nearest one to refine: same scope, tokens
   /// sort and place, text that the input's text extends ("san" for "san f"); nil when none.
-  mutating func start(for input: SearchRequest) -> (SearchController, exact: Bool)? {
+  mutating func start(for input: SearchRequest) -> (collection: FilteredCollection, exact: Bool)? {
     clock += 1
     if let found = entries[input] {
       entries[input]?.used = clock
-      return (found.controller, true)
+      return (found.collection, true)
     }
     var best: (key: SearchRequest, length: Int)?
     for key in entries.keys
@@ -31,13 +31,13 @@ struct RecentSearches: Sendable {
     }
     guard let best, let entry = entries[best.key] else { return nil }
     entries[best.key]?.used = clock
-    return (entry.controller, false)
+    return (entry.collection, false)
   }
 
-  mutating func remember(_ controller: SearchController, for input: SearchRequest) {
+  mutating func remember(_ collection: FilteredCollection, for input: SearchRequest) {
     guard capacity > 0 else { return }
     clock += 1
-    entries[input] = (controller, clock)
+    entries[input] = (collection, clock)
     while entries.count > capacity,
       let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key
     {

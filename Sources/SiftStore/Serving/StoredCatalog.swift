@@ -306,12 +306,12 @@ public final class StoredCatalog: SearchCatalog {
     var attempts = 0
     while true {
       attempts += 1
-      let (controller, generation) = searched(request)
-      let ids = controller.collection.ids(atRows: page.rows)
+      let (searched, generation) = self.searched(request)
+      let ids = searched.ids(atRows: page.rows)
       let found: [Item]?
       do {
         found = try store.items(
-          withIDs: ids, fields: controller.collection.schema.allFields,
+          withIDs: ids, fields: searched.schema.allFields,
           asOf: attempts < Self.searchAttempts ? generation : nil)
       } catch {
         throw .unavailable("the catalog could not be read: \(error)")
@@ -322,36 +322,25 @@ public final class StoredCatalog: SearchCatalog {
         continue
       }
       let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      return controller.searchPage(
-        page, items: ids.map { byID[$0] }, suggestions: request.suggestions)
+      return searched.page(page, answering: request, items: ids.map { byID[$0] })
     }
   }
 
   /// How many times a search is made before its rows are read as the file holds them.
   static let searchAttempts = 8
 
-  /// The controller that answers `input` on the current collection — refined from a recent
-  /// search, or remembered, or searched afresh — and the items' generation it shows.
-  private func searched(_ input: SearchRequest) -> (SearchController, generation: Int64) {
+  /// The current collection searched for `request` — remembered, or refined from a recent
+  /// search whose text the request's extends, or searched afresh — and the items' generation
+  /// it shows.
+  private func searched(_ request: SearchRequest) -> (FilteredCollection, generation: Int64) {
     let (start, collection, edits, generation) = current.withLock { state in
-      (state.recent.start(for: input), state.collection, state.edits, state.generation)
+      (state.recent.start(for: request), state.collection, state.edits, state.generation)
     }
-    var controller: SearchController
-    switch start {
-    case (let found, exact: true)?:
-      return (found, generation)
-    case (let base, exact: false)?:
-      // Only the text differs, and it extends the base's: the engine narrows the base's rows.
-      controller = base
-      controller.send(.setText(input.text))
-    case nil:
-      controller = SearchController(collection: collection)
-      controller.apply(input)
-    }
-    let answered = controller
+    if let start, start.exact { return (start.collection, generation) }
+    let answered = (start?.collection ?? collection).searched(request)
     current.withLock { state in
-      if state.edits == edits { state.recent.remember(answered, for: input) }
+      if state.edits == edits { state.recent.remember(answered, for: request) }
     }
-    return (controller, generation)
+    return (answered, generation)
   }
 }
