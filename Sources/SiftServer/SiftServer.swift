@@ -513,41 +513,32 @@ public struct SiftServer: Sendable {
   }
 
   /// One catalog's answer to a search: its page, indicator, suggestions and (asked) facets.
-  /// `forced`: a tenant token's filters, added to the search and kept out of what it shows
-  /// (`confined(_:asked:forced:in:)`).
+  /// `forced`: a tenant token's filters, searched as the request's base filter — the catalog
+  /// answers as if it held only the tenant's rows (`SearchCriteria.base`).
   static func searchAnswer(
     _ catalog: any SearchCatalog, _ parameters: SearchParameters, forced: ForcedFilters? = nil
   ) async throws(ServerError) -> JSONValue {
-    let asked: SearchRequest
-    let searched: SearchRequest
+    let request: SearchRequest
     do throws(SearchRequestError) {
-      asked = try SearchRequest(parameters.input, schema: catalog.schema)
-      if let forced {
-        var input = parameters.input
-        input.tokens += forced.identifiers
-        searched = try SearchRequest(input, schema: catalog.schema)
-      } else {
-        searched = asked
-      }
+      var input = parameters.input
+      input.base = forced?.identifiers ?? []
+      request = try SearchRequest(input, schema: catalog.schema)
     } catch {
       throw ServerError.refused(error, catalog: catalog.name)
     }
-    var page = try await answering { () async throws(CatalogFailure) in
-      try await catalog.search(searched, page: parameters.page)
+    let page = try await answering { () async throws(CatalogFailure) in
+      try await catalog.search(request, page: parameters.page)
+    }
+    if let unknown = page.unknownCategory, forced == nil {
+      throw ServerError.refused(unknown, catalog: catalog.name)
     }
     var scopeTitles: Set<String>?
-    if let forced {
-      page = try await confined(page, asked: asked, forced: forced, in: catalog)
-      if page.facets != nil { scopeTitles = try await tenantScopes(of: catalog, forced: forced) }
-    } else {
-      let unknown = try await answering { () async throws(CatalogFailure) in
-        try await catalog.unknownCategory(in: searched, page: page)
-      }
-      if let unknown { throw ServerError.refused(unknown, catalog: catalog.name) }
+    if let forced, page.facets != nil {
+      scopeTitles = try await tenantScopes(of: catalog, forced: forced)
     }
     return SearchResponse.json(
-      catalog: catalog.name, page: page, schema: catalog.schema, tokens: asked.tokens,
-      sort: searched.sort, scopeTitles: scopeTitles)
+      catalog: catalog.name, page: page, schema: catalog.schema, tokens: request.tokens,
+      sort: request.sort, scopeTitles: scopeTitles)
   }
 
   /// `GET /search?catalog=a&catalog=b&q=…`: each catalog's answer under its name, searched at

@@ -29,6 +29,9 @@ where Element.ID: Sendable {
   /// Counts edits. A search run on a copy of this collection is only current while the copy's
   /// revision equals this one.
   public private(set) var revision = 0
+  /// How many elements the base filter in force keeps (`SearchCriteria.base`), counted once
+  /// per base and revision; nil without one.
+  var baseCount: Int?
   /// When near spellings are looked for; changing it searches again.
   public var typoTolerance: TypoTolerance {
     didSet {
@@ -149,10 +152,13 @@ where Element.ID: Sendable {
   public var includesNearSpellings: Bool { matches.includesNearSpellings }
   /// The number of elements in the collection, shown or not.
   public var totalCount: Int { index.count }
+  /// The number of elements the searcher may see: those the base filter keeps
+  /// (`SearchCriteria.base`), else every one.
+  public var visibleCount: Int { baseCount ?? totalCount }
   /// "Items found: 3", "No items match your query", "15 items" while nothing filters.
   public var indicator: ResultsIndicator {
     ResultsIndicator(
-      isFiltering: criteria.filters, matchCount: rows.count, totalCount: totalCount,
+      isFiltering: criteria.filters, matchCount: rows.count, totalCount: visibleCount,
       exactMatchCount: exactMatchCount)
   }
   /// The elements in catalog order, shown or not.
@@ -213,8 +219,10 @@ where Element.ID: Sendable {
   @discardableResult
   package mutating func install(_ answer: SearchAnswer<ID>) -> Bool {
     guard answer.revision == revision, answer.request.typos == typoTolerance else { return false }
+    let sameBase = answer.resolved.baseTerms == resolved.baseTerms
     resolved = answer.resolved
     matches = answer.matches
+    if !sameBase { baseCount = countedBase() }
     return true
   }
 
@@ -380,6 +388,7 @@ extension SearchCollection {
     }
     revision += 1
     matches = index.replacing(id, in: matches, request: request)
+    if baseCount != nil { baseCount = countedBase() }
     return RowChanges(row: oldRow, becoming: row(of: id), changed: changed)
   }
 

@@ -13,11 +13,15 @@ public struct SearchPage: Sendable {
   public var facets: Facets?
   /// The catalog word nearest a query that found nothing.
   public var didYouMean: String?
+  /// Why a page is empty when a `category:` token names a value no item has: a typo the
+  /// searcher should hear about rather than an empty page (`sift search` and `sift serve`
+  /// refuse the request with it).
+  public var unknownCategory: SearchRequestError?
 
   public init(
     indicator: ResultsIndicator, offset: Int, results: [PageResult],
     suggestions: [SearchToken], diagnostics: [QueryDiagnostic], facets: Facets?,
-    didYouMean: String?
+    didYouMean: String?, unknownCategory: SearchRequestError? = nil
   ) {
     self.indicator = indicator
     self.offset = offset
@@ -26,6 +30,7 @@ public struct SearchPage: Sendable {
     self.diagnostics = diagnostics
     self.facets = facets
     self.didYouMean = didYouMean
+    self.unknownCategory = unknownCategory
   }
 }
 
@@ -197,16 +202,17 @@ extension SearchCollection where Element == Item {
     _ page: PageRequest, answering request: SearchRequest, items: [Item?]? = nil
   ) -> SearchPage {
     self.page(
-      page, isFiltering: request.isFiltering, text: request.text, offered: request.suggestions,
-      items: items, facets: nil)
+      page, isFiltering: request.isFiltering, text: request.text, tokens: request.tokens,
+      offered: request.suggestions, items: items, facets: nil)
   }
 
   /// The page of this collection's search as a search field in any state shows it:
-  /// `isFiltering` and `text` as the field has them, `offered` the tokens offered for the word
-  /// being typed (ordered here by the facets when more than one), `facets` when counted already.
+  /// `isFiltering`, `text` and `tokens` as the field has them, `offered` the tokens offered for
+  /// the word being typed (ordered here by the facets when more than one), `facets` when
+  /// counted already.
   func page(
-    _ page: PageRequest, isFiltering: Bool, text: String, offered: [SearchToken],
-    items: [Item?]?, facets counted: Facets?
+    _ page: PageRequest, isFiltering: Bool, text: String, tokens: [SearchToken],
+    offered: [SearchToken], items: [Item?]?, facets counted: Facets?
   ) -> SearchPage {
     let matched = rows.count
     let rows = min(page.rows.lowerBound, matched)..<min(page.rows.upperBound, matched)
@@ -216,6 +222,9 @@ extension SearchCollection where Element == Item {
       var explanation = page.explain ? self.explanation(forRow: row) : nil
       // The rule against the next result on the page: the last one's next is not shown.
       if row == rows.upperBound - 1 { explanation?.aheadOfNext = nil }
+      // Its place in the whole catalog would tell a searcher framed by a base filter how many
+      // rows others have.
+      if hasBase { explanation?.hidesCatalogOrder = true }
       var result =
         page.showsFields
         ? pageResult(
@@ -225,24 +234,48 @@ extension SearchCollection where Element == Item {
       result.distanceKilometers = schema.kilometers(of: item, from: resolved.near)
       return result
     }
+    let offered = heldByBase(offered)
     // Facets cost a search: counted only when asked for or when they order the tokens offered.
     let facets = counted ?? (page.facets || offered.count > 1 ? self.facets : nil)
     let indicator = ResultsIndicator(
-      isFiltering: isFiltering, matchCount: matched, totalCount: totalCount,
+      isFiltering: isFiltering, matchCount: matched, totalCount: visibleCount,
       exactMatchCount: exactMatchCount)
     return SearchPage(
       indicator: indicator, offset: page.offset, results: results,
       suggestions: offered.count > 1 ? facets?.ordering(offered) ?? offered : offered,
       diagnostics: resolved.diagnostics, facets: page.facets ? facets : nil,
-      didYouMean: didYouMean(text: text, indicator: indicator))
+      didYouMean: didYouMean(text: text, indicator: indicator),
+      unknownCategory: matched == 0 ? unknownCategory(in: tokens) : nil)
+  }
+
+  /// The first `category:` token of `tokens` whose value no item has; nil when each names one
+  /// some item has (an edit's new category included: the index answers, not the schema's list).
+  func unknownCategory(in tokens: [SearchToken]) -> SearchRequestError? {
+    for token in tokens {
+      guard case .success(let term) = Query.term(forToken: token.identifier, schema: schema),
+        !term.isNegated, case .category = term.condition,
+        index.search(MatchRequest(terms: [term], typos: .off)).ids.isEmpty
+      else { continue }
+      let known = schema.suggestedTokens.compactMap { suggestion -> String? in
+        guard suggestion.identifier.hasPrefix("category:") else { return nil }
+        return String(suggestion.identifier.dropFirst("category:".count))
+      }
+      // A category no suggestion lists reads as its value, as typed (`SearchRequest`).
+      return .unknownCategory(
+        token.text, token: token.identifier, catalog: schema.name, known: Array(known.prefix(3)))
+    }
+    return nil
   }
 
   /// When a search finds nothing: the catalog word nearest the last word typed, in any scope
-  /// ("Did you mean “caramel”?" while the Chocolate scope hides Caramel); nil otherwise.
+  /// ("Did you mean “caramel”?" while the Chocolate scope hides Caramel) but within the base
+  /// filter's rows; nil otherwise.
   public func didYouMean(text: String, indicator: ResultsIndicator) -> String? {
-    guard let last = Self.spellingTerm(text: text, indicator: indicator) else { return nil }
-    let suggestion = index.nearestCatalogWord(to: last)
-    return suggestion == TextFolding.fold(last) ? nil : suggestion
+    guard let last = Self.spellingTerm(text: text, indicator: indicator),
+      let suggestion = index.nearestCatalogWord(to: last), suggestion != TextFolding.fold(last),
+      baseHolds(word: suggestion)
+    else { return nil }
+    return suggestion
   }
 
   /// The word "did you mean" looks up: the last one typed, when a search found nothing and it
@@ -261,7 +294,7 @@ extension SearchController {
   /// (`FilteredCollection.page(_:answering:items:)` assembles it).
   public func searchPage(_ request: PageRequest) -> SearchPage {
     collection.page(
-      request, isFiltering: isFiltering, text: text,
+      request, isFiltering: isFiltering, text: text, tokens: tokens,
       offered: isActive ? schema.suggestedTokens(forText: text, excluding: tokens) : [],
       items: nil, facets: installedFacets)
   }

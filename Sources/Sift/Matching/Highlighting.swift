@@ -132,7 +132,7 @@ extension SearchIndex {
   ) -> [Range<String.Index>] {
     guard let definition = schema.fields.first(where: { $0.name == field }) else { return [] }
     let request = nearSpellings ? request.forNearSpellings : request
-    let positive = request.terms.flatMap(\.flattened).filter { !$0.isNegated }
+    let positive = request.searchedByUser.flatMap(\.flattened).filter { !$0.isNegated }
     let scoped = schema.searchesUnfielded(definition, in: request)
     switch definition.kind {
     case .text:
@@ -256,10 +256,9 @@ extension SearchIndex {
     of field: FieldDefinition, in request: MatchRequest
   ) -> [TextCondition] {
     let scoped = schema.searchesUnfielded(field, in: request)
-    return request.terms.flatMap(\.flattened).filter { !$0.isNegated }.compactMap(\.textCondition)
-      .filter {
-        $0.field == field.name || ($0.field == nil && scoped)
-      }
+    return request.searchedByUser.flatMap(\.flattened).filter { !$0.isNegated }
+      .compactMap(\.textCondition)
+      .filter { $0.field == field.name || ($0.field == nil && scoped) }
   }
 }
 

@@ -2,8 +2,11 @@
 /// and the scope bar already resolved into terms, a category and a set of fields. The index
 /// knows nothing of `SearchToken`s or scope-bar positions.
 package struct MatchRequest: Hashable, Sendable {
-  /// Every term, the text's then the tokens'; all must hold.
+  /// Every term, the text's, the tokens', then the base filter's; all must hold.
   package var terms: [QueryTerm]
+  /// How many of the last terms are the base filter's (`SearchCriteria.base`): matched, never
+  /// highlighted.
+  package var baseTermCount = 0
   /// The folded category value a category scope keeps; nil keeps every category.
   var requiredCategory: String?
   /// The fields unfielded terms search (a field scope such as FoodTracker's Rating); nil: every
@@ -35,6 +38,10 @@ package struct MatchRequest: Hashable, Sendable {
     self.typos = typos
     self.isTyping = isTyping
   }
+
+  /// The terms the searcher chose: all but the base filter's, which frames what they see and
+  /// is never highlighted as theirs.
+  var searchedByUser: ArraySlice<QueryTerm> { terms.dropLast(baseTermCount) }
 
   /// The request near spellings are looked for with: a plain term holding punctuation
   /// ("cluj-napcoa", "saint-lous") is searched as its words, each a term with a budget of its
@@ -149,6 +156,7 @@ extension ResolvedCriteria {
     var request = MatchRequest(
       terms: searchedTerms, typos: typos, isTyping: query.endsInTypedWord, sort: sort,
       near: near)
+    request.baseTermCount = baseTerms.count
     switch scope?.filter {
     case .category(let value): request.requiredCategory = TextFolding.fold(value)
     case .fields(let names): request.searchedFields = names

@@ -12,16 +12,21 @@ public struct SearchCriteria: Hashable, Sendable {
   /// Results near a place: distance ranks them after typos, word starts and a title match, and a radius keeps only those
   /// within it. Nil (or a catalog without `CatalogSchema.location`): no distance.
   public var near: SearchNear?
+  /// A filter the searcher did not choose — the rows a tenant token lets it see — applied as
+  /// tokens are, but never theirs: it does not make a search filter, it is neither offered nor
+  /// highlighted, and the total counts only the items it keeps.
+  public var base: [SearchToken]
 
   public init(
     text: String = "", tokens: [SearchToken] = [], scopeIndex: Int = 0, sort: SearchSort? = nil,
-    near: SearchNear? = nil
+    near: SearchNear? = nil, base: [SearchToken] = []
   ) {
     self.text = text
     self.tokens = tokens
     self.scopeIndex = scopeIndex
     self.sort = sort
     self.near = near
+    self.base = base
   }
 
   /// No filter at all: every item in catalog order.
@@ -35,6 +40,8 @@ public struct ResolvedCriteria: Hashable, Sendable {
   public var query: Query
   /// The term each usable token stands for.
   public var tokenTerms: [QueryTerm]
+  /// The terms of the base filter (`SearchCriteria.base`), searched after every other.
+  public var baseTerms: [QueryTerm]
   public var scope: Scope?
   /// The sort in force, its field spelt as the schema does; nil: relevance.
   public var sort: SearchSort?
@@ -56,6 +63,13 @@ public struct ResolvedCriteria: Hashable, Sendable {
       case .failure(let diagnostic): diagnostics.append(diagnostic)
       }
     }
+    baseTerms = criteria.base.map { token in
+      switch Query.term(forToken: token.identifier, schema: schema) {
+      case .success(let term): term
+      // A base filter that cannot be read keeps nothing rather than everything.
+      case .failure: QueryTerm(condition: .category(field: "", value: "\u{0}"), range: 0..<0)
+      }
+    }
     scope =
       schema.scopes.indices.contains(criteria.scopeIndex) ? schema.scopes[criteria.scopeIndex] : nil
     sort = criteria.sort.flatMap(schema.resolved)
@@ -63,12 +77,14 @@ public struct ResolvedCriteria: Hashable, Sendable {
     synonyms = schema.synonyms
   }
 
-  /// All terms: the text's, then the tokens'.
-  public var allTerms: [QueryTerm] { query.terms + tokenTerms }
+  /// All terms: the text's, then the tokens', then the base filter's.
+  public var allTerms: [QueryTerm] { query.terms + tokenTerms + baseTerms }
 
   /// The text's terms with the runs that equal a synonym's expression offered with their
-  /// synonyms (`Synonyms.expanding`), then the tokens'.
-  public var searchedTerms: [QueryTerm] { synonyms.expanding(query.terms) + tokenTerms }
+  /// synonyms (`Synonyms.expanding`), then the tokens', then the base filter's.
+  public var searchedTerms: [QueryTerm] {
+    synonyms.expanding(query.terms) + tokenTerms + baseTerms
+  }
 
   /// Whether some run of the text's terms equals a synonym's expression.
   var usesSynonyms: Bool { !synonyms.isEmpty && synonyms.expanding(query.terms) != query.terms }

@@ -10,16 +10,20 @@ public struct SearchRequestInput: Hashable, Sendable {
   public var sort: SearchSort?
   /// Results near a place (`--near LAT,LON --within KM`); nil: no place.
   public var near: SearchNear?
+  /// Token identifiers of a filter the searcher did not choose (a tenant token's), applied as
+  /// tokens are but never shown as theirs (`SearchCriteria.base`).
+  public var base: [String]
 
   public init(
     text: String, scope: String? = nil, tokens: [String] = [], sort: SearchSort? = nil,
-    near: SearchNear? = nil
+    near: SearchNear? = nil, base: [String] = []
   ) {
     self.text = text
     self.scope = scope
     self.tokens = tokens
     self.sort = sort
     self.near = near
+    self.base = base
   }
 }
 
@@ -41,6 +45,8 @@ public struct SearchRequest: Hashable, Sendable {
   public let criteria: SearchCriteria
   /// Tokens offered for the word being typed at the end of the text.
   public let suggestions: [SearchToken]
+  /// The filter the searcher did not choose (`SearchRequestInput.base`).
+  public let base: [SearchToken]
 
   /// Reads `input` against `schema`.
   ///
@@ -69,20 +75,32 @@ public struct SearchRequest: Hashable, Sendable {
       }
       scopeIndex = index
     }
+    let tokens = try Self.tokens(input.tokens, schema: schema)
+    let base = try Self.tokens(input.base, schema: schema)
+    text = input.text
+    self.tokens = tokens
+    self.scopeIndex = scopeIndex
+    self.base = base
+    var criteria = SearchCriteria.searchField(
+      presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex, sort: sort,
+      near: input.near)
+    criteria.base = base
+    self.criteria = criteria
+    suggestions = schema.suggestedTokens(forText: input.text, excluding: tokens + base)
+  }
+
+  /// The tokens `identifiers` stand for.
+  private static func tokens(
+    _ identifiers: [String], schema: CatalogSchema
+  ) throws(SearchRequestError) -> [SearchToken] {
     var tokens: [SearchToken] = []
-    for identifier in input.tokens {
+    for identifier in identifiers {
       guard case .success(let term) = Query.term(forToken: identifier, schema: schema) else {
         throw .invalidToken(identifier, catalog: schema.name)
       }
       tokens.append(Self.token(identifier, term: term, schema: schema))
     }
-    text = input.text
-    self.tokens = tokens
-    self.scopeIndex = scopeIndex
-    criteria = .searchField(
-      presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex, sort: sort,
-      near: input.near)
-    suggestions = schema.suggestedTokens(forText: input.text, excluding: tokens)
+    return tokens
   }
 
   /// The token `identifier` stands for, as the catalog shows it: a suggested token's text and
@@ -114,7 +132,7 @@ public struct SearchRequest: Hashable, Sendable {
   /// by request, so hashing is on every one).
   public static func == (lhs: SearchRequest, rhs: SearchRequest) -> Bool {
     lhs.text == rhs.text && lhs.scopeIndex == rhs.scopeIndex && lhs.tokens == rhs.tokens
-      && lhs.sort == rhs.sort && lhs.near == rhs.near
+      && lhs.sort == rhs.sort && lhs.near == rhs.near && lhs.base == rhs.base
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -123,6 +141,7 @@ public struct SearchRequest: Hashable, Sendable {
     hasher.combine(tokens)
     hasher.combine(sort)
     hasher.combine(near)
+    hasher.combine(base)
   }
 
   /// Whether it filters at all (`SearchCriteria.isFiltering(presented:text:tokenCount:scopeIndex:)`):

@@ -24,7 +24,8 @@ struct RecentSearches: Sendable {
     var best: (key: SearchRequest, length: Int)?
     for key in entries.keys
     where key.scopeIndex == input.scopeIndex && key.tokens == input.tokens
-      && key.sort == input.sort && key.near == input.near && !key.text.isEmpty
+      && key.sort == input.sort && key.near == input.near && key.base == input.base
+      && !key.text.isEmpty
       && input.text.hasPrefix(key.text) && key.text.count > best?.length ?? 0
     {
       best = (key, key.text.count)

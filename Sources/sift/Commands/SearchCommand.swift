@@ -185,9 +185,7 @@ struct SearchCommand: AsyncParsableCommand {
           to: output)
       }
     }
-    if let unknown = try await unknownCategory(in: request, page: first, of: catalog) {
-      throw Failure.usage(unknown)
-    }
+    if let unknown = first.unknownCategory { throw Failure.usage(unknown) }
     if let facets = first.facets {
       for line in facetLines(facets, schema: schema) { output.write(line + "\n") }
     }
@@ -197,17 +195,6 @@ struct SearchCommand: AsyncParsableCommand {
       StandardStreams.error("sift: note: \(prefix)\(diagnostic)")
     }
     if heading == nil || json { StandardStreams.error(prefix + first.indicator.text) }
-  }
-
-  /// The `category:` token that made `page` empty by naming a value no item has.
-  private func unknownCategory(
-    in request: SearchRequest, page: SearchPage, of catalog: any SearchCatalog
-  ) async throws -> SearchRequestError? {
-    do {
-      return try await catalog.unknownCategory(in: request, page: page)
-    } catch {
-      throw Failure.catalog(error)
-    }
   }
 
   /// Asks `catalog` for the results of `request` a page at a time, from `--offset` up to
@@ -288,9 +275,7 @@ struct SearchCommand: AsyncParsableCommand {
       } catch {
         throw Failure.catalog(error)
       }
-      if let unknown = try await unknownCategory(in: tokensAlone, page: page, of: catalog) {
-        throw Failure.usage(unknown)
-      }
+      if let unknown = page.unknownCategory { throw Failure.usage(unknown) }
     }
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw Failure.exit("cannot read the queries file \(path)", status: 2)
