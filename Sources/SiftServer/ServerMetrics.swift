@@ -8,13 +8,15 @@ import Sift
 /// status, their latency as a histogram by route, and searches and edits per catalog. Routes
 /// are the router's patterns (`catalogs/:name/search`), never raw paths, so the series stay few
 /// whatever clients ask for.
-final class ServerMetrics: @unchecked Sendable {
-  // `@unchecked`: every stored property changes only under `lock`.
-  private let lock = NSLock()
-  private var requests: [RequestKey: Int] = [:]
-  private var latencies: [String: Histogram] = [:]
-  private var searches: [String: Int] = [:]
-  private var edits: [String: Int] = [:]
+final class ServerMetrics: Sendable {
+  private struct Counts {
+    var requests: [RequestKey: Int] = [:]
+    var latencies: [String: Histogram] = [:]
+    var searches: [String: Int] = [:]
+    var edits: [String: Int] = [:]
+  }
+
+  private let counts = Locked(Counts())
 
   struct RequestKey: Hashable {
     var route: String
@@ -32,34 +34,32 @@ final class ServerMetrics: @unchecked Sendable {
   }
 
   func recordRequest(route: String, method: String, status: Int, seconds: Double) {
-    lock.lock()
-    defer { lock.unlock() }
-    requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
-    var histogram = latencies[route] ?? Histogram()
-    for (index, bound) in Self.buckets.enumerated() where seconds <= bound {
-      histogram.counts[index] += 1
+    counts.withLock { counts in
+      counts.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+      var histogram = counts.latencies[route] ?? Histogram()
+      for (index, bound) in Self.buckets.enumerated() where seconds <= bound {
+        histogram.counts[index] += 1
+      }
+      histogram.sum += seconds
+      histogram.count += 1
+      counts.latencies[route] = histogram
     }
-    histogram.sum += seconds
-    histogram.count += 1
-    latencies[route] = histogram
   }
 
   func recordSearch(catalog: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    searches[catalog, default: 0] += 1
+    counts.withLock { $0.searches[catalog, default: 0] += 1 }
   }
 
   func recordEdit(catalog: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    edits[catalog, default: 0] += 1
+    counts.withLock { $0.edits[catalog, default: 0] += 1 }
   }
 
   /// The exposition text: each family with its HELP and TYPE, series in a stable order.
   func exposition() -> String {
-    lock.lock()
-    defer { lock.unlock() }
+    // Written from a copy: requests are counted meanwhile.
+    let (requests, latencies, searches, edits) = counts.withLock {
+      ($0.requests, $0.latencies, $0.searches, $0.edits)
+    }
     var lines: [String] = []
     lines += [
       "# HELP sift_http_requests_total HTTP requests answered, by route, method and status.",

@@ -458,28 +458,23 @@ extension SearchIndex {
 
 /// An index's trigram index once built, shared by its copies (searches on other threads) like
 /// the near-spelling dictionaries; a compaction starts a new, empty one.
-final class TrigramBox: @unchecked Sendable {  // `built` and `building` only under `lock`.
-  private let lock = NSLock()
-  private var built: TrigramIndex?
-  private var building = false
+final class TrigramBox: Sendable {
+  private let state: Locked<(built: TrigramIndex?, building: Bool)>
 
-  init(built: TrigramIndex? = nil) { self.built = built }
+  init(built: TrigramIndex? = nil) { state = Locked((built, false)) }
 
   /// The trigram index if it is built; never waits for one being built.
-  var current: TrigramIndex? { lock.withLock { built } }
+  var current: TrigramIndex? { state.withLock { $0.built } }
 
   /// Builds it with `make` unless it is built or being built elsewhere.
   func prepare(_ make: () -> TrigramIndex) {
-    let claimed = lock.withLock {
-      guard built == nil, !building else { return false }
-      building = true
+    let claimed = state.withLock { state in
+      guard state.built == nil, !state.building else { return false }
+      state.building = true
       return true
     }
     guard claimed else { return }
     let made = make()
-    lock.withLock {
-      built = made
-      building = false
-    }
+    state.withLock { $0 = (made, false) }
   }
 }

@@ -64,14 +64,27 @@ package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
 
 /// The ranked order of one search's matches, made as far as it is read: the first rows at once,
 /// more when a row past them is asked for (scrolling, a later page), by the same rules.
-final class MatchOrder<ID: Hashable & Sendable>: @unchecked Sendable {
-  // `@unchecked`: `ordered`, `isComplete` and `ranker` change only under `lock`.
-  private let lock = NSLock()
-  private var ordered: [RankedSlot]
-  private var isComplete: Bool
-  /// What ranks more rows: the index as it was searched, the request and every match. Nil
-  /// once the order is whole (so the index copy goes), or when it was detached from its index.
-  private var ranker: Ranker?
+final class MatchOrder<ID: Hashable & Sendable>: Sendable {
+  private struct State {
+    var ordered: [RankedSlot]
+    var isComplete: Bool
+    /// What ranks more rows: the index as it was searched, the request and every match. Nil
+    /// once the order is whole (so the index copy goes), or when it was detached from its index.
+    var ranker: Ranker?
+
+    /// Ranks enough further rows that `row` is among them: at least twice as many as before,
+    /// and every one once a quarter of the matches is asked for.
+    mutating func extend(through row: Int) {
+      guard row >= ordered.count, !isComplete, let ranker else { return }
+      let wanted = max(2 * (row + 1), 2 * ordered.count)
+      let (entries, complete) = ranker.index.firstRows(
+        of: ranker.request, ranker.slots,
+        rows: wanted * 4 >= ranker.slots.count ? .max : wanted)
+      ordered = entries
+      isComplete = complete
+      if complete { self.ranker = nil }
+    }
+  }
 
   struct Ranker: Sendable {
     let index: SearchIndex<ID>
@@ -79,11 +92,12 @@ final class MatchOrder<ID: Hashable & Sendable>: @unchecked Sendable {
     let slots: [Int32]
   }
 
+  private let state: Locked<State>
+
   /// The first `entries` of an order, and what ranks the rest.
   init(first entries: [RankedSlot], isComplete: Bool, ranker: Ranker?) {
-    ordered = entries
-    self.isComplete = isComplete
-    self.ranker = isComplete ? nil : ranker
+    state = Locked(
+      State(ordered: entries, isComplete: isComplete, ranker: isComplete ? nil : ranker))
   }
 
   /// The same rows in order, without the means to rank more: only for the moment an edit of
@@ -94,52 +108,29 @@ final class MatchOrder<ID: Hashable & Sendable>: @unchecked Sendable {
   }
 
   /// Whether rows past those in order can be ranked.
-  var canRankMore: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return !isComplete && ranker != nil
-  }
+  var canRankMore: Bool { state.withLock { !$0.isComplete && $0.ranker != nil } }
 
-  var orderedCount: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return ordered.count
-  }
+  var orderedCount: Int { state.withLock { $0.ordered.count } }
 
   /// The rows in order so far and whether they are all of them.
   var snapshot: (entries: [RankedSlot], isComplete: Bool) {
-    lock.lock()
-    defer { lock.unlock() }
-    return (ordered, isComplete)
+    state.withLock { ($0.ordered, $0.isComplete) }
   }
 
   /// The entry at `row`, ranking more rows first when it is past those in order.
   func entry(at row: Int) -> RankedSlot {
-    lock.lock()
-    defer { lock.unlock() }
-    if row >= ordered.count { extend(through: row) }
-    return ordered[row]
+    state.withLock { state in
+      state.extend(through: row)
+      return state.ordered[row]
+    }
   }
 
   /// The rows `0...row` in order.
   func entries(through row: Int) -> [RankedSlot] {
-    lock.lock()
-    defer { lock.unlock() }
-    if row >= ordered.count { extend(through: row) }
-    return row < 0 ? [] : Array(ordered[...min(row, ordered.count - 1)])
-  }
-
-  /// Ranks enough further rows that `row` is among them: at least twice as many as before, and
-  /// every one once a quarter of the matches is asked for. Called under `lock`.
-  private func extend(through row: Int) {
-    guard !isComplete, let ranker else { return }
-    let wanted = max(2 * (row + 1), 2 * ordered.count)
-    let (entries, complete) = ranker.index.firstRows(
-      of: ranker.request, ranker.slots,
-      rows: wanted * 4 >= ranker.slots.count ? .max : wanted)
-    ordered = entries
-    isComplete = complete
-    if complete { self.ranker = nil }
+    state.withLock { state in
+      state.extend(through: row)
+      return row < 0 ? [] : Array(state.ordered[...min(row, state.ordered.count - 1)])
+    }
   }
 }
 

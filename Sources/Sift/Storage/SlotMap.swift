@@ -7,27 +7,24 @@ import Foundation
 struct SlotMap<ID: Hashable & Sendable>: Sendable {
   /// The table, or the ids (by slot, all live) to build it from; behind a lock because copies
   /// of an index are searched from several threads and any of them may build it.
-  private final class Storage: @unchecked Sendable {
-    let lock = NSLock()
-    var table: [ID: Int]?
-    var pendingIDs: SlotIDs<ID>
+  private final class Storage: Sendable {
+    let state: Locked<(table: [ID: Int]?, pendingIDs: SlotIDs<ID>)>
 
     init(table: [ID: Int]?, pendingIDs: SlotIDs<ID>) {
-      self.table = table
-      self.pendingIDs = pendingIDs
+      state = Locked((table, pendingIDs))
     }
 
     var built: [ID: Int] {
-      lock.lock()
-      defer { lock.unlock() }
-      if let table { return table }
-      var made: [ID: Int] = [:]
-      made.reserveCapacity(pendingIDs.count)
-      // An archive passed its checksum, so its ids are those of an index: distinct.
-      for (slot, id) in pendingIDs.enumerated() where made[id] == nil { made[id] = slot }
-      table = made
-      pendingIDs = SlotIDs()
-      return made
+      state.withLock { state in
+        if let table = state.table { return table }
+        var made: [ID: Int] = [:]
+        made.reserveCapacity(state.pendingIDs.count)
+        // An archive passed its checksum, so its ids are those of an index: distinct.
+        for (slot, id) in state.pendingIDs.enumerated() where made[id] == nil { made[id] = slot }
+        state.table = made
+        state.pendingIDs = SlotIDs()
+        return made
+      }
     }
   }
 
@@ -52,10 +49,12 @@ struct SlotMap<ID: Hashable & Sendable>: Sendable {
       if !isKnownUniquelyReferenced(&storage) {
         storage = Storage(table: nil, pendingIDs: SlotIDs())
       }
-      // Released first so that the dictionary below is uniquely held and changes in place.
-      storage.table = nil
-      table[id] = newValue
-      storage.table = table
+      storage.state.withLock { state in
+        // Released first so that the dictionary below is uniquely held and changes in place.
+        state.table = nil
+        table[id] = newValue
+        state.table = table
+      }
     }
   }
 

@@ -398,43 +398,40 @@ private struct WordTable {
 /// The word dictionaries of an index's text columns, each built the first time a search needs
 /// it. Copies of an index (a search on a worker thread) share them, so one build serves all;
 /// compaction, which renumbers slots, starts a new set.
-final class TypoDictionaries: @unchecked Sendable {  // State is only touched under `lock`.
-  private let lock = NSLock()
-  private var built: [Int: TypoDictionary] = [:]
-  /// Reads the dictionaries a catalog file keeps, tried once on the first need.
-  private var stored: (@Sendable () -> [Int: TypoDictionary]?)?
+final class TypoDictionaries: Sendable {
+  private struct State {
+    var built: [Int: TypoDictionary] = [:]
+    /// Reads the dictionaries a catalog file keeps, tried once on the first need.
+    var stored: (@Sendable () -> [Int: TypoDictionary]?)?
+  }
+
+  private let state: Locked<State>
 
   init(stored: (@Sendable () -> [Int: TypoDictionary]?)? = nil) {
-    self.stored = stored
+    state = Locked(State(stored: stored))
   }
 
   /// The dictionary of `column`: read from the file, else built by `make` if it is not yet.
   func dictionary(column: Int, make: () -> TypoDictionary) -> TypoDictionary {
-    lock.lock()
-    defer { lock.unlock() }
-    if let read = stored {
-      stored = nil
-      if let dictionaries = read() { built.merge(dictionaries) { kept, _ in kept } }
+    state.withLock { state in
+      if let read = state.stored {
+        state.stored = nil
+        if let dictionaries = read() { state.built.merge(dictionaries) { kept, _ in kept } }
+      }
+      if let dictionary = state.built[column] { return dictionary }
+      let dictionary = make()
+      state.built[column] = dictionary
+      return dictionary
     }
-    if let dictionary = built[column] { return dictionary }
-    let dictionary = make()
-    built[column] = dictionary
-    return dictionary
   }
 
   /// The dictionary of `column` if it was built or read already (the file is not read).
   func existing(column: Int) -> TypoDictionary? {
-    lock.lock()
-    defer { lock.unlock() }
-    return built[column]
+    state.withLock { $0.built[column] }
   }
 
   /// The dictionaries built so far.
-  var all: [TypoDictionary] {
-    lock.lock()
-    defer { lock.unlock() }
-    return Array(built.values)
-  }
+  var all: [TypoDictionary] { state.withLock { Array($0.built.values) } }
 }
 
 extension SearchIndex {
@@ -505,25 +502,23 @@ extension TypoTolerance {
 
 /// The near-word runs of the last terms a dictionary was asked for, at most `capacity` of
 /// them (the oldest forgotten first); shared by the threads that search.
-final class RecentNearRuns: @unchecked Sendable {
+final class RecentNearRuns: Sendable {
   struct Key: Hashable {
     var term: [UInt32]
     var budget: Int
   }
 
   static let capacity = 256
-  private let lock = NSLock()
-  private var runs: [Key: [Range<Int>]] = [:]
-  private var order: [Key] = []
+  private let recent = Locked((runs: [Key: [Range<Int>]](), order: [Key]()))
 
   subscript(key: Key) -> [Range<Int>]? {
-    get { lock.withLock { runs[key] } }
+    get { recent.withLock { $0.runs[key] } }
     set {
       guard let newValue else { return }
-      lock.withLock {
-        guard runs.updateValue(newValue, forKey: key) == nil else { return }
-        order.append(key)
-        if order.count > Self.capacity { runs[order.removeFirst()] = nil }
+      recent.withLock { recent in
+        guard recent.runs.updateValue(newValue, forKey: key) == nil else { return }
+        recent.order.append(key)
+        if recent.order.count > Self.capacity { recent.runs[recent.order.removeFirst()] = nil }
       }
     }
   }

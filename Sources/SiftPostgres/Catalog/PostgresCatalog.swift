@@ -258,16 +258,14 @@ extension PostgresCatalog {
 }
 
 /// The synonyms a catalog searches with, replaced while searches read them.
-final class SynonymsBox: @unchecked Sendable {
-  // `@unchecked`: `stored` is read and written under `lock` only.
-  private let lock = NSLock()
-  private var stored: Synonyms
+final class SynonymsBox: Sendable {
+  private let stored: Locked<Synonyms>
 
-  init(_ synonyms: Synonyms) { stored = synonyms }
+  init(_ synonyms: Synonyms) { stored = Locked(synonyms) }
 
   var value: Synonyms {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
+    get { stored.withLock { $0 } }
+    set { stored.withLock { $0 = newValue } }
   }
 }
 #endif

@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import Sift
 import Logging
 import PostgresNIO
 
@@ -14,18 +15,21 @@ import PostgresNIO
 /// waiting until its circuit breaker trips (66.9 s, measured against a closed port) and then
 /// reconnects on a backoff of up to a minute; here a request fails at once (503 from
 /// `sift serve`) and the first one after a restart reconnects (Benchmarks/README.md, issue 30).
-final class PostgresLink: @unchecked Sendable {
+final class PostgresLink: Sendable {
   let address: PostgresAddress
-  private let lock = NSLock()
-  private var idle: [PostgresConnection] = []
-  /// Connections open or being opened.
-  private var open = 0
-  /// The most that were open at once.
-  private var peak = 0
-  /// Requests waiting for a connection, first come first served, by ticket.
-  private var waiters: [(ticket: Int, continuation: CheckedContinuation<Grant, Never>)] = []
-  private var nextTicket = 0
-  private var nextID = 1
+  private struct Pool {
+    var idle: [PostgresConnection] = []
+    /// Connections open or being opened.
+    var open = 0
+    /// The most that were open at once.
+    var peak = 0
+    /// Requests waiting for a connection, first come first served, by ticket.
+    var waiters: [(ticket: Int, continuation: CheckedContinuation<Grant, Never>)] = []
+    var nextTicket = 0
+    var nextID = 1
+  }
+
+  private let pool = Locked(Pool())
   static let connectionLimit = 16
   /// How many open connections wait for the next request; more are closed when given back.
   static let idleLimit = 8
@@ -46,32 +50,34 @@ final class PostgresLink: @unchecked Sendable {
   /// An idle connection, a new one while fewer than the limit are open, or the next one given
   /// back. A request cancelled while it waits leaves the queue at once.
   private func checkOut() async throws(PostgresError) -> PostgresConnection {
-    let ticket = lock.withLock { () -> Int in
-      nextTicket += 1
-      return nextTicket
+    let ticket = pool.withLock { pool -> Int in
+      pool.nextTicket += 1
+      return pool.nextTicket
     }
     let grant = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Grant, Never>) in
-        lock.withLock {
-          while let last = idle.popLast() {
+        pool.withLock { pool in
+          while let last = pool.idle.popLast() {
             if !last.isClosed { return continuation.resume(returning: .connection(last)) }
-            open -= 1
+            pool.open -= 1
           }
-          if open < Self.connectionLimit {
-            open += 1
-            peak = max(peak, open)
-            nextID += 1
-            return continuation.resume(returning: .open(id: nextID))
+          if pool.open < Self.connectionLimit {
+            pool.open += 1
+            pool.peak = max(pool.peak, pool.open)
+            pool.nextID += 1
+            return continuation.resume(returning: .open(id: pool.nextID))
           }
           // Cancelled before it could queue (the handler found nothing to take out): it does
           // not wait.
           if Task.isCancelled { return continuation.resume(returning: .cancelled) }
-          waiters.append((ticket, continuation))
+          pool.waiters.append((ticket, continuation))
         }
       }
     } onCancel: {
-      let waiter = lock.withLock { () -> CheckedContinuation<Grant, Never>? in
-        waiters.firstIndex { $0.ticket == ticket }.map { waiters.remove(at: $0).continuation }
+      let waiter = pool.withLock { pool -> CheckedContinuation<Grant, Never>? in
+        pool.waiters.firstIndex { $0.ticket == ticket }.map {
+          pool.waiters.remove(at: $0).continuation
+        }
       }
       waiter?.resume(returning: .cancelled)
     }
@@ -109,13 +115,13 @@ final class PostgresLink: @unchecked Sendable {
   /// Gives `connection` to the next waiting request, or keeps it idle, or closes it.
   private func checkIn(_ connection: PostgresConnection) async {
     guard !connection.isClosed else { return release() }
-    let (waiter, kept) = lock.withLock { () -> (CheckedContinuation<Grant, Never>?, Bool) in
-      if !waiters.isEmpty { return (waiters.removeFirst().continuation, true) }
-      guard idle.count < Self.idleLimit else {
-        open -= 1
+    let (waiter, kept) = pool.withLock { pool -> (CheckedContinuation<Grant, Never>?, Bool) in
+      if !pool.waiters.isEmpty { return (pool.waiters.removeFirst().continuation, true) }
+      guard pool.idle.count < Self.idleLimit else {
+        pool.open -= 1
         return (nil, false)
       }
-      idle.append(connection)
+      pool.idle.append(connection)
       return (nil, true)
     }
     if let waiter { waiter.resume(returning: .connection(connection)) }
@@ -124,27 +130,27 @@ final class PostgresLink: @unchecked Sendable {
 
   /// A connection closed or never made: the next waiting request may open one.
   private func release() {
-    let waiter = lock.withLock { () -> (CheckedContinuation<Grant, Never>, Int)? in
-      guard !waiters.isEmpty else {
-        open -= 1
+    let waiter = pool.withLock { pool -> (CheckedContinuation<Grant, Never>, Int)? in
+      guard !pool.waiters.isEmpty else {
+        pool.open -= 1
         return nil
       }
-      nextID += 1
-      return (waiters.removeFirst().continuation, nextID)
+      pool.nextID += 1
+      return (pool.waiters.removeFirst().continuation, pool.nextID)
     }
     if let (continuation, id) = waiter { continuation.resume(returning: .open(id: id)) }
   }
 
   /// The most connections that were open at once.
-  var peakConnections: Int { lock.withLock { peak } }
+  var peakConnections: Int { pool.withLock { $0.peak } }
 
   func close() async {
-    let connections = lock.withLock { () -> [PostgresConnection] in
+    let connections = pool.withLock { pool -> [PostgresConnection] in
       defer {
-        open -= idle.count
-        idle = []
+        pool.open -= pool.idle.count
+        pool.idle = []
       }
-      return idle
+      return pool.idle
     }
     for connection in connections { try? await connection.close() }
   }

@@ -1,4 +1,5 @@
 #if Server
+import Sift
 import SiftStore
 
 /// Runs async work one piece at a time, in the order it came: what keeps a node's changes in

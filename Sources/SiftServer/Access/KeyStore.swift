@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import Sift
 
 #if canImport(Glibc)
 import Glibc
@@ -11,15 +12,18 @@ import Darwin
 /// `sift keys` share it: each change is made under a lock on the file and written whole to a
 /// new file that replaces the old, so neither ever reads half of one, and a server sees a key
 /// made or revoked from the command line within a second.
-public final class KeyStore: @unchecked Sendable {
+public final class KeyStore: Sendable {
   public let url: URL
-  private let lock = NSLock()
-  /// The keys as last read, by hash.
-  private var byHash: [String: APIKey] = [:]
-  private var byID: [String: APIKey] = [:]
-  /// The file's modification time and size when last read, and when that was checked.
-  private var readStamp: (Date?, Int)?
-  private var checked = Date.distantPast
+  private struct Read {
+    /// The keys as last read, by hash.
+    var byHash: [String: APIKey] = [:]
+    var byID: [String: APIKey] = [:]
+    /// The file's modification time and size when last read, and when that was checked.
+    var readStamp: (Date?, Int)?
+    var checked = Date.distantPast
+  }
+
+  private let read = Locked(Read())
 
   public init(url: URL) {
     self.url = url
@@ -64,41 +68,41 @@ public final class KeyStore: @unchecked Sendable {
     refresh(force: false)
     // Found by its SHA-256: how long a lookup takes tells nothing of the key itself.
     let hash = APIKey.hashText(secret)
-    return lock.withLock { byHash[hash] }
+    return read.withLock { $0.byHash[hash] }
   }
 
   /// Whether the file holds no key now.
   var isEmpty: Bool {
     refresh(force: false)
-    return lock.withLock { byID.isEmpty }
+    return read.withLock { $0.byID.isEmpty }
   }
 
   /// The key `id`, as the file holds it now.
   func key(id: String) -> APIKey? {
     refresh(force: false)
-    return lock.withLock { byID[id] }
+    return read.withLock { $0.byID[id] }
   }
 
   /// Reads the file again when it changed, checking at most once a second (`force`: now).
   private func refresh(force: Bool) {
     let now = Date()
-    let due = lock.withLock { () -> Bool in
-      guard force || now.timeIntervalSince(checked) >= 1 else { return false }
-      checked = now
+    let due = read.withLock { read -> Bool in
+      guard force || now.timeIntervalSince(read.checked) >= 1 else { return false }
+      read.checked = now
       return true
     }
     guard due else { return }
     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
     let stamp = (attributes?[.modificationDate] as? Date, (attributes?[.size] as? Int) ?? -1)
-    let unchanged = lock.withLock { readStamp.map { $0 == stamp } ?? false }
+    let unchanged = read.withLock { $0.readStamp.map { $0 == stamp } ?? false }
     guard force || !unchanged else { return }
     // A file that cannot be read keeps the keys last read: a server does not lock everyone
     // out while an editor saves it.
     guard let keys = try? Self.read(url) else { return }
-    lock.withLock {
-      byHash = Dictionary(keys.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
-      byID = Dictionary(keys.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      readStamp = stamp
+    read.withLock { read in
+      read.byHash = Dictionary(keys.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
+      read.byID = Dictionary(keys.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      read.readStamp = stamp
     }
   }
 

@@ -220,22 +220,21 @@ public struct TenantToken: Sendable, Equatable {
 /// Tokens checked already, so that a browser's every keystroke does not check its signature and
 /// read its JSON again: each kept until it expires, and used only while its key is still in the
 /// key file as it was (revoking the key refuses its tokens at once).
-final class VerifiedTokens: @unchecked Sendable {
-  private let lock = NSLock()
-  private var tokens: [String: (token: TenantToken, key: APIKey)] = [:]
+final class VerifiedTokens: Sendable {
+  private let tokens = Locked([String: (token: TenantToken, key: APIKey)]())
   /// Past this many, the oldest are not worth finding: all are dropped.
   private let capacity = 10_000
 
   func verified(
     _ text: String, keys store: KeyStore, now: Date
   ) throws(TenantTokenError) -> (token: TenantToken, key: APIKey) {
-    if let known = lock.withLock({ tokens[text] }), known.token.expires > now,
+    if let known = tokens.withLock({ $0[text] }), known.token.expires > now,
       let current = store.key(id: known.key.id), current == known.key, !current.isExpired(at: now)
     {
       return known
     }
     let checked = try TenantToken.verified(text, keys: store, now: now)
-    lock.withLock {
+    tokens.withLock { tokens in
       if tokens.count >= capacity { tokens.removeAll(keepingCapacity: true) }
       tokens[text] = checked
     }

@@ -75,25 +75,28 @@ extension SiftServer {
 }
 
 /// One continuation resumed once, by whichever of the work and the timer ends first.
-private final class Race<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var continuation: CheckedContinuation<Value, any Error>?
-  private var done = false
-  private var onDone: (@Sendable () -> Void)?
+private final class Race<Value: Sendable>: Sendable {
+  private struct State {
+    var continuation: CheckedContinuation<Value, any Error>?
+    var done = false
+    var onDone: (@Sendable () -> Void)?
+  }
+
+  private let state = Locked(State())
 
   func start(_ continuation: CheckedContinuation<Value, any Error>) {
-    lock.withLock { self.continuation = continuation }
+    state.withLock { $0.continuation = continuation }
   }
 
   /// Resumes with `result` unless the other came first; whether this one did.
   @discardableResult
   func finish(_ result: Result<Value, any Error>) -> Bool {
-    let (continuation, onDone) = lock.withLock {
-      () -> (CheckedContinuation<Value, any Error>?, (@Sendable () -> Void)?) in
-      guard !done else { return (nil, nil) }
-      done = true
-      defer { self.continuation = nil }
-      return (self.continuation, self.onDone)
+    let (continuation, onDone) = state.withLock {
+      state -> (CheckedContinuation<Value, any Error>?, (@Sendable () -> Void)?) in
+      guard !state.done else { return (nil, nil) }
+      state.done = true
+      defer { state.continuation = nil }
+      return (state.continuation, state.onDone)
     }
     guard let continuation else { return false }
     continuation.resume(with: result)
@@ -103,9 +106,9 @@ private final class Race<Value: Sendable>: @unchecked Sendable {
 
   /// Runs `action` when the race is decided (at once if it is).
   func whenDone(_ action: @escaping @Sendable () -> Void) {
-    let already = lock.withLock { () -> Bool in
-      if done { return true }
-      onDone = action
+    let already = state.withLock { state -> Bool in
+      if state.done { return true }
+      state.onDone = action
       return false
     }
     if already { action() }

@@ -388,15 +388,14 @@ public final class CatalogStore: Sendable {
 }
 
 /// Whether a store was closed, read from any thread.
-private final class ClosedFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
+private final class ClosedFlag: Sendable {
+  private let value = Locked(false)
 
-  var isSet: Bool { lock.withLock { value } }
+  var isSet: Bool { value.withLock { $0 } }
 
   /// Runs `close` and sets the flag once it succeeded.
   func set(after close: () throws -> Void) rethrows {
     try close()
-    lock.withLock { value = true }
+    value.withLock { $0 = true }
   }
 }

@@ -58,14 +58,13 @@ extension Failure {
 }
 
 /// A progress bar that tasks may update.
-final class SharedProgress: @unchecked Sendable {
-  private let lock = NSLock()
-  private var bar: ProgressBar
+final class SharedProgress: Sendable {
+  private let bar: Locked<ProgressBar>
 
-  init(label: String) { bar = ProgressBar(label: label) }
+  init(label: String) { bar = Locked(ProgressBar(label: label)) }
 
-  func update(_ fraction: Double) { lock.withLock { bar.update(fraction) } }
-  func finish() { lock.withLock { bar.finish() } }
+  func update(_ fraction: Double) { bar.withLock { $0.update(fraction) } }
+  func finish() { bar.withLock { $0.finish() } }
 }
 
 extension ImportCommand {

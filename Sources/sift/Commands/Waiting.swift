@@ -22,8 +22,8 @@ func waiting<Value: Sendable, Failure: Error>(
   return try box.result!.get()
 }
 
-/// The result `waiting` hands from the task to the waiting thread, which reads it only after
-/// the task signalled.
+/// The result `waiting` hands from the task to the waiting thread. `@unchecked`: the task
+/// writes it once before it signals, and the thread reads it only after the signal.
 private final class WaitedResult<Value: Sendable, Failure: Error>: @unchecked Sendable {
   var result: Result<Value, Failure>?
 }

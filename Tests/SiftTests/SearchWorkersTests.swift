@@ -1,11 +1,11 @@
 import Foundation
-import Sift
+import SiftTestSupport
 import Testing
 
-@testable import SiftStore
+@testable import Sift
 
 /// Searches run on a few threads of their own, in the order they came.
-@Suite("The search threads")
+@Suite("The search threads", .tags(.unit))
 struct SearchWorkersTests {
   @Test("jobs waiting for a busy thread start in the order they were given")
   func firstComeFirstServed() async throws {
