@@ -1,7 +1,8 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
-@Suite("sift, its help and its errors")
+@Suite("sift, its help and its errors", .tags(.endToEnd))
 struct CommandLineTests {
   @Test func binaryExists() {
     #expect(
@@ -96,7 +97,7 @@ struct CommandLineTests {
   }
 }
 
-@Suite("sift bench")
+@Suite("sift bench", .tags(.endToEnd))
 struct BenchCommandTests {
   @Test("--json prints one object with the contract's keys")
   func json() throws {

@@ -11,13 +11,13 @@ import Darwin
 /// SIGKILL cannot be caught: these tests kill `sift` at random points of a write and check what
 /// SQLite's journal promises — the catalog passes `pragma integrity_check` and holds either all
 /// of the old data or all of the new, never a mix.
-@Suite("SIGKILL during writes", .serialized)
+@Suite("SIGKILL during writes", .serialized, .tags(.endToEnd), .needs("sqlite3"))
 struct CrashTests {
   typealias Tmux = TerminalAppTests.Tmux
 
   /// sqlite3 is a Debian package; install it when this machine lacks it.
   static func ensureSQLite() throws {
-    try Host.ensure(package: "sqlite3", check: "command -v sqlite3")
+    try Host.require(package: "sqlite3", check: "command -v sqlite3")
   }
 
   static func sqlite(_ path: String, _ sql: String) -> String {
@@ -133,7 +133,9 @@ struct CrashTests {
     print("killed imports: \(outcomes)")
   }
 
-  @Test("the app killed right after an edit keeps the catalog intact, with or without it")
+  @Test(
+    "the app killed right after an edit keeps the catalog intact, with or without it",
+    .needs("tmux"))
   func killedAppEdits() throws {
     try Self.ensureSQLite()
     let sift = try SiftProcess()

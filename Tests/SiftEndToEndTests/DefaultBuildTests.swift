@@ -1,11 +1,12 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 /// What `swift run sift` builds — the package's default traits, without `Server` — compiles,
 /// and its `sift` says what it leaves out. The tests run with the Server trait, so nothing else
 /// builds the command without it (a command calling into PostgreSQL outside `#if Server` once
 /// broke `swift run sift` while every test passed).
-@Suite("The default build")
+@Suite("The default build", .tags(.endToEnd))
 struct DefaultBuildTests {
   @Test(
     "swift build with the default traits builds sift, which refuses serve and PostgreSQL by name")

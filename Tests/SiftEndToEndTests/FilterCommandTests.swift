@@ -1,7 +1,8 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
-@Suite("sift filter")
+@Suite("sift filter", .tags(.endToEnd))
 struct FilterCommandTests {
   static let names = """
     Đà Nẵng

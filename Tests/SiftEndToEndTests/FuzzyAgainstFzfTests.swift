@@ -6,7 +6,7 @@ import Testing
 /// package, installed when missing) on a few hundred seeded queries over airport-like names:
 /// the same lines match, and the same line comes first — word starts and consecutive letters
 /// weigh as fzf's do ("lhr" finds "London Heathrow Airport (LHR)" first).
-@Suite("sift filter --fuzzy beside fzf")
+@Suite("sift filter --fuzzy beside fzf", .tags(.endToEnd), .needs("fzf"))
 struct FuzzyAgainstFzfTests {
   /// ASCII names in fzf's and Sift's common ground (no capitals inside a word, which fzf reads
   /// as camel case and folded text cannot): cities from the fixture, and airports named after
@@ -69,7 +69,7 @@ struct FuzzyAgainstFzfTests {
 
   @Test("the same lines match and the same line comes first, over 300 seeded queries")
   func sameFirstLine() throws {
-    try Host.ensure(package: "fzf", check: "command -v fzf")
+    try Host.require(package: "fzf", check: "command -v fzf")
     let seed = ProcessInfo.processInfo.environment["SIFT_SEED"].flatMap(UInt64.init) ?? 20_261_126
     print("FuzzyAgainstFzfTests seed \(seed) (SIFT_SEED to change it)")
     let sift = try SiftProcess()

@@ -9,24 +9,22 @@ import Darwin
 import FoundationNetworking
 #endif
 
-/// What the end-to-end tests need of the machine: shell commands, Debian packages installed
-/// when missing, free loopback ports and plain HTTP requests.
+/// What the end-to-end tests need of the machine: shell commands, the tools `Scripts/setup-tests`
+/// installs, free loopback ports and plain HTTP requests.
 enum Host {
   struct Failure: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
   }
 
-  /// Installs a Debian package with apt-get when the shell command `check` fails; throws,
-  /// naming the package, when it still fails.
-  static func ensure(package: String, check: String) throws {
+  /// Throws, naming the Debian package, when the shell command `check` fails: tests install
+  /// nothing themselves (`Scripts/setup-tests` does, and the README's test command runs it).
+  static func require(package: String, check: String) throws {
     if shell(check).status == 0 { return }
-    shell(
-      "(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \(package)) >/dev/null 2>&1"
+    throw Failure(
+      message:
+        "\(package) is missing: Scripts/setup-tests installs it (the README's test command runs it)"
     )
-    if shell(check).status != 0 {
-      throw Failure(message: "\(package) is missing and apt-get could not install it")
-    }
   }
 
   @discardableResult

@@ -1,7 +1,8 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
-@Suite("sift import")
+@Suite("sift import", .tags(.endToEnd))
 struct ImportCommandTests {
   static let cityArguments = [
     "--title", "name", "--text", "alternates", "--number", "population", "--category", "country",
@@ -182,7 +183,9 @@ struct ImportCommandTests {
 
 /// The README's "Importing your own data", run as written on the data its script makes from
 /// PyPI's pycountry.
-@Suite("README: importing the countries")
+@Suite(
+  "README: importing the countries", .tags(.endToEnd, .network),
+  .needsCorpus("sift-countries-corpus", "countries.jsonl"))
 struct ReadmeCountriesTests {
   static func countries() throws -> URL {
     try SiftProcess.scriptCorpus(
@@ -244,7 +247,8 @@ struct ReadmeCountriesTests {
     #expect(berlin["official_name"] as? String == "Federal Republic of Germany")
   }
   @Test(
-    "what a file lacks is said once, with a count and its first line; kept fields are this file's")
+    "what a file lacks is said once, with a count and its first line; kept fields are this file's",
+    .needs("sqlite3"))
   func silentImportsSpeak() throws {
     try CrashTests.ensureSQLite()
     let sift = try SiftProcess()

@@ -1,10 +1,11 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 /// Folding, matching and number filters never read the process locale: `sift` run under a real
 /// Vietnamese, Turkish and German locale answers exactly as under C. (Turkish lowercases `I` to
 /// `ı`; German writes `16,99`; a locale-aware fold or number parser would differ here.)
-@Suite("Process locales")
+@Suite("Process locales", .tags(.endToEnd), .needs("localedef"))
 struct LocaleTests {
   typealias Tmux = TerminalAppTests.Tmux
 
@@ -80,9 +81,9 @@ struct LocaleTests {
     }
   }
 
-  /// localedef comes with the `locales` Debian package; install it when this machine lacks it.
+  /// localedef comes with the `locales` Debian package, which `Scripts/setup-tests` installs.
   static func ensureLocaledef() throws {
-    try Host.ensure(
+    try Host.require(
       package: "locales", check: "command -v localedef && test -d /usr/share/i18n/locales")
   }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 /// `sift import --location` and `sift search --near/--within/--sort distance`, through the
 /// built binary on the cities sample.
-@Suite("sift search --near")
+@Suite("sift search --near", .tags(.endToEnd))
 struct NearCommandTests {
   static let locatedArguments =
     ImportCommandTests.cityArguments + [

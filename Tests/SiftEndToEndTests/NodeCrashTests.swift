@@ -7,7 +7,9 @@ import Testing
 /// database stopped with `-m immediate`, at seeded moments of the edits. Each time, once
 /// everything is back, every acknowledged edit is on both nodes; the one edit in flight per
 /// editor landed whole or not at all.
-@Suite("Nodes on PostgreSQL: killed, and the database stopped at once, under edits", .serialized)
+@Suite(
+  "Nodes on PostgreSQL: killed, and the database stopped at once, under edits", .serialized,
+  .tags(.endToEnd, .postgres), .needs("psql"))
 struct NodeCrashTests {
   typealias Server = ServeCommandTests.Server
   typealias Editor = ServeCrashTests.Editor

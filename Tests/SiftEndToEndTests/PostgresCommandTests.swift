@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// `sift import` and `sift search` on `postgresql://` catalogs, against the tests' own cluster.
-@Suite("sift on PostgreSQL", .serialized)
+@Suite("sift on PostgreSQL", .serialized, .tags(.endToEnd, .postgres), .needs("psql", "tmux"))
 struct PostgresCommandTests {
   static let cityArguments = ImportCommandTests.cityArguments + ["--rank-by", "population"]
 
@@ -267,7 +267,9 @@ struct PostgresCommandTests {
 
 /// `sift serve` on a catalog in PostgreSQL — several servers on one database, the database going
 /// away under a running server — and the terminal app and `sift bench` on one.
-@Suite("sift serve, the terminal app and sift bench on PostgreSQL", .serialized)
+@Suite(
+  "sift serve, the terminal app and sift bench on PostgreSQL", .serialized,
+  .tags(.endToEnd, .postgres), .needs("psql", "tmux"))
 struct PostgresServeTests {
   static let flowers = """
     {"id":"1","name":"Red Rose","color":"red"}

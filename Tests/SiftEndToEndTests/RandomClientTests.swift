@@ -1,12 +1,13 @@
 #if Server
 import Foundation
 import Testing
+import SiftTestSupport
 
 /// A seeded random client against the built `sift serve`: valid, invalid and hostile requests,
 /// each answer checked against a model of the catalog the client keeps — no 5xx, every answer
 /// JSON with the status the request deserves — and at the end the model and the server agree
 /// item by item.
-@Suite("sift serve against a random client", .serialized)
+@Suite("sift serve against a random client", .serialized, .tags(.endToEnd))
 struct RandomClientTests {
   @Test("valid, invalid and hostile requests for a bounded time: the model and the server agree")
   func randomClient() throws {

@@ -1,10 +1,11 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 /// README sections whose `sh` block promises output: each `sift …` line is run as written (on
 /// the built-in catalogs, in a data folder of its own) and its standard output compared, line
 /// by line, with the `# ` comments under it.
-@Suite("README: the examples that show their output")
+@Suite("README: the examples that show their output", .tags(.endToEnd))
 struct ReadmeExamplesTests {
   /// A command of a README block and the output its comments promise.
   struct Example: CustomStringConvertible {

@@ -1,9 +1,10 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 /// The README's Swift examples, pasted in order into `main.swift` of an empty package that
 /// depends on Sift, build and print what their comments say: `print(…)  // output`.
-@Suite("README as a package")
+@Suite("README as a package", .tags(.endToEnd))
 struct ReadmePackageTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()

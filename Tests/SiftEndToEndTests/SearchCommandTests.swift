@@ -1,8 +1,9 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 /// The seed scenarios through `sift search`, exactly as the README spells the command.
-@Suite("sift search")
+@Suite("sift search", .tags(.endToEnd))
 struct SearchCommandTests {
   @Test("CandySearch: caramel under All, nothing under Chocolate")
   func candySearch() throws {

@@ -1,12 +1,15 @@
 #if Server
 import Foundation
 import Testing
+import SiftTestSupport
 
 /// The search page of `sift serve` in a real browser: headless Chromium, driven through
 /// chromedriver, types, moves with the keyboard, switches scope, takes a token and opens a
 /// detail; at each step the page must show what the JSON API answers for the same input.
 /// Screenshots go to `.build/test-artifacts/search-page/` (or `$SIFT_TEST_ARTIFACTS`).
-@Suite("sift serve: the search page in Chromium", .serialized)
+@Suite(
+  "sift serve: the search page in Chromium", .serialized, .tags(.endToEnd, .browser),
+  .needs("chromium", "chromedriver", "curl"))
 struct SearchPageTests {
   /// What the page shows, read from its DOM.
   struct Shown: Equatable, CustomStringConvertible {

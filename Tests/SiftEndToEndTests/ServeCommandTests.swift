@@ -4,12 +4,13 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import SiftTestSupport
 #endif
 
 /// The built `sift serve`, started on a free loopback port: what it answers equals what
 /// `sift search` prints for the same input, edits need the token and survive the server, and
 /// SIGTERM ends it cleanly.
-@Suite("sift serve, the binary", .serialized)
+@Suite("sift serve, the binary", .serialized, .tags(.endToEnd))
 struct ServeCommandTests {
   /// A running `sift serve`; `stop()` sends SIGTERM and returns its exit status.
   final class Server: @unchecked Sendable {
@@ -271,9 +272,11 @@ struct ServeCommandTests {
     #expect(!served.isEmpty && served == printed)
   }
 
-  @Test("kill -9 while edits arrive: every acknowledged edit is in the file, and it is sound")
+  @Test(
+    "kill -9 while edits arrive: every acknowledged edit is in the file, and it is sound",
+    .needs("sqlite3"))
   func killDuringEdits() throws {
-    try Host.ensure(package: "sqlite3", check: "command -v sqlite3")
+    try Host.require(package: "sqlite3", check: "command -v sqlite3")
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     let tokenFile = try sift.write("token", "t0k3n")

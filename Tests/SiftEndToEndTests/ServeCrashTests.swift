@@ -12,7 +12,7 @@ import Glibc
 /// seeded moment, and every time it starts again on the same file — nothing repaired by hand in
 /// between — and holds every acknowledged edit. SIGTERM leaves no write-ahead log behind, and
 /// under a steady stream of edits the log stays bounded.
-@Suite("sift serve: killed and stopped under edits", .serialized)
+@Suite("sift serve: killed and stopped under edits", .serialized, .tags(.endToEnd))
 struct ServeCrashTests {
   typealias Server = ServeCommandTests.Server
 

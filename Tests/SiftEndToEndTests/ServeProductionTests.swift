@@ -1,11 +1,12 @@
 #if Server
 import Foundation
 import Testing
+import SiftTestSupport
 
 /// `sift serve` as it runs in production: keys and tenant tokens from the command line,
 /// HTTPS, and limits that hold against hostile clients (each bounded in count and time) while
 /// a well-behaved client is answered.
-@Suite("sift serve in production", .serialized)
+@Suite("sift serve in production", .serialized, .tags(.endToEnd))
 struct ServeProductionTests {
   typealias Server = ServeCommandTests.Server
 
@@ -139,10 +140,12 @@ struct ServeProductionTests {
     }
   }
 
-  @Test("--tls-cert and --tls-key: curl reaches it over HTTPS with the certificate made here")
+  @Test(
+    "--tls-cert and --tls-key: curl reaches it over HTTPS with the certificate made here",
+    .needs("curl", "openssl"))
   func https() throws {
-    try Host.ensure(package: "curl", check: "command -v curl")
-    try Host.ensure(package: "openssl", check: "command -v openssl")
+    try Host.require(package: "curl", check: "command -v curl")
+    try Host.require(package: "openssl", check: "command -v openssl")
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     let folder = sift.folder.path

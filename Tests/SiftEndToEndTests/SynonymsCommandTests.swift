@@ -3,7 +3,7 @@ import SiftTestSupport
 import Testing
 
 /// `sift synonyms add|list|remove` on a built-in catalog, and what `sift search` then finds.
-@Suite("sift synonyms")
+@Suite("sift synonyms", .tags(.endToEnd))
 struct SynonymsCommandTests {
   @Test("add, list and remove; searches find through them, ranked after what was typed")
   func addListRemove() throws {

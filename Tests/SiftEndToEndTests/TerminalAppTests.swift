@@ -5,11 +5,12 @@ import Testing
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import SiftTestSupport
 #endif
 
 /// The terminal app in a real terminal: tmux runs the built binary, `send-keys` types,
 /// `capture-pane` reads the screen.
-@Suite("sift in tmux", .serialized)
+@Suite("sift in tmux", .serialized, .tags(.endToEnd, .terminal), .needs("tmux"))
 struct TerminalAppTests {
   /// A tmux server of the test's own, with one 80×24 window.
   final class Tmux {
@@ -24,9 +25,9 @@ struct TerminalAppTests {
       try Self.ensureInstalled()
     }
 
-    /// tmux is a Debian package; install it when this machine lacks it.
+    /// tmux is a Debian package that `Scripts/setup-tests` installs.
     static func ensureInstalled() throws {
-      try Host.ensure(package: "tmux", check: "command -v tmux")
+      try Host.require(package: "tmux", check: "command -v tmux")
     }
 
     @discardableResult

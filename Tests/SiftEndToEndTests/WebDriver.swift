@@ -31,9 +31,9 @@ final class WebDriver {
   private var session = ""
 
   init(width: Int = 1200, height: Int = 900) throws {
-    try Host.ensure(package: "chromium", check: "command -v chromium")
-    try Host.ensure(package: "chromium-driver", check: "command -v chromedriver")
-    try Host.ensure(package: "curl", check: "command -v curl")
+    try Host.require(package: "chromium", check: "command -v chromium")
+    try Host.require(package: "chromium-driver", check: "command -v chromedriver")
+    try Host.require(package: "curl", check: "command -v curl")
     let port = try Host.freePort()
     base = URL(string: "http://127.0.0.1:\(port)")!
     driver.executableURL = URL(

@@ -4,9 +4,11 @@ import Testing
 
 @testable import Sift
 
-@Suite("Line filter")
+@Suite("Line filter", .tags(.unit))
 struct LineFilterTests {
-  @Test("splitting and folding bytes on every core equals folding Strings, on random lines")
+  @Test(
+    "splitting and folding bytes on every core equals folding Strings, on random lines",
+    .tags(.large), .notInFastRun)
   func bytesEqualStrings() {
     var random = SplitMix64(seed: 404)
     let pieces: [[UInt8]] = [
@@ -67,7 +69,9 @@ struct LineFilterTests {
   /// Text that folds no longer than it is (accents, capitals, CRLF), over 2 MB: each core folds
   /// in place into its region of one buffer, with a gap of zeros between the regions. (Hangul
   /// in the test above folds longer and takes the copying path instead.)
-  @Test("folding in place on every core: same lines, values and matches as folding Strings")
+  @Test(
+    "folding in place on every core: same lines, values and matches as folding Strings",
+    .tags(.large), .notInFastRun)
   func inPlaceParts() {
     var random = SplitMix64(seed: 2_026)
     let pieces = ["da", " ", "Nẵng", "SAN", "Straße", "Łódź", "a", "\t", "ÀÉ", "x-y"]

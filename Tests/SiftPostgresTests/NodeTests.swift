@@ -8,7 +8,8 @@ import Testing
 
 /// Nodes that search a PostgreSQL catalog in memory and follow its change log: writers on every
 /// node at once, restarts from the local copy, an import under them, the database gone and back.
-@Suite("Nodes follow a PostgreSQL catalog's change log", .serialized)
+@Suite(
+  "Nodes follow a PostgreSQL catalog's change log", .serialized, .tags(.postgres), .needs("psql"))
 struct NodeTests {
   /// A folder of the test's own, removed at the end.
   final class Folder {

@@ -8,7 +8,9 @@ import Testing
 
 /// A catalog in PostgreSQL as the truth: its edits, its change log and its upgrades. (Searches
 /// are the nodes' — `NodeTests`, `ServedEquivalenceTests`.)
-@Suite("A catalog in PostgreSQL keeps its items and the order of their changes", .serialized)
+@Suite(
+  "A catalog in PostgreSQL keeps its items and the order of their changes", .serialized,
+  .tags(.postgres), .needs("psql"))
 struct PostgresCatalogTests {
   static func seed(_ catalog: SeedCatalog) throws -> CatalogDocument { try catalog.load() }
 

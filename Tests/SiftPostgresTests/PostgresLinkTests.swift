@@ -6,7 +6,7 @@ import Testing
 
 @testable import SiftPostgres
 
-@Suite("The connections to PostgreSQL")
+@Suite("The connections to PostgreSQL", .tags(.postgres), .needs("psql"))
 struct PostgresLinkTests {
   @Test("a request cancelled while every connection is busy stops waiting; the others finish")
   func cancelledWhileWaiting() async throws {

@@ -14,7 +14,9 @@ import Testing
 /// with their number ranges, sorted pages, snippets, suggestions, "did you mean". One engine
 /// answers both, so this holds by construction; the test keeps it so (the copy is loaded from
 /// the database's rows, in its order, with its schema).
-@Suite("sift serve on PostgreSQL gives the embedded server's answers", .serialized)
+@Suite(
+  "sift serve on PostgreSQL gives the embedded server's answers", .serialized, .tags(.postgres),
+  .needs("psql"))
 struct ServedEquivalenceTests {
   @Test(
     "random searches with facets and explanations, and pages past the first, answer alike",

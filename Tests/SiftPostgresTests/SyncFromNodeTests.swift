@@ -13,7 +13,9 @@ import Testing
 /// socket: after each round of random edits (through the node, and synonyms) a sync brings the
 /// copy to the node's version, and the copy, opened as an app opens it, gives the node's pages;
 /// a copy further behind than the kept log starts over and ends the same.
-@Suite("A copy follows a PostgreSQL catalog through a node", .serialized)
+@Suite(
+  "A copy follows a PostgreSQL catalog through a node", .serialized, .tags(.postgres),
+  .needs("psql"))
 struct SyncFromNodeTests {
   @Test("CatalogSync follows a node through random edits, and starts over from behind the kept log")
   func followsANode() async throws {

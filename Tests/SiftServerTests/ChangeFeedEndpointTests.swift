@@ -10,7 +10,7 @@ import Testing
 
 /// `GET /catalogs/NAME/snapshot` and `GET /catalogs/NAME/changes`: their JSON, their errors
 /// (each naming the parameter), the 410 that tells a copy to start over, who may read them.
-@Suite("sift serve: the change feed")
+@Suite("sift serve: the change feed", .tags(.unit))
 struct ChangeFeedEndpointTests {
   typealias Tenant = KeyAndTenantTests
 

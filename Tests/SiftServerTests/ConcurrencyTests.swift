@@ -6,10 +6,11 @@ import Sift
 import SiftServer
 import SiftStore
 import Testing
+import SiftTestSupport
 
 /// Searches running while edits are written see the catalog before an edit or after it, never
 /// half of one: in every answer the items found, the catalog's count and the rows agree.
-@Suite("sift serve: searches during edits")
+@Suite("sift serve: searches during edits", .tags(.unit))
 struct ConcurrencyTests {
   @Test("four searchers and one editor: every answer is one whole state of the catalog")
   func consistentDuringEdits() async throws {

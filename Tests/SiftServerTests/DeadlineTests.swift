@@ -6,10 +6,11 @@ import Sift
 import SiftServer
 import SiftStore
 import Testing
+import SiftTestSupport
 
 /// `--request-timeout`: a search that takes too long is answered 503 in time, and the server
 /// goes on answering.
-@Suite("sift serve: a deadline per request")
+@Suite("sift serve: a deadline per request", .tags(.unit))
 struct DeadlineTests {
   /// A catalog whose searches for `slow` take `delay`; everything else as the catalog it wraps.
   struct SlowCatalog: SearchCatalog {

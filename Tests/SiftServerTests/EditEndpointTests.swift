@@ -6,10 +6,11 @@ import Sift
 import SiftServer
 import SiftStore
 import Testing
+import SiftTestSupport
 
 /// `POST`, `PUT` and `DELETE` on `/catalogs/NAME/items`: saved before the reply, seen by the
 /// next search, refused without the token, and every bad body named.
-@Suite("sift serve: edits")
+@Suite("sift serve: edits", .tags(.unit))
 struct EditEndpointTests {
   static let token = "s3cret-token"
 

@@ -11,7 +11,7 @@ import Testing
 
 /// Keys with actions, catalogs and an expiry; tenant tokens whose filters hold for every
 /// search, count, facet, suggestion and item read; `--private`; rate limits.
-@Suite("sift serve: keys and tenant tokens")
+@Suite("sift serve: keys and tenant tokens", .tags(.unit))
 struct KeyAndTenantTests {
   static let admin = "admin-token-for-tests"
 

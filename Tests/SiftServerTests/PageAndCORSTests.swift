@@ -7,11 +7,12 @@ import Sift
 import SiftServer
 import SiftStore
 import Testing
+import SiftTestSupport
 
 /// The search page's files and the browser rules: the page, its script and style served with a
 /// policy that lets nothing but this server's own script run; CORS headers only for the origin
 /// given with `--cors`, on answers and errors alike.
-@Suite("sift serve: the page's files and CORS")
+@Suite("sift serve: the page's files and CORS", .tags(.unit))
 struct PageAndCORSTests {
   static func raw(
     _ server: SiftServer, _ uri: String, method: HTTPRequest.Method = .get,

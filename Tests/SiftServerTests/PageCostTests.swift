@@ -6,11 +6,12 @@ import Sift
 import SiftServer
 import SiftStore
 import Testing
+import SiftTestSupport
 
 /// A page of search results costs a page: a field of many values (a city's other names) holds
 /// the values that matched and a few more, `more` counts the rest, and only what is sent is
 /// highlighted; the item read by id has every value.
-@Suite("sift serve: a page costs a page")
+@Suite("sift serve: a page costs a page", .tags(.unit))
 struct PageCostTests {
   static let schema = CatalogSchema(
     name: "places",

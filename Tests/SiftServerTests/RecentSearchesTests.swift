@@ -10,7 +10,7 @@ import Testing
 
 /// A served catalog keeps its last searches to refine the next keystroke from and to answer a
 /// repeated one: whatever order searches come in, each answer equals a fresh search.
-@Suite("sift serve: refining from recent searches")
+@Suite("sift serve: refining from recent searches", .tags(.unit))
 struct RecentSearchesTests {
   /// What a page shows: ids, indicator, counts, suggestions, did-you-mean.
   static func answer(_ json: [String: Any]) -> String {

@@ -6,11 +6,12 @@ import Sift
 import SiftServer
 import SiftStore
 import Testing
+import SiftTestSupport
 
 /// `sift serve`'s JSON endpoints, driven through the router (no socket): answers equal what a
 /// `CatalogSession` — the path `sift search` takes — shows for the same input, and every bad
 /// request gets its status and an `{"error": …}` that names the part at fault.
-@Suite("sift serve: search endpoints")
+@Suite("sift serve: search endpoints", .tags(.unit))
 struct SearchEndpointTests {
   /// Fresh copies of the built-in catalogs in a temporary folder, served under their names.
   static func server(token: String? = nil) throws -> (SiftServer, [String: CatalogStore], URL) {

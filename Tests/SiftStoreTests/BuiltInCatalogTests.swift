@@ -1,10 +1,11 @@
 import Foundation
 import Sift
+import SiftTestSupport
 import Testing
 
 @testable import SiftStore
 
-@Suite("Built-in catalogs")
+@Suite("Built-in catalogs", .tags(.unit))
 struct BuiltInCatalogTests {
   @Test(
     "each loads with the data of its seed tutorial",

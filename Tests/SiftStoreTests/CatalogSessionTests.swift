@@ -1,10 +1,11 @@
 import Foundation
 import Sift
+import SiftTestSupport
 import Testing
 
 @testable import SiftStore
 
-@Suite("Edits and search state on disk")
+@Suite("Edits and search state on disk", .tags(.unit))
 struct CatalogSessionTests {
   @Test("FoodTracker edits through a filtered view are saved and reload in place")
   func editsPersist() throws {

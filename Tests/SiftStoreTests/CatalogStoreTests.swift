@@ -6,7 +6,7 @@ import Testing
 
 @testable import SiftStore
 
-@Suite("Catalog files")
+@Suite("Catalog files", .tags(.unit))
 struct CatalogStoreTests {
   @Test("a new catalog is versioned, marked as Sift's and in WAL mode")
   func format() throws {

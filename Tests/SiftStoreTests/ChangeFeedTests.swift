@@ -10,7 +10,7 @@ import Testing
 /// way `CatalogSync` writes one, the copy must hold the catalog's items at the catalog's
 /// positions (so the same order) and its synonyms — or, for a reader with a filter, exactly the
 /// items the filter admits.
-@Suite("The change feed of a catalog file")
+@Suite("The change feed of a catalog file", .tags(.unit))
 struct ChangeFeedTests {
   /// A served catalog of the products, and a random editor of it.
   struct Served {

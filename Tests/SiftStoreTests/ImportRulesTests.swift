@@ -7,7 +7,7 @@ import Testing
 
 /// `CatalogImport` applies the import's rules to items in memory (a catalog in PostgreSQL);
 /// a .sqlite catalog applies them in SQL. Both must leave the same catalog.
-@Suite("The import's rules, in memory and in SQLite")
+@Suite("The import's rules, in memory and in SQLite", .tags(.unit))
 struct ImportRulesTests {
   /// One import after another into the same catalog: fields added along the way, one import
   /// without ids (all added), one without the category (it stays the catalog's), one that

@@ -1,10 +1,11 @@
 import Foundation
 import Sift
+import SiftTestSupport
 import Testing
 
 @testable import SiftStore
 
-@Suite("Import")
+@Suite("Import", .tags(.unit))
 struct ImportTests {
   static let citySpec = ImportSpec(
     titleField: "name", textFields: ["alternates"], numberFields: ["population"],
@@ -205,7 +206,7 @@ struct ImportTests {
   }
 }
 
-@Suite("UTF-8 validation")
+@Suite("UTF-8 validation", .tags(.unit))
 struct UTF8ValidationTests {
   @Test("agrees with Foundation on random and tricky bytes")
   func agreesWithFoundation() {

@@ -9,7 +9,7 @@ import Testing
 /// The search index kept in a file beside the catalog (`IndexFile`), mapped: read when it is
 /// the one the catalog records and current, rebuilt (and saved) when it is missing, stale,
 /// another's or damaged — never searched when it does not answer the items.
-@Suite("Index in the catalog's index file")
+@Suite("Index in the catalog's index file", .tags(.unit))
 struct IndexInFileTests {
   static let queries = ["", "rose", "r", "red rose", "2010", "-rose", "wedding", "flwer"]
 

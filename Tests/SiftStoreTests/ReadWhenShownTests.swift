@@ -8,7 +8,7 @@ import Testing
 /// A catalog session holds only the index: the items it shows are read from the file. Replayed
 /// against a collection that holds its items, the same edits and searches give the same rows,
 /// the same row changes and the same items on every row.
-@Suite("Items read from the file when shown")
+@Suite("Items read from the file when shown", .tags(.unit))
 struct ReadWhenShownTests {
   static let queries = ["", "rose", "r", "red", "red rose", "-rose", "tulip 3", "flwer", "ca"]
 

@@ -12,7 +12,7 @@ import Testing
 /// One rule is not the item's alone: near spellings are looked for only when the catalog has
 /// no exact match. Each shard says whether it added them; when one did and another did not,
 /// the whole catalog has an exact match, and the front asks the first again without them.
-@Suite("Shards merged give the single catalog's pages")
+@Suite("Shards merged give the single catalog's pages", .tags(.unit))
 struct ShardMergeTests {
   /// One result as the front sees it: the shard's explanation carries what orders it.
   struct Ranked {
@@ -77,7 +77,8 @@ struct ShardMergeTests {
   }
 
   @Test(
-    "the cities in two shards by id: 300 merged pages equal the single catalog's, counts and facets add up"
+    "the cities in two shards by id: 300 merged pages equal the single catalog's, counts and facets add up",
+    .tags(.large), .notInFastRun
   )
   func twoShards() throws {
     let folder = try TemporaryFolder()

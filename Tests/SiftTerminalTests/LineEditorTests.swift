@@ -4,7 +4,7 @@ import Testing
 @testable import SiftTerminal
 
 /// The line editor of the search field and the form, against a model written here.
-@Suite("Line editor")
+@Suite("Line editor", .tags(.unit))
 struct LineEditorTests {
   /// The editor after `keys`, as "text|" with the cursor marked.
   static func typed(_ start: String, cursor: Int? = nil, _ keys: [Key]) -> String {

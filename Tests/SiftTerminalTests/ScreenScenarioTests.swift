@@ -12,7 +12,7 @@ enum Fixtures {
 }
 
 /// The seed scenarios, asserted on the screen the app draws at 80×24.
-@Suite("Terminal screens")
+@Suite("Terminal screens", .tags(.unit))
 struct ScreenScenarioTests {
   @Test("the first screen: products, search field focused, everything shown")
   func firstScreen() throws {
@@ -622,7 +622,7 @@ struct ScreenScenarioTests {
   }
 }
 
-@Suite("Hostile data on screen")
+@Suite("Hostile data on screen", .tags(.unit))
 struct HostileScreenTests {
   @Test("100,000-character fields of wide, combining and control characters stay in their cells")
   func hugeFields() throws {

@@ -1,8 +1,9 @@
+import SiftTestSupport
 import Testing
 
 @testable import SiftTerminal
 
-@Suite("Keys, cells and drawing")
+@Suite("Keys, cells and drawing", .tags(.unit))
 struct TerminalPieceTests {
   @Test(
     "bytes decode to keys",

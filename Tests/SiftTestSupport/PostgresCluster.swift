@@ -6,8 +6,10 @@ import Glibc
 
 /// A PostgreSQL server of the tests' own: `initdb` into a temporary folder (as the `postgres`
 /// user when the tests run as root, since the server refuses root), started on a free port of
-/// 127.0.0.1 and stopped when the test process exits. PostgreSQL is installed with apt-get when
-/// missing; when it cannot be started, `shared()` throws saying why — never a silent skip.
+/// 127.0.0.1 and stopped when the test process exits. `Scripts/setup-tests` installs PostgreSQL;
+/// when it is missing or cannot be started, `shared()` throws saying why — never a silent skip
+/// (a suite that needs it says `.needs("psql")`, which skips it only on a machine that cannot
+/// install it).
 public final class PostgresCluster: Sendable {
   public let port: Int
   public let folder: String
@@ -97,17 +99,10 @@ public final class PostgresCluster: Sendable {
   }
 
   private init() throws {
-    var binaries = Self.findBinaries()
-    if binaries == nil {
-      _ = Self.run(
-        "(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql postgresql-contrib) >/dev/null 2>&1"
-      )
-      binaries = Self.findBinaries()
-    }
-    guard let binaries else {
+    guard let binaries = Self.findBinaries() else {
       throw Failure(
         description:
-          "PostgreSQL is not installed and apt-get could not install it (the PostgreSQL tests need initdb and pg_ctl)"
+          "PostgreSQL is not installed (the PostgreSQL tests need initdb and pg_ctl): Scripts/setup-tests installs it"
       )
     }
     guard Self.run("command -v psql").status == 0 else {

@@ -5,7 +5,7 @@ import Testing
 
 /// Either of two: `rose | tulip`, `rose OR tulip`, parsed, matched, ranked, highlighted and
 /// edited through, checked against `ReferenceMatcher`.
-@Suite("Either of two")
+@Suite("Either of two", .tags(.unit))
 struct AlternativesTests {
   static let schema = QueryParserTests.schema
 
@@ -115,7 +115,9 @@ struct AlternativesTests {
     #expect(withAlternatives > 1000)
   }
 
-  @Test("typing a query with alternatives, and back, agrees with searching from scratch")
+  @Test(
+    "typing a query with alternatives, and back, agrees with searching from scratch", .tags(.large),
+    .notInFastRun)
   func typingMatchesReference() throws {
     var random = SplitMix64(seed: 4242)
     let schema = EnginePropertyTests.schema

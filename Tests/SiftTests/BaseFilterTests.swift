@@ -6,7 +6,7 @@ import Testing
 /// A base filter (a tenant's rows) is searched as a token is, and the page around its rows is
 /// said of them alone: the reference is the same search with the filter as the searcher's own
 /// token, and the catalog's items counted by hand.
-@Suite("Base filter")
+@Suite("Base filter", .tags(.unit), .tags(.unit))
 struct BaseFilterTests {
   static let categories = ["Chocolate", "Hard", "Other"]
   /// Every prefix of every word of the candies, a few misspellings and a negation.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sift
 
-@Suite("Byte search")
+@Suite("Byte search", .tags(.unit))
 struct ByteSearchTests {
   /// Haystacks of common letters, so both the memchr path (a rare byte in the needle) and the
   /// 16-at-a-time pair path (only common bytes) meet many near misses; lengths cross the 16-byte

@@ -3,7 +3,7 @@ import SiftTestSupport
 import Testing
 
 /// The one edit pipeline (`SearchController.commit(_:to:)`): checked, written, then shown.
-@Suite("Edit pipeline")
+@Suite("Edit pipeline", .tags(.unit))
 struct EditPipelineTests {
   /// A persistence that records what it was asked to write, names new items "n1", "n2"…, and
   /// can refuse everything.

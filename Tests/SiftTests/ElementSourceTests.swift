@@ -5,7 +5,7 @@ import Testing
 @testable import Sift
 
 /// A collection over an `ElementSource` keeps the index alone and reads what it shows.
-@Suite("Elements read when shown")
+@Suite("Elements read when shown", .tags(.unit))
 struct ElementSourceTests {
   /// The app's candies in a "database" that counts its reads and can lose elements.
   final class CandyTable: ElementSource, @unchecked Sendable {

@@ -4,7 +4,7 @@ import Testing
 @testable import Sift
 
 /// Seeded random catalogs, queries and edits, checked against `ReferenceMatcher`.
-@Suite("Engine properties")
+@Suite("Engine properties", .tags(.unit))
 struct EnginePropertyTests {
   static let schema = CatalogSchema(
     name: "things",
@@ -84,7 +84,9 @@ struct EnginePropertyTests {
     }
   }
 
-  @Test("typing character by character (refinement) agrees with searching from scratch")
+  @Test(
+    "typing character by character (refinement) agrees with searching from scratch", .tags(.large),
+    .notInFastRun)
   func refinementMatchesReference() throws {
     var random = SplitMix64(seed: 77)
     let reference = ReferenceMatcher(schema: Self.schema)
@@ -254,9 +256,11 @@ struct EnginePropertyTests {
   }
 }
 
-@Suite("Large catalogs")
+@Suite("Large catalogs", .tags(.unit))
 struct LargeCatalogTests {
-  @Test("a catalog folded on every core searches exactly like one built item by item")
+  @Test(
+    "a catalog folded on every core searches exactly like one built item by item", .tags(.large),
+    .notInFastRun)
   func parallelBuildEqualsSequential() throws {
     var random = SplitMix64(seed: 100_001)
     let items = (0..<110_000).map { EnginePropertyTests.randomItem($0, using: &random) }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sift
 
-@Suite("Facet counts")
+@Suite("Facet counts", .tags(.unit))
 struct FacetTests {
   @Test("CandySearch: All 15 · Chocolate 5 · Hard 4 · Other 6, then for a query")
   func candies() throws {

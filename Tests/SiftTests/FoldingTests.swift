@@ -4,7 +4,7 @@ import Testing
 
 @testable import Sift
 
-@Suite("Text folding")
+@Suite("Text folding", .tags(.unit))
 struct FoldingTests {
   /// (language, original, folded)
   static let cases: [(String, String, String)] = [

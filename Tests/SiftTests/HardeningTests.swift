@@ -6,11 +6,12 @@ import Testing
 
 /// Issue 6's properties at scale, seeded so every failure reproduces: edit sequences against the
 /// reference, restoration from mutated snapshots, and hostile queries end to end in the engine.
-@Suite("Hardening")
+@Suite("Hardening", .tags(.unit))
 struct HardeningTests {
   typealias Engine = EnginePropertyTests
 
-  @Test("10,000 random edit sequences: rows always equal the reference's")
+  @Test(
+    "10,000 random edit sequences: rows always equal the reference's", .tags(.large), .notInFastRun)
   func editSequences() throws {
     var random = SplitMix64(seed: 600_613)
     let reference = ReferenceMatcher(schema: Engine.schema)
@@ -59,7 +60,9 @@ struct HardeningTests {
     #expect(edits > 10_000)
   }
 
-  @Test("snapshots mutated at random restore or fail cleanly, never leave a broken state")
+  @Test(
+    "snapshots mutated at random restore or fail cleanly, never leave a broken state",
+    .tags(.large), .notInFastRun)
   func mutatedSnapshots() throws {
     var random = SplitMix64(seed: 1_848)
     var base = SearchController(collection: try Fixtures.collection(.media))
@@ -171,7 +174,7 @@ struct HardeningTests {
   }
 }
 
-@Suite("Index memory")
+@Suite("Index memory", .tags(.unit))
 struct IndexMemoryTests {
   static let items = [
     Item(id: "1", fields: ["title": .text("Straße"), "tags": .texts(["서울", "ab"])]),

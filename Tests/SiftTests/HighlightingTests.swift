@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sift
 
-@Suite("Highlighting")
+@Suite("Highlighting", .tags(.unit))
 struct HighlightingTests {
   static func marked(_ text: String, _ needles: [String], initials: [String] = []) -> String {
     let ranges = Highlighting.ranges(

@@ -5,7 +5,7 @@ import Testing
 
 /// The index as bytes (`SearchIndex.archived()`, `SearchIndex(archive:schema:)`): what a
 /// catalog file keeps so that opening does not fold every item again.
-@Suite("Index archive")
+@Suite("Index archive", .tags(.unit))
 struct IndexArchiveTests {
   static let queries = [
     "", "rose", "r", "red rose", "choc", "2010", "carmel", "서울", "-rose", "a b",

@@ -7,7 +7,7 @@ import Testing
 /// The JSON reader a copy reads the change feed with (`JSONValue.parse`): what the writer wrote
 /// reads back the same, and so does what Foundation's encoder writes (other escapes, other
 /// number forms); what is not JSON is refused with where it stopped.
-@Suite("JSON read by hand")
+@Suite("JSON read by hand", .tags(.unit))
 struct JSONParsingTests {
   /// A random value: strings of every kind of character, whole and fractional numbers, lists
   /// of strings, nested objects and arrays, up to `depth`.

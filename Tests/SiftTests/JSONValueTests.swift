@@ -6,7 +6,7 @@ import Testing
 /// The JSON writer of `sift search --json` and `sift serve` reads back, through Foundation's
 /// decoder, as exactly the strings and numbers it was given — controls, quotes, every script,
 /// whole and fractional numbers — and escapes what could drive a terminal.
-@Suite("JSON written by hand")
+@Suite("JSON written by hand", .tags(.unit))
 struct JSONValueTests {
   /// Read back by Foundation's decoder (JSONSerialization on Linux reads some doubles a unit
   /// in the last place off, and would test the reader rather than the writer).

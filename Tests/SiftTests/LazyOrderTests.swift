@@ -6,7 +6,7 @@ import Testing
 /// A search puts only its first rows in order; these tests hold that order to the full sort
 /// (`SearchIndex.order(rank(…))`) on seeded random catalogs: every page boundary, rows read past
 /// the first page, and edits made while most rows are still unranked.
-@Suite("Ranking only the rows shown")
+@Suite("Ranking only the rows shown", .tags(.unit))
 struct LazyOrderTests {
   static let syllables = ["a", "ba", "ab", "ca", "b", "ac", "cab", "san", "an", " ", "-", "á"]
   /// Each as typed, and finished with a space (exactness ranks them differently,

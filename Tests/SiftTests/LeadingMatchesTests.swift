@@ -7,7 +7,7 @@ import Testing
 /// a page read from them must be the start of the full sort (`order(rank(…))`) of the index as
 /// it is — after adds, changes and deletes, with scopes, tokens and negations, and with lists
 /// too short for the page (then the bounds answer).
-@Suite("Kept first matches of short needles")
+@Suite("Kept first matches of short needles", .tags(.unit))
 struct LeadingMatchesTests {
   static let countries = ["fr", "us", "vn", "no"]
   static let queries = [

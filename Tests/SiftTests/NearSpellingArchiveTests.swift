@@ -6,7 +6,7 @@ import Testing
 /// The near-spelling dictionaries as bytes (`archivedNearSpellings()`, `readNearSpellings`):
 /// what a catalog file keeps beside the index so that the first misspelt search reads them
 /// instead of reading every word.
-@Suite("Near-spelling archive")
+@Suite("Near-spelling archive", .tags(.unit))
 struct NearSpellingArchiveTests {
   static let schema = CatalogSchema(
     name: "words", fields: [.text("title"), .text("tags"), .number("n")], titleField: "title",

@@ -8,7 +8,7 @@ import Testing
 /// starts a word, and whether the title holds the match (`MatchRank.nearClass`) — the reference
 /// is that order stably sorted by (that class, distance), with a haversine of the test's own; a
 /// radius keeps only what is within it.
-@Suite("Near a place")
+@Suite("Near a place", .tags(.unit))
 struct NearTests {
   static let schema: CatalogSchema = {
     var schema = EnginePropertyTests.schema

@@ -6,7 +6,7 @@ import Testing
 /// Relevance where a catalog has no ranking field (issue 52): the examples a traveller found in
 /// PyPI's airports — each pair listed so that catalog order, the only rule left before, puts the
 /// wrong one first — finished and still being typed, and the reference agrees.
-@Suite("Relevance without popularity")
+@Suite("Relevance without popularity", .tags(.unit))
 struct NoPopularityTests {
   static let schema = CatalogSchema(
     name: "airports",

@@ -3,7 +3,7 @@ import SiftTestSupport
 import Testing
 
 /// One grammar for numbers written as text: queries, CSV cells and the terminal app's form.
-@Suite("Number text")
+@Suite("Number text", .tags(.unit))
 struct NumberTextTests {
   @Test(
     "what reads as a number is one",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sift
 
-@Suite("Query language")
+@Suite("Query language", .tags(.unit))
 struct QueryParserTests {
   static let schema: CatalogSchema =
     (try? SeedCatalog.products.load().schema)

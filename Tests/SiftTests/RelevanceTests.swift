@@ -6,7 +6,7 @@ import Testing
 /// The ranking rules (README, "How results are ordered"), one at a time: each case is a pair of items that every rule before
 /// the one under test leaves tied (or favours the same way), and that the rule under test puts
 /// in the order given, against popularity and catalog order where they would say otherwise.
-@Suite("Relevance rules")
+@Suite("Relevance rules", .tags(.unit))
 struct RelevanceTests {
   static func schema(ranking: RankingField? = RankingField("population")) -> CatalogSchema {
     CatalogSchema(
@@ -182,7 +182,9 @@ struct RelevanceTests {
     }
   }
 
-  @Test("many matches are ordered on every core as a plain comparison sort orders them")
+  @Test(
+    "many matches are ordered on every core as a plain comparison sort orders them", .tags(.large),
+    .notInFastRun)
   func manyMatchesInParallel() throws {
     // Enough items that a one-letter term's matches are sorted in parts, one per core
     // (`SearchIndex.order`: at least 100,000 slots a part); few letters and populations, so

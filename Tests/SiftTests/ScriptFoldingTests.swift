@@ -5,7 +5,7 @@ import Testing
 
 /// README, "What folds": katakana and hiragana, the Arabic-script letters Arabic and Persian
 /// keyboards type differently, and Arabic-Indic and Persian digits — for data and queries alike.
-@Suite("Folding more scripts")
+@Suite("Folding more scripts", .tags(.unit))
 struct ScriptFoldingTests {
   static let schema = CatalogSchema(
     name: "names", fields: [.text("title"), .number("year")], titleField: "title")

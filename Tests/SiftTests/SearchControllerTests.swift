@@ -4,7 +4,7 @@ import Testing
 
 @testable import Sift
 
-@Suite("SearchController")
+@Suite("SearchController", .tags(.unit))
 struct SearchControllerTests {
   @Test("presents, updates and dismisses like UISearchController")
   func lifecycle() throws {

@@ -1,4 +1,5 @@
 import Observation
+import SiftTestSupport
 import Testing
 
 @testable import Sift
@@ -33,7 +34,7 @@ private final class ChangeLog: @unchecked Sendable {
   func insert(_ name: String) { names.insert(name) }
 }
 
-@Suite("SearchModel")
+@Suite("SearchModel", .tags(.unit))
 @MainActor
 struct SearchModelTests {
   @Test("typing, scopes and tokens change exactly the properties a view reads")

@@ -7,7 +7,7 @@ import Testing
 /// A request is read once, below the UI (`SearchRequest`); the reference here is what the app
 /// does with the same request typed and tapped: activate, choose the scope, insert each token,
 /// type the text — one event at a time on a `SearchController`.
-@Suite("SearchRequest")
+@Suite("SearchRequest", .tags(.unit))
 struct SearchRequestTests {
   /// The UI's way, event by event: the reading must agree with it.
   static func replayed(_ input: SearchRequestInput, on catalog: SeedCatalog) throws

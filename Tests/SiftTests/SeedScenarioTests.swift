@@ -5,7 +5,7 @@ import Testing
 @testable import Sift
 
 /// The four seed tutorials, played through SearchController on the built-in data.
-@Suite("Seed scenarios")
+@Suite("Seed scenarios", .tags(.unit))
 struct SeedScenarioTests {
   // MARK: CandySearch (seed 002)
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Snippets: a long text cut to N words around its highlights, checked against a reference
 /// that works on word indexes, and pinned on examples.
-@Suite("Snippets")
+@Suite("Snippets", .tags(.unit))
 struct SnippetTests {
   static let text =
     "A sullen ten-year-old girl wanders into a world of spirits when her parents are turned into pigs."

@@ -6,7 +6,7 @@ import Testing
 
 /// Results by a field: the relevance order, stably sorted by the field's value — the reference
 /// every sorted search is checked against, through searches, lazy pages and edits.
-@Suite("Sort by a field")
+@Suite("Sort by a field", .tags(.unit))
 struct SortTests {
   static let schema = EnginePropertyTests.schema
   static let sorts = ["title", "year", "price"].flatMap {

@@ -6,7 +6,7 @@ import Testing
 
 /// Synonyms: groups and one-way rules, expanded into alternatives, ranked after what was typed,
 /// checked against `ReferenceMatcher`'s plain rule.
-@Suite("Synonyms")
+@Suite("Synonyms", .tags(.unit))
 struct SynonymsTests {
   static let synonyms = Synonyms([
     .init(group: ["sofa", "couch", "settee"]),
@@ -106,7 +106,9 @@ struct SynonymsTests {
     return Synonyms(entries)
   }
 
-  @Test("search with random synonyms agrees with the reference, typed and refined")
+  @Test(
+    "search with random synonyms agrees with the reference, typed and refined", .tags(.large),
+    .notInFastRun)
   func matchesReference() throws {
     let seed: UInt64 = 6161
     print("SynonymsTests seed \(seed)")

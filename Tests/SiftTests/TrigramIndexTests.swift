@@ -7,7 +7,7 @@ import Testing
 /// The trigram index (`TrigramIndex`, `SearchIndex.prepareSubstringSearch()`): terms of three
 /// bytes or more check only the slots holding their rarest trigram. It must change nothing but
 /// the time: every search equals one on an index that scans.
-@Suite("Trigram index")
+@Suite("Trigram index", .tags(.unit))
 struct TrigramIndexTests {
   static let schema = CatalogSchema(
     name: "places", fields: [.text("title"), .text("aliases"), .number("n"), .category("kind")],

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Sift
 
-@Suite("The typed door")
+@Suite("The typed door", .tags(.unit))
 struct TypedDoorTests {
   @Test("CandySearch on the app's own Candy: results are its elements, scopes and tokens typed")
   func candies() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Typo tolerance (README, "How results are ordered"): budgets by length, the first letter's double cost, swaps, the
 /// terms that never have typos, the threshold, and the scripts it works in.
-@Suite("Typo tolerance")
+@Suite("Typo tolerance", .tags(.unit))
 struct TypoToleranceTests {
   static let places = [
     "Lisbon", "Amsterdam", "Tokyo", "Lyon", "Cat Island", "Ginger Bay", "Москва", "Αθήνα",
