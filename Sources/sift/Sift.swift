@@ -5,10 +5,6 @@ import Sift
 import SiftStore
 import SiftTerminal
 
-#if Server
-import SiftPostgres
-#endif
-
 /// The `sift` command: a thin shell over the Sift libraries.
 @main
 struct SiftCommand: AsyncParsableCommand {
@@ -29,9 +25,8 @@ struct SiftCommand: AsyncParsableCommand {
     version: "0.1.0",
     subcommands: [
       AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self,
-      BenchCommand.self, ServeCommand.self, KeysCommand.self, SynonymsCommand.self,
-      SyncCommand.self,
-    ],
+      BenchCommand.self,
+    ] + serverCommands + [SynonymsCommand.self, SyncCommand.self],
     defaultSubcommand: AppCommand.self
   )
 }
@@ -52,8 +47,9 @@ struct AppCommand: ParsableCommand {
   @OptionGroup var place: PlaceOptions
 
   func run() throws {
-    if PostgresAddress.isPostgres(catalog) { return try runOnPostgres() }
-    let store = try Failure.openCatalog(catalog)
+    let argument = try CatalogArgument(catalog)
+    if case .postgres(let address) = argument.place { return try runOnPostgres(address) }
+    let store = try argument.openStore()
     defer { try? store.close() }
     guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {
       throw Failure.exit(TerminalError.notATerminal.description, status: 2)
@@ -124,27 +120,10 @@ enum Failure {
     return ExitCode(status)
   }
 
-  /// Opens a catalog named on the command line.
+  /// Opens a built-in catalog or a .sqlite file named on the command line.
   static func openCatalog(_ argument: String, concurrentReads: Bool = false) throws -> CatalogStore
   {
-    let location: CatalogLocation
-    do {
-      location = try CatalogLocation(argument)
-    } catch {
-      throw exit(error.description, status: 2)
-    }
-    do {
-      return try location.open(concurrentReads: concurrentReads)
-    } catch {
-      switch error {
-      case .notFound(let path):
-        throw exit("unknown catalog \"\(argument)\": no file at \(path)", status: 2)
-      case .isFolder, .notSQLite, .notACatalog, .newerFormat:
-        throw exit(error.description, status: 2)
-      default:
-        throw exit(error.description, status: 1)
-      }
-    }
+    try CatalogArgument(argument).openStore(concurrentReads: concurrentReads)
   }
 
   /// Runs `body`, turning a failure into exit status 1 with its description.

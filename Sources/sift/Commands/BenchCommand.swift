@@ -10,10 +10,6 @@ import Glibc
 import Darwin
 #endif
 
-#if Server
-import SiftPostgres
-#endif
-
 /// `sift bench`: per-keystroke latency of the SearchController the app uses.
 struct BenchCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -100,7 +96,9 @@ struct BenchCommand: AsyncParsableCommand {
     }
     let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
     guard !lines.isEmpty else { throw Failure.exit("\(queries) has no queries", status: 2) }
-    if PostgresAddress.isPostgres(catalog) { return try await runOnPostgres(lines) }
+    if case .postgres(let address) = try CatalogArgument(catalog).place {
+      return try await runOnPostgres(address, lines)
+    }
     try await bench(lines, file: catalog)
   }
 

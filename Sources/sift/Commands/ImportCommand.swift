@@ -3,10 +3,6 @@ import Foundation
 import Sift
 import SiftStore
 
-#if Server
-import SiftPostgres
-#endif
-
 /// `sift import`: a JSON Lines or CSV file into a catalog, in one transaction.
 struct ImportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -143,19 +139,15 @@ struct ImportCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    if PostgresAddress.isPostgres(catalog) {
-      try await importIntoPostgres()
-      return
-    }
+    let parsed = try CatalogArgument(catalog)
     let location: CatalogLocation
-    do {
-      location = try CatalogLocation(catalog)
-    } catch {
-      throw Failure.exit(error.description, status: 2)
+    switch parsed.place {
+    case .postgres(let address): return try await importIntoPostgres(address)
+    case .local(let local): location = local
     }
     let url = location.url(dataDirectory: DataDirectory.resolve())
     if case .builtIn = location {
-      _ = try Failure.openCatalog(catalog)  // copies the built-in catalog on first use
+      _ = try parsed.openStore()  // copies the built-in catalog on first use
     }
     var progress = ProgressBar(label: "Importing \(URL(fileURLWithPath: file).lastPathComponent)")
     do {

@@ -2,10 +2,6 @@ import Foundation
 import Sift
 import SiftStore
 
-#if Server
-import SiftPostgres
-#endif
-
 /// A catalog named by `--catalog`, opened in this one place for every command that searches:
 /// a built-in name or a .sqlite file is searched in memory (`StoredCatalog`), a
 /// `postgresql://` address through a node's local copy, caught up with the catalog's change log
@@ -34,37 +30,22 @@ struct OpenedCatalog {
     _ argument: String, for use: Use, cache: String? = nil,
     keeping: (changes: Int, days: Int) = (100_000, 7)
   ) async throws -> OpenedCatalog {
-    let name = try servedName(argument)
-    if PostgresAddress.isPostgres(argument) {
-      #if Server
-      let node =
-        switch use {
-        case .search(let typos):
-          try await Failure.openNode(
-            argument, cache: cache, follows: false, typoTolerance: typos, recentSearches: 1)
-        case .serve(let recentSearches, _):
-          try await Failure.openNode(
-            argument, cache: cache, follows: true, recentSearches: recentSearches,
-            retention: PostgresCatalog.Retention(changes: keeping.changes, days: keeping.days))
-        }
-      // A command that searches once prints what a .sqlite file's would: nothing of the copy.
-      let notice: String? = if case .serve = use { node.openNotice } else { nil }
-      return OpenedCatalog(catalog: node, notice: notice, close: { await node.close() })
-      #else
-      throw Failure.postgresRefusal
-      #endif
+    let parsed = try CatalogArgument(argument)
+    let name = try parsed.servedName()
+    if case .postgres(let address) = parsed.place {
+      return try await openPostgres(address, for: use, cache: cache, keeping: keeping)
     }
     let catalog: StoredCatalog
     switch use {
     case .search(let typos):
-      let store = try Failure.openCatalog(argument)
+      let store = try parsed.openStore()
       catalog = try Failure.catching { () throws(StoreError) in
         try StoredCatalog(
           name: name, store: store, typoTolerance: typos, recentSearches: 1, editable: false,
           warmsUp: false)
       }
     case .serve(let recentSearches, let editable):
-      let store = try Failure.openCatalog(argument, concurrentReads: true)
+      let store = try parsed.openStore(concurrentReads: true)
       catalog = try Failure.catching { () throws(StoreError) in
         try StoredCatalog(
           name: name, store: store, recentSearches: recentSearches, editable: editable)
@@ -75,20 +56,6 @@ struct OpenedCatalog {
     let close: @Sendable () async -> Void =
       if case .serve = use { { catalog.close() } } else { {} }
     return OpenedCatalog(catalog: catalog, notice: catalog.openNotice, close: close)
-  }
-
-  /// The name a catalog is served under: a built-in catalog's name, a file's name without
-  /// its folder and `.sqlite`, a PostgreSQL catalog's `?catalog=` name.
-  static func servedName(_ argument: String) throws -> String {
-    if PostgresAddress.isPostgres(argument) {
-      #if Server
-      return try Failure.postgresAddress(argument).catalog
-      #else
-      throw Failure.postgresRefusal
-      #endif
-    }
-    let file = URL(fileURLWithPath: argument).lastPathComponent
-    return file.hasSuffix(".sqlite") ? String(file.dropLast(".sqlite".count)) : file
   }
 }
 

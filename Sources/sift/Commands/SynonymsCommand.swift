@@ -3,10 +3,6 @@ import Foundation
 import Sift
 import SiftStore
 
-#if Server
-import SiftPostgres
-#endif
-
 /// `sift synonyms add|list|remove`: a catalog's expressions that find each other, kept in the
 /// catalog itself (its schema), so every server and the terminal app on it search with them.
 struct SynonymsCommand: AsyncParsableCommand {
@@ -124,16 +120,9 @@ struct SynonymsCommand: AsyncParsableCommand {
 
   /// The synonyms of the catalog `argument` names.
   static func read(_ argument: String) async throws -> Synonyms {
-    if PostgresAddress.isPostgres(argument) {
-      #if Server
-      let catalog = try await Failure.openPostgres(argument)
-      defer { Task { await catalog.close() } }
-      return catalog.schema.synonyms
-      #else
-      throw Failure.postgresRefusal
-      #endif
-    }
-    let store = try Failure.openCatalog(argument)
+    let parsed = try CatalogArgument(argument)
+    if case .postgres(let address) = parsed.place { return try await postgresSynonyms(address) }
+    let store = try parsed.openStore()
     defer { try? store.close() }
     return try Failure.catching { () throws(StoreError) in try store.loadSchema().synonyms }
   }
@@ -143,29 +132,11 @@ struct SynonymsCommand: AsyncParsableCommand {
   static func change(
     _ argument: String, _ body: (inout Synonyms) throws -> String
   ) async throws {
-    if PostgresAddress.isPostgres(argument) {
-      #if Server
-      let catalog = try await Failure.openPostgres(argument)
-      do {
-        var synonyms = catalog.schema.synonyms
-        let said = try body(&synonyms)
-        do {
-          try await catalog.saveSynonyms(synonyms)
-        } catch {
-          throw Failure.postgres(error)
-        }
-        print(said)
-      } catch {
-        await catalog.close()
-        throw error
-      }
-      await catalog.close()
-      return
-      #else
-      throw Failure.postgresRefusal
-      #endif
+    let parsed = try CatalogArgument(argument)
+    if case .postgres(let address) = parsed.place {
+      return try await changePostgresSynonyms(address, body)
     }
-    let store = try Failure.openCatalog(argument)
+    let store = try parsed.openStore()
     defer { try? store.close() }
     var synonyms = try Failure.catching { () throws(StoreError) in try store.loadSchema().synonyms }
     let said = try body(&synonyms)

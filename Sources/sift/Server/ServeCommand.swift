@@ -212,7 +212,8 @@ struct ServeCommand: AsyncParsableCommand {
     var closers: [@Sendable () async -> Void] = []
     let closeAll = { for close in closers { await close() } }
     for argument in catalogs.isEmpty ? [BuiltInCatalog.default.rawValue] : catalogs {
-      let name = try OpenedCatalog.servedName(argument)
+      let parsed = try CatalogArgument(argument)
+      let name = try parsed.servedName()
       if served.contains(where: { $0.name == name }) {
         await closeAll()
         throw Failure.exit(
@@ -227,7 +228,7 @@ struct ServeCommand: AsyncParsableCommand {
         await closeAll()
         throw error
       }
-      if PostgresAddress.isPostgres(argument), let notice = opened.notice {
+      if case .postgres = parsed.place, let notice = opened.notice {
         StandardStreams.error("sift: \(notice)")
       }
       served.append(opened.catalog)
@@ -286,5 +287,9 @@ struct ServeCommand: AsyncParsableCommand {
     // The requests are finished: the database connections close cleanly.
     await closeAll()
   }
+}
+extension SiftCommand {
+  /// The commands of a build with the Server trait: the server and its keys.
+  static var serverCommands: [any ParsableCommand.Type] { [ServeCommand.self, KeysCommand.self] }
 }
 #endif

@@ -57,6 +57,66 @@ extension Failure {
   }
 }
 
+/// A catalog in PostgreSQL, as the commands name it.
+enum PostgresCatalogs {
+  /// The catalog's name in its address (`?catalog=NAME`).
+  static func name(of address: String) throws -> String {
+    try Failure.postgresAddress(address).catalog
+  }
+}
+
+extension OpenedCatalog {
+  /// A catalog in PostgreSQL opened for `use` through a node: its local copy in `cache` (else
+  /// the data folder), caught up with the catalog's change log.
+  static func openPostgres(
+    _ address: String, for use: Use, cache: String?, keeping: (changes: Int, days: Int)
+  ) async throws -> OpenedCatalog {
+    let node =
+      switch use {
+      case .search(let typos):
+        try await Failure.openNode(
+          address, cache: cache, follows: false, typoTolerance: typos, recentSearches: 1)
+      case .serve(let recentSearches, _):
+        try await Failure.openNode(
+          address, cache: cache, follows: true, recentSearches: recentSearches,
+          retention: PostgresCatalog.Retention(changes: keeping.changes, days: keeping.days))
+      }
+    // A command that searches once prints what a .sqlite file's would: nothing of the copy.
+    let notice: String? = if case .serve = use { node.openNotice } else { nil }
+    return OpenedCatalog(catalog: node, notice: notice, close: { await node.close() })
+  }
+}
+
+extension SynonymsCommand {
+  /// The synonyms of the catalog in PostgreSQL at `address`.
+  static func postgresSynonyms(_ address: String) async throws -> Synonyms {
+    let catalog = try await Failure.openPostgres(address)
+    defer { Task { await catalog.close() } }
+    return catalog.schema.synonyms
+  }
+
+  /// Changes its synonyms with `body`, saves them, and prints what `body` says it did.
+  static func changePostgresSynonyms(
+    _ address: String, _ body: (inout Synonyms) throws -> String
+  ) async throws {
+    let catalog = try await Failure.openPostgres(address)
+    do {
+      var synonyms = catalog.schema.synonyms
+      let said = try body(&synonyms)
+      do {
+        try await catalog.saveSynonyms(synonyms)
+      } catch {
+        throw Failure.postgres(error)
+      }
+      print(said)
+    } catch {
+      await catalog.close()
+      throw error
+    }
+    await catalog.close()
+  }
+}
+
 /// A progress bar that tasks may update.
 final class SharedProgress: Sendable {
   private let bar: Locked<ProgressBar>
@@ -72,8 +132,8 @@ extension ImportCommand {
   /// applies the same rules (`CatalogImport`) to the catalog's items in memory, so ids already
   /// there are updated in place and the schema grows the same way, then writes the result to
   /// PostgreSQL in one transaction.
-  func importIntoPostgres() async throws {
-    let address = try Failure.postgresAddress(catalog)
+  func importIntoPostgres(_ argument: String) async throws {
+    let address = try Failure.postgresAddress(argument)
     let progress = SharedProgress(
       label: "Importing \(URL(fileURLWithPath: file).lastPathComponent)")
     let summary: CatalogImport.Summary
@@ -137,8 +197,8 @@ extension ImportCommand {
 extension BenchCommand {
   /// The same typing into a catalog in PostgreSQL, searched as a node searches it: its local
   /// copy, caught up with the log.
-  func runOnPostgres(_ lines: [String]) async throws {
-    let node = try await Failure.openNode(catalog, follows: false)
+  func runOnPostgres(_ address: String, _ lines: [String]) async throws {
+    let node = try await Failure.openNode(address, follows: false)
     do {
       try await bench(lines, file: node.localCopyURL.path)
     } catch {
@@ -153,12 +213,11 @@ extension AppCommand {
   /// The terminal app on a catalog in PostgreSQL: the local copy a node keeps, caught up with
   /// the log, searched in memory as typing wants; each edit is written to the database before
   /// the app shows it. Edits made elsewhere meanwhile show when the app is opened again.
-  func runOnPostgres() throws {
+  func runOnPostgres(_ address: String) throws {
     guard StandardStreams.isInputTerminal, StandardStreams.isOutputTerminal else {
       throw Failure.exit(TerminalError.notATerminal.description, status: 2)
     }
-    let argument = self.catalog
-    let node = try waiting { () async throws in try await Failure.openNode(argument, follows: false)
+    let node = try waiting { () async throws in try await Failure.openNode(address, follows: false)
     }
     defer { waiting { () async in await node.close() } }
     let catalog = node.catalog
