@@ -14,7 +14,9 @@ struct RecentSearches: Sendable {
   init(capacity: Int) { self.capacity = max(capacity, 0) }
 
   /// The collection that answered `input`, or the nearest one to refine: same scope, tokens
-  /// sort and place, text that the input's text extends ("san" for "san f"); nil when none.
+  /// sort and place, text that the input's text extends ("san" for "san f"). Else, under a base
+  /// filter (a tenant's), one searched under the same filter: searched afresh from it, its count
+  /// of the filter's rows is kept rather than counted again. Nil when none.
   mutating func start(for input: SearchRequest) -> (collection: FilteredCollection, exact: Bool)? {
     clock += 1
     if let found = entries[input] {
@@ -30,7 +32,12 @@ struct RecentSearches: Sendable {
     {
       best = (key, key.text.count)
     }
-    guard let best, let entry = entries[best.key] else { return nil }
+    guard let best, let entry = entries[best.key] else {
+      guard !input.base.isEmpty,
+        let sameBase = entries.first(where: { $0.key.base == input.base })
+      else { return nil }
+      return (sameBase.value.collection, false)
+    }
     entries[best.key]?.used = clock
     return (entry.collection, false)
   }
