@@ -39,6 +39,32 @@ struct CommandLineTests {
     #expect(missing.stderr.contains("unknown catalog \"nowhere.sqlite\": no file at"))
   }
 
+  @Test("a served catalog's address is read once: copied by sift sync, refused elsewhere by name")
+  func servedCatalogArgument() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let served = "http://127.0.0.1:9/catalogs/shop"
+    let refusals: [([String], String)] = [
+      (
+        ["search", "--catalog", served, "rose"],
+        "\(served) is a catalog on a Sift server: copy it with sift sync \(served) --catalog FILE.sqlite, then search the copy"
+      ),
+      (
+        ["sync", served, "--catalog", "products"],
+        "--catalog products is a built-in catalog: sync into a .sqlite file of its own"
+      ),
+      (
+        ["sync", "shop", "--catalog", sift.path("copy.sqlite")],
+        "shop: expected http(s)://HOST[:PORT]/catalogs/NAME, the address of a catalog on a Sift server"
+      ),
+    ]
+    for (arguments, message) in refusals {
+      let run = try sift.run(arguments)
+      #expect(run.status == 2, "\(arguments)")
+      #expect(run.stderr == "sift: \(message)\n", "\(arguments)")
+    }
+  }
+
   @Test("a folder given as the catalog is a usage error that says so")
   func folderAsCatalog() throws {
     let sift = try SiftProcess()

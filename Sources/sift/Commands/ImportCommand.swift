@@ -143,6 +143,7 @@ struct ImportCommand: AsyncParsableCommand {
     let location: CatalogLocation
     switch parsed.place {
     case .postgres(let address): return try await importIntoPostgres(address)
+    case .server: throw parsed.served
     case .local(let local): location = local
     }
     let url = location.url(dataDirectory: DataDirectory.resolve())

@@ -52,14 +52,24 @@ struct SyncCommand: AsyncParsableCommand {
     guard (1...10_000).contains(pageSize) else {
       throw Failure.exit("--page-size: \(pageSize) is not from 1 to 10000", status: 2)
     }
-    guard let address = URL(string: url) else {
+    // Anything but a server's address is refused by CatalogSync, which says what it expects.
+    guard let address = try CatalogArgument.serverURL(url) ?? URL(string: url) else {
       throw Failure.exit("\(url): not a URL (http(s)://HOST[:PORT]/catalogs/NAME)", status: 2)
+    }
+    let local: URL
+    switch try CatalogArgument(catalog).place {
+    case .local(.file(let file)): local = file
+    case .local(.builtIn(let name)):
+      throw Failure.exit(
+        "--catalog \(name) is a built-in catalog: sync into a .sqlite file of its own", status: 2)
+    case .postgres, .server:
+      throw Failure.exit(
+        "--catalog \(catalog): a copy is a .sqlite file on this machine", status: 2)
     }
     let token = try tokenFile.map(Self.readToken)
     var sync: CatalogSync
     do {
-      sync = try CatalogSync(
-        from: address, to: URL(fileURLWithPath: catalog), token: token)
+      sync = try CatalogSync(from: address, to: local, token: token)
     } catch {
       throw Failure.exit(error.description, status: error.exitStatus)
     }
