@@ -257,6 +257,15 @@ struct SyncCommandTests {
         #expect(Self.text(err).hasPrefix("sift: cannot reach 127.0.0.1:\(server.port): "))
         server = try Server(sift, ["--catalog", file, "--token-file", adminFile])
       case 1:
+        // Ctrl-C once the copy is under way (its staging copy exists): before the command has
+        // read its arguments, a SIGINT ends the process as it ends any (a loaded run took
+        // longer than the delay once), which says nothing.
+        let started = Date()
+        while Self.leftovers(sift).isEmpty, process.isRunning,
+          Date().timeIntervalSince(started) < 30
+        {
+          Thread.sleep(forTimeInterval: 0.01)
+        }
         Glibc.kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130, "\(Self.text(err))")
