@@ -15,7 +15,7 @@ extension SearchCollection {
 
   /// How many elements the base filter keeps; nil without one.
   func countedBase() -> Int? {
-    baseRequest.map { index.search($0.1).ids.count }
+    baseRequest.map { index.matchCount($0.1) }
   }
 
   /// How many elements each scope and category would show of the base filter's rows alone:
@@ -40,6 +40,6 @@ extension SearchCollection {
     guard hasBase else { return true }
     let check = ResolvedCriteria(
       SearchCriteria(text: "\"\(word)\"", base: criteria.base), schema: schema)
-    return !index.search(check.request(typos: .off)).ids.isEmpty
+    return index.matchCount(check.request(typos: .off)) > 0
   }
 }

@@ -254,7 +254,7 @@ extension SearchCollection where Element == Item {
     for token in tokens {
       guard case .success(let term) = Query.term(forToken: token.identifier, schema: schema),
         !term.isNegated, case .category = term.condition,
-        index.search(MatchRequest(terms: [term], typos: .off)).ids.isEmpty
+        index.matchCount(MatchRequest(terms: [term], typos: .off)) == 0
       else { continue }
       let known = schema.suggestedTokens.compactMap { suggestion -> String? in
         guard suggestion.identifier.hasPrefix("category:") else { return nil }
