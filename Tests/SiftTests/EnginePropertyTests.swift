@@ -228,9 +228,19 @@ struct EnginePropertyTests {
     }
     #expect(compactions > 0, "the edits crossed at least one compaction")
     // The check sees a broken index: one array left a slot short, popularity ranks swapped.
-    var broken = collection.index
-    broken.numbers[0].removeLast()
-    broken.popularityRanks.swapAt(0, 1)
+    let sample = (0..<30).map { Self.randomItem($0, using: &random) }
+    let whole = try SearchIndex(schema: SearchSchema<Item>(Self.schema), elements: sample).storage
+    var numbers = whole.numbers
+    numbers[0].removeLast()
+    var ranks = whole.popularityRanks
+    ranks.swapAt(0, 1)
+    let broken = SearchIndex(
+      schema: Self.schema,
+      storage: SlotStorage(
+        schema: Self.schema, ids: whole.ids, count: whole.count, columns: whole.columns,
+        initialColumns: whole.initialColumns, summaries: whole.summaries, numbers: numbers,
+        categoryIDs: whole.categoryIDs, categories: whole.categories,
+        popularityOrder: whole.popularityOrder, popularityRanks: ranks))
     #expect(broken.invariantViolations().count == 3)
     #expect(collection.rows == reference.rows(items: items, criteria: SearchCriteria(text: "a")))
   }

@@ -156,9 +156,13 @@ where Element.ID: Sendable {
   /// (`SearchCriteria.base`), else every one.
   public var visibleCount: Int { baseCount ?? totalCount }
   /// "Items found: 3", "No items match your query", "15 items" while nothing filters.
-  public var indicator: ResultsIndicator {
+  public var indicator: ResultsIndicator { indicator(isFiltering: criteria.filters) }
+
+  /// The indicator of these rows for a search field that is `isFiltering` (a controller's field
+  /// may be inactive while its criteria still filter): the one place the counts are read.
+  func indicator(isFiltering: Bool) -> ResultsIndicator {
     ResultsIndicator(
-      isFiltering: criteria.filters, matchCount: rows.count, totalCount: visibleCount,
+      isFiltering: isFiltering, matchCount: rows.count, totalCount: visibleCount,
       exactMatchCount: exactMatchCount)
   }
   /// The elements in catalog order, shown or not.

@@ -237,9 +237,7 @@ extension SearchCollection where Element == Item {
     let offered = heldByBase(offered)
     // Facets cost a search: counted only when asked for or when they order the tokens offered.
     let facets = counted ?? (page.facets || offered.count > 1 ? self.facets : nil)
-    let indicator = ResultsIndicator(
-      isFiltering: isFiltering, matchCount: matched, totalCount: visibleCount,
-      exactMatchCount: exactMatchCount)
+    let indicator = indicator(isFiltering: isFiltering)
     return SearchPage(
       indicator: indicator, offset: page.offset, results: results,
       suggestions: offered.count > 1 ? facets?.ordering(offered) ?? offered : offered,

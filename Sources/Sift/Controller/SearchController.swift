@@ -138,11 +138,7 @@ public struct SearchController: Sendable {
   /// The ids of the items shown, best first: every item when not filtering.
   public var rows: MatchedIDs<ItemID> { collection.rows }
 
-  public var indicator: ResultsIndicator {
-    ResultsIndicator(
-      isFiltering: isFiltering, matchCount: collection.rows.count,
-      totalCount: collection.totalCount, exactMatchCount: collection.exactMatchCount)
-  }
+  public var indicator: ResultsIndicator { collection.indicator(isFiltering: isFiltering) }
 
   /// When a search finds nothing: the catalog word nearest the last word typed, in any scope
   /// ("Did you mean “caramel”?" while the Chocolate scope hides Caramel); nil otherwise.

@@ -104,13 +104,4 @@ extension SearchIndex {
     if a.rank != b.rank { return a.rank < b.rank }
     return popularityPrecedes(Int(a.slot), Int(b.slot))
   }
-
-  /// Whether slot `a` comes before slot `b` on popularity, then catalog order.
-  func popularityPrecedes(_ a: Int, _ b: Int) -> Bool {
-    if rankingColumn != nil {
-      let (keyA, keyB) = (popularityKey(of: a), popularityKey(of: b))
-      if keyA != keyB { return keyA < keyB }
-    }
-    return orderKeys[a] < orderKeys[b]
-  }
 }

@@ -45,8 +45,8 @@ public struct SearchRequest: Hashable, Sendable {
   public let criteria: SearchCriteria
   /// Tokens offered for the word being typed at the end of the text.
   public let suggestions: [SearchToken]
-  /// The filter the searcher did not choose (`SearchRequestInput.base`).
-  public let base: [SearchToken]
+  /// The filter the searcher did not choose (`SearchRequestInput.base`), as `criteria` holds it.
+  public var base: [SearchToken] { criteria.base }
 
   /// Reads `input` against `schema`.
   ///
@@ -80,7 +80,6 @@ public struct SearchRequest: Hashable, Sendable {
     text = input.text
     self.tokens = tokens
     self.scopeIndex = scopeIndex
-    self.base = base
     var criteria = SearchCriteria.searchField(
       presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex, sort: sort,
       near: input.near)

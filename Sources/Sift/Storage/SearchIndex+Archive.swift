@@ -140,7 +140,7 @@ extension SearchIndex where ID == ItemID {
     let order = IndexBuffer(
       popularityOrder.compactMap { newSlot[Int($0)] >= 0 ? newSlot[Int($0)] : nil })
     writer.appendArray(order)
-    writer.appendArray(Self.positions(in: order))
+    writer.appendArray(SlotStorage<ID>.positions(in: order))
     // The lists read back when nothing changed since; else made for the live slots as they are.
     let leading =
       leadingMatches.flatMap { $0.slotCount == slotCount && keep.count == slotCount ? $0 : nil }
@@ -198,18 +198,16 @@ extension SearchIndex where ID == ItemID {
       opening: bytes, magic: IndexArchive.magic, version: IndexArchive.formatVersion,
       schema: schema, checksum: checksum)
     reader.owner = owner
-    self.init(empty: schema)
+    let empty = SlotStorage<ItemID>(empty: schema)
     let count = Int(try reader.read() as UInt64)
     let idColumn = try reader.readColumn(slots: count)
-    ids = SlotIDs(archived: idColumn.bytes, starts: idColumn.starts) {
+    let ids = SlotIDs(archived: idColumn.bytes, starts: idColumn.starts) {
       ItemID(String(decoding: $0, as: UTF8.self))
     }
-    isLive = LiveSlots(allLive: count)
-    orderKeys = CatalogOrderKeys(slotOrder: count)
-    nextOrderKey = Int64(count)
-    self.count = count
-    slotByID = SlotMap(lazilyFrom: ids)
-    for field in textFields.indices {
+    var columns = empty.columns
+    var initialColumns = empty.initialColumns
+    var summaries = empty.summaries
+    for field in empty.textFields.indices {
       columns[field] = try reader.readColumn(slots: count)
       if try reader.read() as UInt8 == 1 {
         initialColumns[field] = try reader.readColumn(slots: count)
@@ -223,13 +221,15 @@ extension SearchIndex where ID == ItemID {
       else { throw .damaged("summary") }
       summaries[field] = summary
     }
-    for field in numberFields.indices {
+    var numbers = empty.numbers
+    for field in empty.numberFields.indices {
       numbers[field] = try reader.readBuffer()
       guard numbers[field].count == count else { throw .damaged("numbers") }
     }
     let categoryNames = try reader.readStrings()
+    var categoryIDs: [String: Int32] = [:]
     for (id, name) in categoryNames.enumerated() { categoryIDs[name] = Int32(id) }
-    categories = try reader.readBuffer()
+    let categories: IndexBuffer<Int32> = try reader.readBuffer()
     let categoryCount = Int32(categoryNames.count)
     guard categories.count == count,
       reader.holds({
@@ -243,9 +243,15 @@ extension SearchIndex where ID == ItemID {
     else {
       throw .damaged("popularity order")
     }
-    leadingMatches = try LeadingMatches(reading: &reader, slotCount: count)
+    let leadingMatches = try LeadingMatches(reading: &reader, slotCount: count)
     guard reader.offset == reader.end else { throw .damaged("trailing bytes") }
-    setPopularityOrder(order, ranks: ranks)
+    self.init(
+      schema: schema,
+      storage: SlotStorage(
+        schema: schema, ids: ids, count: count, columns: columns, initialColumns: initialColumns,
+        summaries: summaries, numbers: numbers, categoryIDs: categoryIDs, categories: categories,
+        popularityOrder: order, popularityRanks: ranks))
+    self.leadingMatches = leadingMatches
   }
 }
 

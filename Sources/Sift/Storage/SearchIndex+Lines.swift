@@ -14,15 +14,9 @@ extension SearchIndex where ID == Never {
   /// An index of plain lines, for line filters: one text field, `line`, and no `Item`s, so a
   /// million lines cost their folded bytes and a few bytes each. Slot *i* is line *i*.
   package init(lines: some Sequence<String>) {
-    self.init(empty: LineIndex.lineSchema, summarised: false)
-    for line in lines {
-      columns[0].append([line])
-      initialColumns[0].appendInitials([line], slotsBefore: columns[0].slotCount - 1)
-      isLive.appendLive()
-      orderKeys.append(Int64(isLive.count - 1))
-      categories.append(-1)
-    }
-    count = isLive.count
+    var storage = SlotStorage<Never>(empty: LineIndex.lineSchema, summarised: false)
+    for line in lines { storage.appendLine(line) }
+    self.init(schema: LineIndex.lineSchema, storage: storage)
   }
 
   /// An index of the lines of a UTF-8 buffer, split and folded in one pass on every core (no
@@ -85,9 +79,9 @@ extension SearchIndex where ID == Never {
       initialized = end
     }
 
-    var index = LineIndex(lines: [String]())
+    let column: FoldedColumn
     if let joined {
-      index.columns[0] = joined
+      column = joined
     } else {
       var starts: [UInt32] = []
       starts.reserveCapacity(folded.reduce(1) { $0 + $1.starts.count - 1 })
@@ -97,16 +91,16 @@ extension SearchIndex where ID == Never {
         let partStarts = part + 1 < folded.count ? result.starts.dropLast() : result.starts[...]
         for start in partStarts { starts.append(start &+ base) }
       }
-      index.columns[0] = FoldedColumn(bytes: bytes, starts: starts)
+      column = FoldedColumn(bytes: bytes, starts: starts)
     }
     let lines = LineStarts(
       parts: zip(parts, folded).map { LineStarts.Part(base: $0.lowerBound, starts: $1.lineStarts) })
-    index.initialColumns[0] = .joinedInitials(
+    let initials = FoldedColumn.joinedInitials(
       folded.map(\.initials), slotCounts: folded.map(\.lineStarts.count))
-    index.isLive = LiveSlots(allLive: lines.count)
-    index.orderKeys = CatalogOrderKeys(slotOrder: lines.count)
-    index.categories = IndexBuffer(Array(repeating: -1, count: lines.count))
-    index.count = lines.count
+    let index = LineIndex(
+      schema: LineIndex.lineSchema,
+      storage: SlotStorage(
+        lines: column, initials: initials, count: lines.count, schema: LineIndex.lineSchema))
     return (index, lines)
   }
 }
