@@ -1,6 +1,16 @@
-/// Where an item stands on the relevance rules that come before popularity (README, "How results are ordered"), compared
-/// in this order, each breaking the ties of the one before; popularity, then catalog order
-/// break what is left.
+/// Where an item stands on the relevance rules that come before popularity (README, "How results
+/// are ordered"), compared in this order, each breaking the ties of the one before; popularity,
+/// then catalog order break what is left. Packed in 13 bits, so that ordering many matches is a
+/// counting sort.
+///
+/// Where each rule is decided:
+/// - via synonym and typos: by the matcher (`Matching/`, `Typos/`), which knows what it found;
+/// - exactness, attribute and word position: `SlotAnalysis`, reading the matched values;
+/// - a word being typed (popularity and name weighed together): `Rules/TypedStart.swift`;
+/// - the agreement of an item's fields with the query: `Rules/Agreement.swift`;
+/// - near a place, what ranks before distance: `Rules/NearClass.swift`;
+/// - popularity, then catalog order: `SlotStorage`'s popularity order, walked by
+///   `SearchIndex+Order.swift`; under a sort, `SearchIndex+Sort.swift`.
 public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// How closely the query's words meet a value.
   public enum Exactness: UInt8, Hashable, Sendable, Comparable, CaseIterable {
@@ -77,110 +87,6 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
       | UInt16(min(attribute, Self.maximumAttribute)) << 3
       | UInt16(min(position, Self.maximumPosition))
   }
-
-  // MARK: - Agreement
-
-  /// Where nothing before it decides — no popularity, as in most catalogs people import — how
-  /// an item whose value equals or starts with the query agrees with it, smaller first: the
-  /// more fields with a value equal to the query (three or more count as three), then whether
-  /// its title holds every term at the start of a word. "zurich": Zurich Airport (city and
-  /// region equal, and the title) before Dübendorf (city and region alone); "sin": Singapore
-  /// Changi (code SIN, and the title) before Sinele Strip (the title alone); "gru": São Paulo's
-  /// Guarulhos (code GRU) before the airports whose names start with "Gru". It sits where such
-  /// a rank's word position (always 0) would be.
-  package static func agreement(titleHoldsTerms: Bool, equalFields: Int) -> Int {
-    (3 - min(3, max(0, equalFields))) * 2 + (titleHoldsTerms ? 0 : 1)
-  }
-
-  /// Whether the position bits hold the agreement: a value equal to the query or starting with
-  /// it (or, while a one-word query is typed, with a near spelling of it).
-  var holdsAgreement: Bool { exactness <= .startsValue }
-
-  /// For a rank that holds one (`agreement`), whether the title holds every term at a word's
-  /// start; nil otherwise.
-  public var titleHoldsTerms: Bool? { holdsAgreement ? position % 2 == 0 : nil }
-
-  /// For a rank that holds an agreement, how many fields have a value equal to the query (3
-  /// for three or more); nil otherwise.
-  public var equalFields: Int? { holdsAgreement ? 3 - position / 2 : nil }
-
-  /// What ranks before distance near a place (`--near` without a sort), smaller first: via
-  /// synonym, typos, whether every term starts a word, then whether the title holds the match
-  /// — so that a title match nearby comes before one far away, and before a match only in
-  /// another field, whatever else tells them apart.
-  package static func nearClass(_ packed: UInt16) -> UInt16 {
-    let rank = MatchRank(packed: packed)
-    let titleMatch = rank.titleHoldsTerms ?? (rank.attribute == 0)
-    return (packed >> 9) << 2 | (rank.exactness == .substring ? 2 : 0) | (titleMatch ? 0 : 1)
-  }
-
-  // MARK: - A word being typed
-
-  /// The points a title equal to a word being typed adds to its item's magnitude, and those
-  /// of a title starting with it or another value equal to it (`typedPoints`): as if the item
-  /// were 100,000 and 100 times as popular. Found on the relevance benchmark
-  /// (`Benchmarks/README.md`, issue 29).
-  static let typedTitleEqualPoints = 5
-  static let typedStartPoints = 2
-
-  /// An item's points while the last word is typed: 5 when its title equals the query, 2 when
-  /// its title starts with it or another value equals it, else 0.
-  static func typedPoints(titleEquals: Bool, titleStarts: Bool, valueEquals: Bool)
-    -> Int
-  {
-    titleEquals ? typedTitleEqualPoints : titleStarts || valueEquals ? typedStartPoints : 0
-  }
-
-  /// How many of the powers of ten 1, 10, … 10^9 a popularity reaches (0 to 10): its order of
-  /// magnitude, which a title match can outweigh (`CatalogSchema.magnitude(ofPopularity:)`
-  /// says when it counts).
-  package static func magnitude(of popularity: Double) -> Int {
-    var count = 0
-    var power = 1.0
-    while count < 10, popularity >= power {
-      count += 1
-      power *= 10
-    }
-    return count
-  }
-
-  /// What an edit takes from the weight of a value that starts a word being typed only with
-  /// typos (`typedStart(magnitude:points:edits:)`): as much as a millionfold popularity.
-  /// Found on the relevance benchmark (`Benchmarks/README.md`, issue 29).
-  static let typedEditPenalty = 6
-
-  /// The weight from which an exact start of a one-word query being typed is strong enough
-  /// evidence that near spellings are not looked for (`isStrongTypedStart`): a title starting
-  /// with the query of a place of 10,000 people or more, say. Found on the relevance benchmark.
-  static let strongTypedWeight = 7
-
-  /// Whether this exact start of a one-word query being typed weighs `strongTypedWeight` or
-  /// more: only such a match counts toward the typo threshold then (`TypoTolerance`).
-  var isStrongTypedStart: Bool {
-    exactness == .startsValue && typos == 0 && typedWeight >= Self.strongTypedWeight
-  }
-
-  /// The rank of a value that equals or starts with a query whose last word is still being
-  /// typed (`MatchRequest.isTyping`): a start, whose attribute is 15 less the item's magnitude
-  /// and its points (`typedPoints`) — so that a more popular item comes first unless its name
-  /// outweighs it ("pra": Prague, whose title starts so, before Delhi, ten times as large, whose
-  /// alternate name does); equal weights go to the `agreement`, then to popularity.
-  ///
-  /// With `edits`, the value starts with a near spelling of a one-word query (when near
-  /// spellings are looked for): a start among the near spellings with as many edits — never
-  /// before an exact match — each edit taking `typedEditPenalty` from its weight.
-  package static func typedStart(
-    magnitude: Int, points: Int, edits: Int = 0, agreement: Int = 0
-  ) -> MatchRank {
-    let weight = magnitude + points - typedEditPenalty * edits
-    return MatchRank(
-      typos: edits, exactness: .startsValue,
-      attribute: maximumAttribute - min(maximumAttribute, max(0, weight)), position: agreement)
-  }
-
-  /// The weight of a typed start (`typedStart(magnitude:points:edits:)`) read back from its
-  /// rank: 15 less its attribute.
-  package var typedWeight: Int { Self.maximumAttribute - attribute }
 
   /// The number of distinct packed values.
   static let packedCount = 1 << 13

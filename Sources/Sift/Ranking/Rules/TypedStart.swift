@@ -1,0 +1,71 @@
+/// A word being typed: a value that equals or starts with the query as typed so far is ranked by
+/// its item's popularity and its name together, so that a famous place comes before an obscure
+/// one whose title happens to start the same way — and a near spelling never before an exact
+/// start.
+extension MatchRank {
+  /// The points a title equal to a word being typed adds to its item's magnitude, and those
+  /// of a title starting with it or another value equal to it (`typedPoints`): as if the item
+  /// were 100,000 and 100 times as popular. Found on the relevance benchmark
+  /// (`Benchmarks/README.md`, issue 29).
+  static let typedTitleEqualPoints = 5
+  static let typedStartPoints = 2
+
+  /// An item's points while the last word is typed: 5 when its title equals the query, 2 when
+  /// its title starts with it or another value equals it, else 0.
+  static func typedPoints(titleEquals: Bool, titleStarts: Bool, valueEquals: Bool)
+    -> Int
+  {
+    titleEquals ? typedTitleEqualPoints : titleStarts || valueEquals ? typedStartPoints : 0
+  }
+
+  /// How many of the powers of ten 1, 10, … 10^9 a popularity reaches (0 to 10): its order of
+  /// magnitude, which a title match can outweigh (`CatalogSchema.magnitude(ofPopularity:)`
+  /// says when it counts).
+  package static func magnitude(of popularity: Double) -> Int {
+    var count = 0
+    var power = 1.0
+    while count < 10, popularity >= power {
+      count += 1
+      power *= 10
+    }
+    return count
+  }
+
+  /// What an edit takes from the weight of a value that starts a word being typed only with
+  /// typos (`typedStart(magnitude:points:edits:)`): as much as a millionfold popularity.
+  /// Found on the relevance benchmark (`Benchmarks/README.md`, issue 29).
+  static let typedEditPenalty = 6
+
+  /// The weight from which an exact start of a one-word query being typed is strong enough
+  /// evidence that near spellings are not looked for (`isStrongTypedStart`): a title starting
+  /// with the query of a place of 10,000 people or more, say. Found on the relevance benchmark.
+  static let strongTypedWeight = 7
+
+  /// Whether this exact start of a one-word query being typed weighs `strongTypedWeight` or
+  /// more: only such a match counts toward the typo threshold then (`TypoTolerance`).
+  var isStrongTypedStart: Bool {
+    exactness == .startsValue && typos == 0 && typedWeight >= Self.strongTypedWeight
+  }
+
+  /// The rank of a value that equals or starts with a query whose last word is still being
+  /// typed (`MatchRequest.isTyping`): a start, whose attribute is 15 less the item's magnitude
+  /// and its points (`typedPoints`) — so that a more popular item comes first unless its name
+  /// outweighs it ("pra": Prague, whose title starts so, before Delhi, ten times as large, whose
+  /// alternate name does); equal weights go to the `agreement`, then to popularity.
+  ///
+  /// With `edits`, the value starts with a near spelling of a one-word query (when near
+  /// spellings are looked for): a start among the near spellings with as many edits — never
+  /// before an exact match — each edit taking `typedEditPenalty` from its weight.
+  package static func typedStart(
+    magnitude: Int, points: Int, edits: Int = 0, agreement: Int = 0
+  ) -> MatchRank {
+    let weight = magnitude + points - typedEditPenalty * edits
+    return MatchRank(
+      typos: edits, exactness: .startsValue,
+      attribute: maximumAttribute - min(maximumAttribute, max(0, weight)), position: agreement)
+  }
+
+  /// The weight of a typed start (`typedStart(magnitude:points:edits:)`) read back from its
+  /// rank: 15 less its attribute.
+  package var typedWeight: Int { Self.maximumAttribute - attribute }
+}
