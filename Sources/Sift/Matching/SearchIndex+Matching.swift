@@ -1,31 +1,6 @@
 import Dispatch
 import Foundation
 
-/// A match: the slot of a matching item and its `MatchRank`, packed.
-struct RankedSlot: Hashable, Sendable {
-  var slot: Int32
-  var rank: UInt16
-}
-
-/// What one search found.
-struct SearchOutcome: Sendable {
-  /// Every match, in slot order.
-  var slots: [Int32]
-  /// The first matches, best first (every one when `isComplete`).
-  var ordered: [RankedSlot]
-  var isComplete: Bool
-  /// Whether near spellings were looked for, because exact matches fell below the threshold.
-  var includesNearSpellings: Bool
-  /// How many of the matches have every term as written.
-  var exactCount: Int
-
-  /// The matches, best first: all of them.
-  var ranked: [RankedSlot] {
-    precondition(isComplete, "an outcome ordered in part")
-    return ordered
-  }
-}
-
 /// A request compiled against an index: field names resolved to columns, needles to bytes.
 struct MatchPlan: Sendable {
   /// A text term: its needle in some columns (or their initials), or a number column equal to
@@ -187,94 +162,6 @@ extension SearchIndex {
     TypoTolerance.nearSpellingTerm(text, anchored: anchored).map {
       MatchPlan.TypoProbe(letters: $0.letters, budget: $0.budget)
     }
-  }
-
-  /// The live items that match `request`, best first (README, "How results are ordered": the rules, then popularity, then
-  /// catalog order). When fewer match exactly than the request's typo threshold, near
-  /// spellings are looked for too.
-  ///
-  /// - Parameters:
-  ///   - candidates: when given, only these slots are considered for exact matches
-  ///     (refinement: they must hold every exact match). Near spellings are always looked up
-  ///     afresh, in the word dictionaries.
-  ///   - rows: how many of the first matches to put in order; every one by default.
-  /// - Complexity: one scan of the searched columns for the first text term, then a check per
-  ///   remaining candidate for each other term; near spellings walk the sorted words. Ordering
-  ///   ranks only the matches whose bound lets them reach the first `rows`.
-  func searchSlots(
-    _ request: MatchRequest, within candidates: [Int32]? = nil, rows: Int = .max
-  ) -> SearchOutcome {
-    if request.hasAlternatives {
-      return searchAlternatives(request, within: candidates, rows: rows)
-    }
-    let plan = plan(request)
-    let exact = matchingSlots(plan, within: candidates)
-    let typos = request.typos
-    let nearPlan = nearSpellingPlan(request, exact: plan)
-    let mayLookForNear = typos.isEnabled && nearPlan.hasTypoTerms
-    // The threshold's count reads the first rows by relevance: at least that many must be in
-    // order. Under a sort they are ranked apart from the rows shown, and only when near
-    // spellings may be looked for.
-    var byRelevance = plan
-    byRelevance.sort = nil
-    let counted: (entries: [RankedSlot], isComplete: Bool)? =
-      mayLookForNear
-      ? firstRows(
-        exact, byRelevance,
-        rows: plan.sort == nil ? max(rows, typos.threshold) : typos.threshold) : nil
-    if let counted,
-      Self.countedExactMatches(
-        counted.entries, total: exact.count, typos,
-        strongStartsOnly: countsStrongStartsOnly(plan)) < typos.threshold
-    {
-      let near = nearMatchingSlots(nearPlan)
-      let ranked = order(rank(near, nearPlan, nearSpellings: true), sort: plan.sort)
-      return SearchOutcome(
-        slots: near, ordered: ranked, isComplete: true, includesNearSpellings: true,
-        exactCount: ranked.count { MatchRank(packed: $0.rank).typos == 0 })
-    }
-    let first =
-      plan.sort == nil
-      ? counted ?? firstRows(exact, plan, rows: rows)
-      : firstRows(exact, plan, rows: rows)
-    return SearchOutcome(
-      slots: exact, ordered: first.entries, isComplete: first.isComplete,
-      includesNearSpellings: false, exactCount: exact.count)
-  }
-
-  /// The exact matches that count toward the typo threshold: those where every term starts a
-  /// word (while a one-word query is typed, only strong starts: `MatchRank.isStrongTypedStart`),
-  /// unless infix matches count too — read from the first of them in order, which hold every
-  /// such match or at least `threshold` of them (they rank before every other).
-  static func countedExactMatches(
-    _ first: [RankedSlot], total: Int, _ typos: TypoTolerance, strongStartsOnly: Bool
-  ) -> Int {
-    guard !typos.countsInfixMatches else { return total }
-    return first.count { counts(MatchRank(packed: $0.rank), strongStartsOnly: strongStartsOnly) }
-  }
-
-  /// Whether only strong exact starts count toward the typo threshold: a one-word query that
-  /// may have typos, typed, in a catalog whose popularity weighs (`CatalogSchema.weighsMagnitude`;
-  /// without it every start weighs its points alone, and every word start counts).
-  func countsStrongStartsOnly(_ plan: MatchPlan) -> Bool {
-    plan.isTypedTypoWord && schema.weighsMagnitude
-  }
-
-  /// Whether an exact match of this rank counts toward the typo threshold.
-  @inline(__always)
-  static func counts(_ rank: MatchRank, strongStartsOnly: Bool) -> Bool {
-    strongStartsOnly ? rank.isStrongTypedStart : rank.exactness < .substring
-  }
-
-  /// One slot's place among the results of `request` searched with or without near spellings
-  /// (an edit placed among rows already shown), nil when it does not match.
-  func place(_ slot: Int, request: MatchRequest, nearSpellings: Bool) -> RankedSlot? {
-    if request.hasAlternatives {
-      return bestAlternative(slot, request: request, nearSpellings: nearSpellings)?.rank
-    }
-    let plan = plan(request, nearSpellings: nearSpellings)
-    guard matches(plan, slot: slot, nearSpellings: nearSpellings) else { return nil }
-    return rank([Int32(slot)], plan, nearSpellings: nearSpellings).first
   }
 
   /// Live slots, in slot order, matching every term as written.
