@@ -83,10 +83,23 @@ struct RawColumn {
 
 /// Per-slot summaries of one text column for `RawColumn`.
 struct ColumnSummary: Sendable {
-  var wordStarts: IndexBuffer<UInt32> = []
+  private(set) var wordStarts: IndexBuffer<UInt32> = []
   /// The first bytes of the values, in the bits of `wordStarts`.
-  var valueStarts: IndexBuffer<UInt32> = []
-  var lengths: IndexBuffer<UInt64> = []
+  private(set) var valueStarts: IndexBuffer<UInt32> = []
+  private(set) var lengths: IndexBuffer<UInt64> = []
+
+  /// The summaries of `slots` slots as an archive holds them; nil when one is not that long.
+  init?(
+    wordStarts: IndexBuffer<UInt32>, valueStarts: IndexBuffer<UInt32>,
+    lengths: IndexBuffer<UInt64>, slots: Int
+  ) {
+    guard wordStarts.count == slots, valueStarts.count == slots, lengths.count == slots else {
+      return nil
+    }
+    self.wordStarts = wordStarts
+    self.valueStarts = valueStarts
+    self.lengths = lengths
+  }
 
   /// Summaries of every slot of `column`, on every core.
   init(_ column: FoldedColumn) {

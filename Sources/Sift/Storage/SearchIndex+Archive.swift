@@ -212,12 +212,10 @@ extension SearchIndex where ID == ItemID {
       if try reader.read() as UInt8 == 1 {
         initialColumns[field] = try reader.readColumn(slots: count)
       }
-      var summary = ColumnSummary()
-      summary.wordStarts = try reader.readBuffer()
-      summary.valueStarts = try reader.readBuffer()
-      summary.lengths = try reader.readBuffer()
-      guard summary.wordStarts.count == count, summary.valueStarts.count == count,
-        summary.lengths.count == count
+      guard
+        let summary = ColumnSummary(
+          wordStarts: try reader.readBuffer(), valueStarts: try reader.readBuffer(),
+          lengths: try reader.readBuffer(), slots: count)
       else { throw .damaged("summary") }
       summaries[field] = summary
     }
