@@ -14,16 +14,16 @@ extension JSONValue {
 
   /// The one JSON value `data` holds (white space around it allowed).
   package static func parse(_ data: Data) throws(ParseError) -> JSONValue {
-    let result = data.withUnsafeBytes { raw -> Result<JSONValue, ParseError> in
-      var parser = JSONParser(bytes: raw)
-      return Result { () throws(ParseError) in
-        let value = try parser.value(depth: 0)
-        parser.skipSpace()
-        guard parser.index == raw.count else { throw parser.error("more after the value") }
-        return value
-      }
-    }
-    return try result.get()
+    try data.withUnsafeBytes { raw in Result { () throws(ParseError) in try parse(raw) } }.get()
+  }
+
+  /// The one JSON value `bytes` hold (white space around it allowed).
+  package static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> JSONValue {
+    var parser = JSONParser(bytes: bytes)
+    let value = try parser.value(depth: 0)
+    parser.skipSpace()
+    guard parser.index == bytes.count else { throw parser.error("more after the value") }
+    return value
   }
 
   /// The member named `key` of an object; nil for another value or a missing member.

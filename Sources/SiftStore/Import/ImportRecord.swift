@@ -25,9 +25,11 @@ enum RawValue {
 extension ImportSpec {
   /// Checks one record's values and turns them into item fields.
   ///
-  /// - Parameter numbersFromText: CSV cells are all text, so numbers are read from it there.
+  /// - Parameters:
+  ///   - numbersFromText: CSV cells are all text, so numbers are read from it there.
+  ///   - named: `namedFields`, worked out once for a whole file rather than for every record.
   func record(
-    _ values: [String: RawValue], line: Int, numbersFromText: Bool
+    _ values: [String: RawValue], line: Int, numbersFromText: Bool, named: Set<String>
   ) -> Result<ImportRecord, RecordProblem> {
     var fields: [String: FieldValue] = [:]
     switch values[titleField] ?? .null {
@@ -105,7 +107,6 @@ extension ImportSpec {
       }
     }
     // The rest of the record is kept as it came (`CatalogSchema.storedFields`).
-    let named = namedFields
     for (name, value) in values where !named.contains(name) {
       if let kept = value.kept { fields[name] = kept }
     }
