@@ -85,6 +85,10 @@ struct ImportTests {
         "bad.jsonl:2: malformed JSON"
       ),
       (
+        "bad.jsonl", "{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"B\",}\n",
+        "bad.jsonl:2: malformed JSON (at byte 19: expected a member's name)"
+      ),
+      (
         "bad.jsonl",
         "{\"id\":1,\"name\":\"A\"}\n\n{\"id\":3,\"name\":\"C\",\"population\":\"many\"}\n",
         "bad.jsonl:3: field \"population\" must be a number, not a string"
