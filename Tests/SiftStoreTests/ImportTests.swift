@@ -184,6 +184,47 @@ struct ImportTests {
     }
   }
 
+  @Test(
+    "a file read in parts on every core, a batch at a time, gives the records and the first bad line of one read front to back",
+    arguments: [
+      (nil, nil, nil),
+      (45_000, 50_000, "45000: id \"3\" already appears on line 3"),
+      (nil, 50_000, "50000: malformed JSON"),
+      (59_999, 20_000, "20000: malformed JSON"),
+    ] as [(Int?, Int?, String?)])
+  func readInParts(duplicateAt: Int?, badAt: Int?, expected: String?) throws {
+    // 60,000 lines of about 170 bytes: more than one batch, each in parts.
+    let padding = String(repeating: "x", count: 120)
+    var text = ""
+    for line in 1...60_000 {
+      if line == duplicateAt {
+        text += "{\"id\":3,\"name\":\"again\"}\n"
+      } else if line == badAt {
+        text += "{\"id\":\(line),\"name\":\"Bad\",}\n"
+      } else if line % 1000 == 0 {
+        text += "\n"  // a blank line is skipped, and still counted
+      } else {
+        text += "{\"id\":\(line),\"name\":\"City \(line)\",\"notes\":\"\(padding)\"}\n"
+      }
+    }
+    #expect(text.utf8.count > JSONLinesReader.batchBytes)
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let file = try folder.write("cities.jsonl", text)
+    guard let expected else {
+      let records = try CatalogImporter.readRecords(file: file, spec: Self.citySpec)
+      let lines = (1...60_000).filter { $0 % 1000 != 0 }
+      #expect(records.map(\.line) == lines)
+      #expect(records.map(\.id) == lines.map { ItemID(String($0)) })
+      return
+    }
+    #expect {
+      _ = try CatalogImporter.readRecords(file: file, spec: Self.citySpec)
+    } throws: { error in
+      "\(error)".contains("/cities.jsonl:\(expected)")
+    }
+  }
+
   @Test("an import whose schema does not fit the catalog is refused")
   func incompatible() throws {
     let folder = try TemporaryFolder()

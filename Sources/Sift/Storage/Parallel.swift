@@ -2,15 +2,15 @@ import Dispatch
 import Foundation
 
 /// Work split into parts that run on every core at once.
-enum Parallel {
+package enum Parallel {
   /// How many parts `count` units of work are worth: one per core, each at least
   /// `minimumPerPart` units; 1 for small work.
-  static func parts(for count: Int, minimumPerPart: Int) -> Int {
+  package static func parts(for count: Int, minimumPerPart: Int) -> Int {
     max(1, min(processors, count / minimumPerPart))
   }
 
   /// Read once: asking costs a system call, and a keystroke asks several times.
-  static let processors = ProcessInfo.processInfo.activeProcessorCount
+  package static let processors = ProcessInfo.processInfo.activeProcessorCount
 
   /// `0..<count` cut into `parts` ranges of nearly equal size, in order.
   static func ranges(count: Int, parts: Int) -> [Range<Int>] {
@@ -29,7 +29,7 @@ enum Parallel {
   }
 
   /// `body(part)` for every part in `0..<parts`, run concurrently; the results in part order.
-  static func map<Result>(parts: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+  package static func map<Result>(parts: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
     guard parts > 1 else { return parts == 1 ? [body(0)] : [] }
     let results = PartResults<Result>(count: parts)
     DispatchQueue.concurrentPerform(iterations: parts) { results.slots[$0] = body($0) }
@@ -58,9 +58,11 @@ private final class PartResults<Value>: @unchecked Sendable {
 }
 
 /// Memory that parts of a parallel job only read.
-struct SharedReadBuffer<Element>: @unchecked Sendable {
+package struct SharedReadBuffer<Element>: @unchecked Sendable {
   // `@unchecked`: the buffer outlives the job and nobody writes to it while parts run.
-  let buffer: UnsafeBufferPointer<Element>
+  package let buffer: UnsafeBufferPointer<Element>
+
+  package init(buffer: UnsafeBufferPointer<Element>) { self.buffer = buffer }
 }
 
 /// Memory that parts of a parallel job write to, each only its own elements.

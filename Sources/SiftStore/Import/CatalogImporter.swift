@@ -56,28 +56,36 @@ public enum CatalogImporter {
     var lineOfID: [ItemID: Int] = [:]
     let total = Double(max(1, data.count))
     let named = spec.namedFields
-    // A function, not a closure kept in a constant: what it captures is then checked for
+    // Functions, not closures kept in constants: what they capture is then checked for
     // exclusive access when compiled, not on every record (a quarter of the reading).
-    func body(_ values: [String: RawValue], _ line: Int) throws(ImportError) {
-      switch spec.record(values, line: line, numbersFromText: format == .csv, named: named) {
-      case .success(let record):
-        if let id = record.id {
-          if let first = lineOfID[id] {
-            throw ImportError(
-              file: name, line: line, reason: "id \"\(id)\" already appears on line \(first)")
-          }
-          lineOfID[id] = line
+    func add(_ record: ImportRecord) throws(ImportError) {
+      if let id = record.id {
+        if let first = lineOfID[id] {
+          throw ImportError(
+            file: name, line: record.line,
+            reason: "id \"\(id)\" already appears on line \(first)")
         }
-        records.append(record)
-      case .failure(let problem):
-        throw ImportError(file: name, line: line, reason: problem.reason)
+        lineOfID[id] = record.line
       }
+      records.append(record)
     }
     let report: (Int) -> Void = { progress(Double($0) / total) }
     switch format {
-    case .jsonLines: try JSONLinesReader.read(data, file: name, progress: report, body)
+    case .jsonLines:
+      try JSONLinesReader.read(
+        data, file: name, progress: report,
+        check: { values, line in
+          spec.record(values, line: line, numbersFromText: false, named: named)
+        }, add)
     case .csv:
-      try CSVRecordReader.read(data, file: name, delimiter: delimiter, progress: report, body)
+      func check(_ values: [String: RawValue], _ line: Int) throws(ImportError) {
+        switch spec.record(values, line: line, numbersFromText: true, named: named) {
+        case .success(let record): try add(record)
+        case .failure(let problem):
+          throw ImportError(file: name, line: line, reason: problem.reason)
+        }
+      }
+      try CSVRecordReader.read(data, file: name, delimiter: delimiter, progress: report, check)
       numbersKept(in: &records, spec: spec)
     }
     return records
