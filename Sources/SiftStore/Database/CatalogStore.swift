@@ -262,21 +262,7 @@ public final class CatalogStore: Sendable {
           DROP TRIGGER items_inserted;
           DROP TRIGGER items_updated;
           DROP TRIGGER items_deleted;
-          CREATE TRIGGER items_inserted AFTER INSERT ON items BEGIN
-            UPDATE items_generation SET value = value + 1;
-            INSERT INTO items_changes SELECT value, NEW.id, 1 FROM items_generation;
-          END;
-          CREATE TRIGGER items_updated AFTER UPDATE ON items BEGIN
-            UPDATE items_generation SET value = value + 1;
-            INSERT INTO items_changes SELECT value, OLD.id, 0 FROM items_generation;
-            INSERT INTO items_changes SELECT value, NEW.id, 1 FROM items_generation
-              WHERE NEW.id IS NOT OLD.id OR NEW.position IS NOT OLD.position;
-          END;
-          CREATE TRIGGER items_deleted AFTER DELETE ON items BEGIN
-            UPDATE items_generation SET value = value + 1;
-            INSERT INTO items_changes SELECT value, OLD.id, 0 FROM items_generation;
-          END;
-          """)
+          """ + CatalogStore.changeLogTriggers)
     }
     // v4: the near-spelling dictionaries beside the index archive (`NearSpellingArchive`), so
     // the first misspelt search reads them instead of reading every word. The archive of an

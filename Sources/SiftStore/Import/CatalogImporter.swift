@@ -196,37 +196,41 @@ extension CatalogStore {
       let insert = try db.makeStatement(sql: Self.insertItemSQL(columns: columns))
       let update = try db.makeStatement(sql: Self.updateItemSQL(columns: columns))
       var summary = CatalogImport.Summary()
-      for (index, record) in records.enumerated() {
-        if index % 4096 == 0 { progress(Double(index) / Double(max(1, records.count))) }
-        let id: String
-        if let given = record.id {
-          id = given.rawValue
-        } else {
-          id = allocator.next(isTaken: known.contains).rawValue
-        }
-        if known.contains(id), spec.merges {
-          // Only the fields the record holds.
-          let held = fields.filter { record.fields[$0] != nil }
-          if !held.isEmpty {
-            try db.cachedStatement(sql: Self.updateItemSQL(columns: held.map(Self.column)))
-              .execute(
-                arguments: StatementArguments(
-                  held.map { Self.databaseValue(record.fields[$0]) } + [id.databaseValue]))
+      // The log is restarted after the import: its rows are written without being logged.
+      try Self.withoutChangeLog(db) {
+        for (index, record) in records.enumerated() {
+          if index % 4096 == 0 { progress(Double(index) / Double(max(1, records.count))) }
+          let id: String
+          if let given = record.id {
+            id = given.rawValue
+          } else {
+            id = allocator.next(isTaken: known.contains).rawValue
           }
-          summary.updated += 1
-          continue
+          if known.contains(id), spec.merges {
+            // Only the fields the record holds.
+            let held = fields.filter { record.fields[$0] != nil }
+            if !held.isEmpty {
+              try db.cachedStatement(sql: Self.updateItemSQL(columns: held.map(Self.column)))
+                .execute(
+                  arguments: StatementArguments(
+                    held.map { Self.databaseValue(record.fields[$0]) } + [id.databaseValue]))
+            }
+            summary.updated += 1
+            continue
+          }
+          let values = fields.map { Self.databaseValue(record.fields[$0]) }
+          if known.contains(id) {
+            try update.execute(arguments: StatementArguments(values + [id.databaseValue]))
+            summary.updated += 1
+          } else {
+            try insert.execute(
+              arguments: StatementArguments([id.databaseValue, position.databaseValue] + values))
+            known.insert(id)
+            position += 1
+            summary.added += 1
+          }
         }
-        let values = fields.map { Self.databaseValue(record.fields[$0]) }
-        if known.contains(id) {
-          try update.execute(arguments: StatementArguments(values + [id.databaseValue]))
-          summary.updated += 1
-        } else {
-          try insert.execute(
-            arguments: StatementArguments([id.databaseValue, position.databaseValue] + values))
-          known.insert(id)
-          position += 1
-          summary.added += 1
-        }
+        return ((), summary.added + summary.updated)
       }
       summary.describe(records, schema: schema, merges: spec.merges)
       try writeSchema(try withCategoryScopes(schema, db), db)
