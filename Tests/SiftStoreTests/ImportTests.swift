@@ -21,11 +21,15 @@ struct ImportTests {
     let folder = try TemporaryFolder()
     defer { folder.cleanup() }
     let url = folder.file("cities.sqlite")
-    var fractions: [Double] = []
+    var reports: [ImportProgress] = []
     let summary = try CatalogImporter.run(
-      file: Self.citySample, into: url, spec: Self.citySpec, progress: { fractions.append($0) })
+      file: Self.citySample, into: url, spec: Self.citySpec, progress: { reports.append($0) })
     #expect(summary == .init(added: 2955, updated: 0, kept: ["latitude", "longitude", "timezone"]))
-    #expect(fractions.last == 1)
+    // Reading, writing, then the index, never going back; done at the end with every item.
+    let phases: [ImportProgress.Phase] = [.reading, .writing, .indexing]
+    #expect(reports.map(\.phase).removingRepeats() == phases)
+    #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
+    #expect(reports.last == ImportProgress(phase: .indexing, fraction: 1, items: 2955))
     let store = try CatalogStore.open(at: url)
     let document = try store.loadDocument()
     #expect(document.items.count == 2955)
@@ -225,6 +229,36 @@ struct ImportTests {
     }
   }
 
+  @Test(
+    "what an import's progress bar says after the bar",
+    arguments: [
+      (
+        ImportProgress(phase: .reading, fraction: 0.02, items: 4_096), 0.4, 0.4,
+        "2% · 4,096 items read"
+      ),
+      (
+        ImportProgress(phase: .reading, fraction: 0.1, items: 52_000), 1.0, 1.0,
+        "10% · 52,000 items read · 52,000 a second · about 9 s left"
+      ),
+      (
+        ImportProgress(phase: .writing, fraction: 0.5, items: 120_000), 6.0, 2.0,
+        "50% · 120,000 items written · 60,000 a second · about 6 s left"
+      ),
+      (
+        ImportProgress(phase: .indexing, fraction: 0.65, items: 234_908), 130.0, 0.0,
+        "65% · 234,908 items · building the index · about 1 min 10 s left"
+      ),
+      (
+        ImportProgress(phase: .indexing, fraction: 1, items: 1), 3.0, 1.0,
+        "100% · 1 item · building the index"
+      ),
+    ])
+  func progressWording(
+    progress: ImportProgress, elapsed: Double, inPhase: Double, expected: String
+  ) {
+    #expect(progress.summary(elapsed: elapsed, inPhase: inPhase) == expected)
+  }
+
   @Test("an import whose schema does not fit the catalog is refused")
   func incompatible() throws {
     let folder = try TemporaryFolder()
@@ -276,6 +310,15 @@ struct UTF8ValidationTests {
       #expect(
         UTF8Validation.isValid(bytes) == (String(data: Data(bytes), encoding: .utf8) != nil),
         "\(bytes)")
+    }
+  }
+}
+
+extension Array where Element: Equatable {
+  /// The elements with each run of equal ones kept once.
+  fileprivate func removingRepeats() -> [Element] {
+    reduce(into: []) { kept, element in
+      if kept.last != element { kept.append(element) }
     }
   }
 }

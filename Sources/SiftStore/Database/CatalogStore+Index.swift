@@ -185,25 +185,36 @@ extension CatalogStore {
 
   /// Builds the index of `document` — the items as they are in this transaction — and saves
   /// it stamped with their generation: what a create or an import leaves for the first open.
-  func writeIndex(of document: CatalogDocument, _ db: Database) throws {
+  ///
+  /// - Parameter progress: the share of the work done, as it is done (the index built, its
+  ///   archive made, the typo dictionaries).
+  func writeIndex(
+    of document: CatalogDocument, _ db: Database, progress: (Double) -> Void = { _ in }
+  ) throws {
     // The index alone: no map of the items, no first search.
     let index = try SearchIndex(
       schema: SearchSchema<Item>(document.schema), elements: document.items)
+    progress(0.3)
     let generation = try Self.itemsGeneration(db)
-    let written = try writeIndexFile(index, generation: generation)
+    let written = try writeIndexFile(index, generation: generation, progress: progress)
     try Self.install(written.temporary, token: written.token, generation: generation, url, db)
   }
 
   /// Writes `index` — its archive, near-spelling dictionaries and trigram index — as an index
   /// file under a temporary name beside the catalog, with a fresh token, for `install`.
   private func writeIndexFile(
-    _ index: SearchIndex<ItemID>, generation: Int64
+    _ index: SearchIndex<ItemID>, generation: Int64, progress: (Double) -> Void = { _ in }
   ) throws -> (temporary: URL, token: UUID) {
     let token = UUID()
+    // The shares measured on the cities: the archive (with the first matches of short
+    // needles, a search each) takes most of it.
+    let archive = index.archived()
+    progress(0.85)
+    let nearSpellings = index.archivedNearSpellings()
+    progress(0.95)
     let temporary = try IndexFile.writeTemporary(
       beside: IndexFile.url(forCatalogAt: url), token: token, generation: generation,
-      archive: index.archived(), nearSpellings: index.archivedNearSpellings(),
-      trigrams: index.archivedTrigrams())
+      archive: archive, nearSpellings: nearSpellings, trigrams: index.archivedTrigrams())
     return (temporary, token)
   }
 

@@ -30,10 +30,10 @@ public enum CatalogImporter {
   ///   - spec: the fields to read by name; every other field of a record is kept as it is
   ///     (a CSV column of numbers only, as numbers).
   ///   - delimiter: what separates CSV fields (`--delimiter`).
-  ///   - progress: called with the fraction of the file read, from 0 to 1.
+  ///   - progress: called as the file is read, with the share of it read and the records.
   public static func readRecords(
     file: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
-    progress: (Double) -> Void = { _ in }
+    progress: (ImportProgress) -> Void = { _ in }
   ) throws(ImportError) -> [ImportRecord] {
     let name = file.relativePath
     guard !spec.titleField.isEmpty else {
@@ -69,7 +69,9 @@ public enum CatalogImporter {
       }
       records.append(record)
     }
-    let report: (Int) -> Void = { progress(Double($0) / total) }
+    func report(_ offset: Int) {
+      progress(.reading(Double(offset) / total, items: records.count))
+    }
     switch format {
     case .jsonLines:
       try JSONLinesReader.read(
@@ -124,10 +126,8 @@ public enum CatalogImporter {
   /// needs to name only what is new.
   public static func run(
     file: URL, into catalog: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
-    progress: (Double) -> Void = { _ in }
+    progress: (ImportProgress) -> Void = { _ in }
   ) throws(ImportFailure) -> Summary {
-    // Reading and checking is most of the work; writing the rest.
-    let readShare = 0.7
     let exists = FileManager.default.fileExists(atPath: catalog.path)
     var spec = spec
     if exists {
@@ -142,7 +142,7 @@ public enum CatalogImporter {
     let records: [ImportRecord]
     do {
       records = try readRecords(
-        file: file, spec: spec, delimiter: delimiter, progress: { progress($0 * readShare) })
+        file: file, spec: spec, delimiter: delimiter, progress: progress)
     } catch {
       throw .file(error)
     }
@@ -157,9 +157,7 @@ public enum CatalogImporter {
           at: catalog, document: CatalogDocument(schema: schema, items: []))
       }
       defer { try? store.close() }
-      return try store.importRecords(records, spec: spec) { done in
-        progress(readShare + (1 - readShare) * done)
-      }
+      return try store.importRecords(records, spec: spec, progress: progress)
     } catch .untitledRecord(let line, let field) {
       throw .file(
         ImportError(
@@ -174,7 +172,7 @@ public enum CatalogImporter {
 extension CatalogStore {
   /// Writes checked records in one transaction: new ids are added at the end, known ids updated.
   func importRecords(
-    _ records: [ImportRecord], spec: ImportSpec, progress: (Double) -> Void = { _ in }
+    _ records: [ImportRecord], spec: ImportSpec, progress: (ImportProgress) -> Void = { _ in }
   ) throws(StoreError) -> CatalogImporter.Summary {
     try write { db in
       let before = try Self.schema(db, path: path)
@@ -199,7 +197,9 @@ extension CatalogStore {
       // The log is restarted after the import: its rows are written without being logged.
       try Self.withoutChangeLog(db) {
         for (index, record) in records.enumerated() {
-          if index % 4096 == 0 { progress(Double(index) / Double(max(1, records.count))) }
+          if index % 4096 == 0 {
+            progress(.writing(Double(index) / Double(max(1, records.count)), items: index))
+          }
           let id: String
           if let given = record.id {
             id = given.rawValue
@@ -235,10 +235,12 @@ extension CatalogStore {
       summary.describe(records, schema: schema, merges: spec.merges)
       try writeSchema(try withCategoryScopes(schema, db), db)
       // The index of the items as they now are, in the import's own transaction.
-      try writeIndex(of: try document(db), db)
+      progress(.indexing(0, items: records.count))
+      let items = try document(db)
+      try writeIndex(of: items, db) { progress(.indexing(0.2 + 0.8 * $0, items: records.count)) }
       // A copy from before the import starts over (the schema was written again).
       try Self.restartLog(db)
-      progress(1)
+      progress(.finished(items: records.count))
       return summary
     }
   }

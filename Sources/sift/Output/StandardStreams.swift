@@ -1,4 +1,5 @@
 import Foundation
+import SiftStore
 
 #if canImport(Glibc)
 import Glibc
@@ -60,18 +61,49 @@ struct ProgressBar {
   let label: String
   private let enabled = StandardStreams.isErrorTerminal
   private var lastPercent = -1
+  private var lastPhase: ImportProgress.Phase?
+  private let started = ContinuousClock.now
+  private var phaseStarted = ContinuousClock.now
 
   init(label: String) { self.label = label }
 
+  /// The bar alone, at `fraction`.
   mutating func update(_ fraction: Double) {
     guard enabled else { return }
     let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
     guard percent != lastPercent else { return }
     lastPercent = percent
+    draw(percent: percent, "\(percent)%")
+  }
+
+  /// The bar, then the import's items, their rate and the time left
+  /// (`ImportProgress.summary`); redrawn when the percentage or the phase changes.
+  mutating func update(_ progress: ImportProgress) {
+    guard enabled else { return }
+    let now = ContinuousClock.now
+    if progress.phase != lastPhase {
+      lastPhase = progress.phase
+      phaseStarted = now
+      lastPercent = -1
+    }
+    guard progress.percent != lastPercent else { return }
+    lastPercent = progress.percent
+    draw(
+      percent: progress.percent,
+      progress.summary(
+        elapsed: Self.seconds(now - started), inPhase: Self.seconds(now - phaseStarted)))
+  }
+
+  private func draw(percent: Int, _ text: String) {
     let width = 30
     let filled = width * percent / 100
     let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-    FileHandle.standardError.write(Data("\r\(label) \(bar) \(percent)%".utf8))
+    // Erased to the end of the line: a shorter line leaves nothing of a longer one.
+    FileHandle.standardError.write(Data("\r\(label) \(bar) \(text)\u{1B}[K".utf8))
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 
   func finish() {

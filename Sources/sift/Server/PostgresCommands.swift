@@ -172,7 +172,7 @@ extension ImportCommand {
     do {
       let records = try CatalogImporter.readRecords(
         file: URL(fileURLWithPath: file), spec: spec, delimiter: delimiterByte,
-        progress: { progress.update($0 * 0.5) })
+        progress: { progress.update($0.phaseFraction * 0.5) })
       imported = try CatalogImport.apply(records, spec: spec, to: existing)
     } catch ImportSchemaError.untitled(let line, let field) {
       throw Failure.exit(

@@ -1,0 +1,96 @@
+import Sift
+
+/// How far an import has got: what a progress bar on a terminal shows — the share done, the
+/// items so far, how fast they come and, once that can be told, the time left.
+public struct ImportProgress: Hashable, Sendable {
+  /// What the import is doing.
+  public enum Phase: Hashable, Sendable {
+    /// Reading and checking the file's records.
+    case reading
+    /// Writing the records to the catalog.
+    case writing
+    /// Building and saving the index of the items.
+    case indexing
+  }
+
+  public var phase: Phase
+  /// Of the whole import, from 0 to 1.
+  public var fraction: Double
+  /// Records read (`reading`) or written (`writing`) so far; every item while `indexing`.
+  public var items: Int
+
+  public init(phase: Phase, fraction: Double, items: Int) {
+    self.phase = phase
+    self.fraction = min(max(fraction, 0), 1)
+    self.items = items
+  }
+
+  /// The shares of the whole that reading, writing and indexing take: as they measured on the
+  /// cities (Benchmarks/README.md, "Import").
+  static let readingShare = 0.2
+  static let writingShare = 0.45
+
+  static func reading(_ done: Double, items: Int) -> ImportProgress {
+    ImportProgress(phase: .reading, fraction: readingShare * done, items: items)
+  }
+
+  static func writing(_ done: Double, items: Int) -> ImportProgress {
+    ImportProgress(phase: .writing, fraction: readingShare + writingShare * done, items: items)
+  }
+
+  static func indexing(_ done: Double, items: Int) -> ImportProgress {
+    let start = readingShare + writingShare
+    return ImportProgress(phase: .indexing, fraction: start + (1 - start) * done, items: items)
+  }
+
+  static func finished(items: Int) -> ImportProgress {
+    ImportProgress(phase: .indexing, fraction: 1, items: items)
+  }
+
+  /// How much of the current phase is done, from 0 to 1.
+  public var phaseFraction: Double {
+    switch phase {
+    case .reading: fraction / Self.readingShare
+    case .writing: (fraction - Self.readingShare) / Self.writingShare
+    case .indexing:
+      (fraction - Self.readingShare - Self.writingShare)
+        / (1 - Self.readingShare - Self.writingShare)
+    }
+  }
+
+  /// The percentage shown: whole numbers, rounded down (100 only when done).
+  public var percent: Int { Int((fraction * 100).rounded(.down)) }
+
+  /// What follows the bar: "45% · 105,600 items read · 52,800 a second · about 3 s left".
+  ///
+  /// - Parameters:
+  ///   - elapsed: seconds since the import began (for the time left).
+  ///   - inPhase: seconds since this phase began (for the rate).
+  public func summary(elapsed: Double, inPhase: Double) -> String {
+    var parts = ["\(percent)%"]
+    let count = FieldValue.grouped(Double(items), from: 1_000)
+    let noun = items == 1 ? "item" : "items"
+    switch phase {
+    case .reading: parts.append("\(count) \(noun) read")
+    case .writing: parts.append("\(count) \(noun) written")
+    case .indexing: parts.append("\(count) \(noun) · building the index")
+    }
+    if phase != .indexing, items > 0, inPhase >= 0.5 {
+      parts.append(
+        "\(FieldValue.grouped((Double(items) / inPhase).rounded(), from: 1_000)) a second")
+    }
+    // The time left once a twentieth is done and a second has gone: earlier it is a guess.
+    if fraction >= 0.05, fraction < 1, elapsed >= 1 {
+      parts.append("about \(Self.duration(elapsed * (1 - fraction) / fraction)) left")
+    }
+    return parts.joined(separator: " · ")
+  }
+
+  /// "3 s", "1 min 05 s".
+  static func duration(_ seconds: Double) -> String {
+    let whole = max(1, Int(seconds.rounded(.up)))
+    guard whole >= 60 else { return "\(whole) s" }
+    let secondsPart = whole % 60
+    return "\(whole / 60) min \(secondsPart < 10 ? "0" : "")\(secondsPart) s"
+  }
+}
