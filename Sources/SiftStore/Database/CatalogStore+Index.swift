@@ -189,11 +189,13 @@ extension CatalogStore {
   /// - Parameter progress: the share of the work done, as it is done (the index built, its
   ///   archive made, the typo dictionaries).
   func writeIndex(
-    of document: CatalogDocument, _ db: Database, progress: (Double) -> Void = { _ in }
+    of document: consuming CatalogDocument, _ db: Database, progress: (Double) -> Void = { _ in }
   ) throws {
     // The index alone: no map of the items, no first search.
     let index = try SearchIndex(
       schema: SearchSchema<Item>(document.schema), elements: document.items)
+    // The items are let go while the index is archived (an import hands them over).
+    _ = consume document
     progress(0.3)
     let generation = try Self.itemsGeneration(db)
     let written = try writeIndexFile(index, generation: generation, progress: progress)

@@ -139,7 +139,7 @@ public enum CatalogImporter {
         throw .catalog(error)
       }
     }
-    let records: [ImportRecord]
+    var records: [ImportRecord]
     do {
       records = try readRecords(
         file: file, spec: spec, delimiter: delimiter, progress: progress)
@@ -157,7 +157,7 @@ public enum CatalogImporter {
           at: catalog, document: CatalogDocument(schema: schema, items: []))
       }
       defer { try? store.close() }
-      return try store.importRecords(records, spec: spec, progress: progress)
+      return try store.importRecords(&records, spec: spec, progress: progress)
     } catch .untitledRecord(let line, let field) {
       throw .file(
         ImportError(
@@ -171,8 +171,11 @@ public enum CatalogImporter {
 
 extension CatalogStore {
   /// Writes checked records in one transaction: new ids are added at the end, known ids updated.
+  /// `records` is emptied once they are written, so that the index is built from the items
+  /// read back without the records beside them in memory.
   func importRecords(
-    _ records: [ImportRecord], spec: ImportSpec, progress: (ImportProgress) -> Void = { _ in }
+    _ records: inout [ImportRecord], spec: ImportSpec,
+    progress: (ImportProgress) -> Void = { _ in }
   ) throws(StoreError) -> CatalogImporter.Summary {
     try write { db in
       let before = try Self.schema(db, path: path)
@@ -233,14 +236,16 @@ extension CatalogStore {
         return ((), summary.added + summary.updated)
       }
       summary.describe(records, schema: schema, merges: spec.merges)
+      let count = records.count
+      records = []
       try writeSchema(try withCategoryScopes(schema, db), db)
       // The index of the items as they now are, in the import's own transaction.
-      progress(.indexing(0, items: records.count))
+      progress(.indexing(0, items: count))
       let items = try document(db)
-      try writeIndex(of: items, db) { progress(.indexing(0.2 + 0.8 * $0, items: records.count)) }
+      try writeIndex(of: consume items, db) { progress(.indexing(0.2 + 0.8 * $0, items: count)) }
       // A copy from before the import starts over (the schema was written again).
       try Self.restartLog(db)
-      progress(.finished(items: records.count))
+      progress(.finished(items: count))
       return summary
     }
   }
