@@ -170,6 +170,22 @@ struct ImportTests {
     #expect(try CatalogStore.open(at: url).loadDocument() == before)
   }
 
+  @Test("a byte order mark before the first line is skipped, as JSON readers do")
+  func byteOrderMark() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let file = folder.file("bom.jsonl")
+    try Data(
+      [0xEF, 0xBB, 0xBF] + Array("{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"B\"}\n".utf8)
+    )
+    .write(to: file)
+    let records = try CatalogImporter.readRecords(file: file, spec: Self.citySpec)
+    #expect(records.map(\.id) == ["1", "2"])
+    #expect(records.map(\.line) == [1, 2])
+    let data = try Data(contentsOf: file)
+    #expect(CatalogImporter.Format.detect(path: "records", data: data) == .jsonLines)
+  }
+
   @Test("invalid UTF-8 names its line")
   func invalidUTF8() throws {
     let folder = try TemporaryFolder()

@@ -18,7 +18,8 @@ public enum CatalogImporter {
       if lowered.hasSuffix(".csv") { return .csv }
       if [".jsonl", ".ndjson", ".json"].contains(where: lowered.hasSuffix) { return .jsonLines }
       let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-      return data.first { !whitespace.contains($0) } == UInt8(ascii: "{") ? .jsonLines : .csv
+      let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+      return text.first { !whitespace.contains($0) } == UInt8(ascii: "{") ? .jsonLines : .csv
     }
   }
 

@@ -27,7 +27,8 @@ enum JSONLinesReader {
       Result { () throws(ImportError) in
         let bytes = SharedReadBuffer(buffer: raw.bindMemory(to: UInt8.self))
         var linesBefore = 0
-        var start = 0
+        // A byte order mark before the first line (as some Windows tools write) is not JSON.
+        var start = bytes.buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while start < bytes.buffer.count {
           let end = lineEnd(in: bytes.buffer, after: min(bytes.buffer.count, start + batchBytes))
           let parts = partRanges(
