@@ -41,9 +41,6 @@ extension SearchIndex {
   /// Live slots in catalog order.
   func orderedLiveSlots() -> [Int] { storage.orderedLiveSlots() }
 
-  /// The slot's popularity as a sort key: smaller first, a missing value last.
-  func popularityKey(of slot: Int) -> Double { storage.popularityKey(of: slot) }
-
   /// Whether slot `a` comes before slot `b` on popularity, then catalog order.
   func popularityPrecedes(_ a: Int, _ b: Int) -> Bool { storage.popularityPrecedes(a, b) }
 }

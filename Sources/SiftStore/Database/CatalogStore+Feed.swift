@@ -40,18 +40,15 @@ extension CatalogStore {
 
   /// Runs `body`, whose changes to the items an import logs no further (it restarts the log
   /// after them, `restartLog`), without the change log's triggers, then moves the generation
-  /// once by the `body`'s count of changed rows: a row written costs one write instead of
-  /// three. In the caller's transaction, so a failed import leaves the triggers as they were.
-  static func withoutChangeLog<Result>(
-    _ db: Database, _ body: () throws -> (Result, changed: Int)
-  ) throws -> Result {
+  /// once by the rows `body` says it changed: a row written costs one write instead of three.
+  /// In the caller's transaction, so a failed import leaves the triggers as they were.
+  static func withoutChangeLog(_ db: Database, _ body: () throws -> Int) throws {
     try db.execute(
       sql: "DROP TRIGGER items_inserted; DROP TRIGGER items_updated; DROP TRIGGER items_deleted")
-    let (result, changed) = try body()
+    let changed = try body()
     try db.execute(
       sql: "UPDATE items_generation SET value = value + ?", arguments: [max(1, changed)])
     try db.execute(sql: changeLogTriggers)
-    return result
   }
 
   /// The log restarted at the current generation: what a new catalog or an import leaves, since

@@ -234,7 +234,7 @@ extension CatalogStore {
             summary.added += 1
           }
         }
-        return ((), summary.added + summary.updated)
+        return summary.added + summary.updated
       }
       summary.describe(records, schema: schema, merges: spec.merges)
       let count = records.count
@@ -242,11 +242,12 @@ extension CatalogStore {
       try writeSchema(try withCategoryScopes(schema, db), db)
       // The index of the items as they now are, in the import's own transaction.
       progress(.indexing(0, items: count))
-      let items = try document(db)
-      try writeIndex(of: consume items, db) { progress(.indexing(0.2 + 0.8 * $0, items: count)) }
+      try writeIndex(of: try document(db), db) {
+        progress(.indexing(0.2 + 0.8 * $0, items: count))
+      }
       // A copy from before the import starts over (the schema was written again).
       try Self.restartLog(db)
-      progress(.finished(items: count))
+      progress(.indexing(1, items: count))
       return summary
     }
   }

@@ -43,10 +43,6 @@ public struct ImportProgress: Hashable, Sendable {
     return ImportProgress(phase: .indexing, fraction: start + (1 - start) * done, items: items)
   }
 
-  static func finished(items: Int) -> ImportProgress {
-    ImportProgress(phase: .indexing, fraction: 1, items: items)
-  }
-
   /// How much of the current phase is done, from 0 to 1.
   public var phaseFraction: Double {
     switch phase {
