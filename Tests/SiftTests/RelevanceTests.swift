@@ -209,8 +209,8 @@ struct RelevanceTests {
       // The rules' ranks are checked against the reference matcher elsewhere; here, their
       // order: a plain comparison sort of the same matches.
       let expected = entries.sorted {
-        ($0.rank, index.popularityKey(of: Int($0.slot)), index.orderKeys[Int($0.slot)])
-          < ($1.rank, index.popularityKey(of: Int($1.slot)), index.orderKeys[Int($1.slot)])
+        ($0.rank, index.storage.popularityKey(of: Int($0.slot)), index.orderKeys[Int($0.slot)])
+          < ($1.rank, index.storage.popularityKey(of: Int($1.slot)), index.orderKeys[Int($1.slot)])
       }
       // The first row that differs, not the arrays: a diff of 100,000 rows takes minutes.
       let firstDifference = entries.indices.first { entries[$0] != expected[$0] }
