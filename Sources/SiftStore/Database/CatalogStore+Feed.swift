@@ -19,8 +19,10 @@ extension CatalogStore {
   /// The `inserted` of a log entry that says the synonyms changed (under the empty id).
   static let synonymsEntry: Int64 = 2
 
-  /// The triggers that move the generation and log each change to an item (migration v3).
-  /// Never change this text: a migration already run created them so.
+  /// The triggers that move the generation and log each change to an item, as the latest
+  /// migration that made them (v3) has them. An import drops and makes them again
+  /// (`withoutChangeLog`): a later migration that changes them must change this text too, and
+  /// v3 must then keep its own copy of the old one.
   static let changeLogTriggers = """
     CREATE TRIGGER items_inserted AFTER INSERT ON items BEGIN
       UPDATE items_generation SET value = value + 1;
