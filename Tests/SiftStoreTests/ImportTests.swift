@@ -25,8 +25,8 @@ struct ImportTests {
     let summary = try CatalogImporter.run(
       file: Self.citySample, into: url, spec: Self.citySpec, progress: { reports.append($0) })
     #expect(summary == .init(added: 2955, updated: 0, kept: ["latitude", "longitude", "timezone"]))
-    // Reading, writing, then the index, never going back; done at the end with every item.
-    let phases: [ImportProgress.Phase] = [.reading, .writing, .indexing]
+    // Reading and writing, then the index, never going back; done at the end with every item.
+    let phases: [ImportProgress.Phase] = [.writing, .indexing]
     #expect(reports.map(\.phase).removingRepeats() == phases)
     #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
     #expect(reports.last == ImportProgress(phase: .indexing, fraction: 1, items: 2955))
@@ -168,6 +168,15 @@ struct ImportTests {
       "\(error)".contains(expected)
     }
     #expect(try CatalogStore.open(at: url).loadDocument() == before)
+    // Into a new catalog: none is left behind.
+    let fresh = folder.file("fresh.sqlite")
+    #expect {
+      _ = try CatalogImporter.run(file: file, into: fresh, spec: Self.citySpec)
+    } throws: { error in
+      "\(error)".contains(expected)
+    }
+    #expect(!FileManager.default.fileExists(atPath: fresh.path))
+    #expect(!FileManager.default.fileExists(atPath: IndexFile.url(forCatalogAt: fresh).path))
   }
 
   @Test("a byte order mark before the first line is skipped, as JSON readers do")
@@ -243,6 +252,14 @@ struct ImportTests {
     } throws: { error in
       "\(error)".contains("/cities.jsonl:\(expected)")
     }
+    // Imported, the batches before the bad line are written, then undone with the catalog.
+    let catalog = folder.file("cities.sqlite")
+    #expect {
+      _ = try CatalogImporter.run(file: file, into: catalog, spec: Self.citySpec)
+    } throws: { error in
+      "\(error)".contains("/cities.jsonl:\(expected)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: catalog.path))
   }
 
   @Test(

@@ -51,26 +51,52 @@ public enum CatalogImport {
     public mutating func describe(
       _ records: [ImportRecord], schema: CatalogSchema, merges: Bool
     ) {
-      var present: Set<String> = []
-      for record in records { present.formUnion(record.fields.keys) }
-      kept = schema.storedFields.map(\.name).filter(present.contains)
-      placeless = nil
-      if let location = schema.location, !merges {
-        var count = 0
-        var first = 0
-        for record in records
-        where record.fields[location.latitude].indexedNumber == nil
-          || record.fields[location.longitude].indexedNumber == nil
-        {
-          if count == 0 { first = record.line }
-          count += 1
-        }
-        placeless = count == 0 ? nil : Absence(count: count, firstLine: first)
-      }
+      var tally = Tally(location: schema.location)
+      for record in records { tally.add(record) }
+      describe(tally, schema: schema, merges: merges)
+    }
+
+    /// What the records a `tally` counted held of `schema`'s fields, as `describe(_:schema:merges:)`.
+    public mutating func describe(_ tally: Tally, schema: CatalogSchema, merges: Bool) {
+      kept = schema.storedFields.map(\.name).filter(tally.present.contains)
+      placeless =
+        tally.placeless == 0 || merges || schema.location == nil
+        ? nil : Absence(count: tally.placeless, firstLine: tally.firstPlaceless)
       unfilled =
-        merges || records.isEmpty
+        merges || tally.records == 0
         ? []
-        : schema.fields.map(\.name).filter { $0 != schema.titleField && !present.contains($0) }
+        : schema.fields.map(\.name).filter {
+          $0 != schema.titleField && !tally.present.contains($0)
+        }
+    }
+
+    /// What an import's records held, counted a record at a time: what a summary reports of
+    /// records no longer in memory (an import writes them a batch at a time).
+    public struct Tally: Sendable {
+      let location: LocationFields?
+      /// The fields some record held.
+      public private(set) var present: Set<String> = []
+      public private(set) var records = 0
+      /// Records without a place (a coordinate missing or not a number), and the first's line.
+      public private(set) var placeless = 0
+      public private(set) var firstPlaceless = 0
+
+      /// A tally of records for a catalog whose place is in `location`'s fields.
+      public init(location: LocationFields?) {
+        self.location = location
+      }
+
+      public mutating func add(_ record: ImportRecord) {
+        records += 1
+        for name in record.fields.keys where !present.contains(name) { present.insert(name) }
+        if let location,
+          record.fields[location.latitude].indexedNumber == nil
+            || record.fields[location.longitude].indexedNumber == nil
+        {
+          if placeless == 0 { firstPlaceless = record.line }
+          placeless += 1
+        }
+      }
     }
 
     /// "Imported 3 items into c.sqlite (2 added, 1 updated)"; the fields it keeps without
@@ -123,17 +149,46 @@ public enum CatalogImport {
   public static func storedFields(
     in records: [ImportRecord], spec: ImportSpec
   ) -> [FieldDefinition] {
-    let named = spec.namedFields
-    var isNumber: [String: Bool] = [:]
-    for record in records {
+    var stored = StoredFields(spec: spec)
+    for record in records { stored.add(record) }
+    return stored.fields
+  }
+
+  /// The fields records hold that a spec does not name, gathered a record at a time (an
+  /// import writes its records a batch at a time): `storedFields(in:spec:)` of all of them.
+  public struct StoredFields: Sendable {
+    private let named: Set<String>
+    /// Per field: whether every value so far was a number.
+    private var isNumber: [String: Bool] = [:]
+
+    public init(spec: ImportSpec) {
+      named = spec.namedFields
+    }
+
+    /// Adds what `record` holds; true when it holds a field none before held, or a text in a
+    /// field that held only numbers until now.
+    @discardableResult
+    public mutating func add(_ record: ImportRecord) -> Bool {
+      var changed = false
       for (name, value) in record.fields where !named.contains(name) {
         let number: Bool
         if case .number = value { number = true } else { number = false }
-        isNumber[name] = (isNumber[name] ?? true) && number
+        let before = isNumber[name]
+        let now = (before ?? true) && number
+        if before != now {
+          isNumber[name] = now
+          changed = true
+        }
       }
+      return changed
     }
-    return isNumber.keys.sorted().map { name in
-      isNumber[name] == true ? .number(name, searchable: false) : .text(name, searchable: false)
+
+    /// Each field kept as a stored field: a number field when every value is a number, else
+    /// a text field; in name order.
+    public var fields: [FieldDefinition] {
+      isNumber.keys.sorted().map { name in
+        isNumber[name] == true ? .number(name, searchable: false) : .text(name, searchable: false)
+      }
     }
   }
 

@@ -106,18 +106,28 @@ struct ColumnSummary: Sendable {
     let ranges = Parallel.ranges(
       count: column.slotCount, parts: Parallel.parts(for: column.slotCount, minimumPerPart: 50_000))
     let parts = Parallel.map(parts: ranges.count) { part in
-      var summary = ColumnSummary()
-      summary.wordStarts.reserveCapacity(ranges[part].count)
-      summary.valueStarts.reserveCapacity(ranges[part].count)
-      summary.lengths.reserveCapacity(ranges[part].count)
-      column.withUnsafeBytes { bytes, starts in
-        for slot in ranges[part] { summary.append(slot, bytes: bytes, starts: starts) }
-      }
-      return summary
+      ColumnSummary(column, slots: ranges[part])
     }
     wordStarts = IndexBuffer(Array(parts.map(\.wordStarts).joined()))
     valueStarts = IndexBuffer(Array(parts.map(\.valueStarts).joined()))
     lengths = IndexBuffer(Array(parts.map(\.lengths).joined()))
+  }
+
+  /// Summaries of `column`'s slots in `slots`, on this thread: one part of a parallel build.
+  init(_ column: FoldedColumn, slots: Range<Int>) {
+    wordStarts.reserveCapacity(slots.count)
+    valueStarts.reserveCapacity(slots.count)
+    lengths.reserveCapacity(slots.count)
+    column.withUnsafeBytes { bytes, starts in
+      for slot in slots { append(slot, bytes: bytes, starts: starts) }
+    }
+  }
+
+  /// These summaries followed by `other`'s.
+  mutating func append(contentsOf other: ColumnSummary) {
+    other.wordStarts.withUnsafeBufferPointer { wordStarts.append(contentsOf: $0) }
+    other.valueStarts.withUnsafeBufferPointer { valueStarts.append(contentsOf: $0) }
+    other.lengths.withUnsafeBufferPointer { lengths.append(contentsOf: $0) }
   }
 
   /// Adds the summary of `column`'s last slot.

@@ -29,25 +29,33 @@ package struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     schema: SearchSchema<Element>, elements: [Element]
   ) throws(CatalogEditError) where Element.ID == ID {
     self.init(empty: schema.catalog)
-    defer { storage.sortByPopularity() }
-    let parts = Parallel.parts(for: elements.count, minimumPerPart: 50_000)
+    try appendBuilding(elements, schema: schema)
+    finishBuilding()
+  }
+
+  /// Appends `elements` at the end of catalog order, their text folded on every core: one
+  /// batch of a build (an import's, which never holds every item at once); `finishBuilding()`
+  /// ends it. An index whose build threw is left half-built, to be thrown away.
+  ///
+  /// - Throws: `CatalogEditError.duplicateID` when an element's id is in the index already.
+  package mutating func appendBuilding<Element: Identifiable & Sendable>(
+    _ elements: [Element], schema: SearchSchema<Element>
+  ) throws(CatalogEditError) where Element.ID == ID {
+    let parts = Parallel.parts(for: elements.count, minimumPerPart: 16_384)
     guard parts > 1, !textFields.isEmpty else {
       for element in elements {
         try storage.appendNew(element.id, schema.indexedValues(of: element))
       }
       return
     }
-    // A large catalog: fold the text fields on every core, then add the rest item by item.
+    // Many at once: fold and summarise the text fields on every core, then add the rest item
+    // by item.
     let ranges = Parallel.ranges(count: elements.count, parts: parts)
     let fieldCount = textFields.count
-    let folded = Parallel.map(parts: parts) { part in
-      Self.foldTextFields(
-        elements[ranges[part]].lazy.map { schema.indexedTexts(of: $0) }, fieldCount: fieldCount)
-    }
-    storage.setTextColumns(
-      textFields.indices.map { field in .joined(folded.map { $0.columns[field] }) },
-      initials: textFields.indices.map { field in
-        .joinedInitials(folded.map { $0.initials[field] }, slotCounts: ranges.map(\.count))
+    storage.appendTextColumns(
+      Parallel.map(parts: parts) { part in
+        FoldedTextFields(
+          elements[ranges[part]].lazy.map { schema.indexedTexts(of: $0) }, fieldCount: fieldCount)
       })
     for element in elements {
       try storage.appendNew(
@@ -55,8 +63,13 @@ package struct SearchIndex<ID: Hashable & Sendable>: Sendable {
     }
   }
 
-  /// An empty index of `schema`'s fields.
-  init(empty schema: CatalogSchema, summarised: Bool = true) {
+  /// Ends a build in batches: the popularity order of every slot.
+  package mutating func finishBuilding() {
+    storage.sortByPopularity()
+  }
+
+  /// An empty index of `schema`'s fields (`appendBuilding` fills it).
+  package init(empty schema: CatalogSchema, summarised: Bool = true) {
     self.init(schema: schema, storage: SlotStorage(empty: schema, summarised: summarised))
   }
 
@@ -113,21 +126,25 @@ package struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   }
 }
 
-extension SearchIndex {
-  /// The folded text fields (and initial-consonant keys) of consecutive elements: one part of a
-  /// parallel build.
-  fileprivate static func foldTextFields(
-    _ texts: some Collection<[[String]]>, fieldCount: Int
-  ) -> (columns: [FoldedColumn], initials: [FoldedColumn?]) {
-    var columns = Array(repeating: FoldedColumn(), count: fieldCount)
-    var initials: [FoldedColumn?] = Array(repeating: nil, count: fieldCount)
+/// The folded text fields of consecutive elements, with their initial-consonant keys and
+/// summaries: one part of a parallel build.
+struct FoldedTextFields: Sendable {
+  var columns: [FoldedColumn]
+  var initials: [FoldedColumn?]
+  var summaries: [ColumnSummary]
+  let slotCount: Int
+
+  init(_ texts: some Collection<[[String]]>, fieldCount: Int) {
+    columns = Array(repeating: FoldedColumn(), count: fieldCount)
+    initials = Array(repeating: nil, count: fieldCount)
     for values in texts {
       for (field, strings) in values.enumerated() {
         columns[field].append(strings)
         initials[field].appendInitials(strings, slotsBefore: columns[field].slotCount - 1)
       }
     }
-    return (columns, initials)
+    slotCount = texts.count
+    summaries = columns.map { ColumnSummary($0, slots: 0..<$0.slotCount) }
   }
 }
 

@@ -62,14 +62,28 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
 
   var slotCount: Int { isLive.count }
 
-  // MARK: - Filling at once
+  // MARK: - Filling in batches
 
-  /// Sets the text columns of every slot at once, folded elsewhere (on every core); the slots
-  /// themselves are then appended with `appendNew(_:_:foldingText: false)`.
-  mutating func setTextColumns(_ folded: [FoldedColumn], initials: [FoldedColumn?]) {
-    columns = folded
-    initialColumns = initials
-    summaries = columns.map(ColumnSummary.init)
+  /// Appends the text columns of the next slots, folded and summarised elsewhere (on every
+  /// core), each field's parts in slot order; the slots themselves are then appended with
+  /// `appendNew(_:_:foldingText: false)`.
+  mutating func appendTextColumns(_ parts: [FoldedTextFields]) {
+    for field in columns.indices {
+      for part in parts {
+        if let initials = part.initials[field] {
+          if initialColumns[field] == nil {
+            var created = FoldedColumn()
+            created.appendEmpty(count: columns[field].slotCount)
+            initialColumns[field] = created
+          }
+          initialColumns[field]!.append(contentsOf: initials)
+        } else {
+          initialColumns[field]?.appendEmpty(count: part.slotCount)
+        }
+        columns[field].append(contentsOf: part.columns[field])
+        summaries[field]?.append(contentsOf: part.summaries[field])
+      }
+    }
   }
 
   /// Storage read back from an archive: `count` live slots in catalog order.
@@ -110,7 +124,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   // MARK: - Edits
 
   /// Appends a slot for a new id at the end of catalog order; `foldingText: false` when its
-  /// text columns were filled already (`setTextColumns`).
+  /// text columns were filled already (`appendTextColumns`).
   mutating func appendNew(
     _ id: ID, _ values: IndexedValues, foldingText: Bool = true
   ) throws(CatalogEditError) {

@@ -184,19 +184,21 @@ extension CatalogStore {
   }
 
   /// Builds the index of `document` — the items as they are in this transaction — and saves
-  /// it stamped with their generation: what a create or an import leaves for the first open.
-  ///
-  /// - Parameter progress: the share of the work done, as it is done (the index built, its
-  ///   archive made, the typo dictionaries).
-  func writeIndex(
-    of document: consuming CatalogDocument, _ db: Database, progress: (Double) -> Void = { _ in }
-  ) throws {
+  /// it stamped with their generation: what a create leaves for the first open.
+  func writeIndex(of document: CatalogDocument, _ db: Database) throws {
     // The index alone: no map of the items, no first search.
-    let index = try SearchIndex(
-      schema: SearchSchema<Item>(document.schema), elements: document.items)
-    // The items are let go while the index is archived (an import hands them over).
-    _ = consume document
-    progress(0.3)
+    try writeIndex(
+      try SearchIndex(schema: SearchSchema<Item>(document.schema), elements: document.items), db)
+  }
+
+  /// Saves `index` — of the items as they are in this transaction — stamped with their
+  /// generation: what a create or an import leaves for the first open.
+  ///
+  /// - Parameter progress: the share of the work done, as it is done (its archive made, the
+  ///   typo dictionaries, the trigrams).
+  func writeIndex(
+    _ index: SearchIndex<ItemID>, _ db: Database, progress: (Double) -> Void = { _ in }
+  ) throws {
     let generation = try Self.itemsGeneration(db)
     let written = try writeIndexFile(index, generation: generation, progress: progress)
     try Self.install(written.temporary, token: written.token, generation: generation, url, db)

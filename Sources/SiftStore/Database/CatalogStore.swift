@@ -118,6 +118,15 @@ public final class CatalogStore: Sendable {
     return store
   }
 
+  /// Removes a catalog file and what SQLite and Sift keep beside it (a sync's copy that was
+  /// given up, a catalog an import made and could not finish).
+  static func remove(at url: URL) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+      try? FileManager.default.removeItem(atPath: url.path + suffix)
+    }
+    try? FileManager.default.removeItem(at: IndexFile.url(forCatalogAt: url))
+  }
+
   /// Reads the file without writing to find out whether it is a Sift catalog this version of
   /// Sift can open. SQLite is opened with `immutable=1`, so not even a `-shm` or `-wal` file
   /// appears beside a file that turns out not to be ours — unless a `-wal` is there already:

@@ -5,9 +5,10 @@ import Sift
 public struct ImportProgress: Hashable, Sendable {
   /// What the import is doing.
   public enum Phase: Hashable, Sendable {
-    /// Reading and checking the file's records.
+    /// Reading and checking the file's records, all before any is written (an import into
+    /// PostgreSQL).
     case reading
-    /// Writing the records to the catalog.
+    /// Reading the file's records and writing them to the catalog as they come.
     case writing
     /// Building and saving the index of the items.
     case indexing
@@ -25,32 +26,28 @@ public struct ImportProgress: Hashable, Sendable {
     self.items = items
   }
 
-  /// The shares of the whole that reading, writing and indexing take: as they measured on the
-  /// cities (Benchmarks/README.md, "Import").
-  static let readingShare = 0.2
-  static let writingShare = 0.45
+  /// The share of the whole that the records take, read and written, before the index: as it
+  /// measured on the cities (Benchmarks/README.md, "Import").
+  static let recordsShare = 0.6
 
   static func reading(_ done: Double, items: Int) -> ImportProgress {
-    ImportProgress(phase: .reading, fraction: readingShare * done, items: items)
+    ImportProgress(phase: .reading, fraction: recordsShare * done, items: items)
   }
 
   static func writing(_ done: Double, items: Int) -> ImportProgress {
-    ImportProgress(phase: .writing, fraction: readingShare + writingShare * done, items: items)
+    ImportProgress(phase: .writing, fraction: recordsShare * done, items: items)
   }
 
   static func indexing(_ done: Double, items: Int) -> ImportProgress {
-    let start = readingShare + writingShare
-    return ImportProgress(phase: .indexing, fraction: start + (1 - start) * done, items: items)
+    ImportProgress(
+      phase: .indexing, fraction: recordsShare + (1 - recordsShare) * done, items: items)
   }
 
   /// How much of the current phase is done, from 0 to 1.
   public var phaseFraction: Double {
     switch phase {
-    case .reading: fraction / Self.readingShare
-    case .writing: (fraction - Self.readingShare) / Self.writingShare
-    case .indexing:
-      (fraction - Self.readingShare - Self.writingShare)
-        / (1 - Self.readingShare - Self.writingShare)
+    case .reading, .writing: fraction / Self.recordsShare
+    case .indexing: (fraction - Self.recordsShare) / (1 - Self.recordsShare)
     }
   }
 

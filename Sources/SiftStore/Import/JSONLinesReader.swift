@@ -5,55 +5,91 @@ import Sift
 /// bytes by the engine's JSON reader (`JSONValue.parse`): Foundation's `JSONSerialization`, with
 /// a cast of every value from `Any`, took most of an import's reading.
 ///
-/// The file is read a batch of lines at a time, each batch cut into one part per core at line
-/// ends: the parts parse and check their lines at once, then their records are handed on in
-/// the file's order, so the first bad line is the one reported whatever part found it.
+/// The file is read a batch of lines at a time, never whole, each batch cut into one part per
+/// core at line ends: the parts parse and check their lines at once, then their records are
+/// handed on in the file's order, so the first bad line is the one reported whatever part
+/// found it.
 enum JSONLinesReader {
   /// A line's values, checked into a record; run on several threads at once.
   typealias Check =
     @Sendable ([String: RawValue], _ line: Int) -> Result<ImportRecord, RecordProblem>
 
-  /// The bytes a batch holds: enough that starting the parts costs nothing beside them.
-  static let batchBytes = 8 << 20
+  /// The bytes a batch holds: enough that starting the parts costs nothing beside them, few
+  /// enough that a batch's records are a small part of an import's memory.
+  static let batchBytes = 4 << 20
 
-  /// Calls `body` with each line's record, in file order; stops at the first bad line.
+  /// Calls `body` with each batch of records, in file order, as `file` is read from where it
+  /// stands (`start`: the bytes read before it, to detect the format); stops at the first bad
+  /// line. `progress` is told the bytes read so far.
   static func read(
-    _ data: Data, file: String, progress: (Int) -> Void, check: Check,
-    _ body: (ImportRecord) throws(ImportError) -> Void
-  ) throws(ImportError) {
-    // The lines are found in the file's bytes, not through `Data`'s subscripts, whose every
-    // byte read was checked for exclusive access: a quarter of the reading.
-    try data.withUnsafeBytes { raw in
-      Result { () throws(ImportError) in
-        let bytes = SharedReadBuffer(buffer: raw.bindMemory(to: UInt8.self))
-        var linesBefore = 0
-        // A byte order mark before the first line (as some Windows tools write) is not JSON.
-        var start = bytes.buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < bytes.buffer.count {
-          let end = lineEnd(in: bytes.buffer, after: min(bytes.buffer.count, start + batchBytes))
-          let parts = partRanges(
-            in: bytes.buffer, start..<end,
-            count: Parallel.parts(for: end - start, minimumPerPart: 1 << 20))
-          let read = Parallel.map(parts: parts.count) { part in
-            readPart(bytes.buffer, parts[part], file: file, check: check)
-          }
-          for part in read {
-            for var record in part.records {
-              record.line += linesBefore
-              try body(record)
-            }
-            if var error = part.error {
-              error.line += linesBefore
-              throw error
-            }
-            linesBefore += part.lineCount
-          }
-          start = end
-          progress(start)
+    _ file: FileHandle, start: [UInt8], name: String, progress: (Int) -> Void, check: Check,
+    _ body: ([ImportRecord]) throws -> Void
+  ) throws {
+    var pending = start
+    // A byte order mark before the first line (as some Windows tools write) is not JSON.
+    if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
+    var consumed = start.count - pending.count
+    var atEnd = false
+    var wanted = batchBytes
+    var linesBefore = 0
+    while true {
+      while !atEnd, pending.count < wanted {
+        let chunk: Data?
+        do {
+          chunk = try file.read(upToCount: wanted - pending.count)
+        } catch {
+          throw ImportError(
+            file: name, line: linesBefore + 1,
+            reason: "cannot read the file (\(error.localizedDescription))")
         }
-        progress(bytes.buffer.count)
+        guard let chunk, !chunk.isEmpty else {
+          atEnd = true
+          break
+        }
+        pending.append(contentsOf: chunk)
       }
-    }.get()
+      if pending.isEmpty { break }
+      // Whole lines only, but for the last one; a line longer than a batch reads on.
+      guard
+        let cut = atEnd ? pending.count : pending.lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 })
+      else {
+        wanted *= 2
+        continue
+      }
+      wanted = batchBytes
+      var records: [ImportRecord] = []
+      var failure: ImportError?
+      pending.withUnsafeBufferPointer { buffer in
+        let bytes = SharedReadBuffer(buffer: UnsafeBufferPointer(rebasing: buffer[0..<cut]))
+        let parts = partRanges(
+          in: bytes.buffer, 0..<cut,
+          count: Parallel.parts(for: cut, minimumPerPart: 1 << 20))
+        let read = Parallel.map(parts: parts.count) { part in
+          readPart(bytes.buffer, parts[part], file: name, check: check)
+        }
+        records.reserveCapacity(read.reduce(0) { $0 + $1.records.count })
+        for part in read {
+          for var record in part.records {
+            record.line += linesBefore
+            records.append(record)
+          }
+          if var error = part.error {
+            error.line += linesBefore
+            failure = error
+            return
+          }
+          linesBefore += part.lineCount
+        }
+      }
+      // The records before a bad line are handed on first, so that the first problem in the
+      // file is the one reported, whether it is found here or where the record is written
+      // (the caller's transaction undoes what was written).
+      if !records.isEmpty { try body(records) }
+      if let failure { throw failure }
+      pending.removeFirst(cut)
+      consumed += cut
+      progress(consumed)
+    }
   }
 
   /// Where the line that `offset` is in ends (past its newline), or the end of the bytes.

@@ -203,7 +203,7 @@ public struct CatalogSync: Sendable {
     for _ in 0..<Self.copyAttempts {
       let staging = localURL.deletingLastPathComponent().appendingPathComponent(
         ".\(localURL.lastPathComponent).\(UUID().uuidString)\(Self.stagingSuffix)")
-      defer { Self.removeCatalog(at: staging) }
+      defer { CatalogStore.remove(at: staging) }
       guard
         let (store, source, count) = try await download(
           into: staging, progress: progress, why: &why)
@@ -312,16 +312,8 @@ public struct CatalogSync: Sendable {
       return
     }
     for name in names where name.hasPrefix(prefix) && name.hasSuffix(stagingSuffix) {
-      removeCatalog(at: folder.appendingPathComponent(name))
+      CatalogStore.remove(at: folder.appendingPathComponent(name))
     }
-  }
-
-  /// A catalog file and what SQLite and Sift keep beside it.
-  private static func removeCatalog(at url: URL) {
-    for suffix in ["", "-wal", "-shm", "-journal"] {
-      try? FileManager.default.removeItem(atPath: url.path + suffix)
-    }
-    try? FileManager.default.removeItem(at: IndexFile.url(forCatalogAt: url))
   }
 
   private static func local<Value>(

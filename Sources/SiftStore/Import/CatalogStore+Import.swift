@@ -1,0 +1,242 @@
+import Foundation
+import GRDB
+import Sift
+
+extension CatalogStore {
+  /// Imports the records `read` hands over a batch at a time, in one transaction: new ids are
+  /// added at the end, known ids updated (`--merge`: only the fields a record holds), then the
+  /// index of the items as they now are is built and saved with them. What `read` throws, or a
+  /// record that cannot be written, undoes the whole import.
+  ///
+  /// - Parameter read: calls the function it is given with each batch of checked records,
+  ///   in file order; `ImportError`s it throws are the file's.
+  func importRecords(
+    spec: ImportSpec, progress: (ImportProgress) -> Void = { _ in },
+    from read: (_ write: ([ImportRecord]) throws -> Void) throws -> Void
+  ) throws(ImportFailure) -> CatalogImporter.Summary {
+    var fileError: ImportError?
+    do {
+      return try write { db in
+        var writer = try ImportWriter(store: self, spec: spec, db)
+        // The log is restarted after the import: its rows are written without being logged.
+        try Self.withoutChangeLog(db) {
+          do {
+            try read { try writer.write($0) }
+          } catch let error as ImportError {
+            fileError = error
+            throw error
+          }
+          return writer.summary.total
+        }
+        return try writer.finish(progress: progress)
+      }
+    } catch {
+      if let fileError { throw .file(fileError) }
+      throw .catalog(error)
+    }
+  }
+
+  /// `CatalogImport.merged(_:with:)`, its errors naming the file.
+  fileprivate func merged(
+    _ schema: CatalogSchema, with spec: ImportSpec, stored: [FieldDefinition]
+  ) throws(StoreError) -> CatalogSchema {
+    do {
+      return try CatalogImport.merged(schema, with: spec, stored: stored)
+    } catch {
+      switch error {
+      case .incompatible(let reason): throw .incompatibleSchema(path, reason: reason)
+      case .invalid(let error): throw .invalidSchema(path, error)
+      case .unknownLabelField, .untitled:
+        throw .incompatibleSchema(path, reason: error.description)
+      }
+    }
+  }
+
+  /// The schema with the category's scopes or tokens as the items now have them
+  /// (`CatalogImport.withCategoryScopes(_:values:)`).
+  fileprivate func withCategoryScopes(
+    _ schema: CatalogSchema, _ db: Database
+  ) throws -> CatalogSchema {
+    guard let field = schema.categoryField else { return schema }
+    let column = Self.column(field)
+    let values = try String.fetchAll(
+      db,
+      sql: """
+        SELECT \(column) FROM items WHERE typeof(\(column)) = 'text' AND \(column) <> ''
+        GROUP BY \(column) ORDER BY min(position)
+        """)
+    return CatalogImport.withCategoryScopes(schema, values: values)
+  }
+}
+
+/// Writes an import's records into the items table a batch at a time, in the caller's
+/// transaction, and builds the index of the items as the import leaves them.
+///
+/// Memory holds a batch, the index and what the import must remember of every record (its
+/// id's line, in the reader): never the records themselves. Whether an id is known is asked of
+/// the table (an insert that finds the id there updates instead), not of a set of every id.
+private struct ImportWriter {
+  private let store: CatalogStore
+  private let db: Database
+  private let spec: ImportSpec
+  /// `spec` without the labels of fields the catalog and the flags do not name: the stored
+  /// fields they label are known once every record was read.
+  private let rowSpec: ImportSpec
+  /// The catalog's schema before the import.
+  private let before: CatalogSchema
+  /// The schema the rows are written with: the import's fields, and the stored fields the
+  /// records so far hold (each with its column).
+  private var schema: CatalogSchema
+  private var stored: CatalogImport.StoredFields
+  private var tally: CatalogImport.Summary.Tally
+  private(set) var summary = CatalogImport.Summary()
+  private var position: Int64
+  private var allocator: ItemIDAllocator
+  /// Every field's name, in the order of the statements' columns.
+  private var fields: [String] = []
+  private var insert: Statement
+  private var update: Statement
+  private let exists: Statement
+  /// The index of the items written, built as they come when the catalog had none before;
+  /// nil when it had, and the index is built from the items once all are written.
+  private var index: SearchIndex<ItemID>?
+  private let searchSchema: SearchSchema<Item>
+  /// Items written and not yet handed to the index: it folds them in batches of this size,
+  /// on every core.
+  private var unindexed: [Item] = []
+  private static let indexBatch = 32_768
+
+  init(store: CatalogStore, spec: ImportSpec, _ db: Database) throws {
+    self.store = store
+    self.db = db
+    before = try CatalogStore.schema(db, path: store.path)
+    self.spec = spec.continuing(before)
+    let named = Set(before.allFields.map(\.name) + self.spec.fields.map(\.name))
+    var rowSpec = self.spec
+    rowSpec.labels = rowSpec.labels.filter { named.contains($0.key) }
+    self.rowSpec = rowSpec
+    stored = CatalogImport.StoredFields(spec: self.spec)
+    schema = try store.merged(before, with: rowSpec, stored: [])
+    try store.writeSchema(schema, db)
+    tally = CatalogImport.Summary.Tally(location: schema.location)
+    position = try store.nextPosition(db)
+    allocator = try ItemIDAllocator(db)
+    searchSchema = try store.searchSchema(schema)
+    let isEmpty = try Int.fetchOne(db, sql: "SELECT count(*) FROM items") == 0
+    index = isEmpty ? SearchIndex(empty: schema) : nil
+    exists = try db.makeStatement(sql: "SELECT 1 FROM items WHERE id = ?")
+    // Set by `prepareStatements`, which needs `self` whole.
+    insert = exists
+    update = exists
+    try prepareStatements()
+  }
+
+  /// The statements for every field of the schema: a replaced item loses what its record
+  /// does not hold.
+  private mutating func prepareStatements() throws {
+    fields = schema.allFields.map(\.name)
+    let columns = fields.map(CatalogStore.column)
+    insert = try db.makeStatement(
+      sql: CatalogStore.insertItemSQL(columns: columns) + " ON CONFLICT(id) DO NOTHING")
+    update = try db.makeStatement(sql: CatalogStore.updateItemSQL(columns: columns))
+  }
+
+  /// Whether the items table holds `id` (`exists` asks it).
+  private static func isKnown(_ id: String, _ exists: Statement) throws -> Bool {
+    try Bool.fetchOne(exists, arguments: [id]) ?? false
+  }
+
+  mutating func write(_ records: [ImportRecord]) throws {
+    let titleField = schema.titleField
+    for record in records {
+      // A field no record held before gets its column before the row that holds it.
+      if stored.add(record) {
+        schema = try store.merged(before, with: rowSpec, stored: stored.fields)
+        try store.writeSchema(schema, db)
+        try prepareStatements()
+      }
+      tally.add(record)
+      let id: String
+      if let given = record.id {
+        id = given.rawValue
+      } else {
+        let exists = exists
+        id = allocator.next(isTaken: { (try? Self.isKnown($0, exists)) ?? true }).rawValue
+      }
+      let hasTitle = record.fields[titleField] != nil
+      if !hasTitle, try !Self.isKnown(id, exists) {
+        throw StoreError.untitledRecord(line: record.line, field: titleField)
+      }
+      let values = fields.map { CatalogStore.databaseValue(record.fields[$0]) }
+      if !spec.merges || hasTitle {
+        try insert.execute(
+          arguments: StatementArguments([id.databaseValue, position.databaseValue] + values))
+        if db.changesCount == 1 {
+          position += 1
+          summary.added += 1
+          if index != nil { unindexed.append(Item(id: ItemID(id), fields: record.fields)) }
+          continue
+        }
+      }
+      // The id is known: its item is updated in place.
+      if spec.merges {
+        // Only the fields the record holds.
+        let held = fields.filter { record.fields[$0] != nil }
+        if !held.isEmpty {
+          try db.cachedStatement(
+            sql: CatalogStore.updateItemSQL(columns: held.map(CatalogStore.column))
+          ).execute(
+            arguments: StatementArguments(
+              held.map { CatalogStore.databaseValue(record.fields[$0]) } + [id.databaseValue]))
+        }
+      } else {
+        try update.execute(arguments: StatementArguments(values + [id.databaseValue]))
+      }
+      summary.updated += 1
+    }
+    if unindexed.count >= Self.indexBatch { try indexUnindexed() }
+  }
+
+  private mutating func indexUnindexed() throws {
+    try index?.appendBuilding(unindexed, schema: searchSchema)
+    unindexed = []
+  }
+
+  /// The schema with the category's scopes, the summary, and the index of the items as they
+  /// now are, saved with them.
+  mutating func finish(progress: (ImportProgress) -> Void) throws -> CatalogImport.Summary {
+    // The stored fields in name order, as if every record had been read before any was written.
+    schema = try store.merged(before, with: spec, stored: stored.fields)
+    summary.describe(tally, schema: schema, merges: spec.merges)
+    try store.writeSchema(try store.withCategoryScopes(schema, db), db)
+    let count = summary.total
+    progress(.indexing(0, items: count))
+    try indexUnindexed()
+    var index = try self.index ?? builtFromItems()
+    index.finishBuilding()
+    progress(.indexing(0.2, items: count))
+    try store.writeIndex(index, db) { progress(.indexing(0.2 + 0.8 * $0, items: count)) }
+    // A copy from before the import starts over (the schema was written again).
+    try CatalogStore.restartLog(db)
+    progress(.indexing(1, items: count))
+    return summary
+  }
+
+  /// The index of every item, read back in catalog order a batch at a time: an import into a
+  /// catalog that had items updates some in place.
+  private func builtFromItems() throws -> SearchIndex<ItemID> {
+    var index = SearchIndex<ItemID>(empty: schema)
+    let columns = schema.fields.map { ", " + CatalogStore.column($0.name) }.joined()
+    let rows = try Row.fetchCursor(db, sql: "SELECT id\(columns) FROM items ORDER BY position")
+    var batch: [Item] = []
+    while let row = try rows.next() {
+      batch.append(CatalogStore.item(row, fields: schema.fields))
+      if batch.count == Self.indexBatch {
+        try index.appendBuilding(batch, schema: searchSchema)
+        batch = []
+      }
+    }
+    try index.appendBuilding(batch, schema: searchSchema)
+    return index
+  }
+}
