@@ -31,6 +31,48 @@ struct IndexArchiveTests {
     }
   }
 
+  @Test(
+    "an archive handed to a sink a megabyte at a time is the one made in memory, seal and all",
+    arguments: [31, 32, 33])
+  func sinkMatchesMemory(seed: UInt64) throws {
+    print("seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let schema = try SeedCatalog.products.load().schema
+    // Writes of every size, some past a seal chunk and some ending exactly on one.
+    let chunk = Checksum.sealChunk
+    let sizes = (0..<24).map { _ -> Int in
+      switch random.next() % 4 {
+      case 0: Int(random.next() % 16)
+      case 1: Int(random.next() % 70_000)
+      case 2: chunk - 8 - Int(random.next() % 2)
+      default: Int(random.next() % UInt64(3 * chunk))
+      }
+    }
+    let arrays = sizes.map { size in (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ size) }
+    }
+    func write(_ writer: inout ArchiveWriter) {
+      for (index, array) in arrays.enumerated() {
+        writer.append(UInt32(index))
+        writer.appendArray(array)
+        writer.appendStrings(["é", String(index)])
+      }
+    }
+    let inMemory = ArchiveWriter.archive(
+      magic: IndexArchive.magic, version: 1, schema: schema, sink: nil, write)
+    final class Collected: @unchecked Sendable { var bytes: [UInt8] = []; var calls = 0 }
+    let collected = Collected()
+    let none = ArchiveWriter.archive(
+      magic: IndexArchive.magic, version: 1, schema: schema,
+      sink: {
+        collected.bytes.append(contentsOf: $0)
+        collected.calls += 1
+      }, write)
+    #expect(none.isEmpty)
+    #expect(collected.bytes == inMemory)
+    #expect(collected.calls >= inMemory.count / chunk)
+    #expect(inMemory.withUnsafeBytes { IndexArchive.checksumAgrees($0) })
+  }
+
   /// Bytes someone else owns, as a mapped file is: aligned, alive as long as the object.
   final class Borrowed: @unchecked Sendable {
     let bytes: UnsafeMutableRawBufferPointer

@@ -396,7 +396,8 @@ extension SearchIndex {
   /// renumbered in catalog order — the one already built when it covers exactly those.
   ///
   /// - Complexity: O(1) to write one built over these slots; else a build over the live slots.
-  package func archivedTrigrams() -> [UInt8] {
+  /// With a `sink`, the bytes are handed to it as they are made, and none are returned.
+  package func archivedTrigrams(sink: ArchiveSink? = nil) -> [UInt8] {
     let keep = orderedLiveSlots()
     let built: TrigramIndex
     if let current = trigrams.current, current.slotCount == slotCount,
@@ -407,10 +408,9 @@ extension SearchIndex {
       built = TrigramIndex(
         columns: columns.map { $0.compacted(keeping: keep) }, slotCount: keep.count)
     }
-    var writer = ArchiveWriter(
-      magic: TrigramIndex.magic, version: TrigramIndex.formatVersion, schema: schema)
-    built.write(to: &writer)
-    return writer.sealed()
+    return ArchiveWriter.archive(
+      magic: TrigramIndex.magic, version: TrigramIndex.formatVersion, schema: schema, sink: sink
+    ) { built.write(to: &$0) }
   }
 
   /// Uses the trigram index `archivedTrigrams()` wrote beside the archive this index was read

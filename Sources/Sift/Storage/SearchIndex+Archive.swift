@@ -72,13 +72,31 @@ extension SearchIndex where ID == ItemID {
       leadingRowsKept: LeadingMatches.rowsKept, leadingMatchesAbove: LeadingMatches.matchesAbove)
   }
 
-  /// `archived()` with lists of `LeadingMatches` kept as asked (tests keep short ones).
-  func archived(leadingRowsKept: Int, leadingMatchesAbove: Int) -> [UInt8] {
+  /// `archived()` handed to `sink` as it is made, never whole in memory.
+  package func writeArchive(to sink: @escaping ArchiveSink) {
+    _ = archived(
+      leadingRowsKept: LeadingMatches.rowsKept, leadingMatchesAbove: LeadingMatches.matchesAbove,
+      sink: sink)
+  }
+
+  /// `archived()` with lists of `LeadingMatches` kept as asked (tests keep short ones); empty
+  /// when handed to a `sink`.
+  func archived(
+    leadingRowsKept: Int, leadingMatchesAbove: Int, sink: ArchiveSink? = nil
+  ) -> [UInt8] {
+    ArchiveWriter.archive(
+      magic: IndexArchive.magic, version: IndexArchive.formatVersion, schema: schema, sink: sink
+    ) { writer in
+      write(to: &writer, leadingRowsKept: leadingRowsKept, leadingMatchesAbove: leadingMatchesAbove)
+    }
+  }
+
+  private func write(
+    to writer: inout ArchiveWriter, leadingRowsKept: Int, leadingMatchesAbove: Int
+  ) {
     let keep = orderedLiveSlots()
     var newSlot = [Int32](repeating: -1, count: slotCount)
     for (position, slot) in keep.enumerated() { newSlot[slot] = Int32(position) }
-    var writer = ArchiveWriter(
-      magic: IndexArchive.magic, version: IndexArchive.formatVersion, schema: schema)
     writer.append(UInt64(keep.count))
     // The ids as a column (UTF-8 bytes back to back, then where each starts), so that reading
     // one does not read them all.
@@ -146,7 +164,6 @@ extension SearchIndex where ID == ItemID {
       leadingMatches.flatMap { $0.slotCount == slotCount && keep.count == slotCount ? $0 : nil }
       ?? makeLeadingMatches(rowsKept: leadingRowsKept, matchesAbove: leadingMatchesAbove)
     leading.write(to: &writer, renumbering: newSlot)
-    return writer.sealed()
   }
 
   /// The index an archive holds, for `schema` (which must be the one it was made for).
@@ -377,32 +394,75 @@ extension Checksum {
   }
 }
 
+/// Where an archive's bytes go as they are made, a megabyte at a time (a file being written),
+/// instead of into one array: an archive is tens of MB, and its index is in memory beside it.
+package typealias ArchiveSink = (UnsafeRawBufferPointer) -> Void
+
 struct ArchiveWriter {
-  var bytes: [UInt8] = []
+  /// The bytes not yet handed to the sink: all of them without one, less than a seal chunk
+  /// with one.
+  private var bytes: [UInt8] = []
+  private let sink: ArchiveSink?
+  private var handedOn = 0
+  /// The checksums of the chunks handed on, little-endian, for the seal.
+  private var chunkSums: [UInt64] = []
 
   /// A writer that has written the header every archive starts with: its magic and format
   /// version, then what its contents depend on — the schema's fingerprint and the folding
-  /// table's.
-  init(magic: [UInt8], version: UInt16, schema: CatalogSchema) {
-    bytes = magic
+  /// table's. With a `sink`, the bytes are handed to it as each seal chunk fills.
+  init(magic: [UInt8], version: UInt16, schema: CatalogSchema, sink: ArchiveSink? = nil) {
+    self.sink = sink
+    write(magic)
     append(version)
     append(IndexArchive.fingerprint(of: schema))
     append(IndexArchive.foldingFingerprint)
   }
 
+  /// The archive `body` writes after the header, sealed: its bytes, or — with a `sink` —
+  /// none, every byte handed to the sink.
+  static func archive(
+    magic: [UInt8], version: UInt16, schema: CatalogSchema, sink: ArchiveSink?,
+    _ body: (inout ArchiveWriter) -> Void
+  ) -> [UInt8] {
+    var writer = ArchiveWriter(magic: magic, version: version, schema: schema, sink: sink)
+    body(&writer)
+    guard sink == nil else {
+      writer.finish()
+      return []
+    }
+    return writer.sealed()
+  }
+
+  /// The bytes written so far.
+  var count: Int { handedOn + bytes.count }
+
   /// The bytes followed by their seal (`Checksum.sealing`; appended in place: an archive is
-  /// tens of MB).
+  /// tens of MB). Only for a writer without a sink.
   mutating func sealed() -> [UInt8] {
+    precondition(sink == nil, "an archive written to a sink ends with finish()")
     append(bytes.withUnsafeBytes { Checksum.sealing($0) })
     return bytes
   }
 
+  /// Hands the last bytes and the seal to the sink: the same bytes `sealed()` returns.
+  mutating func finish() {
+    guard let sink else { return }
+    if !bytes.isEmpty {
+      bytes.withUnsafeBytes { chunkSums.append(Checksum.of($0).littleEndian) }
+      bytes.withUnsafeBytes(sink)
+    }
+    let seal = chunkSums.withUnsafeBytes { Checksum.of($0) }
+    withUnsafeBytes(of: seal.littleEndian, sink)
+    handedOn += bytes.count + 8
+    bytes = []
+  }
+
   mutating func append<T: FixedWidthInteger>(_ value: T) {
-    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: value.littleEndian) { write($0) }
   }
 
   mutating func append(_ value: UInt64) {
-    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: value.littleEndian) { write($0) }
   }
 
   /// A count, zeros up to the next multiple of 8 bytes, then the elements' bytes as they lie in
@@ -416,18 +476,54 @@ struct ArchiveWriter {
     values.withUnsafeBytes { appendAligned(count: values.count, $0) }
   }
 
-  private mutating func appendAligned(count: Int, _ raw: UnsafeRawBufferPointer) {
-    append(UInt64(count))
-    bytes.append(contentsOf: repeatElement(0, count: (8 - bytes.count % 8) % 8))
-    bytes.append(contentsOf: raw)
+  private mutating func appendAligned(count elements: Int, _ raw: UnsafeRawBufferPointer) {
+    append(UInt64(elements))
+    write(Array(repeating: 0, count: (8 - count % 8) % 8))
+    write(raw)
   }
 
   mutating func appendStrings(_ strings: [String]) {
     append(UInt64(strings.count))
     for string in strings {
       append(UInt32(string.utf8.count))
-      bytes.append(contentsOf: string.utf8)
+      write(Array(string.utf8))
     }
+  }
+
+  private mutating func write(_ values: [UInt8]) {
+    values.withUnsafeBytes { write($0) }
+  }
+
+  /// Appends `raw`; with a sink, hands on each seal chunk as it fills, a large buffer's
+  /// whole chunks straight from it.
+  private mutating func write(_ raw: UnsafeRawBufferPointer) {
+    guard sink != nil else {
+      bytes.append(contentsOf: raw)
+      return
+    }
+    let chunk = Checksum.sealChunk
+    var rest = raw[...]
+    while !rest.isEmpty {
+      if bytes.isEmpty, rest.count >= chunk {
+        handOn(UnsafeRawBufferPointer(rebasing: rest.prefix(chunk)))
+        rest = rest.dropFirst(chunk)
+        continue
+      }
+      let taken = min(chunk - bytes.count, rest.count)
+      bytes.append(contentsOf: rest.prefix(taken))
+      rest = rest.dropFirst(taken)
+      if bytes.count == chunk {
+        let full = bytes
+        full.withUnsafeBytes { handOn($0) }
+        bytes.removeAll(keepingCapacity: true)
+      }
+    }
+  }
+
+  private mutating func handOn(_ chunk: UnsafeRawBufferPointer) {
+    chunkSums.append(Checksum.of(chunk).littleEndian)
+    sink?(chunk)
+    handedOn += chunk.count
   }
 }
 

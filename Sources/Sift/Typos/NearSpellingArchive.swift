@@ -51,7 +51,8 @@ extension SearchIndex where ID == ItemID {
   ///
   /// - Complexity: O(*n*) in the folded text, plus sorting the distinct words, per column
   ///   not yet built.
-  package func archivedNearSpellings() -> [UInt8] {
+  /// With a `sink`, the bytes are handed to it as they are made, and none are returned.
+  package func archivedNearSpellings(sink: ArchiveSink? = nil) -> [UInt8] {
     let searchable = textFields.indices.filter { textFields[$0].isSearchable }
     let keep = orderedLiveSlots()
     let isCanonical = keep.count == slotCount && keep.elementsEqual(0..<slotCount)
@@ -65,15 +66,17 @@ extension SearchIndex where ID == ItemID {
       }
       return TypoDictionary(column: columns[column].compacted(keeping: keep))
     }
-    var writer = ArchiveWriter(
-      magic: NearSpellingArchive.magic, version: NearSpellingArchive.formatVersion, schema: schema)
-    writer.append(UInt64(keep.count))
-    writer.append(UInt64(searchable.count))
-    for (column, dictionary) in zip(searchable, dictionaries) {
-      writer.append(UInt32(column))
-      dictionary.write(to: &writer)
+    return ArchiveWriter.archive(
+      magic: NearSpellingArchive.magic, version: NearSpellingArchive.formatVersion,
+      schema: schema, sink: sink
+    ) { writer in
+      writer.append(UInt64(keep.count))
+      writer.append(UInt64(searchable.count))
+      for (column, dictionary) in zip(searchable, dictionaries) {
+        writer.append(UInt32(column))
+        dictionary.write(to: &writer)
+      }
     }
-    return writer.sealed()
   }
 
   /// Reads the near-spelling dictionaries through `load` — which hands its `read` the bytes

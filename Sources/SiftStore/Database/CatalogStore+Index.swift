@@ -210,15 +210,16 @@ extension CatalogStore {
     _ index: SearchIndex<ItemID>, generation: Int64, progress: (Double) -> Void = { _ in }
   ) throws -> (temporary: URL, token: UUID) {
     let token = UUID()
-    // The shares measured on the cities: the archive (with the first matches of short
-    // needles, a search each) takes most of it.
-    let archive = index.archived()
-    progress(0.85)
-    let nearSpellings = index.archivedNearSpellings()
-    progress(0.95)
+    // Each section written to the file as it is made. The shares measured on the cities: the
+    // archive (with the first matches of short needles, a search each) takes most of it.
     let temporary = try IndexFile.writeTemporary(
       beside: IndexFile.url(forCatalogAt: url), token: token, generation: generation,
-      archive: archive, nearSpellings: nearSpellings, trigrams: index.archivedTrigrams())
+      sections: [
+        { index.writeArchive(to: $0) },
+        { _ = index.archivedNearSpellings(sink: $0) },
+        { _ = index.archivedTrigrams(sink: $0) },
+      ],
+      starting: { progress([0, 0.85, 0.95][$0]) })
     return (temporary, token)
   }
 

@@ -51,38 +51,50 @@ struct IndexFile {
     beside final: URL, token: UUID, generation: Int64, archive: [UInt8],
     nearSpellings: [UInt8], trigrams: [UInt8]
   ) throws -> URL {
-    // Each section at the next page after the one before.
-    var sections: [(offset: Int, bytes: [UInt8])] = []
-    var end = headerSize
-    for bytes in [archive, nearSpellings, trigrams] {
-      sections.append((bytes.isEmpty ? 0 : end, bytes))
-      if !bytes.isEmpty { end = roundedUp(end + bytes.count) }
-    }
-    var header: [UInt8] = magic
-    appendLittleEndian(layoutVersion, to: &header)
-    appendLittleEndian(UInt32(0), to: &header)
-    withUnsafeBytes(of: token.uuid) { header.append(contentsOf: $0) }
-    appendLittleEndian(generation, to: &header)
-    for section in sections {
-      appendLittleEndian(UInt64(section.offset), to: &header)
-      appendLittleEndian(UInt64(section.bytes.count), to: &header)
-    }
-    appendLittleEndian(Checksum.of(header), to: &header)
-    header.append(contentsOf: repeatElement(0, count: headerSize - header.count))
+    try writeTemporary(
+      beside: final, token: token, generation: generation,
+      sections: [archive, nearSpellings, trigrams].map { bytes in { bytes.withUnsafeBytes($0) } })
+  }
 
+  /// Writes the three sections as `sections` make them, each handing its bytes to the sink it
+  /// is given as they are made — so that no section is ever whole in memory — then the header
+  /// that says where each lies. `starting` is told the number of each section begun.
+  static func writeTemporary(
+    beside final: URL, token: UUID, generation: Int64,
+    sections: [(@escaping ArchiveSink) -> Void], starting: (Int) -> Void = { _ in }
+  ) throws -> URL {
+    precondition(sections.count == 3, "an index file has three sections")
     let temporary = final.deletingLastPathComponent().appendingPathComponent(
       ".\(final.lastPathComponent).\(UUID().uuidString).writing")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
     guard descriptor >= 0 else { throw IndexFileError.system("open", temporary.path, errno) }
     do {
       defer { close(descriptor) }
-      try writeAll(header, descriptor, temporary)
-      var written = header.count
-      for section in sections where !section.bytes.isEmpty {
-        try writeAll(
-          [UInt8](repeating: 0, count: section.offset - written), descriptor, temporary)
-        try writeAll(section.bytes, descriptor, temporary)
-        written = section.offset + section.bytes.count
+      let file = SectionWriter(descriptor: descriptor, url: temporary)
+      file.write([UInt8](repeating: 0, count: headerSize))
+      // Each section at the next page after the one before, once its first byte comes.
+      var ranges: [(offset: Int, count: Int)] = []
+      for (number, section) in sections.enumerated() {
+        starting(number)
+        let start = file.sectionStart()
+        section { file.writeInSection($0) }
+        ranges.append(
+          file.count == start.written ? (0, 0) : (start.offset, file.count - start.offset))
+      }
+      if let error = file.error { throw error }
+      var header: [UInt8] = magic
+      appendLittleEndian(layoutVersion, to: &header)
+      appendLittleEndian(UInt32(0), to: &header)
+      withUnsafeBytes(of: token.uuid) { header.append(contentsOf: $0) }
+      appendLittleEndian(generation, to: &header)
+      for range in ranges {
+        appendLittleEndian(UInt64(range.offset), to: &header)
+        appendLittleEndian(UInt64(range.count), to: &header)
+      }
+      appendLittleEndian(Checksum.of(header), to: &header)
+      let written = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+      guard written == header.count else {
+        throw IndexFileError.system("write", temporary.path, written < 0 ? errno : EIO)
       }
       try backdate(descriptor, temporary)
       guard fsync(descriptor) == 0 else {
@@ -93,6 +105,51 @@ struct IndexFile {
       throw error
     }
     return temporary
+  }
+
+  /// Writes a file front to back in pieces of `writeChunk`, keeping the first failure (a
+  /// sink cannot throw): whoever writes checks `error` when done.
+  private final class SectionWriter {
+    let descriptor: Int32
+    let url: URL
+    private(set) var count = 0
+    private(set) var error: (any Error)?
+    /// Where the section being written starts, and whether its first byte has come.
+    private var pendingSection: Int?
+
+    init(descriptor: Int32, url: URL) {
+      self.descriptor = descriptor
+      self.url = url
+    }
+
+    /// Begins a section: it starts at the next page once its first byte comes.
+    func sectionStart() -> (offset: Int, written: Int) {
+      pendingSection = count
+      return (roundedUp(count), count)
+    }
+
+    func writeInSection(_ raw: UnsafeRawBufferPointer) {
+      guard !raw.isEmpty else { return }
+      if let start = pendingSection {
+        pendingSection = nil
+        write([UInt8](repeating: 0, count: roundedUp(start) - start))
+      }
+      write(raw)
+    }
+
+    func write(_ bytes: [UInt8]) {
+      bytes.withUnsafeBytes { write($0) }
+    }
+
+    func write(_ raw: UnsafeRawBufferPointer) {
+      guard error == nil else { return }
+      do {
+        try IndexFile.writeAll(raw, descriptor, url)
+        count += raw.count
+      } catch {
+        self.error = error
+      }
+    }
   }
 
   /// Sets the file's modification time two whole seconds back, so that any later write — which
@@ -187,18 +244,18 @@ struct IndexFile {
   /// (Benchmarks/README.md, issue 28).
   static let writeChunk = 65_536
 
-  private static func writeAll(_ bytes: [UInt8], _ descriptor: Int32, _ url: URL) throws {
-    try bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let count = min(raw.count - offset, writeChunk)
-        let written = write(descriptor, raw.baseAddress! + offset, count)
-        if written < 0 {
-          if errno == EINTR { continue }
-          throw IndexFileError.system("write", url.path, errno)
-        }
-        offset += written
+  fileprivate static func writeAll(
+    _ raw: UnsafeRawBufferPointer, _ descriptor: Int32, _ url: URL
+  ) throws {
+    var offset = 0
+    while offset < raw.count {
+      let count = min(raw.count - offset, writeChunk)
+      let written = write(descriptor, raw.baseAddress! + offset, count)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw IndexFileError.system("write", url.path, errno)
       }
+      offset += written
     }
   }
 
