@@ -85,6 +85,7 @@ let package = Package(
     .target(
       name: "SiftStore",
       dependencies: [
+        "CHeapUsage",
         "Sift",
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
         .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["Store"])),
@@ -148,7 +149,8 @@ let package = Package(
         .embedInCode("Page/page.css"),
       ]
     ),
-    // What `sift bench` reads of the C allocator (glibc's mallinfo2, not exposed to Swift).
+    // What `sift bench` reads of the C allocator (glibc's mallinfo2, not exposed to Swift), and
+    // how an import hands it back what it freed (malloc_trim).
     .target(name: "CHeapUsage"),
     // The command-line tool: a thin shell over the libraries.
     .executableTarget(

@@ -9,6 +9,10 @@ long long sift_heap_in_use(void) {
   struct mallinfo2 info = mallinfo2();
   return (long long)(info.uordblks + info.hblkhd);
 }
+
+void sift_release_free_heap(void) { malloc_trim(0); }
 #else
 long long sift_heap_in_use(void) { return -1; }
+
+void sift_release_free_heap(void) {}
 #endif

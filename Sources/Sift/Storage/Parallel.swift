@@ -37,6 +37,31 @@ package enum Parallel {
   }
 }
 
+/// Work running on another thread while the caller does something else (an import parses the
+/// next batch of a file while it writes this one); `take()` waits for its result.
+package final class Background<Value: Sendable>: @unchecked Sendable {
+  // `@unchecked`: `result` is written once, by the work, before `done` is signalled, and read
+  // only after waiting for it.
+  private let done = DispatchSemaphore(value: 0)
+  private var result: Value?
+
+  package init(_ work: @escaping @Sendable () -> Value) {
+    DispatchQueue.global().async {
+      self.result = work()
+      self.done.signal()
+    }
+  }
+
+  /// The work's result, once it is done; moved out, so that the caller holds the only copy
+  /// (a buffer it then changes is not copied). Called once.
+  package func take() -> Value {
+    done.wait()
+    let value = result!
+    result = nil
+    return value
+  }
+}
+
 /// One result per part of a parallel map, in raw memory: parts write to their own slot through
 /// a pointer, so no two of them ever access one Swift array at once.
 private final class PartResults<Value>: @unchecked Sendable {

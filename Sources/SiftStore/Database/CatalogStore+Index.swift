@@ -1,3 +1,4 @@
+import CHeapUsage
 import Foundation
 import GRDB
 import Sift
@@ -219,7 +220,11 @@ extension CatalogStore {
         { _ = index.archivedNearSpellings(sink: $0) },
         { _ = index.archivedTrigrams(sink: $0) },
       ],
-      starting: { progress([0, 0.85, 0.95][$0]) })
+      starting: {
+        // What the section before built and wrote, back to the system before the next.
+        sift_release_free_heap()
+        progress([0, 0.85, 0.95][$0])
+      })
     return (temporary, token)
   }
 

@@ -1,5 +1,7 @@
+import CHeapUsage
 import Foundation
 import GRDB
+import GRDBSQLite
 import Sift
 
 extension CatalogStore {
@@ -97,9 +99,10 @@ private struct ImportWriter {
   private var insert: Statement
   private var update: Statement
   private let exists: Statement
-  /// The index of the items written, built as they come when the catalog had none before;
-  /// nil when it had, and the index is built from the items once all are written.
-  private var index: SearchIndex<ItemID>?
+  /// The index of the items written, built as they come when the catalog had none before —
+  /// each batch folded on other threads while the next is written; nil when it had, and the
+  /// index is built from the items once all are written.
+  private var index: Background<IndexBuild>?
   private let searchSchema: SearchSchema<Item>
   /// Items written and not yet handed to the index: it folds them in batches of this size,
   /// on every core.
@@ -123,7 +126,8 @@ private struct ImportWriter {
     allocator = try ItemIDAllocator(db)
     searchSchema = try store.searchSchema(schema)
     let isEmpty = try Int.fetchOne(db, sql: "SELECT count(*) FROM items") == 0
-    index = isEmpty ? SearchIndex(empty: schema) : nil
+    let empty = IndexBuild(SearchIndex(empty: schema))
+    index = isEmpty ? Background { empty } : nil
     exists = try db.makeStatement(sql: "SELECT 1 FROM items WHERE id = ?")
     // Set by `prepareStatements`, which needs `self` whole.
     insert = exists
@@ -167,10 +171,12 @@ private struct ImportWriter {
       if !hasTitle, try !Self.isKnown(id, exists) {
         throw StoreError.untitledRecord(line: record.line, field: titleField)
       }
-      let values = fields.map { CatalogStore.databaseValue(record.fields[$0]) }
       if !spec.merges || hasTitle {
-        try insert.execute(
-          arguments: StatementArguments([id.databaseValue, position.databaseValue] + values))
+        try insert.run(db) { row in
+          row.bind(id)
+          row.bind(position)
+          for field in fields { row.bind(record.fields[field]) }
+        }
         if db.changesCount == 1 {
           position += 1
           summary.added += 1
@@ -190,16 +196,36 @@ private struct ImportWriter {
               held.map { CatalogStore.databaseValue(record.fields[$0]) } + [id.databaseValue]))
         }
       } else {
-        try update.execute(arguments: StatementArguments(values + [id.databaseValue]))
+        try update.run(db) { row in
+          for field in fields { row.bind(record.fields[field]) }
+          row.bind(id)
+        }
       }
       summary.updated += 1
     }
-    if unindexed.count >= Self.indexBatch { try indexUnindexed() }
+    if unindexed.count >= Self.indexBatch {
+      indexUnindexed()
+      // What the batches before freed on other threads' arenas, back to the system.
+      sift_release_free_heap()
+    }
   }
 
-  private mutating func indexUnindexed() throws {
-    try index?.appendBuilding(unindexed, schema: searchSchema)
+  /// Hands the items not yet indexed to the index, which folds them on other threads.
+  private mutating func indexUnindexed() {
+    guard let before = index, !unindexed.isEmpty else { return }
+    let batch = unindexed
+    let schema = searchSchema
     unindexed = []
+    index = Background {
+      let build = before.take()
+      guard build.error == nil else { return build }
+      do throws(CatalogEditError) {
+        try build.index.appendBuilding(batch, schema: schema)
+      } catch {
+        build.error = error
+      }
+      return build
+    }
   }
 
   /// The schema with the category's scopes, the summary, and the index of the items as they
@@ -211,11 +237,12 @@ private struct ImportWriter {
     try store.writeSchema(try store.withCategoryScopes(schema, db), db)
     let count = summary.total
     progress(.indexing(0, items: count))
-    try indexUnindexed()
-    var index = try self.index ?? builtFromItems()
-    index.finishBuilding()
+    indexUnindexed()
+    let build = try index?.take() ?? IndexBuild(builtFromItems())
+    if let error = build.error { throw error }
+    build.index.finishBuilding()
     progress(.indexing(0.2, items: count))
-    try store.writeIndex(index, db) { progress(.indexing(0.2 + 0.8 * $0, items: count)) }
+    try store.writeIndex(build.index, db) { progress(.indexing(0.2 + 0.8 * $0, items: count)) }
     // A copy from before the import starts over (the schema was written again).
     try CatalogStore.restartLog(db)
     progress(.indexing(1, items: count))
@@ -238,5 +265,95 @@ private struct ImportWriter {
     }
     try index.appendBuilding(batch, schema: searchSchema)
     return index
+  }
+}
+
+/// An index being built a batch at a time on other threads: one batch's work hands it to the
+/// next, and changes it in place (no copy of its buffers).
+private final class IndexBuild: @unchecked Sendable {
+  // `@unchecked`: each batch's work takes it from the one before (`Background.take`), so one
+  // thread at a time has it.
+  var index: SearchIndex<ItemID>
+  var error: CatalogEditError?
+
+  init(_ index: SearchIndex<ItemID>) {
+    self.index = index
+  }
+}
+
+/// The values of one row bound straight through SQLite's C API, left to right: a
+/// `DatabaseValue` and an argument array per row cost an import more than the insert itself.
+private struct RowValues {
+  let statement: SQLiteStatement
+  private var index: CInt = 0
+  /// The first binding that failed, if any.
+  private(set) var failure: CInt?
+
+  init(_ statement: SQLiteStatement) {
+    self.statement = statement
+  }
+
+  private static let transient = unsafeBitCast(
+    OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+  /// The next parameter's number.
+  private mutating func next() -> CInt {
+    index += 1
+    return index
+  }
+
+  private mutating func check(_ code: CInt) {
+    if code != SQLITE_OK, failure == nil { failure = code }
+  }
+
+  mutating func bind(_ text: String) {
+    let (statement, index) = (statement, next())
+    var text = text
+    check(
+      text.withUTF8 { utf8 in
+        // An empty buffer may have no address, which SQLite would bind as NULL.
+        guard let start = utf8.baseAddress, !utf8.isEmpty else {
+          return sqlite3_bind_text(statement, index, "", 0, Self.transient)
+        }
+        return start.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+          sqlite3_bind_text(statement, index, $0, CInt(utf8.count), Self.transient)
+        }
+      })
+  }
+
+  mutating func bind(_ number: Int64) {
+    check(sqlite3_bind_int64(statement, next(), number))
+  }
+
+  /// A field's value as the catalog stores it (`CatalogStore.databaseValue`).
+  mutating func bind(_ value: FieldValue?) {
+    switch value {
+    case .none: check(sqlite3_bind_null(statement, next()))
+    case .text(let text): bind(text)
+    case .number(let number): check(sqlite3_bind_double(statement, next(), number))
+    case .texts(let texts):
+      let (statement, index) = (statement, next())
+      check(
+        TextListCodec.encode(texts).withUnsafeBytes {
+          sqlite3_bind_blob(statement, index, $0.baseAddress, CInt($0.count), Self.transient)
+        })
+    }
+  }
+}
+
+extension Statement {
+  /// Runs this statement once with the values `bind` binds, as `execute(arguments:)` does.
+  fileprivate func run(_ db: Database, _ bind: (inout RowValues) -> Void) throws {
+    let statement = sqliteStatement
+    sqlite3_reset(statement)
+    var values = RowValues(statement)
+    bind(&values)
+    var code = values.failure ?? sqlite3_step(statement)
+    if code == SQLITE_DONE { code = SQLITE_OK }
+    let message = code == SQLITE_OK ? nil : String(cString: sqlite3_errmsg(db.sqliteConnection))
+    sqlite3_reset(statement)
+    if let message {
+      throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+    }
   }
 }

@@ -20,9 +20,11 @@ enum JSONLinesReader {
 
   /// Calls `body` with each batch of records, in file order, as `file` is read from where it
   /// stands (`start`: the bytes read before it, to detect the format); stops at the first bad
-  /// line. `progress` is told the bytes read so far.
+  /// line. `progress` is told the bytes read so far. The next batch is parsed on other threads
+  /// while `body` has this one.
   static func read(
-    _ file: FileHandle, start: [UInt8], name: String, progress: (Int) -> Void, check: Check,
+    _ file: FileHandle, start: [UInt8], name: String, progress: (Int) -> Void,
+    check: @escaping Check,
     _ body: ([ImportRecord]) throws -> Void
   ) throws {
     var pending = start
@@ -30,65 +32,100 @@ enum JSONLinesReader {
     if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
     var consumed = start.count - pending.count
     var atEnd = false
-    var wanted = batchBytes
     var linesBefore = 0
-    while true {
-      while !atEnd, pending.count < wanted {
-        let chunk: Data?
-        do {
-          chunk = try file.read(upToCount: wanted - pending.count)
-        } catch {
-          throw ImportError(
-            file: name, line: linesBefore + 1,
-            reason: "cannot read the file (\(error.localizedDescription))")
-        }
-        guard let chunk, !chunk.isEmpty else {
-          atEnd = true
-          break
-        }
-        pending.append(contentsOf: chunk)
-      }
-      if pending.isEmpty { break }
-      // Whole lines only, but for the last one; a line longer than a batch reads on.
-      guard
-        let cut = atEnd ? pending.count : pending.lastIndex(of: UInt8(ascii: "\n")).map({ $0 + 1 })
-      else {
-        wanted *= 2
-        continue
-      }
-      wanted = batchBytes
-      var records: [ImportRecord] = []
-      var failure: ImportError?
-      pending.withUnsafeBufferPointer { buffer in
-        let bytes = SharedReadBuffer(buffer: UnsafeBufferPointer(rebasing: buffer[0..<cut]))
-        let parts = partRanges(
-          in: bytes.buffer, 0..<cut,
-          count: Parallel.parts(for: cut, minimumPerPart: 1 << 20))
-        let read = Parallel.map(parts: parts.count) { part in
-          readPart(bytes.buffer, parts[part], file: name, check: check)
-        }
-        records.reserveCapacity(read.reduce(0) { $0 + $1.records.count })
-        for part in read {
-          for var record in part.records {
-            record.line += linesBefore
-            records.append(record)
+    // The next batch of whole lines (the last one may end without a newline), taken out of
+    // `pending`; nil at the end of the file. A line longer than a batch reads on.
+    func nextBatch() throws -> [UInt8]? {
+      var wanted = batchBytes
+      while true {
+        while !atEnd, pending.count < wanted {
+          let chunk: Data?
+          do {
+            chunk = try file.read(upToCount: wanted - pending.count)
+          } catch {
+            throw ImportError(
+              file: name, line: linesBefore + 1,
+              reason: "cannot read the file (\(error.localizedDescription))")
           }
-          if var error = part.error {
-            error.line += linesBefore
-            failure = error
-            return
+          guard let chunk, !chunk.isEmpty else {
+            atEnd = true
+            break
           }
-          linesBefore += part.lineCount
+          pending.append(contentsOf: chunk)
         }
+        if pending.isEmpty { return nil }
+        let cut = atEnd ? pending.count : pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }
+        guard let cut else {
+          wanted *= 2
+          continue
+        }
+        let batch = Array(pending[..<cut])
+        pending.removeFirst(cut)
+        return batch
       }
+    }
+    func parsing(_ batch: [UInt8]) -> Background<Parsed> {
+      Background { parse(batch, file: name, check: check) }
+    }
+    var next = try nextBatch().map(parsing)
+    while let current = next {
+      let parsed = current.take()
+      next = try nextBatch().map(parsing)
       // The records before a bad line are handed on first, so that the first problem in the
       // file is the one reported, whether it is found here or where the record is written
       // (the caller's transaction undoes what was written).
-      if !records.isEmpty { try body(records) }
-      if let failure { throw failure }
-      pending.removeFirst(cut)
-      consumed += cut
+      if !parsed.records.isEmpty {
+        try body(
+          parsed.records.map { record in
+            var record = record
+            record.line += linesBefore
+            return record
+          })
+      }
+      if var error = parsed.error {
+        error.line += linesBefore
+        throw error
+      }
+      linesBefore += parsed.lineCount
+      consumed += parsed.byteCount
       progress(consumed)
+    }
+  }
+
+  /// A batch's records with their lines counted from 1 in it, how many lines and bytes it
+  /// holds, and the first bad line's error, if any (the records are those before it).
+  struct Parsed: Sendable {
+    var records: [ImportRecord]
+    var lineCount: Int
+    var byteCount: Int
+    var error: ImportError?
+  }
+
+  /// The lines of `batch` parsed and checked in parts, one per core, at once.
+  private static func parse(_ batch: [UInt8], file: String, check: Check) -> Parsed {
+    batch.withUnsafeBufferPointer { buffer in
+      let bytes = SharedReadBuffer(buffer: buffer)
+      let parts = partRanges(
+        in: buffer, 0..<buffer.count,
+        count: Parallel.parts(for: buffer.count, minimumPerPart: 1 << 20))
+      let read = Parallel.map(parts: parts.count) { part in
+        readPart(bytes.buffer, parts[part], file: file, check: check)
+      }
+      var parsed = Parsed(records: [], lineCount: 0, byteCount: buffer.count)
+      parsed.records.reserveCapacity(read.reduce(0) { $0 + $1.records.count })
+      for part in read {
+        for var record in part.records {
+          record.line += parsed.lineCount
+          parsed.records.append(record)
+        }
+        if var error = part.error {
+          error.line += parsed.lineCount
+          parsed.error = error
+          break
+        }
+        parsed.lineCount += part.lineCount
+      }
+      return parsed
     }
   }
 
