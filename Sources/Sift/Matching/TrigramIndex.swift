@@ -396,6 +396,12 @@ extension SearchIndex {
   /// renumbered in catalog order — the one already built when it covers exactly those.
   ///
   /// - Complexity: O(1) to write one built over these slots; else a build over the live slots.
+  /// Lets the trigram index go, in this index and every copy that shares it: what a caller
+  /// that archived it and searches no more frees before its next step.
+  package func releaseTrigrams() {
+    trigrams.release()
+  }
+
   /// With a `sink`, the bytes are handed to it as they are made, and none are returned.
   package func archivedTrigrams(sink: ArchiveSink? = nil) -> [UInt8] {
     let keep = orderedLiveSlots()
@@ -465,6 +471,13 @@ final class TrigramBox: Sendable {
 
   /// The trigram index if it is built; never waits for one being built.
   var current: TrigramIndex? { state.withLock { $0.built } }
+
+  /// Lets a built index go (it is built again when next needed); one being built stays.
+  func release() {
+    state.withLock { state in
+      if !state.building { state.built = nil }
+    }
+  }
 
   /// Builds it with `make` unless it is built or being built elsewhere.
   func prepare(_ make: () -> TrigramIndex) {

@@ -195,35 +195,49 @@ extension CatalogStore {
   /// Saves `index` — of the items as they are in this transaction — stamped with their
   /// generation: what a create or an import leaves for the first open.
   ///
-  /// - Parameter progress: the share of the work done, as it is done (its archive made, the
-  ///   typo dictionaries, the trigrams).
+  /// - Parameters:
+  ///   - progress: the share of the work done, as it is done (its archive made, the trigrams,
+  ///     the typo dictionaries).
+  ///   - isLastUse: nobody searches `index` afterwards (an import's): what it builds to be
+  ///     saved is let go as soon as it is written.
   func writeIndex(
-    _ index: SearchIndex<ItemID>, _ db: Database, progress: (Double) -> Void = { _ in }
+    _ index: SearchIndex<ItemID>, _ db: Database, isLastUse: Bool = false,
+    progress: (Double) -> Void = { _ in }
   ) throws {
     let generation = try Self.itemsGeneration(db)
-    let written = try writeIndexFile(index, generation: generation, progress: progress)
+    let written = try writeIndexFile(
+      index, generation: generation, isLastUse: isLastUse, progress: progress)
     try Self.install(written.temporary, token: written.token, generation: generation, url, db)
   }
 
   /// Writes `index` — its archive, near-spelling dictionaries and trigram index — as an index
   /// file under a temporary name beside the catalog, with a fresh token, for `install`.
   private func writeIndexFile(
-    _ index: SearchIndex<ItemID>, generation: Int64, progress: (Double) -> Void = { _ in }
+    _ index: SearchIndex<ItemID>, generation: Int64, isLastUse: Bool = false,
+    progress: (Double) -> Void = { _ in }
   ) throws -> (temporary: URL, token: UUID) {
     let token = UUID()
-    // Each section written to the file as it is made. The shares measured on the cities: the
-    // archive (with the first matches of short needles, a search each) takes most of it.
+    // Each section written to the file as it is made: the archive (its first matches of short
+    // needles are searched with the trigrams), the trigrams, then the typo dictionaries — built
+    // once the trigrams are written and, for an index nobody searches next, let go. The shares
+    // measured on the cities: the archive takes most of it.
     let temporary = try IndexFile.writeTemporary(
       beside: IndexFile.url(forCatalogAt: url), token: token, generation: generation,
       sections: [
-        { index.writeArchive(to: $0) },
-        { _ = index.archivedNearSpellings(sink: $0) },
-        { _ = index.archivedTrigrams(sink: $0) },
+        (0, { index.writeArchive(to: $0) }),
+        (
+          2,
+          { sink in
+            _ = index.archivedTrigrams(sink: sink)
+            if isLastUse { index.releaseTrigrams() }
+          }
+        ),
+        (1, { _ = index.archivedNearSpellings(sink: $0) }),
       ],
       starting: {
         // What the section before built and wrote, back to the system before the next.
         sift_release_free_heap()
-        progress([0, 0.85, 0.95][$0])
+        progress([0, 0.8, 0.85][$0])
       })
     return (temporary, token)
   }

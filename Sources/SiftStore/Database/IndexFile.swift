@@ -24,7 +24,9 @@ import Musl
 /// (16 bytes), the generation (i64), the offset and length (u64 each; length 0: none) of the
 /// archive, of the near-spelling dictionaries and of the trigram index, and a checksum of those
 /// 88 bytes — then the `IndexArchive`, `NearSpellingArchive` and trigram index
-/// (`SearchIndex.archivedTrigrams()`), each at a multiple of 4 KiB, each with its own checksum.
+/// (`SearchIndex.archivedTrigrams()`), each at a multiple of 4 KiB, each with its own checksum,
+/// in any order (an import writes the trigrams before the dictionaries, so that it can let the
+/// trigrams go before it builds them).
 struct IndexFile {
   static let magic: [UInt8] = Array("SIFTIDX\n".utf8)
   static let layoutVersion: UInt32 = 1
@@ -53,17 +55,23 @@ struct IndexFile {
   ) throws -> URL {
     try writeTemporary(
       beside: final, token: token, generation: generation,
-      sections: [archive, nearSpellings, trigrams].map { bytes in { bytes.withUnsafeBytes($0) } })
+      sections: [archive, nearSpellings, trigrams].enumerated().map { slot, bytes in
+        (slot, { bytes.withUnsafeBytes($0) })
+      })
   }
 
-  /// Writes the three sections as `sections` make them, each handing its bytes to the sink it
-  /// is given as they are made — so that no section is ever whole in memory — then the header
-  /// that says where each lies. `starting` is told the number of each section begun.
+  /// Writes the three sections as `sections` make them, in the order given, each handing its
+  /// bytes to the sink it is given as they are made — so that no section is ever whole in
+  /// memory — then the header that says where each lies. `slot` is the section's place in the
+  /// header: 0 the archive, 1 the near-spelling dictionaries, 2 the trigram index. `starting`
+  /// is told the number of each section begun, in the order written.
   static func writeTemporary(
     beside final: URL, token: UUID, generation: Int64,
-    sections: [(@escaping ArchiveSink) -> Void], starting: (Int) -> Void = { _ in }
+    sections: [(slot: Int, write: (@escaping ArchiveSink) -> Void)],
+    starting: (Int) -> Void = { _ in }
   ) throws -> URL {
-    precondition(sections.count == 3, "an index file has three sections")
+    precondition(
+      sections.map(\.slot).sorted() == [0, 1, 2], "an index file has three sections, once each")
     let temporary = final.deletingLastPathComponent().appendingPathComponent(
       ".\(final.lastPathComponent).\(UUID().uuidString).writing")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
@@ -73,13 +81,14 @@ struct IndexFile {
       let file = SectionWriter(descriptor: descriptor, url: temporary)
       file.write([UInt8](repeating: 0, count: headerSize))
       // Each section at the next page after the one before, once its first byte comes.
-      var ranges: [(offset: Int, count: Int)] = []
+      var ranges: [(offset: Int, count: Int)] = Array(repeating: (0, 0), count: 3)
       for (number, section) in sections.enumerated() {
         starting(number)
         let start = file.sectionStart()
-        section { file.writeInSection($0) }
-        ranges.append(
-          file.count == start.written ? (0, 0) : (start.offset, file.count - start.offset))
+        section.write { file.writeInSection($0) }
+        if file.count > start.written {
+          ranges[section.slot] = (start.offset, file.count - start.offset)
+        }
       }
       if let error = file.error { throw error }
       var header: [UInt8] = magic

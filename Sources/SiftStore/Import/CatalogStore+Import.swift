@@ -242,7 +242,9 @@ private struct ImportWriter {
     if let error = build.error { throw error }
     build.index.finishBuilding()
     progress(.indexing(0.2, items: count))
-    try store.writeIndex(build.index, db) { progress(.indexing(0.2 + 0.8 * $0, items: count)) }
+    try store.writeIndex(build.index, db, isLastUse: true) {
+      progress(.indexing(0.2 + 0.8 * $0, items: count))
+    }
     // A copy from before the import starts over (the schema was written again).
     try CatalogStore.restartLog(db)
     progress(.indexing(1, items: count))
