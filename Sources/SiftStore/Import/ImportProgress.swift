@@ -28,7 +28,7 @@ public struct ImportProgress: Hashable, Sendable {
 
   /// The share of the whole that the records take, read and written, before the index: as it
   /// measured on the cities (Benchmarks/README.md, "Import").
-  static let recordsShare = 0.6
+  static let recordsShare = 0.5
 
   static func reading(_ done: Double, items: Int) -> ImportProgress {
     ImportProgress(phase: .reading, fraction: recordsShare * done, items: items)
