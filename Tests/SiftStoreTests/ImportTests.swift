@@ -82,6 +82,61 @@ struct ImportTests {
   }
 
   @Test(
+    "CSV read a batch at a time gives the records and lines of one read front to back, batches ending anywhere",
+    arguments: [41, 42, 43] as [UInt64])
+  func csvInBatches(seed: UInt64) throws {
+    print("seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    // Quoted fields with commas, quotes and line breaks of every kind, blank lines, CRLF.
+    var text = "id,name,notes\r\n"
+    for id in 1...300 {
+      switch random.next() % 6 {
+      case 0: text += "\(id),\"Name, \(id)\",\"two\nlines\"\n"
+      case 1: text += "\(id),N\(id),\"say \"\"hi\"\"\r\nthen\rbye\"\r\n"
+      case 2: text += "\n"
+      case 3: text += "\(id),N\(id),\r\n"
+      default: text += "\(id),N\(id),plain \(random.next() % 1000)\n"
+      }
+    }
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let file = try folder.write("batches.csv", text)
+    func records(batchBytes: Int) throws -> [String] {
+      let handle = try FileHandle(forReadingFrom: file)
+      defer { try? handle.close() }
+      var read: [String] = []
+      try CSVRecordReader.read(
+        handle, start: [], name: "batches.csv", batchBytes: batchBytes, progress: { _ in }
+      ) { values, line in
+        guard case .string(let id) = values["id"], case .string(let notes) = values["notes"]
+        else { return }
+        read.append("\(line):\(id):\(notes)")
+      }
+      return read
+    }
+    let whole = try records(batchBytes: 1 << 20)
+    #expect(whole.count > 200)
+    #expect(whole.first?.hasPrefix("2:") == true)
+    for batchBytes in [1, 7, 64, 100 + Int(random.next() % 400)] {
+      #expect(try records(batchBytes: batchBytes) == whole, "batches of \(batchBytes) bytes")
+    }
+    // A bad record far into the file is named by its line, whatever batch holds it.
+    let bad = try folder.write("late.csv", text + "999,\"open\n")
+    let bytes = Array(text.utf8)
+    let lines = bytes.indices.filter { index in
+      bytes[index] == 0x0A
+        || (bytes[index] == 0x0D && bytes.indices.contains(index + 1)
+          && bytes[index + 1] != 0x0A)
+    }.count
+    #expect {
+      _ = try CatalogImporter.readRecords(
+        file: bad, spec: ImportSpec(titleField: "name", idField: "id"))
+    } throws: { error in
+      "\(error)".contains("late.csv:\(lines + 1): unclosed quote")
+    }
+  }
+
+  @Test(
     "a bad line fails the whole import with FILE:LINE: reason and changes nothing",
     arguments: [
       (

@@ -1,27 +1,64 @@
 import CSV
 import Foundation
 
-/// Reads CSV with a header row (RFC 4180) through CSV.swift. Before parsing, one pass over the
-/// bytes finds where each record starts and any quote left open, so every error can name its
-/// line — CSV.swift itself reads an unclosed quote to the end of the file without a word.
+/// Reads CSV with a header row (RFC 4180) through CSV.swift, a batch of records at a time: the
+/// file is never whole in memory. Each batch ends at a record's end (a line break outside
+/// quotes), and before it is parsed one pass over its bytes finds where each record starts and
+/// any quote left open, so every error can name its line — CSV.swift itself reads an unclosed
+/// quote to the end of the file without a word.
 enum CSVRecordReader {
+  /// The bytes a batch holds, about: it ends at the last record's end within them.
+  static let batchBytes = 4 << 20
+
+  /// Calls `body` with each record's values by column name and the line it starts on, as
+  /// `file` is read from where it stands (`start`: the bytes read before it, to detect the
+  /// format). `progress` is told the bytes read so far.
+  ///
   /// - Parameter delimiter: what separates fields: a comma unless `--delimiter` says otherwise.
   static func read(
-    _ data: Data, file: String, delimiter: UInt8 = UInt8(ascii: ","), progress: (Int) -> Void,
-    _ body: ([String: RawValue], Int) throws(ImportError) -> Void
-  ) throws(ImportError) {
-    let startLines = try recordStartLines(data, file: file, delimiter: delimiter)
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw ImportError(file: file, line: firstInvalidUTF8Line(data), reason: "invalid UTF-8")
+    _ file: FileHandle, start: [UInt8], name: String, delimiter: UInt8 = UInt8(ascii: ","),
+    batchBytes: Int = batchBytes, progress: (Int) -> Void,
+    _ body: ([String: RawValue], Int) throws -> Void
+  ) throws {
+    var batches = BatchedFile(file, name: name, start: start)
+    var linesBefore = 0
+    // Whole records: up to the last record's end in a batch, or all of it at the end of the
+    // file (`first`: the header's line alone); a record longer than a batch reads on.
+    func nextBatch(first: Bool) throws -> [UInt8]? {
+      try batches.next(size: batchBytes, line: linesBefore + 1) { bytes, atEnd in
+        if atEnd, !first { return bytes.count }
+        return recordEnd(in: bytes, delimiter: delimiter, first: first)
+          ?? (atEnd ? bytes.count : nil)
+      }
     }
-    let reader: CSVReader
-    do {
-      reader = try CSVReader(
-        string: text, hasHeaderRow: true, delimiter: UnicodeScalar(delimiter))
-    } catch {
-      throw ImportError(file: file, line: 1, reason: "no header row")
+    guard let headerLine = try nextBatch(first: true) else {
+      throw ImportError(file: name, line: 1, reason: "no header row")
     }
-    guard let header = reader.headerRow, !header.allSatisfy(\.isEmpty) else {
+    let header = try headerRow(headerLine, file: name, delimiter: delimiter)
+    linesBefore = lineBreaks(in: headerLine)
+    while let batch = try nextBatch(first: false) {
+      try read(
+        batch, header: (headerLine, header), linesBefore: linesBefore, file: name,
+        delimiter: delimiter, body)
+      linesBefore += lineBreaks(in: batch)
+      progress(batches.consumed)
+    }
+  }
+
+  /// The header's column names, checked: some, none twice, and not one that looks like
+  /// another separator's whole header.
+  private static func headerRow(
+    _ line: [UInt8], file: String, delimiter: UInt8
+  ) throws(ImportError) -> [String] {
+    _ = try recordStartLines(Data(line), file: file, delimiter: delimiter)
+    guard let text = String(data: Data(line), encoding: .utf8) else {
+      throw ImportError(file: file, line: 1, reason: "invalid UTF-8")
+    }
+    guard
+      let reader = try? CSVReader(
+        string: text, hasHeaderRow: true, delimiter: UnicodeScalar(delimiter)),
+      let header = reader.headerRow, !header.allSatisfy(\.isEmpty)
+    else {
       throw ImportError(file: file, line: 1, reason: "no header row")
     }
     var seen: Set<String> = []
@@ -39,36 +76,112 @@ enum CSVRecordReader {
           "the header is one column, \"\(header[0].prefix(60))\": this file looks separated by \(shown); import it with \(flag)"
       )
     }
-    var recordIndex = 1  // the header is record 0
+    return header
+  }
+
+  /// The records of one batch of whole records, parsed after the header's line (CSV.swift
+  /// reads a header and its records together); lines counted after `linesBefore`.
+  private static func read(
+    _ batch: [UInt8], header: (line: [UInt8], names: [String]), linesBefore: Int, file: String,
+    delimiter: UInt8, _ body: ([String: RawValue], Int) throws -> Void
+  ) throws {
+    let startLines = try recordStartLines(
+      Data(batch), file: file, delimiter: delimiter, firstLine: linesBefore + 1)
+    guard let text = String(data: Data(header.line + batch), encoding: .utf8) else {
+      throw ImportError(
+        file: file, line: linesBefore + firstInvalidUTF8Line(Data(batch)), reason: "invalid UTF-8")
+    }
+    let reader: CSVReader
+    do {
+      reader = try CSVReader(string: text, hasHeaderRow: true, delimiter: UnicodeScalar(delimiter))
+    } catch {
+      throw ImportError(file: file, line: 1, reason: "no header row")
+    }
+    var recordIndex = 0
+    let names = header.names
     while let row = reader.next() {
-      let line = recordIndex < startLines.count ? startLines[recordIndex] : startLines.last ?? 1
+      let line = recordIndex < startLines.count ? startLines[recordIndex] : startLines.last!
       recordIndex += 1
-      if recordIndex % 1024 == 0 { progress(data.count * recordIndex / max(1, startLines.count)) }
       if row == [""] { continue }  // a blank line
-      guard row.count == header.count else {
+      guard row.count == names.count else {
         throw ImportError(
           file: file, line: line,
           reason:
-            "\(row.count) field\(row.count == 1 ? "" : "s"), but the header has \(header.count)")
+            "\(row.count) field\(row.count == 1 ? "" : "s"), but the header has \(names.count)")
       }
       var values: [String: RawValue] = [:]
-      for (name, cell) in zip(header, row) { values[name] = .string(cell) }
+      for (name, cell) in zip(names, row) { values[name] = .string(cell) }
       try body(values, line)
     }
     if let error = reader.error {
       throw ImportError(file: file, line: 0, reason: "unreadable CSV (\(error))")
     }
-    progress(data.count)
+  }
+
+  /// Where the last record that ends within `bytes` ends (past its line break), read from a
+  /// record's start: quotes are followed as `recordStartLines` follows them. `first`: where the
+  /// first one ends instead (the header). Nil when no record ends there. A carriage return
+  /// that is the last byte is not taken for an end: a line feed may follow it.
+  static func recordEnd(in bytes: [UInt8], delimiter comma: UInt8, first: Bool = false) -> Int? {
+    let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+    var inQuotes = false
+    var atFieldStart = true
+    var end: Int?
+    var index = 0
+    let count = bytes.count - 1  // the last byte only ends a record as a line feed
+    while index < count || (index == count && bytes[index] == lf) {
+      let byte = bytes[index]
+      index += 1
+      if inQuotes {
+        if byte == quote {
+          if index < bytes.count, bytes[index] == quote { index += 1 } else { inQuotes = false }
+        }
+        continue
+      }
+      switch byte {
+      case quote where atFieldStart:
+        inQuotes = true
+        atFieldStart = false
+      case comma:
+        atFieldStart = true
+      case cr where bytes[index] == lf:
+        continue
+      case cr, lf:
+        atFieldStart = true
+        end = index
+        if first { return end }
+      default:
+        atFieldStart = false
+      }
+    }
+    return end
+  }
+
+  /// The line breaks in `bytes`: a line feed, a carriage return and line feed, or a carriage
+  /// return alone, as `recordStartLines` counts them.
+  static func lineBreaks(in bytes: [UInt8]) -> Int {
+    var count = 0
+    for (index, byte) in bytes.enumerated() {
+      if byte == UInt8(ascii: "\n") {
+        count += 1
+      } else if byte == UInt8(ascii: "\r"),
+        index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: "\n")
+      {
+        count += 1
+      }
+    }
+    return count
   }
 
   /// The line on which each record starts, and a check that every quoted field is closed and
   /// followed by a delimiter or the end of its record.
+  /// `firstLine`: the line the bytes start on in the file.
   static func recordStartLines(
-    _ data: Data, file: String, delimiter comma: UInt8 = UInt8(ascii: ",")
+    _ data: Data, file: String, delimiter comma: UInt8 = UInt8(ascii: ","), firstLine: Int = 1
   ) throws(ImportError) -> [Int] {
     let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
-    var starts = [1]
-    var line = 1
+    var starts = [firstLine]
+    var line = firstLine
     var inQuotes = false
     var quoteLine = 0
     var atFieldStart = true

@@ -54,33 +54,6 @@ public enum CatalogImporter {
     return records
   }
 
-  /// A CSV cell is text: a column no flag named whose every cell is a number is kept as
-  /// numbers (a city's latitude), any other as text.
-  static func numbersKept(in records: inout [ImportRecord], spec: ImportSpec) {
-    let named = spec.namedFields
-    var numeric: [String: Bool] = [:]
-    for record in records {
-      for (name, value) in record.fields where !named.contains(name) {
-        guard numeric[name] != false else { continue }
-        if case .text(let text) = value, NumberText.parse(text) != nil {
-          numeric[name] = true
-        } else {
-          numeric[name] = false
-        }
-      }
-    }
-    let columns = numeric.filter(\.value).map(\.key)
-    guard !columns.isEmpty else { return }
-    for index in records.indices {
-      for name in columns {
-        if case .text(let text)? = records[index].fields[name], let number = NumberText.parse(text)
-        {
-          records[index].fields[name] = .number(number)
-        }
-      }
-    }
-  }
-
   /// Imports `file` into the catalog at `location`, creating it when it does not exist.
   ///
   /// A catalog that exists imports as it did before (`ImportSpec.continuing(_:)`): `spec`

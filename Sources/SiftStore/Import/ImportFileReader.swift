@@ -77,29 +77,86 @@ enum ImportFileReader {
           spec.record(values, line: line, numbersFromText: false, named: named)
         }, add)
     case .csv:
-      let data: Data
-      do {
-        data = Data(start) + (try handle.readToEnd() ?? Data())
-      } catch {
-        throw unreadable(error)
-      }
-      var records: [ImportRecord] = []
-      func check(_ values: [String: RawValue], _ line: Int) throws(ImportError) {
+      // Twice through the file: a column no flag names is kept as numbers when every cell of
+      // it is one (`CatalogImporter.numbersKept`), which only the whole file tells. The first
+      // pass checks every record and finds those columns; the second converts and hands on.
+      var numbers = CSVNumbers(named: named)
+      func checked(_ values: [String: RawValue], _ line: Int) throws(ImportError) -> ImportRecord {
         switch spec.record(values, line: line, numbersFromText: true, named: named) {
-        case .success(let record): records.append(record)
+        case .success(let record): return record
         case .failure(let problem):
           throw ImportError(file: name, line: line, reason: problem.reason)
         }
       }
-      try CSVRecordReader.read(
-        data, file: name, delimiter: delimiter,
-        progress: { progress(Double($0) / total * 0.5, records.count) }, check)
-      CatalogImporter.numbersKept(in: &records, spec: spec)
-      for start in stride(from: 0, to: records.count, by: csvBatch) {
-        try add(Array(records[start..<min(records.count, start + csvBatch)]))
-        progress(0.5 + 0.5 * Double(start) / Double(records.count), count)
+      do {
+        var ids: [ItemID: Int] = [:]
+        try CSVRecordReader.read(
+          handle, start: start, name: name, delimiter: delimiter,
+          progress: { progress(0.5 * Double($0) / total, 0) }
+        ) { values, line in
+          let record = try checked(values, line)
+          numbers.note(record)
+          if let id = record.id, let first = ids.updateValue(line, forKey: id) {
+            throw ImportError(
+              file: name, line: line, reason: "id \"\(id)\" already appears on line \(first)")
+          }
+        }
       }
+      let again: [UInt8]
+      do {
+        try handle.seek(toOffset: 0)
+        again = Array(try handle.read(upToCount: start.count) ?? Data())
+      } catch {
+        throw unreadable(error)
+      }
+      var records: [ImportRecord] = []
+      func handOn() throws {
+        count += records.count
+        try batch(records)
+        records = []
+      }
+      try CSVRecordReader.read(
+        handle, start: again, name: name, delimiter: delimiter,
+        progress: { progress(0.5 + 0.5 * Double($0) / total, count) }
+      ) { values, line in
+        var record = try checked(values, line)
+        numbers.convert(&record)
+        records.append(record)
+        if records.count == csvBatch { try handOn() }
+      }
+      try handOn()
     }
     progress(1, count)
+  }
+}
+
+/// The columns of a CSV file that no flag names and whose every cell is a number: kept as
+/// numbers (a city's latitude), any other as text. Found a record at a time.
+struct CSVNumbers {
+  private let named: Set<String>
+  /// Per column: whether every cell so far was a number.
+  private var numeric: [String: Bool] = [:]
+
+  init(named: Set<String>) {
+    self.named = named
+  }
+
+  mutating func note(_ record: ImportRecord) {
+    for (name, value) in record.fields where !named.contains(name) && numeric[name] != false {
+      if case .text(let text) = value, NumberText.parse(text) != nil {
+        numeric[name] = true
+      } else {
+        numeric[name] = false
+      }
+    }
+  }
+
+  /// `record` with its cells in the columns of numbers as numbers.
+  func convert(_ record: inout ImportRecord) {
+    for (name, isNumeric) in numeric where isNumeric {
+      if case .text(let text)? = record.fields[name], let number = NumberText.parse(text) {
+        record.fields[name] = .number(number)
+      }
+    }
   }
 }

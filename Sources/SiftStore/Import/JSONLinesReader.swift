@@ -27,41 +27,15 @@ enum JSONLinesReader {
     check: @escaping Check,
     _ body: ([ImportRecord]) throws -> Void
   ) throws {
-    var pending = start
+    var batches = BatchedFile(file, name: name, start: start)
     // A byte order mark before the first line (as some Windows tools write) is not JSON.
-    if pending.starts(with: [0xEF, 0xBB, 0xBF]) { pending.removeFirst(3) }
-    var consumed = start.count - pending.count
-    var atEnd = false
+    batches.skip([0xEF, 0xBB, 0xBF])
     var linesBefore = 0
-    // The next batch of whole lines (the last one may end without a newline), taken out of
-    // `pending`; nil at the end of the file. A line longer than a batch reads on.
+    // The next batch of whole lines (the last one may end without a newline); nil at the end
+    // of the file. A line longer than a batch reads on.
     func nextBatch() throws -> [UInt8]? {
-      var wanted = batchBytes
-      while true {
-        while !atEnd, pending.count < wanted {
-          let chunk: Data?
-          do {
-            chunk = try file.read(upToCount: wanted - pending.count)
-          } catch {
-            throw ImportError(
-              file: name, line: linesBefore + 1,
-              reason: "cannot read the file (\(error.localizedDescription))")
-          }
-          guard let chunk, !chunk.isEmpty else {
-            atEnd = true
-            break
-          }
-          pending.append(contentsOf: chunk)
-        }
-        if pending.isEmpty { return nil }
-        let cut = atEnd ? pending.count : pending.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }
-        guard let cut else {
-          wanted *= 2
-          continue
-        }
-        let batch = Array(pending[..<cut])
-        pending.removeFirst(cut)
-        return batch
+      try batches.next(size: batchBytes, line: linesBefore + 1) { bytes, atEnd in
+        atEnd ? bytes.count : bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }
       }
     }
     func parsing(_ batch: [UInt8]) -> Background<Parsed> {
@@ -87,17 +61,15 @@ enum JSONLinesReader {
         throw error
       }
       linesBefore += parsed.lineCount
-      consumed += parsed.byteCount
-      progress(consumed)
+      progress(batches.consumed)
     }
   }
 
-  /// A batch's records with their lines counted from 1 in it, how many lines and bytes it
-  /// holds, and the first bad line's error, if any (the records are those before it).
+  /// A batch's records with their lines counted from 1 in it, how many lines it holds, and
+  /// the first bad line's error, if any (the records are those before it).
   struct Parsed: Sendable {
     var records: [ImportRecord]
     var lineCount: Int
-    var byteCount: Int
     var error: ImportError?
   }
 
@@ -111,7 +83,7 @@ enum JSONLinesReader {
       let read = Parallel.map(parts: parts.count) { part in
         readPart(bytes.buffer, parts[part], file: file, check: check)
       }
-      var parsed = Parsed(records: [], lineCount: 0, byteCount: buffer.count)
+      var parsed = Parsed(records: [], lineCount: 0)
       parsed.records.reserveCapacity(read.reduce(0) { $0 + $1.records.count })
       for part in read {
         for var record in part.records {
