@@ -125,7 +125,7 @@ private struct ImportWriter {
     position = try store.nextPosition(db)
     allocator = try ItemIDAllocator(db)
     searchSchema = try store.searchSchema(schema)
-    let isEmpty = try Int.fetchOne(db, sql: "SELECT count(*) FROM items") == 0
+    let isEmpty = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items)") ?? true
     let empty = IndexBuild(SearchIndex(empty: schema))
     index = isEmpty ? Background { empty } : nil
     exists = try db.makeStatement(sql: "SELECT 1 FROM items WHERE id = ?")

@@ -56,15 +56,16 @@ enum ImportFileReader {
     var count = 0
     var lineOfID: [ItemID: Int] = [:]
     let named = spec.namedFields
-    // Each batch's ids checked against every id before it, then handed on.
-    func add(_ records: [ImportRecord]) throws {
-      for record in records {
-        guard let id = record.id else { continue }
-        if let first = lineOfID.updateValue(record.line, forKey: id) {
-          throw ImportError(
-            file: name, line: record.line, reason: "id \"\(id)\" already appears on line \(first)")
-        }
+    // A record's id checked against every id before it.
+    func checkUnique(_ record: ImportRecord) throws(ImportError) {
+      guard let id = record.id else { return }
+      if let first = lineOfID.updateValue(record.line, forKey: id) {
+        throw ImportError(
+          file: name, line: record.line, reason: "id \"\(id)\" already appears on line \(first)")
       }
+    }
+    func add(_ records: [ImportRecord]) throws {
+      for record in records { try checkUnique(record) }
       count += records.count
       try batch(records)
     }
@@ -78,7 +79,7 @@ enum ImportFileReader {
         }, add)
     case .csv:
       // Twice through the file: a column no flag names is kept as numbers when every cell of
-      // it is one (`CatalogImporter.numbersKept`), which only the whole file tells. The first
+      // it is one (`CSVNumbers`), which only the whole file tells. The first
       // pass checks every record and finds those columns; the second converts and hands on.
       var numbers = CSVNumbers(named: named)
       func checked(_ values: [String: RawValue], _ line: Int) throws(ImportError) -> ImportRecord {
@@ -88,20 +89,15 @@ enum ImportFileReader {
           throw ImportError(file: name, line: line, reason: problem.reason)
         }
       }
-      do {
-        var ids: [ItemID: Int] = [:]
-        try CSVRecordReader.read(
-          handle, start: start, name: name, delimiter: delimiter,
-          progress: { progress(0.5 * Double($0) / total, 0) }
-        ) { values, line in
-          let record = try checked(values, line)
-          numbers.note(record)
-          if let id = record.id, let first = ids.updateValue(line, forKey: id) {
-            throw ImportError(
-              file: name, line: line, reason: "id \"\(id)\" already appears on line \(first)")
-          }
-        }
+      try CSVRecordReader.read(
+        handle, start: start, name: name, delimiter: delimiter,
+        progress: { progress(0.5 * Double($0) / total, 0) }
+      ) { values, line in
+        let record = try checked(values, line)
+        numbers.note(record)
+        try checkUnique(record)
       }
+      lineOfID = [:]  // the second pass meets the same ids, checked
       let again: [UInt8]
       do {
         try handle.seek(toOffset: 0)

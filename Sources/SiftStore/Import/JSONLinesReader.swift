@@ -38,43 +38,37 @@ enum JSONLinesReader {
         atEnd ? bytes.count : bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }
       }
     }
-    func parsing(_ batch: [UInt8]) -> Background<Parsed> {
-      Background { parse(batch, file: name, check: check) }
+    func parsing(_ batch: [UInt8], after lines: Int) -> Background<Parsed> {
+      Background { parse(batch, linesBefore: lines, file: name, check: check) }
     }
-    var next = try nextBatch().map(parsing)
+    var next = try nextBatch().map { parsing($0, after: 0) }
     while let current = next {
       let parsed = current.take()
-      next = try nextBatch().map(parsing)
+      // The lines of a batch are numbered as it is parsed: the next one starts after these.
+      linesBefore += parsed.lineCount
+      next = try nextBatch().map { parsing($0, after: linesBefore) }
       // The records before a bad line are handed on first, so that the first problem in the
       // file is the one reported, whether it is found here or where the record is written
       // (the caller's transaction undoes what was written).
-      if !parsed.records.isEmpty {
-        try body(
-          parsed.records.map { record in
-            var record = record
-            record.line += linesBefore
-            return record
-          })
-      }
-      if var error = parsed.error {
-        error.line += linesBefore
-        throw error
-      }
-      linesBefore += parsed.lineCount
+      if !parsed.records.isEmpty { try body(parsed.records) }
+      if let error = parsed.error { throw error }
       progress(batches.consumed)
     }
   }
 
-  /// A batch's records with their lines counted from 1 in it, how many lines it holds, and
-  /// the first bad line's error, if any (the records are those before it).
+  /// A batch's records with their lines in the file, how many lines it holds, and the first
+  /// bad line's error, if any (the records are those before it).
   struct Parsed: Sendable {
     var records: [ImportRecord]
     var lineCount: Int
     var error: ImportError?
   }
 
-  /// The lines of `batch` parsed and checked in parts, one per core, at once.
-  private static func parse(_ batch: [UInt8], file: String, check: Check) -> Parsed {
+  /// The lines of `batch`, which follows `linesBefore` lines of the file, parsed and checked
+  /// in parts, one per core, at once.
+  private static func parse(
+    _ batch: [UInt8], linesBefore: Int, file: String, check: Check
+  ) -> Parsed {
     batch.withUnsafeBufferPointer { buffer in
       let bytes = SharedReadBuffer(buffer: buffer)
       let parts = partRanges(
@@ -87,11 +81,11 @@ enum JSONLinesReader {
       parsed.records.reserveCapacity(read.reduce(0) { $0 + $1.records.count })
       for part in read {
         for var record in part.records {
-          record.line += parsed.lineCount
+          record.line += linesBefore + parsed.lineCount
           parsed.records.append(record)
         }
         if var error = part.error {
-          error.line += parsed.lineCount
+          error.line += linesBefore + parsed.lineCount
           parsed.error = error
           break
         }
