@@ -167,14 +167,14 @@ struct TrigramIndexTests {
   }
 
   @Test(
-    "a needle's candidates are the slots holding its rarest trigram, which hold every match; two bytes', exactly the slots holding them"
-  )
-  func candidatesAgainstReference() throws {
+    "a needle's candidates are the slots holding its rarest trigram, which hold every match; two bytes', exactly the slots holding them",
+    arguments: [1, 2, 3])
+  func candidatesAgainstReference(parts: Int) throws {
     var random = SplitMix64(seed: 77)
     print("trigram candidates seed 77")
     let items = (1...300).map { Self.item($0, &random) }
     let index = try FilteredCollection(schema: Self.schema, items: items).index
-    let trigrams = TrigramIndex(columns: index.columns, slotCount: index.slotCount)
+    let trigrams = TrigramIndex(columns: index.columns, slotCount: index.slotCount, parts: parts)
     // Per slot, the folded bytes of every text value, apart.
     let values: [[[UInt8]]] = (0..<index.slotCount).map { slot in
       index.columns.flatMap { column in
@@ -217,5 +217,24 @@ struct TrigramIndexTests {
       }
       #expect(Set(matching).isSubset(of: Set(rarest)))
     }
+  }
+
+  @Test("a trigram index built in 2, 3 or 7 parts is written byte for byte as one built whole")
+  func partsWriteTheSameBytes() throws {
+    var random = SplitMix64(seed: 79)
+    print("trigram parts seed 79")
+    let items = (1...500).map { Self.item($0, &random) }
+    let index = try FilteredCollection(schema: Self.schema, items: items).index
+    func written(parts: Int) -> [UInt8] {
+      let trigrams = TrigramIndex(
+        columns: index.columns, slotCount: index.slotCount, parts: parts)
+      return ArchiveWriter.archive(
+        magic: TrigramIndex.magic, version: TrigramIndex.formatVersion, schema: Self.schema,
+        sink: nil
+      ) { trigrams.write(to: &$0) }
+    }
+    let whole = written(parts: 1)
+    #expect(whole.count > 1_000)
+    for parts in [2, 3, 7] { #expect(written(parts: parts) == whole, "\(parts) parts") }
   }
 }

@@ -45,61 +45,153 @@ final class TrigramIndex: Sendable {
 
   /// The trigrams of the first `slotCount` slots of `columns`.
   ///
-  /// - Complexity: two passes over the columns' bytes (one to count and size each trigram's
-  ///   postings, one to write them), a hash lookup per trigram occurrence.
-  init(columns: [FoldedColumn], slotCount: Int) {
+  /// The trigrams are shared among `parts` parts (by default one a core) by a hash of their bytes, one part a core:
+  /// each reads all the text but counts and writes only its own share's postings, into a
+  /// table of its own. The ids are then the keys' ascending order, whatever the parts, so the
+  /// index (and the file it is written to) is the same on every machine.
+  ///
+  /// - Complexity: two passes over the columns' bytes per part (one to count and size each
+  ///   trigram's postings, one to write them), a hash lookup per occurrence of its share.
+  init(
+    columns: [FoldedColumn], slotCount: Int, parts: Int? = nil
+  ) {
     let started = DispatchTime.now()
+    let parts = parts ?? Parallel.parts(for: slotCount, minimumPerPart: 20_000)
     self.slotCount = slotCount
-    var table = [Int32](repeating: -1, count: 1 << 16)
-    var keys: [UInt32] = []
-    var counts: [UInt32] = []
-    var sizes: [UInt32] = []
-    var lastSlot: [Int32] = []
-    // Pass 1: each trigram's id, how many slots hold it, and its postings' size.
-    Self.forEachTrigram(columns, slotCount: slotCount) { key, slot in
-      let id = Self.id(of: key, table: &table, keys: &keys) {
-        counts.append(0)
-        sizes.append(0)
-        lastSlot.append(-1)
-      }
-      guard lastSlot[id] != Int32(slot) else { return }
-      counts[id] += 1
-      sizes[id] += UInt32(Self.gapSize(UInt32(Int32(slot) - lastSlot[id])))
-      lastSlot[id] = Int32(slot)
+    // Pass 1: each part's trigrams, how many slots hold each, and its postings' size.
+    let shares = Parallel.map(parts: parts) { part in
+      Share(columns, slotCount: slotCount, part: part, of: parts)
     }
-    var postingStarts = [UInt32](repeating: 0, count: keys.count + 1)
-    for id in keys.indices { postingStarts[id + 1] = postingStarts[id] + sizes[id] }
-    // Pass 2: the gaps, written where each trigram's postings go.
-    var postings = [UInt8](repeating: 0, count: Int(postingStarts.last ?? 0))
-    var cursor = Array(postingStarts.dropLast())
-    for id in lastSlot.indices { lastSlot[id] = -1 }
-    table.withUnsafeBufferPointer { table in
-      keys.withUnsafeBufferPointer { keys in
-        postings.withUnsafeMutableBufferPointer { postings in
-          Self.forEachTrigram(columns, slotCount: slotCount) { key, slot in
-            let id = Self.lookUp(key, table: table, keys: keys)!
-            guard lastSlot[id] != Int32(slot) else { return }
-            var gap = UInt32(Int32(slot) - lastSlot[id])
-            var at = Int(cursor[id])
-            while gap >= 0x80 {
-              postings[at] = UInt8(truncatingIfNeeded: gap) | 0x80
-              gap >>= 7
-              at += 1
-            }
-            postings[at] = UInt8(gap)
-            cursor[id] = UInt32(at + 1)
-            lastSlot[id] = Int32(slot)
-          }
-        }
-      }
+    // The ids in key order: where each share's trigrams went.
+    var order: [(key: UInt32, part: Int32, id: Int32)] = []
+    order.reserveCapacity(shares.reduce(0) { $0 + $1.keys.count })
+    for (part, share) in shares.enumerated() {
+      for (id, key) in share.keys.enumerated() { order.append((key, Int32(part), Int32(id))) }
     }
-    self.table = IndexBuffer(Self.fitted(table, keys: keys))
+    order.sort { $0.key < $1.key }
+    var keys = [UInt32](repeating: 0, count: order.count)
+    var counts = [UInt32](repeating: 0, count: order.count)
+    var postingStarts = [UInt32](repeating: 0, count: order.count + 1)
+    // Per share, per id of its own: where its postings start.
+    var shareStarts = shares.map { [UInt32](repeating: 0, count: $0.keys.count) }
+    for (id, entry) in order.enumerated() {
+      let (part, local) = (Int(entry.part), Int(entry.id))
+      keys[id] = entry.key
+      counts[id] = shares[part].counts[local]
+      shareStarts[part][local] = postingStarts[id]
+      postingStarts[id + 1] = postingStarts[id] + shares[part].sizes[local]
+    }
+    // Pass 2: each part writes its trigrams' gaps where they go (places no other part writes).
+    let postings = [UInt8](unsafeUninitializedCapacity: Int(postingStarts.last ?? 0)) {
+      buffer, initialized in
+      let output = SharedWriteBuffer(buffer: buffer)
+      let starts = shareStarts
+      _ = Parallel.map(parts: parts) { part in
+        shares[part].writePostings(
+          columns, slotCount: slotCount, part: part, of: parts, starting: starts[part],
+          into: output.buffer)
+      }
+      initialized = buffer.count
+    }
+    self.table = IndexBuffer(Self.table(of: keys))
     self.keys = IndexBuffer(keys)
     self.counts = IndexBuffer(counts)
     self.postingStarts = IndexBuffer(postingStarts)
     self.postings = IndexBuffer(postings)
     letters = IndexBuffer(Self.letters(of: columns, slotCount: slotCount))
     buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+  }
+
+  /// The trigrams whose hash falls to one part of a build, counted by one pass over the text.
+  private struct Share: Sendable {
+    /// Per first two bytes, the page of `ids` for the third (0 for a bigram); -1: none yet.
+    /// Two reads and no hashing per occurrence: the build is a lookup per byte of text.
+    let pages: [Int32]
+    /// Per page, 256 ids in this share; -1 for a trigram no slot holds.
+    let ids: [Int32]
+    let keys: [UInt32]
+    let counts: [UInt32]
+    /// Per id, the bytes of its postings.
+    let sizes: [UInt32]
+
+    /// Whether `key` falls to `part` of `parts`, by a hash of its bytes scaled to the parts
+    /// (a multiplication: a division per byte of text cost as much as the rest of the scan).
+    @inline(__always)
+    static func holds(_ key: UInt32, part: Int, of parts: Int) -> Bool {
+      parts == 1
+        || Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 16 &* UInt32(parts) >> 16) == part
+    }
+
+    init(_ columns: [FoldedColumn], slotCount: Int, part: Int, of parts: Int) {
+      var pages = [Int32](repeating: -1, count: 1 << 16)
+      var ids: [Int32] = []
+      var keys: [UInt32] = []
+      var counts: [UInt32] = []
+      var sizes: [UInt32] = []
+      var lastSlot: [Int32] = []
+      TrigramIndex.forEachSlot(columns, slotCount: slotCount, part: part, of: parts) {
+        slot, slotKeys in
+        for key in slotKeys {
+          var page = pages[Int(key >> 8)]
+          if page < 0 {
+            page = Int32(ids.count >> 8)
+            pages[Int(key >> 8)] = page
+            ids.append(contentsOf: repeatElement(-1, count: 256))
+          }
+          let place = Int(page) << 8 | Int(key & 0xFF)
+          var id = Int(ids[place])
+          if id < 0 {
+            id = keys.count
+            ids[place] = Int32(id)
+            keys.append(key)
+            counts.append(0)
+            sizes.append(0)
+            lastSlot.append(-1)
+          }
+          guard lastSlot[id] != Int32(slot) else { continue }
+          counts[id] += 1
+          sizes[id] += UInt32(TrigramIndex.gapSize(UInt32(Int32(slot) - lastSlot[id])))
+          lastSlot[id] = Int32(slot)
+        }
+      }
+      (self.pages, self.ids, self.keys, self.counts, self.sizes) = (
+        pages, ids, keys, counts, sizes
+      )
+    }
+
+    /// The second pass: this share's postings, each id's from `starting[id]` in `postings`.
+    func writePostings(
+      _ columns: [FoldedColumn], slotCount: Int, part: Int, of parts: Int, starting: [UInt32],
+      into postings: UnsafeMutableBufferPointer<UInt8>
+    ) {
+      var cursor = starting
+      var lastSlot = [Int32](repeating: -1, count: keys.count)
+      cursor.withUnsafeMutableBufferPointer { cursor in
+        lastSlot.withUnsafeMutableBufferPointer { lastSlot in
+          pages.withUnsafeBufferPointer { pages in
+            ids.withUnsafeBufferPointer { ids in
+              TrigramIndex.forEachSlot(columns, slotCount: slotCount, part: part, of: parts) {
+                slot, slotKeys in
+                for key in slotKeys {
+                  let id = Int(ids[Int(pages[Int(key >> 8)]) << 8 | Int(key & 0xFF)])
+                  guard lastSlot[id] != Int32(slot) else { continue }
+                  var gap = UInt32(Int32(slot) - lastSlot[id])
+                  var at = Int(cursor[id])
+                  while gap >= 0x80 {
+                    postings[at] = UInt8(truncatingIfNeeded: gap) | 0x80
+                    gap >>= 7
+                    at += 1
+                  }
+                  postings[at] = UInt8(gap)
+                  cursor[id] = UInt32(at + 1)
+                  lastSlot[id] = Int32(slot)
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   }
 
   /// Writes the index after `ArchiveWriter`'s header: the slot count, then its arrays.
@@ -282,20 +374,18 @@ final class TrigramIndex: Sendable {
     }
   }
 
-  /// The table at the smallest power of two at least twice the keys (it starts at 2^16 slots,
-  /// 256 KB a small catalog's index file would carry for a few hundred trigrams).
-  private static func fitted(_ table: [Int32], keys: [UInt32]) -> [Int32] {
+  /// The table of `keys` at the smallest power of two at least twice their count, 16 at least.
+  private static func table(of keys: [UInt32]) -> [Int32] {
     var size = 16
     while size < keys.count * 2 { size *= 2 }
-    guard size < table.count else { return table }
-    var fitted = [Int32](repeating: -1, count: size)
+    var table = [Int32](repeating: -1, count: size)
     let mask = size - 1
     for (id, key) in keys.enumerated() {
       var place = place(of: key, mask: mask)
-      while fitted[place] >= 0 { place = (place + 1) & mask }
-      fitted[place] = Int32(id)
+      while table[place] >= 0 { place = (place + 1) & mask }
+      table[place] = Int32(id)
     }
-    return fitted
+    return table
   }
 
   private static func gapSize(_ gap: UInt32) -> Int {
@@ -318,39 +408,13 @@ final class TrigramIndex: Sendable {
     return nil
   }
 
-  /// The id of `key`, given the next one (after `added`) when it is new; the table doubles
-  /// when half full.
-  private static func id(
-    of key: UInt32, table: inout [Int32], keys: inout [UInt32], added: () -> Void
-  ) -> Int {
-    var mask = table.count - 1
-    var place = place(of: key, mask: mask)
-    while true {
-      let id = table[place]
-      if id < 0 { break }
-      if keys[Int(id)] == key { return Int(id) }
-      place = (place + 1) & mask
-    }
-    let id = keys.count
-    keys.append(key)
-    added()
-    table[place] = Int32(id)
-    if keys.count * 2 > table.count {
-      table = [Int32](repeating: -1, count: table.count * 2)
-      mask = table.count - 1
-      for (id, key) in keys.enumerated() {
-        var place = Self.place(of: key, mask: mask)
-        while table[place] >= 0 { place = (place + 1) & mask }
-        table[place] = Int32(id)
-      }
-    }
-    return id
-  }
-
-  /// Calls `body` with every trigram and bigram of every value of the first `slotCount` slots,
-  /// in slot order (one may come several times for one slot). None spans two values.
-  private static func forEachTrigram(
-    _ columns: [FoldedColumn], slotCount: Int, _ body: (UInt32, Int) -> Void
+  /// Calls `body` with each of the first `slotCount` slots, in order, and the trigrams and
+  /// bigrams of its values that fall to `part` of `parts` (one may come several times). None
+  /// spans two values. A call a slot, not an occurrence: a build reads every byte of the text
+  /// twice, and a call per byte cost more than the work.
+  private static func forEachSlot(
+    _ columns: [FoldedColumn], slotCount: Int, part: Int, of parts: Int,
+    _ body: (_ slot: Int, _ keys: UnsafeBufferPointer<UInt32>) -> Void
   ) {
     var readers: [(bytes: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>)] = []
     func withAll(_ index: Int, _ work: () -> Void) {
@@ -360,8 +424,10 @@ final class TrigramIndex: Sendable {
         withAll(index + 1, work)
       }
     }
+    var keys: [UInt32] = []
     withAll(0) {
       for slot in 0..<slotCount {
+        keys.removeAll(keepingCapacity: true)
         for reader in readers {
           let start = Int(reader.starts[slot])
           let end = Int(reader.starts[slot + 1])
@@ -371,10 +437,12 @@ final class TrigramIndex: Sendable {
             key = (key << 8 | UInt32(reader.bytes[offset])) & 0xFF_FFFF
             // A 0 ends a value: a run holding one spans two values (or none).
             guard key & 0xFF != 0, key & 0xFF00 != 0 else { continue }
-            body(key << 8 & 0xFF_FF00, slot)  // the bigram
-            if key & 0xFF_0000 != 0 { body(key, slot) }
+            let bigram = key << 8 & 0xFF_FF00
+            if Share.holds(bigram, part: part, of: parts) { keys.append(bigram) }
+            if key & 0xFF_0000 != 0, Share.holds(key, part: part, of: parts) { keys.append(key) }
           }
         }
+        keys.withUnsafeBufferPointer { body(slot, $0) }
       }
     }
   }

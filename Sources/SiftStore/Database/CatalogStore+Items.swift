@@ -251,9 +251,24 @@ extension CatalogStore {
   static func fieldHoldingNUL(
     id: ItemID?, idField: String = "id", fields: [String: FieldValue]
   ) -> String? {
-    if let id, id.rawValue.utf8.contains(0) { return idField }
-    return fields.keys.sorted().first { name in
-      fields[name]!.strings.contains { $0.utf8.contains(0) }
+    if let id, Self.holdsNUL(id.rawValue) { return idField }
+    func holdsNUL(_ value: FieldValue) -> Bool {
+      switch value {
+      case .text(let text): Self.holdsNUL(text)
+      case .texts(let texts): texts.contains(where: Self.holdsNUL)
+      case .number: false
+      }
+    }
+    // Names sorted only when one holds it (an import asks for every record).
+    guard fields.values.contains(where: holdsNUL) else { return nil }
+    return fields.keys.sorted().first { holdsNUL(fields[$0]!) }
+  }
+
+  private static func holdsNUL(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { utf8 in
+      guard let start = utf8.baseAddress else { return false }
+      return memchr(start, 0, utf8.count) != nil
     }
   }
 

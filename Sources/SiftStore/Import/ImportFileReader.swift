@@ -55,7 +55,7 @@ enum ImportFileReader {
     let total = Double(max(1, size))
     var count = 0
     var lineOfID: [ItemID: Int] = [:]
-    let named = spec.namedFields
+    let known = ImportSpec.RecordFields(spec)
     // A record's id checked against every id before it.
     func checkUnique(_ record: ImportRecord) throws(ImportError) {
       guard let id = record.id else { return }
@@ -75,15 +75,15 @@ enum ImportFileReader {
         handle, start: start, name: name,
         progress: { progress(Double($0) / total, count) },
         check: { values, line in
-          spec.record(values, line: line, numbersFromText: false, named: named)
+          spec.record(values, line: line, numbersFromText: false, known: known)
         }, add)
     case .csv:
       // Twice through the file: a column no flag names is kept as numbers when every cell of
       // it is one (`CSVNumbers`), which only the whole file tells. The first
       // pass checks every record and finds those columns; the second converts and hands on.
-      var numbers = CSVNumbers(named: named)
+      var numbers = CSVNumbers(named: known.named)
       func checked(_ values: [String: RawValue], _ line: Int) throws(ImportError) -> ImportRecord {
-        switch spec.record(values, line: line, numbersFromText: true, named: named) {
+        switch spec.record(values, line: line, numbersFromText: true, known: known) {
         case .success(let record): return record
         case .failure(let problem):
           throw ImportError(file: name, line: line, reason: problem.reason)

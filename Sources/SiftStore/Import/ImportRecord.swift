@@ -23,15 +23,30 @@ enum RawValue {
 }
 
 extension ImportSpec {
+  /// The fields of a spec that checking a record reads, worked out once for a whole file
+  /// rather than for every record.
+  struct RecordFields: Sendable {
+    /// `namedFields`: every other field of a record is kept as it came.
+    let named: Set<String>
+    /// `allNumberFields`.
+    let numbers: [String]
+
+    init(_ spec: ImportSpec) {
+      named = spec.namedFields
+      numbers = spec.allNumberFields
+    }
+  }
+
   /// Checks one record's values and turns them into item fields.
   ///
   /// - Parameters:
   ///   - numbersFromText: CSV cells are all text, so numbers are read from it there.
-  ///   - named: `namedFields`, worked out once for a whole file rather than for every record.
+  ///   - known: `RecordFields(self)`.
   func record(
-    _ values: [String: RawValue], line: Int, numbersFromText: Bool, named: Set<String>
+    _ values: [String: RawValue], line: Int, numbersFromText: Bool, known: RecordFields
   ) -> Result<ImportRecord, RecordProblem> {
     var fields: [String: FieldValue] = [:]
+    fields.reserveCapacity(values.count)
     switch values[titleField] ?? .null {
     case .string(let titleText):
       // A row shows its title first: an empty one would draw as nothing.
@@ -65,7 +80,7 @@ extension ImportSpec {
           "field \"\(name)\" must be a string or an array of strings, not \(other.kindName)")
       }
     }
-    for name in allNumberFields where name != titleField {
+    for name in known.numbers where name != titleField {
       switch values[name] ?? .null {
       case .null: break
       case .number(let number): fields[name] = .number(number)
@@ -107,7 +122,7 @@ extension ImportSpec {
       }
     }
     // The rest of the record is kept as it came (`CatalogSchema.storedFields`).
-    for (name, value) in values where !named.contains(name) {
+    for (name, value) in values where !known.named.contains(name) {
       if let kept = value.kept { fields[name] = kept }
     }
     if let field = CatalogStore.fieldHoldingNUL(id: id, idField: idField ?? "id", fields: fields) {
