@@ -187,6 +187,85 @@ struct PostgresCommandTests {
     #expect(updated.titles == ["Lisbon", "Oporto", "Faro"])
   }
 
+  /// Records for a file of several batches (the reader's are 4 MB): names from a few syllables,
+  /// a number, and a stored field that is sometimes a number and sometimes text.
+  ///   - mergingBelow: ids below it, every other one, get a record of the stored field alone.
+  static func manyRecords(
+    _ ids: Range<Int>, _ random: inout SplitMix64, mergingBelow: Int = 0
+  ) -> String {
+    let syllables = ["san", "ta", "mo", "ri", "ka", "lo", "ve", "ni", "da", "nang", "ho", "chi"]
+    func name() -> String {
+      (0..<Int.random(in: 2...5, using: &random)).map { _ in
+        syllables.randomElement(using: &random)!
+      }.joined()
+    }
+    return ids.map { id in
+      let note =
+        Int.random(in: 0..<50, using: &random) == 0
+        ? #""text \#(id)""# : "\(Int.random(in: 0...99, using: &random))"
+      let padding = String(repeating: "x", count: Int.random(in: 200...300, using: &random))
+      if id < mergingBelow, id % 2 == 0 { return #"{"id": "\#(id)", "note": \#(note)}"# }
+      return
+        #"{"id": "\#(id)", "name": "\#(name()) \#(name())", "pop": \#(id % 997), "note": \#(note), "pad": "\#(padding)"}"#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  @Test(
+    "an import of many batches into PostgreSQL, a merge over it and a bad last line: the same catalog as a .sqlite file's, the bad import changing nothing"
+  )
+  func batchedImportAgrees() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let seed: UInt64 = 20_261_127
+    print("batched PostgreSQL import seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let address = cluster.address(catalog: "e2e_batched")
+    let first = try sift.write("first.jsonl", Self.manyRecords(0..<24_000, &random))
+    // The reader's batches are 4 MB: the file is read in two or more.
+    #expect(try FileManager.default.attributesOfItem(atPath: first)[.size] as! Int > 6 << 20)
+    // Ids 18,000 to 30,000: updated (every other one merged, keeping its name) and added.
+    let merge = try sift.write(
+      "merge.jsonl", Self.manyRecords(18_000..<30_000, &random, mergingBelow: 24_000))
+    let bad = try sift.write(
+      "bad.jsonl",
+      Self.manyRecords(30_000..<54_000, &random) + #"{"id": "x", "name": 7}"# + "\n")
+    let flags = ["--title", "name", "--number", "pop", "--id", "id", "--rank-by", "pop"]
+    func same(_ step: String) throws {
+      for query in [["--limit", "40"], ["san", "ta"], ["nang", "--sort", "pop"], ["chiho"]] {
+        let sqlite = try sift.run(["search", "--catalog", "b.sqlite", "--json"] + query)
+        let postgres = try sift.run(["search", "--catalog", address, "--json"] + query)
+        #expect(postgres.status == 0, "\(step) \(query): \(postgres.stderr)")
+        #expect(postgres.stdout == sqlite.stdout, "\(step) \(query)")
+        #expect(postgres.stderr == sqlite.stderr, "\(step) \(query)")
+      }
+    }
+    for catalog in ["b.sqlite", address] {
+      let imported = try sift.run(["import", first, "--catalog", catalog] + flags)
+      #expect(imported.status == 0, "\(imported.stderr)")
+      #expect(imported.stderr.contains("(24000 added, 0 updated)"), "\(imported.stderr)")
+      #expect(imported.stderr.contains("Kept, not searched: note, pad"), "\(imported.stderr)")
+    }
+    try same("first")
+    for catalog in ["b.sqlite", address] {
+      let merged = try sift.run(["import", merge, "--catalog", catalog, "--merge"])
+      #expect(merged.stderr.contains("(6000 added, 6000 updated)"), "\(merged.stderr)")
+    }
+    try same("merged")
+    let before = try sift.run(["search", "--catalog", address, "--json", "--limit", "0"])
+    for catalog in ["b.sqlite", address] {
+      let failed = try sift.run(["import", bad, "--catalog", catalog])
+      #expect(failed.status == 1)
+      #expect(
+        failed.stderr.contains("bad.jsonl:24001: title field \"name\" must be a string"),
+        "\(failed.stderr)")
+    }
+    #expect(
+      try sift.run(["search", "--catalog", address, "--json", "--limit", "0"]).stderr
+        == before.stderr)
+    try same("after the bad import")
+  }
+
   @Test("kill -9 in the middle of an import's transaction leaves the old catalog, unlocked")
   func killedImport() throws {
     let cluster = try PostgresCluster.shared()

@@ -54,12 +54,27 @@ struct ItemRow: Sendable {
     return Item(id: ItemID(id), fields: fields)
   }
 
-  /// The row in COPY's text format (`id`, `ord`, `fields`): tab-separated, backslash escapes.
-  func copyLine(order: Int64) -> String {
-    Self.escape(id) + "\t\(order)\t" + Self.escape(fields) + "\n"
+  /// Every one of `fields` as a JSON object, in name order: an import's record, whose
+  /// stored fields the schema gets only once every record was read.
+  static func json(_ fields: [String: FieldValue]) -> String {
+    var members: [(String, JSONValue)] = []
+    for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+      switch value {
+      case .text(let text): members.append((name, .string(text)))
+      case .texts(let texts): members.append((name, .strings(texts)))
+      case .number(let number): members.append((name, .number(number)))
+      }
+    }
+    return JSONValue.object(members).text
   }
 
-  private static func escape(_ text: String) -> String {
+  /// The row in COPY's text format (`id`, `ord`, `fields`): tab-separated, backslash escapes.
+  func copyLine(order: Int64) -> String {
+    Self.copyText(id) + "\t\(order)\t" + Self.copyText(fields) + "\n"
+  }
+
+  /// `text` as one field of COPY's text format: its backslashes, tabs and line breaks escaped.
+  static func copyText(_ text: String) -> String {
     guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
     else { return text }
     var escaped = ""

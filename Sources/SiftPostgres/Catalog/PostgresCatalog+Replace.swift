@@ -97,7 +97,7 @@ extension PostgresCatalog {
   }
 
   /// The database must hold UTF-8: the items' text is kept as it is.
-  private static func checkDatabase(_ link: PostgresLink) async throws(PostgresError) {
+  static func checkDatabase(_ link: PostgresLink) async throws(PostgresError) {
     let encoding = try await link.rows("SHOW server_encoding", as: String.self).first
     guard encoding == "UTF8" else {
       throw .unsuitable(

@@ -27,24 +27,35 @@ public enum CatalogImporter {
 
   public typealias Summary = CatalogImport.Summary
 
-  /// Reads and checks every record of `file`, all at once (a catalog in PostgreSQL imports
-  /// them so).
+  /// Reads and checks `file` a batch of records at a time, handing each batch to `batch` in
+  /// file order as it is read: what a catalog in PostgreSQL imports from.
   ///
   /// - Parameters:
   ///   - spec: the fields to read by name; every other field of a record is kept as it is
   ///     (a CSV column of numbers only, as numbers).
   ///   - delimiter: what separates CSV fields (`--delimiter`).
   ///   - progress: called as the file is read, with the share of it read and the records.
+  /// - Throws: `ImportError` for the file (`FILE:LINE: reason`), or what `batch` throws.
+  public static func readBatches(
+    file: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
+    progress: (ImportProgress) -> Void = { _ in },
+    _ batch: ([ImportRecord]) throws -> Void
+  ) throws {
+    try ImportFileReader.read(
+      file: file, spec: spec, delimiter: delimiter,
+      progress: { progress(.reading($0, items: $1)) }, batch)
+  }
+
+  /// Every record of `file`, read and checked, all at once (`readBatches(file:spec:)`).
   public static func readRecords(
     file: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
     progress: (ImportProgress) -> Void = { _ in }
   ) throws(ImportError) -> [ImportRecord] {
     var records: [ImportRecord] = []
     do {
-      try ImportFileReader.read(
-        file: file, spec: spec, delimiter: delimiter,
-        progress: { progress(.reading($0, items: $1)) }
-      ) { records += $0 }
+      try readBatches(file: file, spec: spec, delimiter: delimiter, progress: progress) {
+        records += $0
+      }
     } catch let error as ImportError {
       throw error
     } catch {

@@ -1,4 +1,5 @@
 #if Server
+import CHeapUsage
 import ArgumentParser
 import Foundation
 import Sift
@@ -128,10 +129,10 @@ final class SharedProgress: Sendable {
 }
 
 extension ImportCommand {
-  /// Reads and checks the file with the same reader and errors as for a `.sqlite` catalog,
-  /// applies the same rules (`CatalogImport`) to the catalog's items in memory, so ids already
-  /// there are updated in place and the schema grows the same way, then writes the result to
-  /// PostgreSQL in one transaction.
+  /// Reads and checks the file with the same reader and errors as for a `.sqlite` catalog, a
+  /// batch at a time, and writes each batch into the catalog in PostgreSQL as it comes, by the
+  /// same rules (`CatalogImport`), in one transaction: memory holds a few batches, never the
+  /// file or the catalog's items.
   func importIntoPostgres(_ argument: String) async throws {
     let address = try Failure.postgresAddress(argument)
     let progress = SharedProgress(
@@ -150,47 +151,74 @@ extension ImportCommand {
   private func importIntoPostgres(
     _ address: PostgresAddress, progress: SharedProgress
   ) async throws -> CatalogImport.Summary {
-    var existing: CatalogDocument
     var spec = self.spec
     do throws(PostgresError) {
+      // Opening reads the schema the import continues, and upgrades an older format.
       let catalog = try await PostgresCatalog.open(address)
-      do throws(PostgresError) {
-        existing = try await catalog.document()
-      } catch {
-        await catalog.close()
-        throw error
-      }
+      spec = spec.continuing(catalog.schema)
       await catalog.close()
-      spec = spec.continuing(existing.schema)
     } catch .notFound {
-      existing = CatalogDocument(
-        schema: CatalogImport.newSchema(name: address.catalog, spec: spec), items: [])
+      // Created by the import.
     } catch {
       throw Failure.postgres(error)
     }
-    let imported: (document: CatalogDocument, summary: CatalogImport.Summary)
     do {
-      let records = try CatalogImporter.readRecords(
-        file: URL(fileURLWithPath: file), spec: spec, delimiter: delimiterByte,
-        progress: { progress.update($0.phaseFraction * 0.5) })
-      imported = try CatalogImport.apply(records, spec: spec, to: existing)
+      return try await PostgresCatalog.importRecords(
+        address, spec: spec,
+        newSchema: CatalogImport.newSchema(name: address.catalog, spec: spec)
+      ) { write in
+        try await readBatches(spec: spec, progress: progress, write)
+      }
     } catch ImportSchemaError.untitled(let line, let field) {
       throw Failure.exit(
         "\(file):\(line): \(ImportSchemaError.untitledReason(field: field))", status: 1)
     } catch let error as ImportSchemaError {
       throw Failure.exit("catalog \(address): \(error)", status: 1)
+    } catch let error as PostgresError {
+      throw Failure.postgres(error)
     } catch {
       throw Failure.exit("\(error)", status: 1)
     }
-    existing.items = []  // one copy of the items in memory, not two
-    do {
-      try await PostgresCatalog.replace(address, with: imported.document) {
-        progress.update(0.5 + $0 * 0.5)
-      }
-    } catch {
-      throw Failure.postgres(error)
+  }
+
+  /// The file's batches of checked records, read on a thread of their own and handed to
+  /// `write` in file order: the reader waits while two batches wait for the writer, so
+  /// reading and writing overlap and memory holds at most three.
+  private func readBatches(
+    spec: ImportSpec, progress: SharedProgress,
+    _ write: ([ImportRecord]) async throws -> Void
+  ) async throws {
+    let (batches, continuation) = AsyncThrowingStream<[ImportRecord], any Error>.makeStream()
+    let room = DispatchSemaphore(value: 2)
+    let stopped = Locked(false)
+    // The writer stopped (it failed): the reader stops at its next batch.
+    continuation.onTermination = { _ in
+      stopped.withLock { $0 = true }
+      room.signal()
     }
-    return imported.summary
+    let (file, delimiter) = (URL(fileURLWithPath: self.file), delimiterByte)
+    DispatchQueue.global().async {
+      do {
+        try CatalogImporter.readBatches(
+          file: file, spec: spec, delimiter: delimiter,
+          progress: { progress.update(0.95 * $0.phaseFraction) }
+        ) { batch in
+          room.wait()
+          if stopped.withLock({ $0 }) { throw CancellationError() }
+          continuation.yield(batch)
+        }
+        continuation.finish()
+      } catch {
+        continuation.finish(throwing: error)
+      }
+    }
+    for try await batch in batches {
+      room.signal()
+      try await write(batch)
+      // What the batch took on the reader's threads, back to the system: else each thread's
+      // heap keeps what it freed, and memory grows with the file.
+      sift_release_free_heap()
+    }
   }
 }
 
