@@ -69,10 +69,16 @@ struct ImportTests {
       "name,rating,course\r\nCaprese Salad,4,Starter\r\n\"Chicken, Potatoes\",5,Main\r\n\r\n\"Pasta\nwith \"\"Meatballs\"\"\",,Main\r\n"
     )
     let url = folder.file("meals.sqlite")
+    var reports: [ImportProgress] = []
     let summary = try CatalogImporter.run(
       file: file, into: url,
-      spec: ImportSpec(titleField: "name", numberFields: ["rating"], categoryField: "course"))
+      spec: ImportSpec(titleField: "name", numberFields: ["rating"], categoryField: "course"),
+      progress: { reports.append($0) })
     #expect(summary.added == 3)
+    // The first pass checks (and counts) the records, the second writes them.
+    #expect(reports.map(\.phase).removingRepeats() == [.checking, .writing, .indexing])
+    #expect(reports.last { $0.phase == .checking }?.items == 3)
+    #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
     let document = try CatalogStore.open(at: url).loadDocument()
     #expect(document.items.map(\.id) == ["1", "2", "3"])
     #expect(document.items[2]["name"] == .text("Pasta\nwith \"Meatballs\""))
@@ -327,6 +333,10 @@ struct ImportTests {
       (
         ImportProgress(phase: .reading, fraction: 0.1, items: 52_000), 1.0, 1.0,
         "10% · 52,000 items read · 52,000 a second · about 9 s left"
+      ),
+      (
+        ImportProgress(phase: .checking, fraction: 0.2, items: 40_000), 2.0, 2.0,
+        "20% · 40,000 items checked · 20,000 a second · about 8 s left"
       ),
       (
         ImportProgress(phase: .writing, fraction: 0.5, items: 120_000), 6.0, 2.0,

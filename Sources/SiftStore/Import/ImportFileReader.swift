@@ -27,11 +27,12 @@ enum ImportFileReader {
   ///
   /// - Parameters:
   ///   - delimiter: what separates CSV fields (`--delimiter`).
-  ///   - progress: told the share of the file read and the records so far.
+  ///   - progress: told the share of the file read and the records so far, and whether they
+  ///     are only checked (a CSV file's first pass) or handed on.
   /// - Throws: `ImportError` for the file; what `batch` throws, as it is.
   static func read(
     file: URL, spec: ImportSpec, delimiter: UInt8,
-    progress: (_ share: Double, _ records: Int) -> Void,
+    progress: (_ share: Double, _ records: Int, _ checking: Bool) -> Void,
     _ batch: ([ImportRecord]) throws -> Void
   ) throws {
     let name = file.relativePath
@@ -73,7 +74,7 @@ enum ImportFileReader {
     case .jsonLines:
       try JSONLinesReader.read(
         handle, start: start, name: name,
-        progress: { progress(Double($0) / total, count) },
+        progress: { progress(Double($0) / total, count, false) },
         check: { values, line in
           spec.record(values, line: line, numbersFromText: false, known: known)
         }, add)
@@ -82,6 +83,7 @@ enum ImportFileReader {
       // it is one (`CSVNumbers`), which only the whole file tells. The first
       // pass checks every record and finds those columns; the second converts and hands on.
       var numbers = CSVNumbers(named: known.named)
+      var checkedCount = 0
       func checked(_ values: [String: RawValue], _ line: Int) throws(ImportError) -> ImportRecord {
         switch spec.record(values, line: line, numbersFromText: true, known: known) {
         case .success(let record): return record
@@ -91,9 +93,10 @@ enum ImportFileReader {
       }
       try CSVRecordReader.read(
         handle, start: start, name: name, delimiter: delimiter,
-        progress: { progress(0.5 * Double($0) / total, 0) }
+        progress: { progress(0.5 * Double($0) / total, checkedCount, true) }
       ) { values, line in
         let record = try checked(values, line)
+        checkedCount += 1
         numbers.note(record)
         try checkUnique(record)
       }
@@ -113,7 +116,7 @@ enum ImportFileReader {
       }
       try CSVRecordReader.read(
         handle, start: again, name: name, delimiter: delimiter,
-        progress: { progress(0.5 + 0.5 * Double($0) / total, count) }
+        progress: { progress(0.5 + 0.5 * Double($0) / total, count, false) }
       ) { values, line in
         var record = try checked(values, line)
         numbers.convert(&record)
@@ -122,7 +125,7 @@ enum ImportFileReader {
       }
       try handOn()
     }
-    progress(1, count)
+    progress(1, count, false)
   }
 }
 

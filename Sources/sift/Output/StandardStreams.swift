@@ -67,15 +67,6 @@ struct ProgressBar {
 
   init(label: String) { self.label = label }
 
-  /// The bar alone, at `fraction`.
-  mutating func update(_ fraction: Double) {
-    guard enabled else { return }
-    let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
-    guard percent != lastPercent else { return }
-    lastPercent = percent
-    draw(percent: percent, "\(percent)%")
-  }
-
   /// The bar, then the import's items, their rate and the time left
   /// (`ImportProgress.summary`); redrawn when the percentage or the phase changes.
   mutating func update(_ progress: ImportProgress) {

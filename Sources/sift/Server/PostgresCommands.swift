@@ -124,7 +124,7 @@ final class SharedProgress: Sendable {
 
   init(label: String) { bar = Locked(ProgressBar(label: label)) }
 
-  func update(_ fraction: Double) { bar.withLock { $0.update(fraction) } }
+  func update(_ progress: ImportProgress) { bar.withLock { $0.update(progress) } }
   func finish() { bar.withLock { $0.finish() } }
 }
 
@@ -201,7 +201,14 @@ extension ImportCommand {
       do {
         try CatalogImporter.readBatches(
           file: file, spec: spec, delimiter: delimiter,
-          progress: { progress.update(0.95 * $0.phaseFraction) }
+          progress: { read in
+            // Each batch is written as the next is read: the file's share is the import's
+            // but for the catalog's row at the end.
+            progress.update(
+              ImportProgress(
+                phase: read.phase == .checking ? .checking : .writing,
+                fraction: 0.95 * read.phaseFraction, items: read.items))
+          }
         ) { batch in
           room.wait()
           if stopped.withLock({ $0 }) { throw CancellationError() }
