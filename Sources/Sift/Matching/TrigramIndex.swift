@@ -45,50 +45,73 @@ final class TrigramIndex: Sendable {
 
   /// The trigrams of the first `slotCount` slots of `columns`.
   ///
-  /// The trigrams are shared among `parts` parts (by default one a core) by a hash of their bytes, one part a core:
-  /// each reads all the text but counts and writes only its own share's postings, into a
-  /// table of its own. The ids are then the keys' ascending order, whatever the parts, so the
-  /// index (and the file it is written to) is the same on every machine.
+  /// Built in `parts` runs of slots (by default one a core), each counting and then writing the
+  /// postings of its own slots, into a table of its own. A run's postings follow those of the
+  /// runs before it, its first gap counted from their last slot. The ids are the keys'
+  /// ascending order, so the index (and the file it is written to) is the same whatever the
+  /// parts.
   ///
-  /// - Complexity: two passes over the columns' bytes per part (one to count and size each
-  ///   trigram's postings, one to write them), a hash lookup per occurrence of its share.
+  /// - Complexity: two passes over the columns' bytes (one to count and size each trigram's
+  ///   postings, one to write them), two table reads per occurrence.
   init(
     columns: [FoldedColumn], slotCount: Int, parts: Int? = nil
   ) {
     let started = DispatchTime.now()
-    let parts = parts ?? Parallel.parts(for: slotCount, minimumPerPart: 20_000)
+    let ranges = Parallel.ranges(
+      count: slotCount,
+      parts: parts ?? Parallel.parts(for: slotCount, minimumPerPart: 20_000))
     self.slotCount = slotCount
-    // Pass 1: each part's trigrams, how many slots hold each, and its postings' size.
-    let shares = Parallel.map(parts: parts) { part in
-      Share(columns, slotCount: slotCount, part: part, of: parts)
-    }
-    // The ids in key order: where each share's trigrams went.
+    // Pass 1: each run's trigrams, how many of its slots hold each, the size of its postings.
+    let runs = Parallel.map(parts: ranges.count) { part in Run(columns, slots: ranges[part]) }
+    // The ids in key order; a key's runs in slot order.
     var order: [(key: UInt32, part: Int32, id: Int32)] = []
-    order.reserveCapacity(shares.reduce(0) { $0 + $1.keys.count })
-    for (part, share) in shares.enumerated() {
-      for (id, key) in share.keys.enumerated() { order.append((key, Int32(part), Int32(id))) }
+    order.reserveCapacity(runs.reduce(0) { $0 + $1.keys.count })
+    for (part, run) in runs.enumerated() {
+      for (id, key) in run.keys.enumerated() { order.append((key, Int32(part), Int32(id))) }
     }
-    order.sort { $0.key < $1.key }
-    var keys = [UInt32](repeating: 0, count: order.count)
-    var counts = [UInt32](repeating: 0, count: order.count)
-    var postingStarts = [UInt32](repeating: 0, count: order.count + 1)
-    // Per share, per id of its own: where its postings start.
-    var shareStarts = shares.map { [UInt32](repeating: 0, count: $0.keys.count) }
-    for (id, entry) in order.enumerated() {
+    order.sort { ($0.key, $0.part) < ($1.key, $1.part) }
+    var keys: [UInt32] = []
+    var counts: [UInt32] = []
+    keys.reserveCapacity(order.count)
+    counts.reserveCapacity(order.count)
+    var postingStarts: [UInt32] = [0]
+    // Per run, per id of its own: where its postings go, and the slot its first gap counts
+    // from (the last one the runs before it hold, or -1).
+    var cursors = runs.map { [UInt32](repeating: 0, count: $0.keys.count) }
+    var lastSlots = runs.map { [Int32](repeating: -1, count: $0.keys.count) }
+    var end: UInt32 = 0
+    var previous: (key: UInt32, last: Int32)?
+    for entry in order {
       let (part, local) = (Int(entry.part), Int(entry.id))
-      keys[id] = entry.key
-      counts[id] = shares[part].counts[local]
-      shareStarts[part][local] = postingStarts[id]
-      postingStarts[id + 1] = postingStarts[id] + shares[part].sizes[local]
+      let run = runs[part]
+      let last: Int32
+      if let previous, previous.key == entry.key {
+        last = previous.last
+        counts[counts.count - 1] += run.counts[local]
+      } else {
+        if !keys.isEmpty { postingStarts.append(end) }
+        keys.append(entry.key)
+        counts.append(run.counts[local])
+        last = -1
+      }
+      cursors[part][local] = end
+      lastSlots[part][local] = last
+      // The first gap is from `last`, not from -1 as the run counted it.
+      let first = run.firstSlots[local]
+      end +=
+        run.sizes[local] - UInt32(Self.gapSize(UInt32(first + 1)))
+        + UInt32(Self.gapSize(UInt32(first - last)))
+      previous = (entry.key, run.lastSlots[local])
     }
-    // Pass 2: each part writes its trigrams' gaps where they go (places no other part writes).
-    let postings = [UInt8](unsafeUninitializedCapacity: Int(postingStarts.last ?? 0)) {
-      buffer, initialized in
+    postingStarts.append(end)
+    if keys.isEmpty { postingStarts = [0] }
+    // Pass 2: each run writes its gaps where they go (places no other run writes).
+    let postings = [UInt8](unsafeUninitializedCapacity: Int(end)) { buffer, initialized in
       let output = SharedWriteBuffer(buffer: buffer)
-      let starts = shareStarts
-      _ = Parallel.map(parts: parts) { part in
-        shares[part].writePostings(
-          columns, slotCount: slotCount, part: part, of: parts, starting: starts[part],
+      let (cursors, lastSlots) = (cursors, lastSlots)
+      _ = Parallel.map(parts: runs.count) { part in
+        runs[part].writePostings(
+          columns, slots: ranges[part], cursors: cursors[part], lastSlots: lastSlots[part],
           into: output.buffer)
       }
       initialized = buffer.count
@@ -102,35 +125,30 @@ final class TrigramIndex: Sendable {
     buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
   }
 
-  /// The trigrams whose hash falls to one part of a build, counted by one pass over the text.
-  private struct Share: Sendable {
+  /// The trigrams of one run of slots, counted by one pass over its text.
+  private struct Run: Sendable {
     /// Per first two bytes, the page of `ids` for the third (0 for a bigram); -1: none yet.
     /// Two reads and no hashing per occurrence: the build is a lookup per byte of text.
     let pages: [Int32]
-    /// Per page, 256 ids in this share; -1 for a trigram no slot holds.
+    /// Per page, 256 ids in this run; -1 for a trigram none of its slots holds.
     let ids: [Int32]
     let keys: [UInt32]
     let counts: [UInt32]
-    /// Per id, the bytes of its postings.
+    /// Per id, the bytes of its postings, the first gap counted from -1.
     let sizes: [UInt32]
+    /// Per id, the first and the last of the run's slots holding it.
+    let firstSlots: [Int32]
+    let lastSlots: [Int32]
 
-    /// Whether `key` falls to `part` of `parts`, by a hash of its bytes scaled to the parts
-    /// (a multiplication: a division per byte of text cost as much as the rest of the scan).
-    @inline(__always)
-    static func holds(_ key: UInt32, part: Int, of parts: Int) -> Bool {
-      parts == 1
-        || Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 16 &* UInt32(parts) >> 16) == part
-    }
-
-    init(_ columns: [FoldedColumn], slotCount: Int, part: Int, of parts: Int) {
+    init(_ columns: [FoldedColumn], slots: Range<Int>) {
       var pages = [Int32](repeating: -1, count: 1 << 16)
       var ids: [Int32] = []
       var keys: [UInt32] = []
       var counts: [UInt32] = []
       var sizes: [UInt32] = []
-      var lastSlot: [Int32] = []
-      TrigramIndex.forEachSlot(columns, slotCount: slotCount, part: part, of: parts) {
-        slot, slotKeys in
+      var firstSlots: [Int32] = []
+      var lastSlots: [Int32] = []
+      TrigramIndex.forEachSlot(columns, slots: slots) { slot, slotKeys in
         for key in slotKeys {
           var page = pages[Int(key >> 8)]
           if page < 0 {
@@ -146,32 +164,34 @@ final class TrigramIndex: Sendable {
             keys.append(key)
             counts.append(0)
             sizes.append(0)
-            lastSlot.append(-1)
+            firstSlots.append(Int32(slot))
+            lastSlots.append(-1)
           }
-          guard lastSlot[id] != Int32(slot) else { continue }
+          guard lastSlots[id] != Int32(slot) else { continue }
           counts[id] += 1
-          sizes[id] += UInt32(TrigramIndex.gapSize(UInt32(Int32(slot) - lastSlot[id])))
-          lastSlot[id] = Int32(slot)
+          sizes[id] += UInt32(TrigramIndex.gapSize(UInt32(Int32(slot) - lastSlots[id])))
+          lastSlots[id] = Int32(slot)
         }
       }
       (self.pages, self.ids, self.keys, self.counts, self.sizes) = (
         pages, ids, keys, counts, sizes
       )
+      (self.firstSlots, self.lastSlots) = (firstSlots, lastSlots)
     }
 
-    /// The second pass: this share's postings, each id's from `starting[id]` in `postings`.
+    /// The second pass: this run's postings, each id's from `cursors[id]` in `postings`, its
+    /// first gap counted from `lastSlots[id]`.
     func writePostings(
-      _ columns: [FoldedColumn], slotCount: Int, part: Int, of parts: Int, starting: [UInt32],
+      _ columns: [FoldedColumn], slots: Range<Int>, cursors: [UInt32], lastSlots: [Int32],
       into postings: UnsafeMutableBufferPointer<UInt8>
     ) {
-      var cursor = starting
-      var lastSlot = [Int32](repeating: -1, count: keys.count)
+      var cursor = cursors
+      var lastSlot = lastSlots
       cursor.withUnsafeMutableBufferPointer { cursor in
         lastSlot.withUnsafeMutableBufferPointer { lastSlot in
           pages.withUnsafeBufferPointer { pages in
             ids.withUnsafeBufferPointer { ids in
-              TrigramIndex.forEachSlot(columns, slotCount: slotCount, part: part, of: parts) {
-                slot, slotKeys in
+              TrigramIndex.forEachSlot(columns, slots: slots) { slot, slotKeys in
                 for key in slotKeys {
                   let id = Int(ids[Int(pages[Int(key >> 8)]) << 8 | Int(key & 0xFF)])
                   guard lastSlot[id] != Int32(slot) else { continue }
@@ -408,12 +428,12 @@ final class TrigramIndex: Sendable {
     return nil
   }
 
-  /// Calls `body` with each of the first `slotCount` slots, in order, and the trigrams and
-  /// bigrams of its values that fall to `part` of `parts` (one may come several times). None
-  /// spans two values. A call a slot, not an occurrence: a build reads every byte of the text
-  /// twice, and a call per byte cost more than the work.
+  /// Calls `body` with each slot of `slots`, in order, and the trigrams and bigrams of its
+  /// values (one may come several times). None spans two values. A call a slot, not an
+  /// occurrence: a build reads every byte of the text twice, and a call per byte cost more than
+  /// the work.
   private static func forEachSlot(
-    _ columns: [FoldedColumn], slotCount: Int, part: Int, of parts: Int,
+    _ columns: [FoldedColumn], slots: Range<Int>,
     _ body: (_ slot: Int, _ keys: UnsafeBufferPointer<UInt32>) -> Void
   ) {
     var readers: [(bytes: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>)] = []
@@ -426,7 +446,7 @@ final class TrigramIndex: Sendable {
     }
     var keys: [UInt32] = []
     withAll(0) {
-      for slot in 0..<slotCount {
+      for slot in slots {
         keys.removeAll(keepingCapacity: true)
         for reader in readers {
           let start = Int(reader.starts[slot])
@@ -437,9 +457,8 @@ final class TrigramIndex: Sendable {
             key = (key << 8 | UInt32(reader.bytes[offset])) & 0xFF_FFFF
             // A 0 ends a value: a run holding one spans two values (or none).
             guard key & 0xFF != 0, key & 0xFF00 != 0 else { continue }
-            let bigram = key << 8 & 0xFF_FF00
-            if Share.holds(bigram, part: part, of: parts) { keys.append(bigram) }
-            if key & 0xFF_0000 != 0, Share.holds(key, part: part, of: parts) { keys.append(key) }
+            keys.append(key << 8 & 0xFF_FF00)  // the bigram
+            if key & 0xFF_0000 != 0 { keys.append(key) }
           }
         }
         keys.withUnsafeBufferPointer { body(slot, $0) }

@@ -108,6 +108,9 @@ private struct ImportWriter {
   /// on every core.
   private var unindexed: [Item] = []
   private static let indexBatch = 32_768
+  /// The category's values in the order they first come, while every item is one this import
+  /// adds (a catalog it creates): its scopes or tokens without reading the items back.
+  private var categoryValues: (seen: Set<String>, inOrder: [String])?
 
   init(store: CatalogStore, spec: ImportSpec, _ db: Database) throws {
     self.store = store
@@ -128,6 +131,7 @@ private struct ImportWriter {
     let isEmpty = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items)") ?? true
     let empty = IndexBuild(SearchIndex(empty: schema))
     index = isEmpty ? Background { empty } : nil
+    categoryValues = isEmpty ? ([], []) : nil
     exists = try db.makeStatement(sql: "SELECT 1 FROM items WHERE id = ?")
     // Set by `prepareStatements`, which needs `self` whole.
     insert = exists
@@ -181,6 +185,12 @@ private struct ImportWriter {
           position += 1
           summary.added += 1
           if index != nil { unindexed.append(Item(id: ItemID(id), fields: record.fields)) }
+          if categoryValues != nil, let category = schema.categoryField,
+            case .text(let value)? = record.fields[category], !value.isEmpty,
+            categoryValues!.seen.insert(value).inserted
+          {
+            categoryValues!.inOrder.append(value)
+          }
           continue
         }
       }
@@ -202,6 +212,8 @@ private struct ImportWriter {
         }
       }
       summary.updated += 1
+      // An item added earlier by this import, given again: the values are read back at the end.
+      categoryValues = nil
     }
     if unindexed.count >= Self.indexBatch {
       indexUnindexed()
@@ -234,7 +246,9 @@ private struct ImportWriter {
     // The stored fields in name order, as if every record had been read before any was written.
     schema = try store.merged(before, with: spec, stored: stored.fields)
     summary.describe(tally, schema: schema, merges: spec.merges)
-    try store.writeSchema(try store.withCategoryScopes(schema, db), db)
+    try store.writeSchema(
+      try categoryValues.map { CatalogImport.withCategoryScopes(schema, values: $0.inOrder) }
+        ?? store.withCategoryScopes(schema, db), db)
     let count = summary.total
     progress(.indexing(0, items: count))
     indexUnindexed()
