@@ -88,6 +88,55 @@ struct ImportTests {
   }
 
   @Test(
+    "CSV records read back as written: quoted fields, doubled quotes, delimiters and line breaks inside, stray quotes, every kind of line end",
+    arguments: [(51, ","), (52, ";"), (53, "\t")] as [(UInt64, String)])
+  func csvRowsRoundTrip(seed: UInt64, delimiter: String) throws {
+    print("CSV rows seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let pieces = [
+      "a", "Đà Nẵng", "서울", "x y", "\"", ",", ";", "\t", "\n", "\r", "\r\n", "", "7", "q\"q",
+    ]
+    let breaks = ["\n", "\r\n", "\r"]
+    let separator = Unicode.Scalar(delimiter)!
+    for _ in 0..<50 {
+      var rows: [[String]] = []
+      var text = ""
+      let count = Int.random(in: 1...30, using: &random)
+      for index in 0..<count {
+        let row = (0..<Int.random(in: 1...4, using: &random)).map { _ in
+          (0..<Int.random(in: 0...3, using: &random)).map { _ in
+            pieces.randomElement(using: &random)!
+          }.joined()
+        }
+        rows.append(row)
+        var line = row.map { field in
+          // Quoted when it must be (or at random); a quote inside an unquoted field is a
+          // character like any other, as long as it does not start the field.
+          let mustQuote =
+            field.hasPrefix("\"")
+            || field.unicodeScalars.contains { $0 == "\r" || $0 == "\n" || $0 == separator }
+          guard mustQuote || Int.random(in: 0..<4, using: &random) == 0 else { return field }
+          return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }.joined(separator: delimiter)
+        // The last record may end the file without a line break, unless its line is empty.
+        // After a CR, an empty line's LF would read as one CR LF with it: it gets a CR LF.
+        if index < count - 1 || line.isEmpty || Bool.random(using: &random) {
+          line +=
+            line.isEmpty && text.hasSuffix("\r") ? "\r\n" : breaks.randomElement(using: &random)!
+        }
+        text += line
+      }
+      let read = CSVRecordReader.rows(in: Array(text.utf8), delimiter: Array(delimiter.utf8)[0])
+      let differs = rows.indices.first { $0 < read.count && read[$0] != rows[$0] }.map {
+        "record \($0): \(read[$0]) ≠ \(rows[$0])"
+      }
+      #expect(
+        read == rows,
+        "\(differs ?? "\(read.count) records, not \(rows.count)") in \(text.debugDescription)")
+    }
+  }
+
+  @Test(
     "CSV read a batch at a time gives the records and lines of one read front to back, batches ending anywhere",
     arguments: [41, 42, 43] as [UInt64])
   func csvInBatches(seed: UInt64) throws {
