@@ -2,6 +2,7 @@
 import Foundation
 import PostgresNIO
 import Sift
+import SiftStore
 
 extension PostgresCatalog {
   /// Imports records into the catalog at `address` a batch at a time, in one transaction,
@@ -16,9 +17,9 @@ extension PostgresCatalog {
   ///   - spec: the import's fields, continuing the catalog's (`ImportSpec.continuing(_:)`).
   ///   - newSchema: the schema a catalog the import creates starts from.
   ///   - read: calls the function it is given with each batch of checked records, in file
-  ///     order; what it throws undoes the import and is thrown again as it is.
-  /// - Throws: `ImportSchemaError` for records that do not fit the catalog (a new item without a
-  ///   title, another kind of field), `PostgresError`, or what `read` throws.
+  ///     order; what it throws undoes the import (an `ImportError` is thrown again as it is).
+  /// - Throws: `ImportError` from `read`, `ImportSchemaError` for records that do not fit the
+  ///   catalog (a new item without a title, another kind of field), else `PostgresError`.
   public static func importRecords(
     _ address: PostgresAddress, spec: ImportSpec, newSchema: CatalogSchema,
     read: (_ write: ([ImportRecord]) async throws -> Void) async throws -> Void
@@ -26,7 +27,8 @@ extension PostgresCatalog {
     let link = PostgresLink(address: address)
     defer { Task { await link.close() } }
     try await checkDatabase(link)
-    // What is not the database's error, kept to be thrown as it is after the rollback.
+    // The file's and the records' errors, kept to be thrown as they are after the rollback
+    // (the link words any other as the database's).
     var failure: (any Error)?
     do {
       let summary = try await link.transaction { connection -> CatalogImport.Summary? in
@@ -35,9 +37,10 @@ extension PostgresCatalog {
             address: address, spec: spec, newSchema: newSchema, connection)
           try await read { try await importer.write($0) }
           return try await importer.finish()
-        } catch let error as PostgresError {
+        } catch let error as ImportError {
+          failure = error
           throw error
-        } catch {
+        } catch let error as ImportSchemaError {
           failure = error
           throw error
         }
