@@ -36,13 +36,32 @@ enum CSVRecordReader {
     }
     let header = try headerRow(headerLine, file: name, delimiter: delimiter)
     linesBefore = lineBreaks(in: headerLine)
-    while let batch = try nextBatch(first: false) {
-      try read(
-        batch, header: (headerLine, header), linesBefore: linesBefore, file: name,
-        delimiter: delimiter, body)
+    // The next batch is parsed on another thread while `body` checks (and its caller writes)
+    // this one's records.
+    func parsing(_ batch: [UInt8]) -> Background<Parsed> {
+      let lines = linesBefore
       linesBefore += lineBreaks(in: batch)
+      return Background {
+        parse(batch, names: header, linesBefore: lines, file: name, delimiter: delimiter)
+      }
+    }
+    var next = try nextBatch(first: false).map(parsing)
+    while let current = next {
+      let parsed = current.take()
+      next = try nextBatch(first: false).map(parsing)
+      // The records before a bad one are handed on first: the first problem in the file is
+      // the one reported, whether the parse or `body` finds it.
+      for (values, line) in parsed.records { try body(values, line) }
+      if let error = parsed.error { throw error }
       progress(batches.consumed)
     }
+  }
+
+  /// A batch's records, by column name with the line each starts on, up to the first bad one,
+  /// and that one's error.
+  struct Parsed: Sendable {
+    var records: [([String: RawValue], Int)] = []
+    var error: ImportError?
   }
 
   /// The header's column names, checked: some, none twice, and not one that looks like
@@ -79,32 +98,41 @@ enum CSVRecordReader {
     return header
   }
 
-  /// The records of one batch of whole records; lines counted after `linesBefore`.
-  private static func read(
-    _ batch: [UInt8], header: (line: [UInt8], names: [String]), linesBefore: Int, file: String,
-    delimiter: UInt8, _ body: ([String: RawValue], Int) throws -> Void
-  ) throws {
-    let startLines = try recordStartLines(
-      Data(batch), file: file, delimiter: delimiter, firstLine: linesBefore + 1)
-    guard UTF8Validation.isValid(batch) else {
-      throw ImportError(
-        file: file, line: linesBefore + firstInvalidUTF8Line(Data(batch)), reason: "invalid UTF-8")
+  /// The records of one batch of whole records; lines counted after `linesBefore`. A quote
+  /// left open or invalid UTF-8 anywhere in the batch is its error before any record.
+  private static func parse(
+    _ batch: [UInt8], names: [String], linesBefore: Int, file: String, delimiter: UInt8
+  ) -> Parsed {
+    var parsed = Parsed()
+    let startLines: [Int]
+    do {
+      startLines = try recordStartLines(
+        Data(batch), file: file, delimiter: delimiter, firstLine: linesBefore + 1)
+    } catch {
+      parsed.error = error
+      return parsed
     }
-    let names = header.names
+    guard UTF8Validation.isValid(batch) else {
+      parsed.error = ImportError(
+        file: file, line: linesBefore + firstInvalidUTF8Line(Data(batch)), reason: "invalid UTF-8")
+      return parsed
+    }
     for (recordIndex, row) in rows(in: batch, delimiter: delimiter).enumerated() {
       let line = recordIndex < startLines.count ? startLines[recordIndex] : startLines.last!
       if row == [""] { continue }  // a blank line
       guard row.count == names.count else {
-        throw ImportError(
+        parsed.error = ImportError(
           file: file, line: line,
           reason:
             "\(row.count) field\(row.count == 1 ? "" : "s"), but the header has \(names.count)")
+        return parsed
       }
       var values: [String: RawValue] = [:]
       values.reserveCapacity(names.count)
       for (name, cell) in zip(names, row) { values[name] = .string(cell) }
-      try body(values, line)
+      parsed.records.append((values, line))
     }
+    return parsed
   }
 
   /// The fields of each record in `bytes` — whole records of valid UTF-8 whose quotes
