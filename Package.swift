@@ -50,7 +50,7 @@ let package = Package(
   // command line and the terminal app; `--traits Server` adds `sift serve` and PostgreSQL.
   traits: [
     .trait(
-      name: "Store", description: "Catalogs kept in SQLite files, and import (GRDB, CSV.swift)."),
+      name: "Store", description: "Catalogs kept in SQLite files, and import (GRDB)."),
     .trait(
       name: "Command",
       description: "The sift command and its terminal app (swift-argument-parser).",
@@ -64,7 +64,6 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-    .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -89,7 +88,6 @@ let package = Package(
         "Sift",
         .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Store"])),
         .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["Store"])),
-        .product(name: "CSV", package: "CSV.swift", condition: .when(traits: ["Store"])),
         .target(name: "CCurlLoader", condition: .when(platforms: [.linux])),
       ],
       resources: [.copy("BuiltIn/Catalogs")]

@@ -66,7 +66,7 @@ struct ImportTests {
     defer { folder.cleanup() }
     let file = try folder.write(
       "meals.csv",
-      "name,rating,course\r\nCaprese Salad,4,Starter\r\n\"Chicken, Potatoes\",5,Main\r\n\r\n\"Pasta\nwith \"\"Meatballs\"\"\",,Main\r\n"
+      "name,rating,course,grams\r\nCaprese Salad,4,Starter,250\r\n\"Chicken, Potatoes\",5,Main,400\r\n\r\n\"Pasta\nwith \"\"Meatballs\"\"\",,Main,350\r\n"
     )
     let url = folder.file("meals.sqlite")
     var reports: [ImportProgress] = []
@@ -75,16 +75,28 @@ struct ImportTests {
       spec: ImportSpec(titleField: "name", numberFields: ["rating"], categoryField: "course"),
       progress: { reports.append($0) })
     #expect(summary.added == 3)
-    // The first pass checks (and counts) the records, the second writes them.
-    #expect(reports.map(\.phase).removingRepeats() == [.checking, .writing, .indexing])
-    #expect(reports.last { $0.phase == .checking }?.items == 3)
+    // A column no flag names that holds only numbers so far is scanned for to the end, then
+    // the records are written.
+    #expect(reports.map(\.phase).removingRepeats() == [.scanning, .writing, .indexing])
+    #expect(reports.last { $0.phase == .scanning }?.items == 3)
     #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
     let document = try CatalogStore.open(at: url).loadDocument()
     #expect(document.items.map(\.id) == ["1", "2", "3"])
     #expect(document.items[2]["name"] == .text("Pasta\nwith \"Meatballs\""))
     #expect(document.items[2]["rating"] == nil)
     #expect(document.items[1]["rating"] == .number(5))
+    #expect(document.items[0]["grams"] == .number(250))
     #expect(document.schema.scopeTitles == ["All", "Starter", "Main"])
+
+    // With text in every column no flag names, there are no numbers to look for: one reading.
+    let notes = try folder.write("notes.csv", "name,note\nSoup,hot\nSalad,7\n")
+    reports = []
+    _ = try CatalogImporter.run(
+      file: notes, into: folder.file("notes.sqlite"), spec: ImportSpec(titleField: "name"),
+      progress: { reports.append($0) })
+    #expect(reports.map(\.phase).removingRepeats() == [.writing, .indexing])
+    let salad = try CatalogStore.open(at: folder.file("notes.sqlite")).loadDocument().items[1]
+    #expect(salad["note"] == .text("7"))
   }
 
   @Test(
@@ -160,12 +172,15 @@ struct ImportTests {
       let handle = try FileHandle(forReadingFrom: file)
       defer { try? handle.close() }
       var read: [String] = []
-      try CSVRecordReader.read(
-        handle, start: [], name: "batches.csv", batchBytes: batchBytes, progress: { _ in }
-      ) { values, line in
-        guard case .string(let id) = values["id"], case .string(let notes) = values["notes"]
-        else { return }
-        read.append("\(line):\(id):\(notes)")
+      var reader = try CSVRecordReader(
+        handle, start: [], name: "batches.csv", batchBytes: batchBytes)
+      #expect(reader.header == ["id", "name", "notes"])
+      try reader.read(
+        progress: { _ in },
+        convert: { fields, line in .success("\(line):\(fields[0]):\(fields[2])") }
+      ) { records in
+        read += records
+        return true
       }
       return read
     }
@@ -289,20 +304,74 @@ struct ImportTests {
     #expect(!FileManager.default.fileExists(atPath: IndexFile.url(forCatalogAt: fresh).path))
   }
 
-  @Test("a byte order mark before the first line is skipped, as JSON readers do")
-  func byteOrderMark() throws {
+  @Test(
+    "a CSV column no flag names is numbers when every non-empty cell is one, however late a text cell comes",
+    arguments: [7, 8, 9] as [UInt64])
+  func csvNumberColumns(seed: UInt64) throws {
+    print("seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let columns = ["id", "name", "zip", "code", "note", "gap"]
+    let count = 300
+    // `code` holds numbers until a text cell at a random row (or none); `gap` only empty
+    // cells and numbers; `note` text from the start.
+    let textAt = Int.random(in: 0...count + count / 2, using: &random)
+    var rows: [[String]] = []
+    for row in 0..<count {
+      let number = { String(Int.random(in: -999...99_999, using: &random)) }
+      let empty = Int.random(in: 0..<5, using: &random) == 0
+      rows.append([
+        String(row + 1), "N\(row)", empty ? "" : number(), row == textAt ? "A\(row)" : number(),
+        "note \(row)", empty ? number() : "",
+      ])
+    }
+    let text = ([columns] + rows).map { $0.joined(separator: ",") + "\n" }.joined()
     let folder = try TemporaryFolder()
     defer { folder.cleanup() }
-    let file = folder.file("bom.jsonl")
-    try Data(
-      [0xEF, 0xBB, 0xBF] + Array("{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"B\"}\n".utf8)
-    )
-    .write(to: file)
+    let file = try folder.write("numbers.csv", text)
+    // The reference: a column is numbers when each of its non-empty cells is one.
+    let numeric = columns.indices.map { column in
+      rows.allSatisfy { $0[column].isEmpty || Double($0[column]) != nil }
+    }
+    for batchBytes in [64, 1000, 1 << 20] {
+      var records: [ImportRecord] = []
+      try ImportFileReader.read(
+        file: file, spec: ImportSpec(titleField: "name", idField: "id"),
+        delimiter: UInt8(ascii: ","), csvBatchBytes: batchBytes, progress: { _, _, _ in }
+      ) { records += $0 }
+      #expect(records.map(\.line) == Array(2...count + 1), "batches of \(batchBytes) bytes")
+      for (record, row) in zip(records, rows) {
+        for (column, name) in columns.enumerated().dropFirst(2) {
+          let expected: FieldValue? =
+            row[column].isEmpty
+            ? nil : numeric[column] ? .number(Double(row[column])!) : .text(row[column])
+          #expect(
+            record.fields[name] == expected,
+            "line \(record.line), \(name), batches of \(batchBytes) bytes")
+        }
+      }
+    }
+    #expect(numeric == [true, false, true, textAt >= count, false, true])
+  }
+
+  @Test(
+    "a byte order mark before the first line is skipped, as JSON readers do and as spreadsheets write CSV",
+    arguments: [
+      ("bom.jsonl", "{\"id\":1,\"name\":\"A\"}\n{\"id\":2,\"name\":\"B\"}\n", [1, 2]),
+      ("bom.csv", "id,name\r\n1,A\r\n2,B\r\n", [2, 3]),
+    ])
+  func byteOrderMark(name: String, text: String, lines: [Int]) throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let file = folder.file(name)
+    try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: file)
     let records = try CatalogImporter.readRecords(file: file, spec: Self.citySpec)
     #expect(records.map(\.id) == ["1", "2"])
-    #expect(records.map(\.line) == [1, 2])
+    #expect(records.map(\.line) == lines)
+    #expect(records.map { $0.fields["name"] } == [.text("A"), .text("B")])
     let data = try Data(contentsOf: file)
-    #expect(CatalogImporter.Format.detect(path: "records", data: data) == .jsonLines)
+    #expect(
+      CatalogImporter.Format.detect(path: "records", data: data)
+        == (name.hasSuffix(".csv") ? .csv : .jsonLines))
   }
 
   @Test("invalid UTF-8 names its line")
@@ -373,6 +442,66 @@ struct ImportTests {
   }
 
   @Test(
+    "CSV read in parts on every core, a batch at a time, gives the first problem in the file whatever kind and part",
+    arguments: [
+      ([:], nil),
+      ([45_000: .duplicate], "45000: id \"3\" already appears on line 3"),
+      ([30_000: .invalidUTF8, 40_000: .fieldCount], "30000: invalid UTF-8"),
+      ([20_000: .fieldCount, 59_999: .invalidUTF8], "20000: 3 fields, but the header has 4"),
+      ([2_000: .emptyTitle, 3_000: .badQuote], "2000: title field \"name\" is empty"),
+      ([2_000: .badQuote, 3_000: .emptyTitle], "2000: a closing quote must end its field"),
+      (
+        [59_000: .openQuote],
+        "59000: a quote opened here is not closed on its line; read as one field, it runs to line 59001"
+      ),
+      ([60_000: .openQuote], "60000: unclosed quote (it runs to the end of the file)"),
+    ] as [([Int: CSVFault], String?)])
+  func csvInParts(faults: [Int: CSVFault], expected: String?) throws {
+    // 60,000 lines of about 100 bytes: more than one batch, each in two parts.
+    let padding = String(repeating: "x", count: 80)
+    var text = "id,name,notes,code\n"
+    for line in 2...60_000 {
+      switch faults[line] {
+      case .duplicate: text += "3,again,,\n"
+      case .invalidUTF8: text += "\(line),Caf\u{E9},\(padding),\n"
+      case .fieldCount: text += "\(line),N,\(padding)\n"
+      case .emptyTitle: text += "\(line),,\(padding),\n"
+      case .badQuote: text += "\(line),\"N\"x,\(padding),\n"
+      case .openQuote: text += "\(line),\"N,\(padding),\n"
+      case nil:
+        text += line % 1000 == 0 ? "\n" : "\(line),City \(line),\"\(padding), \(line)\",\(line)\n"
+      }
+    }
+    var bytes = Array(text.utf8)
+    if let line = faults.first(where: { $0.value == .invalidUTF8 })?.key {
+      // "é" as Latin-1: one byte that is not UTF-8.
+      let at = bytes.firstRange(of: Array("\(line),Caf".utf8))!.upperBound
+      bytes.replaceSubrange(at..<at + 2, with: [0xE9])
+    }
+    #expect(bytes.count > CSVRecordReader.batchBytes)
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let file = folder.file("cities.csv")
+    try Data(bytes).write(to: file)
+    let spec = ImportSpec(titleField: "name", idField: "id")
+    guard let expected else {
+      let records = try CatalogImporter.readRecords(file: file, spec: spec)
+      let lines = (2...60_000).filter { $0 % 1000 != 0 }
+      #expect(records.map(\.line) == lines)
+      #expect(records.map(\.id) == lines.map { ItemID(String($0)) })
+      #expect(records.last?.fields["code"] == .number(59_999), "a column of numbers")
+      return
+    }
+    #expect {
+      _ = try CatalogImporter.readRecords(file: file, spec: spec)
+    } throws: { error in
+      "\(error)".contains("/cities.csv:\(expected)")
+    }
+  }
+
+  enum CSVFault { case duplicate, invalidUTF8, fieldCount, emptyTitle, badQuote, openQuote }
+
+  @Test(
     "what an import's progress bar says after the bar",
     arguments: [
       (
@@ -384,8 +513,8 @@ struct ImportTests {
         "10% · 52,000 items read · 52,000 a second · about 9 s left"
       ),
       (
-        ImportProgress(phase: .checking, fraction: 0.2, items: 40_000), 2.0, 2.0,
-        "20% · 40,000 items checked · 20,000 a second · about 8 s left"
+        ImportProgress(phase: .scanning, fraction: 0.2, items: 40_000), 2.0, 2.0,
+        "20% · 40,000 items scanned for numbers · 20,000 a second · about 8 s left"
       ),
       (
         ImportProgress(phase: .writing, fraction: 0.5, items: 120_000), 6.0, 2.0,

@@ -27,6 +27,33 @@ struct NumberTextTests {
     #expect(NumberText.parse(text) == nil)
   }
 
+  @Test("random ASCII text reads as a simple reference of the grammar reads it")
+  func againstReference() {
+    let seed: UInt64 = 0x5EED_0012
+    print("seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let alphabet = Array("0123456789..++--eE x")
+    // The grammar as a pattern; the value from its parts, each made plain for Swift's parser.
+    func reference(_ text: String) -> Double? {
+      guard let match = text.wholeMatch(of: /([+-]?)(\d*)(\.?)(\d*)(?:[eE]([+-]?\d+))?/),
+        !(match.2.isEmpty && match.4.isEmpty)
+      else { return nil }
+      let whole = match.2.isEmpty ? "0" : String(match.2)
+      let fraction = match.4.isEmpty ? "0" : String(match.4)
+      guard let value = Double("\(whole).\(fraction)e\(match.5 ?? "0")"), value.isFinite else {
+        return nil
+      }
+      return match.1 == "-" ? -value : value
+    }
+    for _ in 0..<20_000 {
+      let text = String(
+        (0..<Int.random(in: 0...8, using: &random)).map { _ in
+          alphabet.randomElement(using: &random)!
+        })
+      #expect(NumberText.parse(text) == reference(text), "\(text.debugDescription)")
+    }
+  }
+
   @Test("every number Sift writes reads back as the same number")
   func roundTrip() {
     var random = SplitMix64(seed: 0x5EED_0011)

@@ -27,40 +27,53 @@ public enum NumberText {
     return parseASCII(ascii)
   }
 
+  /// Checks the grammar a byte at a time (a `Character` walk cost an import of the cities as
+  /// CSV a tenth of its time), then lets Swift's parser read the value.
   private static func parseASCII<S: StringProtocol>(_ text: S) -> Double? {
+    let (plus, minus, dot) = (UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."))
     var mantissaDigits = 0
     var exponentDigits = 0
     var sawDot = false
     var sawExponent = false
-    var previous: Character?
-    for character in text {
-      switch character {
-      case "0"..."9":
+    var previous: UInt8?
+    // Swift's parser takes this grammar except a leading "+" and a "." with no digit after it.
+    var needsNormalizing = false
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
         if sawExponent { exponentDigits += 1 } else { mantissaDigits += 1 }
-      case "." where !sawDot && !sawExponent:
+      case dot where !sawDot && !sawExponent:
         sawDot = true
-      case "e", "E":
+      case UInt8(ascii: "e"), UInt8(ascii: "E"):
         guard !sawExponent, mantissaDigits > 0 else { return nil }
+        if previous == dot { needsNormalizing = true }
         sawExponent = true
-      case "+", "-":
+      case plus, minus:
         // A sign opens the number or its exponent, nowhere else.
-        guard previous == nil || previous == "e" || previous == "E" else { return nil }
+        guard previous == nil || previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E")
+        else { return nil }
+        if previous == nil, byte == plus { needsNormalizing = true }
       default:
         return nil
       }
-      previous = character
+      previous = byte
     }
     guard mantissaDigits > 0, !sawExponent || exponentDigits > 0 else { return nil }
-    // Swift's parser takes this grammar except a leading "+" and a bare trailing ".".
-    var normalized = Substring(text)
-    if normalized.hasPrefix("+") { normalized = normalized.dropFirst() }
-    if let dot = normalized.firstIndex(of: "."),
-      normalized.index(after: dot) == normalized.endIndex
-        || "eE".contains(normalized[normalized.index(after: dot)])
-    {
-      normalized = normalized[..<dot] + normalized[normalized.index(after: dot)...]
+    if previous == dot { needsNormalizing = true }
+    let value: Double?
+    if needsNormalizing {
+      var normalized = Array(text.utf8)
+      if normalized.first == plus { normalized.removeFirst() }
+      if let at = normalized.firstIndex(of: dot),
+        at + 1 == normalized.count || normalized[at + 1] | 0x20 == UInt8(ascii: "e")
+      {
+        normalized.remove(at: at)
+      }
+      value = Double(String(decoding: normalized, as: UTF8.self))
+    } else {
+      value = Double(text)
     }
-    guard let value = Double(normalized), value.isFinite else { return nil }
+    guard let value, value.isFinite else { return nil }
     return value
   }
 }

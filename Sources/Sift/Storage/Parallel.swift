@@ -13,7 +13,7 @@ package enum Parallel {
   package static let processors = ProcessInfo.processInfo.activeProcessorCount
 
   /// `0..<count` cut into `parts` ranges of nearly equal size, in order.
-  static func ranges(count: Int, parts: Int) -> [Range<Int>] {
+  package static func ranges(count: Int, parts: Int) -> [Range<Int>] {
     let size = (count + parts - 1) / max(1, parts)
     return (0..<parts).map { min(count, $0 * size)..<min(count, ($0 + 1) * size) }
   }

@@ -1,67 +1,107 @@
-import CSV
 import Foundation
 import Sift
 
 /// Reads CSV with a header row (RFC 4180), a batch of records at a time: the file is never
-/// whole in memory. Each batch ends at a record's end (a line break outside quotes), and before
-/// it is parsed one pass over its bytes finds where each record starts and any quote left open,
-/// so every error can name its line. The header is read by CSV.swift; the records by `rows`.
-enum CSVRecordReader {
+/// whole in memory. Each batch ends at a record's end (a line break outside quotes). One pass
+/// over a batch's bytes finds where each record starts, on which line, and any quote left
+/// open; then its records are split into fields and converted in parts, one per core, while
+/// the caller has the batch before. Every error names its line.
+struct CSVRecordReader {
   /// The bytes a batch holds, about: it ends at the last record's end within them.
   static let batchBytes = 4 << 20
 
-  /// Calls `body` with each record's values by column name and the line it starts on, as
-  /// `file` is read from where it stands (`start`: the bytes read before it, to detect the
-  /// format). `progress` is told the bytes read so far.
+  /// A record's fields, in the header's order, and the line it starts on, made into what the
+  /// caller wants or refused; run on several threads at once.
+  typealias Convert<Output> =
+    @Sendable (_ fields: [String], _ line: Int) -> Result<
+      Output, ImportError
+    >
+
+  /// The columns' names, from the header row.
+  let header: [String]
+  private var batches: BatchedFile
+  private let name: String
+  private let delimiter: UInt8
+  private let batchSize: Int
+  /// The lines read before the next batch.
+  private var linesBefore: Int
+
+  /// Reads the header row of `file` from where it stands (`start`: the bytes read before it,
+  /// to detect the format); a UTF-8 byte order mark before it is skipped, as spreadsheets
+  /// write one.
   ///
   /// - Parameter delimiter: what separates fields: a comma unless `--delimiter` says otherwise.
-  static func read(
+  init(
     _ file: FileHandle, start: [UInt8], name: String, delimiter: UInt8 = UInt8(ascii: ","),
-    batchBytes: Int = batchBytes, progress: (Int) -> Void,
-    _ body: ([String: RawValue], Int) throws -> Void
-  ) throws {
-    var batches = BatchedFile(file, name: name, start: start)
-    var linesBefore = 0
-    // Whole records: up to the last record's end in a batch, or all of it at the end of the
-    // file (`first`: the header's line alone); a record longer than a batch reads on.
-    func nextBatch(first: Bool) throws -> [UInt8]? {
-      try batches.next(size: batchBytes, line: linesBefore + 1) { bytes, atEnd in
-        if atEnd, !first { return bytes.count }
-        return recordEnd(in: bytes, delimiter: delimiter, first: first)
-          ?? (atEnd ? bytes.count : nil)
-      }
-    }
-    guard let headerLine = try nextBatch(first: true) else {
+    batchBytes: Int = batchBytes
+  ) throws(ImportError) {
+    batches = BatchedFile(file, name: name, start: start)
+    batches.skip([0xEF, 0xBB, 0xBF])
+    self.name = name
+    self.delimiter = delimiter
+    batchSize = batchBytes
+    linesBefore = 0
+    guard
+      let headerLine = try batches.next(
+        size: batchBytes, line: 1,
+        end: { bytes, atEnd in
+          Self.recordEnd(in: bytes, delimiter: delimiter, first: true)
+            ?? (atEnd ? bytes.count : nil)
+        })
+    else {
       throw ImportError(file: name, line: 1, reason: "no header row")
     }
-    let header = try headerRow(headerLine, file: name, delimiter: delimiter)
-    linesBefore = lineBreaks(in: headerLine)
-    // The next batch is parsed on another thread while `body` checks (and its caller writes)
-    // this one's records.
-    func parsing(_ batch: [UInt8]) -> Background<Parsed> {
+    let layout = headerLine.withUnsafeBufferPointer {
+      Self.layout(of: $0, delimiter: delimiter, file: name, firstLine: 1)
+    }
+    if let problem = layout.problem { throw problem.error }
+    header = try Self.headerRow(headerLine, file: name, delimiter: delimiter)
+    linesBefore = layout.lineBreaks
+  }
+
+  /// Hands `body` each batch of records, made by `convert`, in file order, until the file
+  /// ends or `body` says to stop. `progress` is told the bytes read so far. The records before
+  /// a bad one are handed on first: the first problem in the file is the one thrown, whether
+  /// the reading or `convert` finds it.
+  mutating func read<Output: Sendable>(
+    progress: (Int) -> Void, convert: @escaping Convert<Output>,
+    _ body: ([Output]) throws -> Bool
+  ) throws {
+    let (name, delimiter, width) = (self.name, self.delimiter, header.count)
+    func parsing(_ batch: [UInt8]) -> Background<Parsed<Output>> {
       let lines = linesBefore
-      linesBefore += lineBreaks(in: batch)
       return Background {
-        parse(batch, names: header, linesBefore: lines, file: name, delimiter: delimiter)
+        Self.parse(
+          batch, fields: width, linesBefore: lines, file: name, delimiter: delimiter,
+          convert: convert)
       }
     }
-    var next = try nextBatch(first: false).map(parsing)
+    var next = try nextBatch().map(parsing)
     while let current = next {
       let parsed = current.take()
-      next = try nextBatch(first: false).map(parsing)
-      // The records before a bad one are handed on first: the first problem in the file is
-      // the one reported, whether the parse or `body` finds it.
-      for (values, line) in parsed.records { try body(values, line) }
+      linesBefore += parsed.lineBreaks
+      next = try nextBatch().map(parsing)
+      if !parsed.records.isEmpty, try !body(parsed.records) { return }
       if let error = parsed.error { throw error }
       progress(batches.consumed)
     }
   }
 
-  /// A batch's records, by column name with the line each starts on, up to the first bad one,
-  /// and that one's error.
-  struct Parsed: Sendable {
-    var records: [([String: RawValue], Int)] = []
+  /// Whole records: up to the last record's end in a batch, or all of it at the end of the
+  /// file; a record longer than a batch reads on.
+  private mutating func nextBatch() throws(ImportError) -> [UInt8]? {
+    let delimiter = self.delimiter
+    return try batches.next(size: batchSize, line: linesBefore + 1) { bytes, atEnd in
+      atEnd ? bytes.count : Self.recordEnd(in: bytes, delimiter: delimiter)
+    }
+  }
+
+  /// A batch's records, up to the first bad one, that one's error, and the line breaks the
+  /// batch holds.
+  struct Parsed<Output: Sendable>: Sendable {
+    var records: [Output] = []
     var error: ImportError?
+    var lineBreaks = 0
   }
 
   /// The header's column names, checked: some, none twice, and not one that looks like
@@ -69,14 +109,10 @@ enum CSVRecordReader {
   private static func headerRow(
     _ line: [UInt8], file: String, delimiter: UInt8
   ) throws(ImportError) -> [String] {
-    _ = try recordStartLines(Data(line), file: file, delimiter: delimiter)
-    guard let text = String(data: Data(line), encoding: .utf8) else {
+    guard UTF8Validation.isValid(line) else {
       throw ImportError(file: file, line: 1, reason: "invalid UTF-8")
     }
-    guard
-      let reader = try? CSVReader(
-        string: text, hasHeaderRow: true, delimiter: UnicodeScalar(delimiter)),
-      let header = reader.headerRow, !header.allSatisfy(\.isEmpty)
+    guard let header = rows(in: line, delimiter: delimiter).first, !header.allSatisfy(\.isEmpty)
     else {
       throw ImportError(file: file, line: 1, reason: "no header row")
     }
@@ -98,102 +134,138 @@ enum CSVRecordReader {
     return header
   }
 
-  /// The records of one batch of whole records; lines counted after `linesBefore`. A quote
-  /// left open or invalid UTF-8 anywhere in the batch is its error before any record.
-  private static func parse(
-    _ batch: [UInt8], names: [String], linesBefore: Int, file: String, delimiter: UInt8
-  ) -> Parsed {
-    var parsed = Parsed()
-    let startLines: [Int]
-    do {
-      startLines = try recordStartLines(
-        Data(batch), file: file, delimiter: delimiter, firstLine: linesBefore + 1)
-    } catch {
-      parsed.error = error
-      return parsed
-    }
-    guard UTF8Validation.isValid(batch) else {
-      parsed.error = ImportError(
-        file: file, line: linesBefore + firstInvalidUTF8Line(Data(batch)), reason: "invalid UTF-8")
-      return parsed
-    }
-    for (recordIndex, row) in rows(in: batch, delimiter: delimiter).enumerated() {
-      let line = recordIndex < startLines.count ? startLines[recordIndex] : startLines.last!
-      if row == [""] { continue }  // a blank line
-      guard row.count == names.count else {
-        parsed.error = ImportError(
-          file: file, line: line,
-          reason:
-            "\(row.count) field\(row.count == 1 ? "" : "s"), but the header has \(names.count)")
+  /// The records of one batch of whole records, lines counted after `linesBefore`, split and
+  /// converted in parts, one per core, at once. A quote left open is the error of the record
+  /// it opens in; invalid UTF-8, of the record that holds it.
+  private static func parse<Output: Sendable>(
+    _ batch: [UInt8], fields width: Int, linesBefore: Int, file: String, delimiter: UInt8,
+    convert: Convert<Output>
+  ) -> Parsed<Output> {
+    batch.withUnsafeBufferPointer { buffer in
+      let layout = layout(of: buffer, delimiter: delimiter, file: file, firstLine: linesBefore + 1)
+      // Only the records before a quote problem are sound.
+      let sound = layout.problem?.record ?? layout.starts.count
+      let bytes = SharedReadBuffer(buffer: buffer)
+      let ends = Array(layout.starts.dropFirst()) + [buffer.count]
+      let parts = Parallel.ranges(
+        count: sound, parts: Parallel.parts(for: buffer.count, minimumPerPart: 1 << 20))
+      let read = Parallel.map(parts: parts.count) { part -> Parsed<Output> in
+        var parsed = Parsed<Output>()
+        var records = parts[part]
+        guard !records.isEmpty else { return parsed }
+        let whole = layout.starts[records.lowerBound]..<ends[records.upperBound - 1]
+        if !UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes.buffer[whole])) {
+          // The first record that is not valid UTF-8 is the part's error.
+          let bad = records.first { record in
+            !UTF8Validation.isValid(
+              UnsafeBufferPointer(rebasing: bytes.buffer[layout.starts[record]..<ends[record]]))
+          }!
+          let text = UnsafeBufferPointer(rebasing: bytes.buffer[layout.starts[bad]..<ends[bad]])
+          parsed.error = ImportError(
+            file: file, line: layout.lines[bad] + firstInvalidUTF8Line(text) - 1,
+            reason: "invalid UTF-8")
+          records = records.lowerBound..<bad
+        }
+        let partBytes =
+          layout.starts[
+            records.lowerBound]..<(records.isEmpty
+          ? layout.starts[records.lowerBound] : ends[records.upperBound - 1])
+        let rows = rows(
+          in: UnsafeBufferPointer(rebasing: bytes.buffer[partBytes]), delimiter: delimiter)
+        parsed.records.reserveCapacity(rows.count)
+        for (offset, row) in rows.enumerated() {
+          let line = layout.lines[min(records.lowerBound + offset, layout.lines.count - 1)]
+          if row == [""] { continue }  // a blank line
+          guard row.count == width else {
+            parsed.error = ImportError(
+              file: file, line: line,
+              reason: "\(row.count) field\(row.count == 1 ? "" : "s"), but the header has \(width)")
+            return parsed
+          }
+          switch convert(row, line) {
+          case .success(let record): parsed.records.append(record)
+          case .failure(let error):
+            parsed.error = error
+            return parsed
+          }
+        }
         return parsed
       }
-      var values: [String: RawValue] = [:]
-      values.reserveCapacity(names.count)
-      for (name, cell) in zip(names, row) { values[name] = .string(cell) }
-      parsed.records.append((values, line))
+      var parsed = Parsed<Output>(lineBreaks: layout.lineBreaks)
+      parsed.records.reserveCapacity(read.reduce(0) { $0 + $1.records.count })
+      for part in read {
+        parsed.records += part.records
+        if let error = part.error {
+          parsed.error = error
+          return parsed
+        }
+      }
+      parsed.error = layout.problem?.error
+      return parsed
     }
-    return parsed
   }
 
   /// The fields of each record in `bytes` — whole records of valid UTF-8 whose quotes
-  /// `recordStartLines` checked — as RFC 4180 reads them: a quoted field unquoted and its
+  /// `layout(of:)` checked — as RFC 4180 reads them: a quoted field unquoted and its
   /// doubled quotes made one, a blank line one empty field. CSV.swift read them until
   /// issue 54; this reads them in one pass over the bytes, a third of its time.
   static func rows(in bytes: [UInt8], delimiter: UInt8) -> [[String]] {
+    bytes.withUnsafeBufferPointer { rows(in: $0, delimiter: delimiter) }
+  }
+
+  static func rows(in bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> [[String]] {
     let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
-    return bytes.withUnsafeBufferPointer { bytes in
-      var rows: [[String]] = []
-      guard !bytes.isEmpty else { return rows }
-      var row: [String] = []
-      var index = 0
-      let count = bytes.count
-      var quoted: [UInt8] = []
-      while true {
-        if index < count, bytes[index] == quote {
-          // A quoted field: to its closing quote, a doubled quote read as one.
-          quoted.removeAll(keepingCapacity: true)
-          index += 1
-          while index < count {
-            let end = bytes[index...].firstIndex(of: quote) ?? count
-            quoted.append(contentsOf: bytes[index..<end])
-            if end + 1 < count, bytes[end + 1] == quote {
-              quoted.append(quote)
-              index = end + 2
-            } else {
-              index = end + 1
-              break
-            }
+    var rows: [[String]] = []
+    guard !bytes.isEmpty else { return rows }
+    var row: [String] = []
+    var index = 0
+    let count = bytes.count
+    var quoted: [UInt8] = []
+    while true {
+      if index < count, bytes[index] == quote {
+        // A quoted field: to its closing quote, a doubled quote read as one.
+        quoted.removeAll(keepingCapacity: true)
+        index += 1
+        while index < count {
+          let end = bytes[index...].firstIndex(of: quote) ?? count
+          quoted.append(contentsOf: bytes[index..<end])
+          if end + 1 < count, bytes[end + 1] == quote {
+            quoted.append(quote)
+            index = end + 2
+          } else {
+            index = end + 1
+            break
           }
-          row.append(String(decoding: quoted, as: UTF8.self))
-        } else {
-          var end = index
-          while end < count, bytes[end] != delimiter, bytes[end] != cr, bytes[end] != lf {
-            end += 1
-          }
-          row.append(
-            String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self))
-          index = end
         }
-        guard index < count else {
-          rows.append(row)
-          break
+        row.append(String(decoding: quoted, as: UTF8.self))
+      } else {
+        var end = index
+        while end < count, bytes[end] != delimiter, bytes[end] != cr, bytes[end] != lf {
+          end += 1
         }
-        if bytes[index] == delimiter {
-          index += 1
-          continue
-        }
-        // A line break (CR LF, LF or CR alone) ends the record.
-        index += bytes[index] == cr && index + 1 < count && bytes[index + 1] == lf ? 2 : 1
-        rows.append(row)
-        row = []
-        if index >= count { break }
+        row.append(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self))
+        index = end
       }
-      return rows
+      guard index < count else {
+        rows.append(row)
+        break
+      }
+      if bytes[index] == delimiter {
+        index += 1
+        continue
+      }
+      // A line break (CR LF, LF or CR alone) ends the record.
+      index += bytes[index] == cr && index + 1 < count && bytes[index + 1] == lf ? 2 : 1
+      rows.append(row)
+      row = []
+      if index >= count { break }
     }
+    return rows
   }
 
   /// Where the last record that ends within `bytes` ends (past its line break), read from a
-  /// record's start: quotes are followed as `recordStartLines` follows them. `first`: where the
+  /// record's start: quotes are followed as `layout(of:)` follows them. `first`: where the
   /// first one ends instead (the header). Nil when no record ends there. A carriage return
   /// that is the last byte is not taken for an end: a line feed may follow it.
   static func recordEnd(in bytes: [UInt8], delimiter comma: UInt8, first: Bool = false) -> Int? {
@@ -231,59 +303,66 @@ enum CSVRecordReader {
     return end
   }
 
-  /// The line breaks in `bytes`: a line feed, a carriage return and line feed, or a carriage
-  /// return alone, as `recordStartLines` counts them.
-  static func lineBreaks(in bytes: [UInt8]) -> Int {
-    var count = 0
-    for (index, byte) in bytes.enumerated() {
-      if byte == UInt8(ascii: "\n") {
-        count += 1
-      } else if byte == UInt8(ascii: "\r"),
-        index + 1 == bytes.count || bytes[index + 1] != UInt8(ascii: "\n")
-      {
-        count += 1
-      }
-    }
-    return count
+  /// Where each record of a batch of whole records starts, and the first quote problem.
+  struct Layout {
+    /// Each record's first byte.
+    var starts: [Int] = []
+    /// The line each record starts on.
+    var lines: [Int] = []
+    /// The line breaks the bytes hold: a line feed, a carriage return and line feed, or a
+    /// carriage return alone, in quotes or not.
+    var lineBreaks = 0
+    /// A quoted field not closed, or not followed by a delimiter or the end of its record:
+    /// the record it is in (the records before it are sound), and the error.
+    var problem: (record: Int, error: ImportError)?
   }
 
-  /// The line on which each record starts, and a check that every quoted field is closed and
-  /// followed by a delimiter or the end of its record.
-  /// `firstLine`: the line the bytes start on in the file.
-  static func recordStartLines(
-    _ data: Data, file: String, delimiter comma: UInt8 = UInt8(ascii: ","), firstLine: Int = 1
-  ) throws(ImportError) -> [Int] {
+  /// One pass over `bytes`, whole records that start on line `firstLine` of the file: where
+  /// each record starts and whether every quoted field is closed and followed by a delimiter
+  /// or the end of its record.
+  static func layout(
+    of bytes: UnsafeBufferPointer<UInt8>, delimiter comma: UInt8, file: String, firstLine: Int
+  ) -> Layout {
     let quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
-    var starts = [firstLine]
+    var layout = Layout()
+    guard !bytes.isEmpty else { return layout }
+    layout.starts = [0]
+    layout.lines = [firstLine]
     var line = firstLine
     var inQuotes = false
     var quoteLine = 0
     var atFieldStart = true
-    var index = data.startIndex
-    while index < data.endIndex {
-      let byte = data[index]
+    var index = 0
+    let count = bytes.count
+    func fail(_ error: ImportError) -> Layout {
+      layout.problem = (layout.starts.count - 1, error)
+      return layout
+    }
+    while index < count {
+      let byte = bytes[index]
       index += 1
       if inQuotes {
         if byte == quote {
-          if index < data.endIndex, data[index] == quote {
+          if index < count, bytes[index] == quote {
             index += 1  // an escaped quote
           } else {
             inQuotes = false
-            if index < data.endIndex, ![comma, cr, lf].contains(data[index]) {
+            if index < count, bytes[index] != comma, bytes[index] != cr, bytes[index] != lf {
               // Quoted across lines and then not closing: the quote that opened it is the
               // likely fault (left open, so a later field's opening quote closed it).
               guard quoteLine == line else {
-                throw ImportError(
-                  file: file, line: quoteLine,
-                  reason:
-                    "a quote opened here is not closed on its line; read as one field, it runs to line \(line), where a quote cannot end it"
-                )
+                return fail(
+                  ImportError(
+                    file: file, line: quoteLine,
+                    reason:
+                      "a quote opened here is not closed on its line; read as one field, it runs to line \(line), where a quote cannot end it"
+                  ))
               }
-              throw ImportError(
-                file: file, line: line, reason: "a closing quote must end its field")
+              return fail(
+                ImportError(file: file, line: line, reason: "a closing quote must end its field"))
             }
           }
-        } else if byte == lf || (byte == cr && (index == data.endIndex || data[index] != lf)) {
+        } else if byte == lf || (byte == cr && (index == count || bytes[index] != lf)) {
           line += 1
         }
         continue
@@ -295,31 +374,37 @@ enum CSVRecordReader {
         atFieldStart = false
       case comma:
         atFieldStart = true
-      case cr where index < data.endIndex && data[index] == lf:
+      case cr where index < count && bytes[index] == lf:
         continue
       case cr, lf:
         line += 1
         atFieldStart = true
-        if index < data.endIndex { starts.append(line) }
+        if index < count {
+          layout.starts.append(index)
+          layout.lines.append(line)
+        }
       default:
         atFieldStart = false
       }
     }
+    layout.lineBreaks = line - firstLine
     if inQuotes {
-      throw ImportError(
-        file: file, line: quoteLine, reason: "unclosed quote (it runs to the end of the file)")
+      return fail(
+        ImportError(
+          file: file, line: quoteLine, reason: "unclosed quote (it runs to the end of the file)"))
     }
-    return starts
+    return layout
   }
 
-  static func firstInvalidUTF8Line(_ data: Data) -> Int {
+  /// The line, counted from 1, that holds the first byte that is not valid UTF-8; 0 if none.
+  static func firstInvalidUTF8Line(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     var line = 1
-    var start = data.startIndex
-    while start < data.endIndex {
-      let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
-      if String(data: data[start..<end], encoding: .utf8) == nil { return line }
+    var start = 0
+    while start < bytes.count {
+      let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+      if !UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return line }
       line += 1
-      start = end < data.endIndex ? end + 1 : end
+      start = end < bytes.count ? end + 1 : end
     }
     return 0
   }

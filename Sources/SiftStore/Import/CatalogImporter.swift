@@ -43,7 +43,7 @@ public enum CatalogImporter {
   ) throws {
     try ImportFileReader.read(
       file: file, spec: spec, delimiter: delimiter,
-      progress: { progress($2 ? .checking($0, items: $1) : .reading($0, items: $1)) }, batch)
+      progress: { progress($2 ? .scanning($0, items: $1) : .reading($0, items: $1)) }, batch)
   }
 
   /// Every record of `file`, read and checked, all at once (`readBatches(file:spec:)`).
@@ -106,7 +106,7 @@ public enum CatalogImporter {
       return try store.importRecords(spec: spec, progress: progress) { write in
         try ImportFileReader.read(
           file: file, spec: spec, delimiter: delimiter,
-          progress: { progress($2 ? .checking($0, items: $1) : .writing($0, items: $1)) },
+          progress: { progress($2 ? .scanning($0, items: $1) : .writing($0, items: $1)) },
           write)
       }
     } catch {

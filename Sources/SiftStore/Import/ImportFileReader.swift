@@ -7,9 +7,6 @@ import Sift
 /// Every record is checked against the spec, and ids are checked to be unique in the file; the
 /// first bad line stops the reading with `FILE:LINE: reason`.
 enum ImportFileReader {
-  /// How many CSV records are handed on at once.
-  static let csvBatch = 16_384
-
   /// What makes `spec` unable to read any file: no title field, or a field given two kinds.
   static func specProblem(_ spec: ImportSpec, file: String) -> ImportError? {
     guard !spec.titleField.isEmpty else {
@@ -28,11 +25,13 @@ enum ImportFileReader {
   /// - Parameters:
   ///   - delimiter: what separates CSV fields (`--delimiter`).
   ///   - progress: told the share of the file read and the records so far, and whether they
-  ///     are only checked (a CSV file's first pass) or handed on.
+  ///     are only scanned (a CSV file's first reading) or handed on.
+  ///   - csvBatchBytes: the bytes of a CSV file read at once (small in tests).
   /// - Throws: `ImportError` for the file; what `batch` throws, as it is.
   static func read(
     file: URL, spec: ImportSpec, delimiter: UInt8,
-    progress: (_ share: Double, _ records: Int, _ checking: Bool) -> Void,
+    csvBatchBytes: Int = CSVRecordReader.batchBytes,
+    progress: (_ share: Double, _ records: Int, _ scanning: Bool) -> Void,
     _ batch: ([ImportRecord]) throws -> Void
   ) throws {
     let name = file.relativePath
@@ -79,80 +78,96 @@ enum ImportFileReader {
           spec.record(values, line: line, numbersFromText: false, known: known)
         }, add)
     case .csv:
-      // Twice through the file: a column no flag names is kept as numbers when every cell of
-      // it is one (`CSVNumbers`), which only the whole file tells. The first
-      // pass checks every record and finds those columns; the second converts and hands on.
-      var numbers = CSVNumbers(named: known.named)
-      var checkedCount = 0
-      func checked(_ values: [String: RawValue], _ line: Int) throws(ImportError) -> ImportRecord {
-        switch spec.record(values, line: line, numbersFromText: true, known: known) {
-        case .success(let record): return record
-        case .failure(let problem):
-          throw ImportError(file: name, line: line, reason: problem.reason)
+      var reader = try CSVRecordReader(
+        handle, start: start, name: name, delimiter: delimiter, batchBytes: csvBatchBytes)
+      // A column no flag names is kept as numbers when every cell of it is one (`CSVNumbers`),
+      // which only the whole file can tell: while some such column has only numbers so far,
+      // the file is read once before, for those columns' cells alone. Its records are checked
+      // as they are handed on: a problem the first reading meets stops it, for the second to
+      // report in its place in the file.
+      var numbers = CSVNumbers(header: reader.header, named: known.named)
+      let readTwice = numbers.undecided
+      if readTwice {
+        let columns = numbers.columns
+        var looked = 0
+        try? reader.read(
+          progress: { progress(0.5 * Double($0) / total, looked, true) },
+          convert: { fields, _ in .success(CSVNumbers.cells(fields, columns)) }
+        ) { cells in
+          looked += cells.count
+          for record in cells { numbers.note(record) }
+          return numbers.undecided
+        }
+        do {
+          try handle.seek(toOffset: 0)
+          let again = Array(try handle.read(upToCount: start.count) ?? Data())
+          reader = try CSVRecordReader(
+            handle, start: again, name: name, delimiter: delimiter, batchBytes: csvBatchBytes)
+        } catch let error as ImportError {
+          throw error
+        } catch {
+          throw unreadable(error)
         }
       }
-      try CSVRecordReader.read(
-        handle, start: start, name: name, delimiter: delimiter,
-        progress: { progress(0.5 * Double($0) / total, checkedCount, true) }
-      ) { values, line in
-        let record = try checked(values, line)
-        checkedCount += 1
-        numbers.note(record)
-        try checkUnique(record)
+      let first = readTwice ? 0.5 : 0
+      try reader.read(
+        progress: { progress(first + (1 - first) * Double($0) / total, count, false) },
+        convert: { [numbers] fields, line in
+          let values = Dictionary(
+            uniqueKeysWithValues: zip(numbers.header, fields.lazy.map(RawValue.string)))
+          switch spec.record(values, line: line, numbersFromText: true, known: known) {
+          case .success(var record):
+            numbers.convert(&record)
+            return .success(record)
+          case .failure(let problem):
+            return .failure(ImportError(file: name, line: line, reason: problem.reason))
+          }
+        }
+      ) { records in
+        try add(records)
+        return true
       }
-      lineOfID = [:]  // the second pass meets the same ids, checked
-      let again: [UInt8]
-      do {
-        try handle.seek(toOffset: 0)
-        again = Array(try handle.read(upToCount: start.count) ?? Data())
-      } catch {
-        throw unreadable(error)
-      }
-      var records: [ImportRecord] = []
-      func handOn() throws {
-        count += records.count
-        try batch(records)
-        records = []
-      }
-      try CSVRecordReader.read(
-        handle, start: again, name: name, delimiter: delimiter,
-        progress: { progress(0.5 + 0.5 * Double($0) / total, count, false) }
-      ) { values, line in
-        var record = try checked(values, line)
-        numbers.convert(&record)
-        records.append(record)
-        if records.count == csvBatch { try handOn() }
-      }
-      try handOn()
     }
     progress(1, count, false)
   }
 }
 
-/// The columns of a CSV file that no flag names and whose every cell is a number: kept as
-/// numbers (a city's latitude), any other as text. Found a record at a time.
-struct CSVNumbers {
-  private let named: Set<String>
-  /// Per column: whether every cell so far was a number.
-  private var numeric: [String: Bool] = [:]
-
-  init(named: Set<String>) {
-    self.named = named
+/// The columns of a CSV file that no flag names and whose every non-empty cell is a number:
+/// kept as numbers (a city's latitude), any other as text.
+struct CSVNumbers: Sendable {
+  /// The file's columns, in order.
+  let header: [String]
+  /// The positions of the columns no flag names.
+  let columns: [Int]
+  /// Per column of `columns`: whether every non-empty cell so far was a number (nil: no
+  /// such cell yet).
+  private var numeric: [Bool?]
+  init(header: [String], named: Set<String>) {
+    self.header = header
+    columns = header.indices.filter { !named.contains(header[$0]) }
+    numeric = Array(repeating: nil, count: columns.count)
   }
 
-  mutating func note(_ record: ImportRecord) {
-    for (name, value) in record.fields where !named.contains(name) && numeric[name] != false {
-      if case .text(let text) = value, NumberText.parse(text) != nil {
-        numeric[name] = true
-      } else {
-        numeric[name] = false
-      }
+  /// Whether some column may still hold only numbers: the file must be read to know.
+  var undecided: Bool { numeric.contains { $0 != false } }
+
+  /// Whether each of a record's cells in `columns` is a number; nil for an empty one.
+  static func cells(_ fields: [String], _ columns: [Int]) -> [Bool?] {
+    columns.map { fields[$0].isEmpty ? nil : NumberText.parse(fields[$0]) != nil }
+  }
+
+  /// Takes in one record's `cells(_:_:)`.
+  mutating func note(_ cells: [Bool?]) {
+    for (column, isNumber) in cells.enumerated() {
+      guard let isNumber, numeric[column] != false else { continue }
+      numeric[column] = isNumber
     }
   }
 
   /// `record` with its cells in the columns of numbers as numbers.
   func convert(_ record: inout ImportRecord) {
-    for (name, isNumeric) in numeric where isNumeric {
+    for (column, isNumeric) in zip(columns, numeric) where isNumeric == true {
+      let name = header[column]
       if case .text(let text)? = record.fields[name], let number = NumberText.parse(text) {
         record.fields[name] = .number(number)
       }

@@ -5,9 +5,9 @@ import Sift
 public struct ImportProgress: Hashable, Sendable {
   /// What the import is doing.
   public enum Phase: Hashable, Sendable {
-    /// Checking the file's records before any is read to be written: a CSV file's first pass,
-    /// which finds the columns of numbers.
-    case checking
+    /// Reading a CSV file once before its records are written, for the columns no flag names
+    /// that hold only numbers (kept as numbers); it stops once every such column holds text.
+    case scanning
     /// Reading and checking the file's records (`CatalogImporter.readBatches`).
     case reading
     /// Reading the file's records and writing them to the catalog as they come.
@@ -19,7 +19,7 @@ public struct ImportProgress: Hashable, Sendable {
   public var phase: Phase
   /// Of the whole import, from 0 to 1.
   public var fraction: Double
-  /// Records checked, read or written so far; every item while `indexing`.
+  /// Records scanned, read or written so far; every item while `indexing`.
   public var items: Int
 
   public init(phase: Phase, fraction: Double, items: Int) {
@@ -32,8 +32,8 @@ public struct ImportProgress: Hashable, Sendable {
   /// measured on the cities (Benchmarks/README.md, "Import").
   static let recordsShare = 0.5
 
-  static func checking(_ done: Double, items: Int) -> ImportProgress {
-    ImportProgress(phase: .checking, fraction: recordsShare * done, items: items)
+  static func scanning(_ done: Double, items: Int) -> ImportProgress {
+    ImportProgress(phase: .scanning, fraction: recordsShare * done, items: items)
   }
 
   static func reading(_ done: Double, items: Int) -> ImportProgress {
@@ -52,7 +52,7 @@ public struct ImportProgress: Hashable, Sendable {
   /// How much of the current phase is done, from 0 to 1.
   public var phaseFraction: Double {
     switch phase {
-    case .checking, .reading, .writing: fraction / Self.recordsShare
+    case .scanning, .reading, .writing: fraction / Self.recordsShare
     case .indexing: (fraction - Self.recordsShare) / (1 - Self.recordsShare)
     }
   }
@@ -70,7 +70,7 @@ public struct ImportProgress: Hashable, Sendable {
     let count = FieldValue.grouped(Double(items), from: 1_000)
     let noun = items == 1 ? "item" : "items"
     switch phase {
-    case .checking: parts.append("\(count) \(noun) checked")
+    case .scanning: parts.append("\(count) \(noun) scanned for numbers")
     case .reading: parts.append("\(count) \(noun) read")
     case .writing: parts.append("\(count) \(noun) written")
     case .indexing: parts.append("\(count) \(noun) · building the index")

@@ -85,7 +85,7 @@ extension ImportSpec {
       case .null: break
       case .number(let number): fields[name] = .number(number)
       case .string(let text) where numbersFromText:
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         if trimmed.isEmpty { break }
         guard let number = NumberText.parse(trimmed) else {
           return .failure("field \"\(name)\" must be a number, not \"\(text)\"")
@@ -129,6 +129,18 @@ extension ImportSpec {
       return .failure("\(StoreError.unstorableText(field: field))")
     }
     return .success(ImportRecord(line: line, id: id, fields: fields))
+  }
+}
+
+extension String {
+  /// Without the spaces around it (`CharacterSet.whitespaces`); itself, at once, when it starts
+  /// and ends with a visible ASCII character, as a number in a CSV cell does (trimming every
+  /// cell took a sixth of an import of the cities as CSV).
+  var trimmingSpaces: String {
+    guard let first = utf8.first, let last = utf8.last,
+      first < 0x80, last < 0x80, first > 0x20, last > 0x20
+    else { return trimmingCharacters(in: .whitespaces) }
+    return self
   }
 }
 

@@ -206,7 +206,7 @@ extension ImportCommand {
             // but for the catalog's row at the end.
             progress.update(
               ImportProgress(
-                phase: read.phase == .checking ? .checking : .writing,
+                phase: read.phase == .scanning ? .scanning : .writing,
                 fraction: 0.95 * read.phaseFraction, items: read.items))
           }
         ) { batch in
