@@ -49,8 +49,11 @@ final class TypoDictionary: Sendable {
     let started = DispatchTime.now()
     slotCount = column.slotCount
     var lastSlot: [Int32] = []
+    // Each slot's distinct words, slot after slot: where a slot's start is all that is kept of
+    // it (a slot per occurrence cost the build a third more memory).
     var occurrenceWord: [Int32] = []
-    var occurrenceSlot: [Int32] = []
+    var slotOccurrences: [UInt32] = [0]
+    slotOccurrences.reserveCapacity(column.slotCount + 1)
     let (firstOffset, length) = column.withUnsafeBytes { bytes, starts in
       var table = WordTable(capacity: max(1024, bytes.count / 16))
       for slot in 0..<(starts.count - 1) {
@@ -62,12 +65,13 @@ final class TypoDictionary: Sendable {
           if lastSlot[Int(id)] != Int32(slot) {
             lastSlot[Int(id)] = Int32(slot)
             occurrenceWord.append(id)
-            occurrenceSlot.append(Int32(slot))
           }
         }
+        slotOccurrences.append(UInt32(truncatingIfNeeded: occurrenceWord.count))
       }
       return (table.firstOffset, table.length)
     }
+    lastSlot = []
     // Sort the words: by their first eight bytes packed big-endian, then the rest.
     let (sortedWords, sortedStarts, order) = column.withUnsafeBytes { bytes, _ in
       var keys = [(key: UInt64, id: Int32)]()
@@ -110,10 +114,12 @@ final class TypoDictionary: Sendable {
     for w in 0..<order.count { counts[w + 1] += counts[w] }
     var postings = [Int32](repeating: 0, count: occurrenceWord.count)
     var next = counts
-    for (id, slot) in zip(occurrenceWord, occurrenceSlot) {
-      let w = Int(position[Int(id)])
-      postings[Int(next[w])] = slot
-      next[w] += 1
+    for slot in 0..<(slotOccurrences.count - 1) {
+      for occurrence in Int(slotOccurrences[slot])..<Int(slotOccurrences[slot + 1]) {
+        let w = Int(position[Int(occurrenceWord[occurrence])])
+        postings[Int(next[w])] = Int32(slot)
+        next[w] += 1
+      }
     }
     words = IndexBuffer(sortedWords)
     wordStarts = IndexBuffer(sortedStarts)
