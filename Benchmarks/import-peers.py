@@ -12,8 +12,10 @@ resident memory):
             alternates, and a table of populations, in one transaction
   tantivy   the PyPI package (Rust): name and alternates folded as its searches fold them,
             population and id; a writer on two threads with a 256 MB budget, committed
+  sift-csv  with --csv FILE: `sift import` of the same cities as CSV (Scripts/make-cities
+            --csv), with the same flags
 
-Usage: import-peers.py CITIES_JSONL --sift PATH [--runs N] [--keep DIR]
+Usage: import-peers.py CITIES_JSONL --sift PATH [--runs N] [--csv CITIES_CSV]
 Needs /usr/bin/time and tantivy from PyPI: installed (apt-get, pip) when missing.
 """
 import argparse, json, os, shutil, sqlite3, subprocess, sys, tempfile, time
@@ -84,6 +86,7 @@ def main():
     parser.add_argument("cities")
     parser.add_argument("--sift", required=True)
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--csv", help="the same cities as CSV, imported by Sift too")
     parser.add_argument("--build", choices=["fts5", "tantivy"], help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
@@ -97,17 +100,21 @@ def main():
     size = os.path.getsize(arguments.cities) / 1e6
     print(f"{arguments.cities}: {items:,} items, {size:.0f} MB; "
           f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores")
-    engines = {
-        "sift": lambda out: [
-            arguments.sift, "import", arguments.cities, "--catalog",
+    def sift(file):
+        return lambda out: [
+            arguments.sift, "import", file, "--catalog",
             os.path.join(out, "cities.sqlite"), "--title", "name", "--text", "alternates",
             "--number", "population", "--category", "country", "--id", "id",
-            "--rank-by", "population", "--location", "latitude,longitude"],
+            "--rank-by", "population", "--location", "latitude,longitude"]
+    engines = {
+        "sift": sift(arguments.cities),
         "fts5": lambda out: [sys.executable, __file__, arguments.cities, "--sift", "-",
                              "--build", "fts5", "--out", out],
         "tantivy": lambda out: [sys.executable, __file__, arguments.cities, "--sift", "-",
                                 "--build", "tantivy", "--out", out],
     }
+    if arguments.csv:
+        engines["sift-csv"] = sift(arguments.csv)
     print(f"{'engine':<8} {'seconds':>8} {'items/s':>9} {'peak MB':>8} {'on disk MB':>10}")
     for run in range(arguments.runs):
         # Alternated, run by run: the machine's speed drifts.
