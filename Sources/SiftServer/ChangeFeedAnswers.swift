@@ -62,7 +62,7 @@ extension SiftServer {
   }
 
   /// What a tenant token's filters let it see of the feed; nil: everything.
-  private static func visibility(_ forced: ForcedFilters?) -> FeedVisibility? {
+  static func visibility(_ forced: ForcedFilters?) -> FeedVisibility? {
     guard let forced else { return nil }
     return { @Sendable item in forced.admits(item) }
   }

@@ -21,6 +21,7 @@ import Sift
 ///   (admin only), and tenant tokens made from them (`TenantToken`);
 /// - `GET /catalogs/NAME/snapshot?after=…` and `GET /catalogs/NAME/changes?since=…`: what a
 ///   copy that follows the catalog reads (`ChangeFeedAnswers.swift`);
+/// - `GET /catalogs/NAME/export`: every item and the settings, as `sift export` writes them;
 /// - `GET /health`, `GET /metrics`;
 /// - `GET /`: the search page, which uses nothing but the above.
 ///
@@ -188,6 +189,12 @@ public struct SiftServer: Sendable {
         try await Self.snapshotAnswer(catalog, query, forced: forced)
       }
     }
+    router.getOrHead("catalogs/:name/export") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      let visible = Self.visibility(try self.searchFilters(access, catalog: catalog))
+      return Self.export(catalog, visible: visible)
+    }
     router.getOrHead("catalogs/:name/changes") { request, context in
       let access = try self.access(request)
       let catalog = try self.catalog(context)
@@ -320,6 +327,7 @@ public struct SiftServer: Sendable {
       RouteMethods("catalogs/:name/synonyms", [.get, .head, .put]),
       RouteMethods("catalogs/:name/snapshot", [.get, .head]),
       RouteMethods("catalogs/:name/changes", [.get, .head]),
+      RouteMethods("catalogs/:name/export", [.get, .head]),
       RouteMethods("keys", [.get, .head, .post]), RouteMethods("keys/:id", [.delete]),
     ].map { RouteMethods($0.pattern, $0.methods + options) }
       + WebPage.Asset.allCases.map { RouteMethods($0.path, [.get, .head] + options) }
@@ -620,6 +628,32 @@ public struct SiftServer: Sendable {
     _ value: JSONValue, status: HTTPResponse.Status = .ok, version: Int64? = nil
   ) -> Response {
     json(bytes: value.bytes, status: status, version: version)
+  }
+
+  /// `GET /catalogs/NAME/export`: the catalog as `sift export` writes it (JSON Lines, its
+  /// settings first), the items a tenant token sees; streamed a page of items at a time, so
+  /// that a large catalog is never whole in memory. A failure once lines are sent ends the
+  /// body early: the last line is then not an item's whole.
+  static func export(_ catalog: any SearchCatalog, visible: FeedVisibility?) -> Response {
+    let headers: HTTPFields = [
+      .contentType: "application/x-ndjson; charset=utf-8",
+      .contentDisposition: "attachment; filename=\"\(catalog.name).jsonl\"",
+    ]
+    return Response(
+      status: .ok, headers: headers,
+      body: ResponseBody { writer in
+        var buffer = ByteBuffer()
+        try await CatalogExport.write(catalog, visible: visible) { line in
+          buffer.writeString(line)
+          buffer.writeInteger(UInt8(ascii: "\n"))
+          if buffer.readableBytes >= 1 << 16 {
+            try await writer.write(buffer)
+            buffer.clear()
+          }
+        }
+        if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        try await writer.finish(nil)
+      })
   }
 
   /// JSON already written, with the catalog's version and (a feed's page) the next page's

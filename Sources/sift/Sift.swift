@@ -26,7 +26,7 @@ struct SiftCommand: AsyncParsableCommand {
     subcommands: [
       AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self,
       BenchCommand.self,
-    ] + serverCommands + [SynonymsCommand.self, SyncCommand.self],
+    ] + serverCommands + [SynonymsCommand.self, SyncCommand.self, ExportCommand.self],
     defaultSubcommand: AppCommand.self
   )
 }

@@ -245,6 +245,32 @@ struct ReadmeCountriesTests {
         .first)
     #expect(berlin["capital"] as? String == "Berlin")
     #expect(berlin["official_name"] as? String == "Federal Republic of Germany")
+
+    // Exported, then imported with no option: the same catalog (the README's export example).
+    let exported = try sift.run(["export", "--catalog", "countries.sqlite"])
+    #expect(exported.stderr == "Exported 249 items from countries.sqlite\n")
+    #expect(
+      exported.lines.first?.hasPrefix(
+        #"{"sift_settings":{"id_field":"code","schema":{"categories":[],"extraTokens":[],"fields":[{"#
+      )
+        == true)
+    #expect(
+      exported.lines.first { $0.hasPrefix(#"{"code":"DE","name":"Germany","names":["#) }?
+        .hasSuffix(
+          #""official_name":"Federal Republic of Germany","subdivisions":16,"alpha_3":"DEU","flag":"🇩🇪","numeric":"276","capital":"Berlin"}"#
+        ) == true)
+    let file = try sift.write("countries-export.jsonl", exported.stdout)
+    let copied = try sift.run(["import", file, "--catalog", "countries-copy.sqlite"])
+    #expect(
+      copied.stderr.hasSuffix(
+        "countries-copy.sqlite (249 added, 0 updated)\nKept, not searched: alpha_3, flag, numeric, capital (search one with --text FIELD or --number FIELD)\n"
+      ), "\(copied.stderr)")
+    for query in ["federal subdivisions:10..20", "deutschland", "독일"] {
+      let search = { (catalog: String) in
+        try sift.run(["search", "--catalog", catalog, "--json", query]).stdout
+      }
+      #expect(try search("countries-copy.sqlite") == search("countries.sqlite"), "\(query)")
+    }
   }
   @Test(
     "what a file lacks is said once, with a count and its first line; kept fields are this file's",

@@ -157,6 +157,36 @@ struct PostgresCommandTests {
     #expect(try sift.run(["search", "--catalog", address, "--typos", "off", "pearl"]).stdout == "")
   }
 
+  @Test(
+    "sift export of a PostgreSQL catalog: the .sqlite file's items; imported into PostgreSQL with no option, the same searches"
+  )
+  func exportAgrees() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
+    let address = cluster.address(catalog: "e2e_export")
+    for catalog in [address, "cities.sqlite"] {
+      let imported = try sift.run(["import", sample, "--catalog", catalog] + Self.cityArguments)
+      #expect(imported.status == 0, "\(imported.stderr)")
+      _ = try sift.run(["synonyms", "add", "--catalog", catalog, "ny", "new york"])
+    }
+    let fromPostgres = try sift.run(["export", "--catalog", address])
+    let fromFile = try sift.run(["export", "--catalog", "cities.sqlite"])
+    #expect(fromPostgres.status == 0, "\(fromPostgres.stderr)")
+    #expect(fromPostgres.lines.count == 2956)
+    #expect(Array(fromPostgres.lines.dropFirst()) == Array(fromFile.lines.dropFirst()))
+    let file = try sift.write("export.jsonl", fromPostgres.stdout)
+    let copy = cluster.address(catalog: "e2e_export_copy")
+    let imported = try sift.run(["import", file, "--catalog", copy])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    for query in [["ny"], ["đà", "nẵng"], ["san"], ["population:>=5000000"]] {
+      let original = try sift.run(["search", "--catalog", address, "--json"] + query)
+      let copied = try sift.run(["search", "--catalog", copy, "--json"] + query)
+      #expect(copied.stdout == original.stdout && !original.lines.isEmpty, "\(query)")
+    }
+  }
+
   @Test("a bad line fails the import with FILE:LINE and leaves the catalog as it was")
   func badImportKeepsCatalog() throws {
     let cluster = try PostgresCluster.shared()

@@ -58,6 +58,44 @@ struct ChangeFeedEndpointTests {
     }
   }
 
+  @Test(
+    "GET /catalogs/NAME/export: the settings, then every item as sift export writes them; a tenant's rows only"
+  )
+  func export() async throws {
+    let served = try Tenant.served(isPrivate: true)
+    defer { try? FileManager.default.removeItem(at: served.folder) }
+    let (key, token) = try Self.sellerToken(served.keys)
+    try await Tenant.withClient(served.server) { send in
+      #expect(try await send(.get, "/catalogs/shop/export").status == 401)
+      #expect(try await send(.get, "/catalogs/products/export", bearer: key).status == 403)
+      let whole = try await send(.get, "/catalogs/shop/export", bearer: key)
+      #expect(whole.status == 200)
+      let lines = whole.text.split(separator: "\n").map(String.init)
+      let snapshot = try await send(.get, "/catalogs/shop/snapshot", bearer: key)
+      let page = try JSONDecoder().decode(CatalogSnapshotPage.self, from: Data(snapshot.text.utf8))
+      let settings = CatalogExport.Settings(schema: page.schema)
+      #expect(lines.first == settings.line)
+      #expect(
+        Array(lines.dropFirst())
+          == page.items.map { CatalogExport.record($0.item, settings: settings) })
+      let mine = try await send(.get, "/catalogs/shop/export", bearer: token)
+      let ids = mine.text.split(separator: "\n").dropFirst().map {
+        (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String
+      }
+      #expect(ids == ["1", "2", "3"])
+    }
+  }
+
+  /// A search key for the shop, and a tenant token of it that sees seller 42's rows.
+  static func sellerToken(_ keys: KeyStore) throws -> (key: String, token: String) {
+    let key = try keys.create(KeyRequest(catalogs: ["shop"], actions: [.search]))
+    let token = TenantToken(
+      keyID: key.key.id, filters: ["shop": ["seller:42"]],
+      expires: Date().addingTimeInterval(86_400)
+    ).signed(withKey: key.secret)
+    return (key.secret, token)
+  }
+
   @Test("a version the log cannot explain is a 410 that says why and to start over")
   func startOver() async throws {
     let served = try Tenant.served()
@@ -117,11 +155,7 @@ struct ChangeFeedEndpointTests {
   func access() async throws {
     let served = try Tenant.served(isPrivate: true)
     defer { try? FileManager.default.removeItem(at: served.folder) }
-    let key = try served.keys.create(KeyRequest(catalogs: ["shop"], actions: [.search]))
-    let token = TenantToken(
-      keyID: key.key.id, filters: ["shop": ["seller:42"]],
-      expires: Date().addingTimeInterval(86_400)
-    ).signed(withKey: key.secret)
+    let (key, token) = try Self.sellerToken(served.keys)
     try await Tenant.withClient(served.server) { send in
       for path in ["/catalogs/shop/snapshot", "/catalogs/shop/changes?since=0"] {
         let anonymous = try await send(.get, path)
@@ -130,9 +164,9 @@ struct ChangeFeedEndpointTests {
           anonymous.json["error"] as? String
             == "Authorization: this server is private: searching needs a key (Authorization: Bearer KEY)"
         )
-        #expect(try await send(.get, path, bearer: key.secret).status != 401)
+        #expect(try await send(.get, path, bearer: key).status != 401)
         let other = try await send(
-          .get, path.replacingOccurrences(of: "shop", with: "products"), bearer: key.secret)
+          .get, path.replacingOccurrences(of: "shop", with: "products"), bearer: key)
         #expect(other.status == 403)
       }
       let mine = try await send(.get, "/catalogs/shop/snapshot", bearer: token)

@@ -34,15 +34,17 @@ public enum CatalogImporter {
   ///   - spec: the fields to read by name; every other field of a record is kept as it is
   ///     (a CSV column of numbers only, as numbers).
   ///   - delimiter: what separates CSV fields (`--delimiter`).
+  ///   - settings: an export's settings, for a CSV file an export wrote (`CatalogExport`).
   ///   - progress: called as the file is read, with the share of it read and the records.
   /// - Throws: `ImportError` for the file (`FILE:LINE: reason`), or what `batch` throws.
   public static func readBatches(
     file: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
+    settings: CatalogExport.Settings? = nil,
     progress: (ImportProgress) -> Void = { _ in },
     _ batch: ([ImportRecord]) throws -> Void
   ) throws {
     try ImportFileReader.read(
-      file: file, spec: spec, delimiter: delimiter,
+      file: file, spec: spec, delimiter: delimiter, settings: settings,
       progress: { progress($2 ? .scanning($0, items: $1) : .reading($0, items: $1)) }, batch)
   }
 
@@ -68,21 +70,38 @@ public enum CatalogImporter {
   /// Imports `file` into the catalog at `location`, creating it when it does not exist.
   ///
   /// A catalog that exists imports as it did before (`ImportSpec.continuing(_:)`): `spec`
-  /// needs to name only what is new.
+  /// needs to name only what is new. An export's settings — `settings`, or the first line of a
+  /// JSON Lines export — make a new catalog's schema and say where the records' ids are.
   public static func run(
     file: URL, into catalog: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
+    settings given: CatalogExport.Settings? = nil,
     progress: (ImportProgress) -> Void = { _ in }
   ) throws(ImportFailure) -> Summary {
     let exists = FileManager.default.fileExists(atPath: catalog.path)
+    let name = catalog.deletingPathExtension().lastPathComponent
+    var settings = given
+    if settings == nil {
+      do {
+        settings = try ImportSettings.read(file: file)
+      } catch {
+        throw .file(error)
+      }
+    }
     var spec = spec
     if exists {
       do {
         let store = try CatalogStore.open(at: catalog)
         defer { try? store.close() }
-        spec = spec.continuing(try store.loadSchema())
+        let schema = try store.loadSchema()
+        spec =
+          settings.map { ImportSettings.spec(spec, continuing: schema, settings: $0) }
+          ?? spec.continuing(schema)
       } catch {
         throw .catalog(error)
       }
+    } else if let settings {
+      spec = ImportSettings.spec(
+        spec, continuing: ImportSettings.schema(settings, name: name), settings: settings)
     }
     // What is wrong with the flags is told before a new catalog is made.
     if let problem = ImportFileReader.specProblem(spec, file: file.relativePath) {
@@ -93,8 +112,9 @@ public enum CatalogImporter {
       if exists {
         store = try CatalogStore.open(at: catalog)
       } else {
-        let schema = CatalogImport.newSchema(
-          name: catalog.deletingPathExtension().lastPathComponent, spec: spec)
+        let schema =
+          settings.map { ImportSettings.schema($0, name: name) }
+          ?? CatalogImport.newSchema(name: name, spec: spec)
         store = try CatalogStore.create(
           at: catalog, document: CatalogDocument(schema: schema, items: []))
       }
@@ -105,7 +125,7 @@ public enum CatalogImporter {
       defer { try? store.close() }
       return try store.importRecords(spec: spec, progress: progress) { write in
         try ImportFileReader.read(
-          file: file, spec: spec, delimiter: delimiter,
+          file: file, spec: spec, delimiter: delimiter, settings: settings,
           progress: { progress($2 ? .scanning($0, items: $1) : .writing($0, items: $1)) },
           write)
       }

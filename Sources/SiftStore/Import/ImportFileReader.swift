@@ -26,10 +26,12 @@ enum ImportFileReader {
   ///   - delimiter: what separates CSV fields (`--delimiter`).
   ///   - progress: told the share of the file read and the records so far, and whether they
   ///     are only scanned (a CSV file's first reading) or handed on.
+  ///   - settings: an export's settings (`CatalogExport`): a CSV file's cells are then read as
+  ///     the export wrote them (`CSVExportCells`).
   ///   - csvBatchBytes: the bytes of a CSV file read at once (small in tests).
   /// - Throws: `ImportError` for the file; what `batch` throws, as it is.
   static func read(
-    file: URL, spec: ImportSpec, delimiter: UInt8,
+    file: URL, spec: ImportSpec, delimiter: UInt8, settings: CatalogExport.Settings? = nil,
     csvBatchBytes: Int = CSVRecordReader.batchBytes,
     progress: (_ share: Double, _ records: Int, _ scanning: Bool) -> Void,
     _ batch: ([ImportRecord]) throws -> Void
@@ -85,7 +87,10 @@ enum ImportFileReader {
       // the file is read once before, for those columns' cells alone. Its records are checked
       // as they are handed on: a problem the first reading meets stops it, for the second to
       // report in its place in the file.
-      var numbers = CSVNumbers(header: reader.header, named: known.named)
+      // An export's columns have their kinds in its settings.
+      let cells = settings.map(CSVExportCells.init)
+      var numbers = CSVNumbers(
+        header: reader.header, named: known.named.union(cells?.fields ?? []))
       let readTwice = numbers.undecided
       if readTwice {
         let columns = numbers.columns
@@ -112,9 +117,12 @@ enum ImportFileReader {
       let first = readTwice ? 0.5 : 0
       try reader.read(
         progress: { progress(first + (1 - first) * Double($0) / total, count, false) },
-        convert: { [numbers] fields, line in
-          let values = Dictionary(
+        convert: { [numbers] fields, line -> Result<ImportRecord, ImportError> in
+          var values = Dictionary(
             uniqueKeysWithValues: zip(numbers.header, fields.lazy.map(RawValue.string)))
+          if let problem = cells?.read(&values) {
+            return .failure(ImportError(file: name, line: line, reason: problem.reason))
+          }
           switch spec.record(values, line: line, numbersFromText: true, known: known) {
           case .success(var record):
             numbers.convert(&record)
@@ -172,5 +180,54 @@ struct CSVNumbers: Sendable {
         record.fields[name] = .number(number)
       }
     }
+  }
+}
+
+/// The cells of a CSV file an export wrote (`CatalogExport.csvRow`), read with its settings:
+/// a cell that starts with `[` is a JSON list of strings, one that starts with `"` a JSON
+/// string, an empty one no value; a kept number field's cells are numbers.
+struct CSVExportCells: Sendable {
+  /// Every field the settings name, the id's too.
+  let fields: Set<String>
+  private let idField: String
+  private let storedNumbers: Set<String>
+
+  init(_ settings: CatalogExport.Settings) {
+    fields = Set(settings.columns)
+    idField = settings.idField
+    storedNumbers = Set(settings.schema.storedFields.filter { $0.kind == .number }.map(\.name))
+  }
+
+  /// `values`, a record's cells, read as the export wrote them; the problem with the first
+  /// cell that does not read, if any.
+  func read(_ values: inout [String: RawValue]) -> RecordProblem? {
+    for (name, value) in values where name != idField {
+      guard case .string(let cell) = value else { continue }
+      // An empty cell is a field the item does not have.
+      guard let first = cell.utf8.first else {
+        values[name] = .null
+        continue
+      }
+      if first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") {
+        let json: JSONValue
+        do {
+          json = try JSONValue.parse(Data(cell.utf8))
+        } catch {
+          return
+            "field \"\(name)\": a cell that starts with \(first == UInt8(ascii: "[") ? "[" : "a quote") is JSON in an export's CSV, and this one does not read (\(error))"
+        }
+        switch json {
+        case .string(let text): values[name] = .string(text)
+        case .strings(let texts): values[name] = .array(texts.map(RawValue.string))
+        case .array(let elements) where elements.isEmpty: values[name] = .array([])
+        default:
+          return
+            "field \"\(name)\": a cell that starts with [ is a list of strings in an export's CSV"
+        }
+      } else if storedNumbers.contains(name), let number = NumberText.parse(cell) {
+        values[name] = .number(number)
+      }
+    }
+    return nil
   }
 }

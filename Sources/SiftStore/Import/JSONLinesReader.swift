@@ -75,7 +75,9 @@ enum JSONLinesReader {
         in: buffer, 0..<buffer.count,
         count: Parallel.parts(for: buffer.count, minimumPerPart: 1 << 20))
       let read = Parallel.map(parts: parts.count) { part in
-        readPart(bytes.buffer, parts[part], file: file, check: check)
+        readPart(
+          bytes.buffer, parts[part], file: file, check: check,
+          startsFile: linesBefore == 0 && part == 0)
       }
       var parsed = Parsed(records: [], lineCount: 0)
       parsed.records.reserveCapacity(read.reduce(0) { $0 + $1.records.count })
@@ -120,9 +122,12 @@ enum JSONLinesReader {
   }
 
   /// The records of the lines in `range`, numbered from 1; the first bad line's error stops
-  /// the part. `lineCount`: the lines the part holds, when it read them all.
+  /// the part. `lineCount`: the lines the part holds, when it read them all. `startsFile`: the
+  /// part is the file's first, whose first line may be an export's settings (`ImportSettings`),
+  /// not a record.
   private static func readPart(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, file: String, check: Check
+    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, file: String, check: Check,
+    startsFile: Bool
   ) -> (records: [ImportRecord], lineCount: Int, error: ImportError?) {
     var records: [ImportRecord] = []
     var lineNumber = 0
@@ -135,6 +140,7 @@ enum JSONLinesReader {
       if line.last == UInt8(ascii: "\r") { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
       start = end < range.upperBound ? end + 1 : end
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+      if startsFile, lineNumber == 1, line.starts(with: ImportSettings.prefix) { continue }
       func failure(_ reason: String) -> (
         records: [ImportRecord], lineCount: Int, error: ImportError?
       ) {

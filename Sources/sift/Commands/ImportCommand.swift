@@ -26,6 +26,7 @@ struct ImportCommand: AsyncParsableCommand {
         sift import more-cities.jsonl --catalog cities.sqlite
         sift import meals.csv --catalog meals.sqlite --title name --number rating \\
           --label rating=Stars --delimiter ';'
+        sift import export.csv --catalog copy.sqlite --settings export.settings.json
       """
   )
 
@@ -72,6 +73,22 @@ struct ImportCommand: AsyncParsableCommand {
     help: ArgumentHelp(
       "What separates CSV fields: one character, or tab.", valueName: "CHARACTER"))
   var delimiter: String = ","
+
+  @Option(
+    help: ArgumentHelp(
+      "The settings `sift export --format csv` wrote beside a CSV file: the catalog's fields, kinds, labels and synonyms, and how its cells read.",
+      valueName: "FILE"))
+  var settings: String?
+
+  /// The settings `--settings` names, read.
+  func exportSettings() throws -> CatalogExport.Settings? {
+    guard let settings else { return nil }
+    do {
+      return try ImportSettings.read(settingsFile: URL(fileURLWithPath: settings))
+    } catch {
+      throw Failure.exit(error.description, status: 1)
+    }
+  }
 
   @Option(
     name: .customLong("rank-by"),
@@ -150,11 +167,12 @@ struct ImportCommand: AsyncParsableCommand {
     if case .builtIn = location {
       _ = try parsed.openStore()  // copies the built-in catalog on first use
     }
+    let settings = try exportSettings()
     var progress = ProgressBar(label: "Importing \(URL(fileURLWithPath: file).lastPathComponent)")
     do {
       let summary = try CatalogImporter.run(
         file: URL(fileURLWithPath: file), into: url, spec: spec, delimiter: delimiterByte,
-        progress: { progress.update($0) })
+        settings: settings, progress: { progress.update($0) })
       progress.finish()
       StandardStreams.error(summary.report(into: url.path, from: file))
     } catch {

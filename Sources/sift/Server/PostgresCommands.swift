@@ -152,22 +152,37 @@ extension ImportCommand {
     _ address: PostgresAddress, progress: SharedProgress
   ) async throws -> CatalogImport.Summary {
     var spec = self.spec
+    // An export's settings make a new catalog's schema, and say where the ids are.
+    var settings = try exportSettings()
+    if settings == nil {
+      do {
+        settings = try ImportSettings.read(file: URL(fileURLWithPath: file))
+      } catch {
+        throw Failure.exit("\(error)", status: 1)
+      }
+    }
+    let exportedSchema = settings.map { ImportSettings.schema($0, name: address.catalog) }
     do throws(PostgresError) {
       // Opening reads the schema the import continues, and upgrades an older format.
       let catalog = try await PostgresCatalog.open(address)
-      spec = spec.continuing(catalog.schema)
+      spec =
+        settings.map { ImportSettings.spec(spec, continuing: catalog.schema, settings: $0) }
+        ?? spec.continuing(catalog.schema)
       await catalog.close()
     } catch .notFound {
       // Created by the import.
+      if let settings, let exportedSchema {
+        spec = ImportSettings.spec(spec, continuing: exportedSchema, settings: settings)
+      }
     } catch {
       throw Failure.postgres(error)
     }
     do {
       return try await PostgresCatalog.importRecords(
         address, spec: spec,
-        newSchema: CatalogImport.newSchema(name: address.catalog, spec: spec)
+        newSchema: exportedSchema ?? CatalogImport.newSchema(name: address.catalog, spec: spec)
       ) { write in
-        try await readBatches(spec: spec, progress: progress, write)
+        try await readBatches(spec: spec, settings: settings, progress: progress, write)
       }
     } catch ImportSchemaError.untitled(let line, let field) {
       throw Failure.exit(
@@ -185,7 +200,7 @@ extension ImportCommand {
   /// `write` in file order: the reader waits while two batches wait for the writer, so
   /// reading and writing overlap and memory holds at most three.
   private func readBatches(
-    spec: ImportSpec, progress: SharedProgress,
+    spec: ImportSpec, settings: CatalogExport.Settings?, progress: SharedProgress,
     _ write: ([ImportRecord]) async throws -> Void
   ) async throws {
     let (batches, continuation) = AsyncThrowingStream<[ImportRecord], any Error>.makeStream()
@@ -200,7 +215,7 @@ extension ImportCommand {
     DispatchQueue.global().async {
       do {
         try CatalogImporter.readBatches(
-          file: file, spec: spec, delimiter: delimiter,
+          file: file, spec: spec, delimiter: delimiter, settings: settings,
           progress: { read in
             // Each batch is written as the next is read: the file's share is the import's
             // but for the catalog's row at the end.
