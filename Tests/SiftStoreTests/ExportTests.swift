@@ -14,6 +14,8 @@ struct ExportTests {
   static let words = [
     "rose", "lily", "tulip", "đà", "nẵng", "münchen", "straße", "서울", "tokyo", "paris",
     "saint", "san", "santa", "red", "white", "blue",
+    // A joiner first: after a quote, one `Character` with it (a city's alternate name).
+    "\u{200C}\u{200C}ନଗର",
   ]
 
   /// A random record: a title, a list of alternates, numbers, a category, a place, and stored
@@ -48,7 +50,10 @@ struct ExportTests {
     case 3: members.append(("rank", .number(Double(Int.random(in: 1...5, using: &random)))))
     case 4:
       // Texts a CSV cell could misread: a list's look, a quote first, digits kept as text.
-      let odd = ["[draft] \(words(1...2))", "\"quoted\" \(words(1...1))", "0042", "[\"x\"]"]
+      let odd = [
+        "[draft] \(words(1...2))", "\"quoted\" \(words(1...1))", "0042", "[\"x\"]",
+        "\"\u{200C}joined",
+      ]
       members.append(("note", .string(odd.randomElement(using: &random)!)))
     default: break
     }

@@ -120,8 +120,11 @@ public enum CatalogExport {
       case .number(let number): cells.append(FieldValue.format(number))
       case .texts(let texts): cells.append(JSONValue.strings(texts).text)
       case .text(let text):
+        // By its first byte, as the import reads it: a quote and a joiner are one `Character`.
+        let first = text.utf8.first
         cells.append(
-          text.hasPrefix("[") || text.hasPrefix("\"") ? JSONValue.string(text).text : text)
+          first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
+            ? JSONValue.string(text).text : text)
       }
     }
     return csvLine(cells)
@@ -179,12 +182,26 @@ public enum CatalogExport {
     }
   }
 
-  /// Cells joined by commas, each quoted when it holds a comma, a quote or a line break.
+  /// Cells joined by commas, each quoted when it holds a comma, a quote or a line break — byte
+  /// by byte: a quote followed by a joiner is one `Character`, which a `String` replacement of
+  /// quotes would pass over.
   private static func csvLine(_ cells: [String]) -> String {
-    cells.map { cell in
-      guard cell.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
-      else { return cell }
-      return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }.joined(separator: ",")
+    var line: [UInt8] = []
+    for (index, cell) in cells.enumerated() {
+      if index > 0 { line.append(UInt8(ascii: ",")) }
+      let bytes = cell.utf8
+      guard bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
+      else {
+        line.append(contentsOf: bytes)
+        continue
+      }
+      line.append(0x22)
+      for byte in bytes {
+        line.append(byte)
+        if byte == 0x22 { line.append(0x22) }
+      }
+      line.append(0x22)
+    }
+    return String(decoding: line, as: UTF8.self)
   }
 }
