@@ -180,10 +180,23 @@ struct PostgresCommandTests {
     let copy = cluster.address(catalog: "e2e_export_copy")
     let imported = try sift.run(["import", file, "--catalog", copy])
     #expect(imported.status == 0, "\(imported.stderr)")
+    // As CSV, its settings beside, into another PostgreSQL catalog with --settings.
+    let csv = try sift.run([
+      "export", "--catalog", address, "--format", "csv", "--output", sift.path("e.csv"),
+    ])
+    #expect(csv.status == 0, "\(csv.stderr)")
+    let fromCSV = cluster.address(catalog: "e2e_export_csv")
+    let csvImported = try sift.run([
+      "import", sift.path("e.csv"), "--catalog", fromCSV, "--settings",
+      sift.path("e.settings.json"),
+    ])
+    #expect(csvImported.status == 0, "\(csvImported.stderr)")
     for query in [["ny"], ["đà", "nẵng"], ["san"], ["population:>=5000000"]] {
       let original = try sift.run(["search", "--catalog", address, "--json"] + query)
-      let copied = try sift.run(["search", "--catalog", copy, "--json"] + query)
-      #expect(copied.stdout == original.stdout && !original.lines.isEmpty, "\(query)")
+      for copy in [copy, fromCSV] {
+        let copied = try sift.run(["search", "--catalog", copy, "--json"] + query)
+        #expect(copied.stdout == original.stdout && !original.lines.isEmpty, "\(query) \(copy)")
+      }
     }
   }
 
