@@ -12,12 +12,9 @@ struct CSVRecordReader {
   /// many records, and as much memory.
   static let batchBytes = 2 << 20
 
-  /// A record's fields, in the header's order, and the line it starts on, made into what the
+  /// A record's fields (in the header's order) and the line it starts on, made into what the
   /// caller wants or refused; run on several threads at once.
-  typealias Convert<Output> =
-    @Sendable (_ fields: [String], _ line: Int) -> Result<
-      Output, ImportError
-    >
+  typealias Convert<Output> = @Sendable ([String], Int) -> Result<Output, ImportError>
 
   /// The columns' names, from the header row.
   let header: [String]
@@ -149,31 +146,26 @@ struct CSVRecordReader {
       let sound = layout.problem?.record ?? layout.starts.count
       let bytes = SharedReadBuffer(buffer: buffer)
       let ends = Array(layout.starts.dropFirst()) + [buffer.count]
+      // The bytes of records `first..<end`, one after the other.
+      @Sendable func text(_ records: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        guard let first = records.first else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(
+          rebasing: bytes.buffer[layout.starts[first]..<ends[records.upperBound - 1]])
+      }
       let parts = Parallel.ranges(
         count: sound, parts: Parallel.parts(for: buffer.count, minimumPerPart: 1 << 20))
       let read = Parallel.map(parts: parts.count) { part -> Parsed<Output> in
         var parsed = Parsed<Output>()
         var records = parts[part]
-        guard !records.isEmpty else { return parsed }
-        let whole = layout.starts[records.lowerBound]..<ends[records.upperBound - 1]
-        if !UTF8Validation.isValid(UnsafeBufferPointer(rebasing: bytes.buffer[whole])) {
+        if !UTF8Validation.isValid(text(records)) {
           // The first record that is not valid UTF-8 is the part's error.
-          let bad = records.first { record in
-            !UTF8Validation.isValid(
-              UnsafeBufferPointer(rebasing: bytes.buffer[layout.starts[record]..<ends[record]]))
-          }!
-          let text = UnsafeBufferPointer(rebasing: bytes.buffer[layout.starts[bad]..<ends[bad]])
+          let bad = records.first { !UTF8Validation.isValid(text($0..<$0 + 1)) }!
           parsed.error = ImportError(
-            file: file, line: layout.lines[bad] + firstInvalidUTF8Line(text) - 1,
+            file: file, line: layout.lines[bad] + firstInvalidUTF8Line(text(bad..<bad + 1)) - 1,
             reason: "invalid UTF-8")
           records = records.lowerBound..<bad
         }
-        let partBytes =
-          layout.starts[
-            records.lowerBound]..<(records.isEmpty
-          ? layout.starts[records.lowerBound] : ends[records.upperBound - 1])
-        let rows = rows(
-          in: UnsafeBufferPointer(rebasing: bytes.buffer[partBytes]), delimiter: delimiter)
+        let rows = rows(in: text(records), delimiter: delimiter)
         parsed.records.reserveCapacity(rows.count)
         for (offset, row) in rows.enumerated() {
           let line = layout.lines[min(records.lowerBound + offset, layout.lines.count - 1)]
