@@ -1,7 +1,7 @@
 #if Server
 import Sift
 
-/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&near=LAT,LON&within=KM&limit=…&offset=…&facets=1&explain=1&crop=N&after=VERSION`,
+/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&near=LAT,LON&within=KM&within_box=S,W,N,E&limit=…&offset=…&facets=1&explain=1&crop=N&after=VERSION`,
 /// checked: every value has a bound, and one out of it is a 400 that names the parameter.
 package struct SearchParameters: Sendable, Equatable {
   var input: SearchRequestInput
@@ -51,7 +51,8 @@ package struct SearchParameters: Sendable, Equatable {
       sort = parsed
     }
     input = SearchRequestInput(
-      text: text, scope: scope, tokens: tokens, sort: sort, near: try Self.place(query))
+      text: text, scope: scope, tokens: tokens, sort: sort, near: try Self.place(query),
+      withinBox: try Self.box(query))
     limit = try Self.number(query, "limit", default: Self.defaultLimit, in: 0...Self.maximumLimit)
     offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
     facets = try Self.flag(query, "facets")
@@ -81,6 +82,16 @@ package struct SearchParameters: Sendable, Equatable {
       return SearchNear(point, withinKilometers: try within.map(SearchNear.kilometers(parsing:)))
     } catch {
       throw .badRequest("within: \(error)")
+    }
+  }
+
+  /// `within_box=SOUTH,WEST,NORTH,EAST`; nil when absent or empty.
+  private static func box(_ query: QueryString) throws(ServerError) -> GeoBox? {
+    guard let text = query["within_box"], !text.isEmpty else { return nil }
+    do throws(GeoBoxError) {
+      return try GeoBox(parsing: String(text.prefix(Self.maximumQueryLength)))
+    } catch {
+      throw .badRequest("within_box: \(error)")
     }
   }
 

@@ -31,8 +31,10 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
   public var description: String { "\(status.code) \(message)" }
 
   /// A search's scope, token or sort that the catalog does not have: a 400 under the parameter's
-  /// name.
-  static func refused(_ error: SearchRequestError, catalog: String) -> ServerError {
+  /// name (`place`: the one that asked for a place, `near` or `within_box`).
+  static func refused(
+    _ error: SearchRequestError, catalog: String, place: String = "near"
+  ) -> ServerError {
     switch error {
     case .unknownScope(let scope, _, let scopes):
       let known =
@@ -42,7 +44,7 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
     case .unsortable, .distanceWithoutPlace:
       return .badRequest("sort: \(error)")
     case .noLocation:
-      return .badRequest("near: \(error)")
+      return .badRequest("\(place): \(error)")
     default:
       // An invalid token: the engine's message, under the parameter's name.
       return .badRequest("token: \(error)")

@@ -532,7 +532,9 @@ public struct SiftServer: Sendable {
       input.base = forced?.identifiers ?? []
       request = try SearchRequest(input, schema: catalog.schema)
     } catch {
-      throw ServerError.refused(error, catalog: catalog.name)
+      throw ServerError.refused(
+        error, catalog: catalog.name,
+        place: parameters.input.near == nil ? "within_box" : "near")
     }
     let page = try await answering { () async throws(CatalogFailure) in
       try await catalog.search(request, page: parameters.page)

@@ -73,6 +73,14 @@ struct AppCommand: ParsableCommand {
       }
       model.search(near: near)
     }
+    if let box = try place.searchBox() {
+      guard collection.schema.location != nil else {
+        throw Failure.exit(
+          "--within-box: \(SearchRequestError.noLocation(catalog: collection.schema.name))",
+          status: 2)
+      }
+      model.search(withinBox: box)
+    }
     let persistence = StorePersistence(store: store, generation: report.generation)
     let app = TerminalApp(model: model, persistence: persistence)
     try Self.run(app)

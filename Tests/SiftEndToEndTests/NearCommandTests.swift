@@ -35,6 +35,57 @@ struct NearCommandTests {
     return (2 * 6_371_000 * asin(min(1, h.squareRoot())) + 0.5).rounded(.down) / 1000
   }
 
+  @Test(
+    "--within-box keeps the cities inside it, across the 180° meridian too; with --near, nearest first"
+  )
+  func withinBox() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
+    try sift.run(["import", sample, "--catalog", "cities.sqlite"] + Self.locatedArguments)
+    let places = try Self.samplePlaces()
+    for (box, edges) in [
+      ("-44,112,-10,154", (-44.0, 112.0, -10.0, 154.0)),  // Australia: a negative first edge
+      ("-25,170,0,-170", (-25.0, 170.0, 0.0, -170.0)),  // Fiji to Samoa, across 180°
+    ] {
+      let (south, west, north, east) = edges
+      let inside = Set(
+        places.filter { place in
+          south <= place.latitude && place.latitude <= north
+            && (west <= east
+              ? west <= place.longitude && place.longitude <= east
+              : place.longitude >= west || place.longitude <= east)
+        }.map(\.id))
+      #expect(!inside.isEmpty, "\(box)")
+      let run = try sift.run([
+        "search", "--catalog", "cities.sqlite", "--within-box", box, "--json",
+      ])
+      #expect(run.status == 0, "\(run.stderr)")
+      #expect(Set(run.objects.compactMap { $0["id"] as? String }) == inside, "\(box)")
+      #expect(run.stderr == "Items found: \(inside.count)\n")
+    }
+    // With --near: the same cities, nearest first.
+    let sydney = (-33.87, 151.21)
+    let near = try sift.run([
+      "search", "--catalog", "cities.sqlite", "--within-box", "-44,112,-10,154", "--near",
+      "-33.87,151.21", "--sort", "distance", "--json",
+    ])
+    let distances = near.objects.compactMap { $0["distance_km"] as? Double }
+    #expect(distances.count == near.objects.count && distances == distances.sorted())
+    let first = try #require(near.objects.first?["id"] as? String)
+    let closest = places.min {
+      Self.kilometers(sydney, ($0.1, $0.2)) < Self.kilometers(sydney, ($1.1, $1.2))
+    }
+    #expect(first == closest?.id)
+
+    let bad = try sift.run(["search", "--catalog", "cities.sqlite", "--within-box", "10,0,5,1"])
+    #expect(
+      bad.stderr.hasPrefix("Error: --within-box: the south edge 10 is north of the north edge 5\n"))
+    let unlocated = try sift.run(["search", "--catalog", "products", "--within-box", "0,0,1,1"])
+    #expect(unlocated.status == 2)
+    #expect(unlocated.stderr.hasPrefix("sift: --within-box: catalog products has no location"))
+  }
+
   @Test("--within keeps the cities within the radius, --sort distance lists them nearest first")
   func withinAndSorted() throws {
     let sift = try SiftProcess()

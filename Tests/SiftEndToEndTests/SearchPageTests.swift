@@ -527,6 +527,26 @@ struct SearchPageTests {
     #expect(page.titles == ["Springfield", "Shelbyville"])
     #expect(try distances() == ["59.2 km", "68.4 km"])
     #expect(try browser.run("return document.getElementById('within').value") as? String == "100")
+    // Search this area: the Illinois towns' extent, then every town inside it, whatever the text.
+    try browser.open("\(home)/?q=illinois")
+    _ = try waitFor("q=illinois", "the Illinois towns")
+    try browser.click(try browser.find("#this-area"))
+    let area = "39.4064,-89.6437,41.3275,-88.7901"
+    page = try waitFor("q=illinois&within_box=\(area)", "in their area")
+    #expect(page.query == "?q=illinois&within_box=39.4064%2C-89.6437%2C41.3275%2C-88.7901")
+    #expect(
+      try browser.run("return document.getElementById('area-text').textContent") as? String
+        == "In the area 39.4064, -89.6437, 41.3275, -88.7901")
+    try browser.run(
+      "const q = document.getElementById('q'); q.value = 'spring'; q.dispatchEvent(new Event('input'))"
+    )
+    page = try waitFor("q=spring&within_box=\(area)", "spring in the area")
+    #expect(Set(page.titles) == ["Springfield", "Spring Valley"])
+    try screenshot("6-this-area")
+    try browser.click(try browser.find("#area-clear"))
+    page = try waitFor("q=spring", "anywhere again")
+    #expect(page.titles.count == 4)
+    #expect(try browser.run("return document.getElementById('area').hidden") as? Bool == true)
     // A place off the earth: the API's words, under the field's name.
     try browser.run(
       """

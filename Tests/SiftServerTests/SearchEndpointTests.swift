@@ -268,6 +268,16 @@ struct SearchEndpointTests {
     ).json
     #expect(ids(within) == ["2", "4"])
     #expect(within["indicator"] as? String == "Items found: 2")
+    // within_box: the towns inside, as the session answers; with near, nearest first.
+    let box = try await Self.get(
+      server, "/catalogs/towns/search?q=springfield&within_box=39,-90,41,-73&near=42,-72.6"
+    ).json
+    #expect(ids(box) == ["3", "2"])
+    #expect(box["indicator"] as? String == "Items found: 2")
+    let boxInput = SearchRequestInput(
+      text: "springfield", near: SearchNear(try GeoPoint(latitude: 42, longitude: -72.6)),
+      withinBox: try GeoBox(south: 39, west: -90, north: 41, east: -73))
+    #expect(ids(box) == (try Self.expected(store, boxInput)).ids)
     let list = try await Self.get(server, "/catalogs").json
     let towns = (list["catalogs"] as? [[String: Any]])?.first
     #expect((towns?["location"] as? [String: String]) == ["latitude": "lat", "longitude": "lon"])
@@ -275,6 +285,11 @@ struct SearchEndpointTests {
       ("near=91,0", "near: latitude 91 is outside -90…90"),
       ("near=here", "near: \"here\" is not LAT,LON (two decimal numbers, e.g. 39.78,-89.65)"),
       ("within=5", "within: needs near=LAT,LON"),
+      (
+        "within_box=1,2,3",
+        "within_box: \"1,2,3\" is not SOUTH,WEST,NORTH,EAST (four numbers in degrees, e.g. 45.7,5.9,47.8,10.5)"
+      ),
+      ("within_box=0,-200,1,1", "within_box: longitude -200 is outside -180…180"),
       (
         "near=1,1&within=far", "within: \"far\" is not a radius in kilometres (a number, 0 or more)"
       ),
@@ -295,6 +310,11 @@ struct SearchEndpointTests {
       error["error"] as? String
         == "near: catalog products has no location to be near: import it with --location LAT_FIELD,LON_FIELD"
     )
+    let boxed = try await Self.get(products, "/catalogs/products/search?within_box=0,0,1,1")
+    #expect(boxed.status == .badRequest)
+    #expect(
+      (boxed.json["error"] as? String)?.hasPrefix("within_box: catalog products has no location")
+        == true)
   }
 
   @Test("GET /search searches several catalogs in one round trip, each answer under its name")

@@ -317,6 +317,17 @@ struct ScreenScenarioTests {
     #expect(app.titles == ["Springfield"])
     #expect(
       app.footer.hasPrefix("1 item found · by Distance, nearest first · near 40,-89 within 100 km"))
+    // In an area instead (`sift --within-box`): what is inside, and the footer says where.
+    app.model.search(near: nil)
+    app.model.search(withinBox: try GeoBox(south: 39, west: -90, north: 42, east: -88))
+    app.settle()
+    #expect(Set(app.titles) == ["Springfield", "Spring Valley"])
+    #expect(
+      app.footer.hasPrefix("Items found: 2 · by Distance, nearest first · in 39,-90,42,-88"),
+      "\(app.footer)")
+    app.model.search(withinBox: nil)
+    app.settle()
+    #expect(app.titles.count == 3)
     // The form checks coordinates as an import does.
     var editor = ItemEditor(schema: schema, item: collection.item(id: "2"))
     editor.values[2] = "91"

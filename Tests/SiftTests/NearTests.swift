@@ -397,6 +397,40 @@ struct NearTests {
     model.near = SearchNear(try GeoPoint(latitude: 40, longitude: -89), withinKilometers: 100)
     #expect(model.results.map(\.id) == [2])
     #expect(model.indicator.text == "1 item found")
+    // "Search this area": the box keeps what is inside, with or without text, near or not.
+    model.near = nil
+    model.withinBox = try GeoBox(south: 41, west: -75, north: 43, east: -70)
+    #expect(model.results.map(\.id) == [1])
+    model.text = ""
+    #expect(model.isFiltering && model.results.map(\.id) == [1])
+    #expect(model.tokens.isEmpty, "the box is not one of the searcher's tokens")
+    model.withinBox = nil
+    #expect(model.results.map(\.id) == [1, 2])
+  }
+
+  @Test("SearchController.setWithinBox: the same rows as the request with the box, and no token")
+  func controllerBox() throws {
+    var random = SplitMix64(seed: 91)
+    let items = (0..<60).map { Self.randomItem($0, using: &random) }
+    var controller = SearchController(
+      collection: try FilteredCollection(schema: Self.schema, items: items))
+    let box = try GeoBox(south: 47, west: 0, north: 51, east: 5)
+    controller.send(.activate)
+    controller.send(.setWithinBox(box))
+    #expect(controller.tokens.isEmpty)
+    let inside = items.filter { item in
+      guard case .number(let latitude) = item["lat"], case .number(let longitude) = item["lon"]
+      else { return false }
+      return box.contains(latitude: latitude, longitude: longitude)
+    }.map(\.id)
+    #expect(Set(controller.rows) == Set(inside) && !inside.isEmpty)
+    #expect(controller.indicator.text.hasSuffix("\(inside.count)"))
+    var applied = SearchController(
+      collection: try FilteredCollection(schema: Self.schema, items: items))
+    try applied.apply(SearchRequestInput(text: "", withinBox: box))
+    #expect(Array(applied.rows) == Array(controller.rows))
+    controller.send(.setWithinBox(nil))
+    #expect(controller.rows.count == items.count)
   }
 
   @Test("an app's own type: the location by key paths, the model near a place")
@@ -421,5 +455,78 @@ struct NearTests {
     #expect(Array(collection.rows) == [2, 1])
     collection.filter(by: SearchCriteria(near: SearchNear(place, withinKilometers: 100)))
     #expect(Array(collection.rows) == [2, 3])
+  }
+
+  @Test(
+    "within a box: the relevance order, less what the test's own box check leaves out, across the 180° meridian too"
+  )
+  func withinBoxEqualsReference() throws {
+    let seed: UInt64 = 20_261_127
+    print("box seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    var (kept, wrapped) = (0, 0)
+    for round in 0..<600 {
+      let items = (0..<Int.random(in: 0...40, using: &random)).map {
+        Self.randomItem($0, using: &random)
+      }
+      // Exact matches only, as with a radius: a box changes how many there are.
+      var collection = try FilteredCollection(
+        schema: Self.schema, items: items, typoTolerance: .off)
+      let text = EnginePropertyTests.randomQuery(using: &random)
+      collection.filter(by: SearchCriteria(text: text))
+      let relevance = Array(collection.rows)
+      let centre = Self.centres.randomElement(using: &random)!
+      let (height, width) = (
+        Double.random(in: 0...3, using: &random), Double.random(in: 0...3, using: &random)
+      )
+      let south = max(-90, centre.0 - height)
+      let north = min(90, centre.0 + Double.random(in: 0...3, using: &random))
+      var west = centre.1 - width
+      var east = centre.1 + Double.random(in: 0...3, using: &random)
+      // Past the 180° meridian: the box wraps round (west east of east).
+      if east > 180 { east -= 360 }
+      if west < -180 { west += 360 }
+      let box = try GeoBox(south: south, west: west, north: north, east: east)
+      let request = try SearchRequest(
+        SearchRequestInput(text: text, withinBox: box), schema: Self.schema)
+      collection.filter(by: request.criteria)
+      let inside = { (id: ItemID) -> Bool in
+        let item = items.first { $0.id == id }!
+        guard case .number(let latitude) = item["lat"], case .number(let longitude) = item["lon"]
+        else { return false }
+        let eastward = west <= east
+        return south <= latitude && latitude <= north
+          && (eastward
+            ? west <= longitude && longitude <= east
+            : longitude >= west || longitude <= east)
+      }
+      let expected = relevance.filter(inside)
+      #expect(Array(collection.rows) == expected, "round \(round): \(text) in \(box)")
+      kept += expected.count
+      if box.crossesAntimeridian, !expected.isEmpty { wrapped += 1 }
+    }
+    #expect(kept > 300, "\(kept) rows kept inside boxes")
+    #expect(wrapped > 5, "\(wrapped) boxes across the 180° meridian kept something")
+  }
+
+  @Test(
+    "a box reads as SOUTH,WEST,NORTH,EAST and names what is wrong",
+    arguments: [
+      ("45.7,5.9,47.8,10.5", nil),
+      ("-20, 170, -10, -170", nil),
+      ("1,2,3", "\"1,2,3\" is not SOUTH,WEST,NORTH,EAST"),
+      ("a,2,3,4", "is not SOUTH,WEST,NORTH,EAST"),
+      ("91,0,92,1", "latitude 91 is outside -90…90"),
+      ("0,-181,1,1", "longitude -181 is outside -180…180"),
+      ("10,0,5,1", "the south edge 10 is north of the north edge 5"),
+    ] as [(String, String?)])
+  func boxParsing(text: String, problem: String?) {
+    do {
+      let box = try GeoBox(parsing: text)
+      #expect(problem == nil, "\(text) read as \(box)")
+      #expect(try GeoBox(parsing: box.description) == box)
+    } catch {
+      #expect(problem.map { "\(error)".contains($0) } == true, "\(error)")
+    }
   }
 }

@@ -30,6 +30,8 @@ public struct SearchController: Sendable {
     case setSort(SearchSort?)
     /// Results near a place, with or without a radius; nil: no place.
     case setNear(SearchNear?)
+    /// Only the items inside an area (a map's "search this area"); nil: anywhere.
+    case setWithinBox(GeoBox?)
     /// The suggestion at this index of `suggestions` was chosen: it replaces the word being
     /// typed and becomes a token.
     case acceptSuggestion(Int)
@@ -77,6 +79,8 @@ public struct SearchController: Sendable {
   /// The place results are near (distance ranks them after typos, word starts and a title match; a radius filters). It
   /// outlasts a Cancel, as the sort does; it is not saved for the next launch.
   public private(set) var near: SearchNear?
+  /// The area results are kept inside; like the place, it outlasts a Cancel and is not saved.
+  public private(set) var withinBox: GeoBox?
   public private(set) var selection: ItemID?
   /// The facets counted with the rows shown, when searches run elsewhere (kept so a screen
   /// drawn many times does not count them each time); nil: count them when asked.
@@ -132,7 +136,7 @@ public struct SearchController: Sendable {
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: isActive, text: text, tokenCount: tokens.count, scopeIndex: selectedScopeIndex)
-      || collection.resolved.near?.withinKilometers != nil
+      || collection.resolved.near?.withinKilometers != nil || withinBox != nil
   }
 
   /// The ids of the items shown, best first: every item when not filtering.
@@ -153,9 +157,14 @@ public struct SearchController: Sendable {
   /// (`SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`): the search state when
   /// filtering, without a `#word` being typed for a token; nothing else.
   public var criteria: SearchCriteria {
-    .searchField(
+    var criteria = SearchCriteria.searchField(
       presented: isActive, text: text, tokens: tokens, scopeIndex: selectedScopeIndex, sort: sort,
       near: near)
+    // The area filters as a tenant's rows do: never one of the searcher's tokens.
+    if let withinBox, let location = schema.location {
+      criteria.base = withinBox.filterTokens(location)
+    }
+    return criteria
   }
 
   // MARK: - Events
@@ -193,6 +202,8 @@ public struct SearchController: Sendable {
       sort = newSort.flatMap(schema.resolved)
     case .setNear(let newNear):
       near = newNear
+    case .setWithinBox(let box):
+      withinBox = box
     case .acceptSuggestion(let index):
       let offered = suggestions
       if offered.indices.contains(index) {
@@ -274,7 +285,8 @@ public struct SearchController: Sendable {
   /// Sets every part of the state at once (restoration), then re-filters.
   mutating func setState(
     isActive: Bool, isFirstResponder: Bool, text: String, tokens: [SearchToken],
-    selectedScopeIndex: Int, sort: SearchSort?, near: SearchNear? = nil, selection: ItemID?
+    selectedScopeIndex: Int, sort: SearchSort?, near: SearchNear? = nil,
+    withinBox: GeoBox? = nil, selection: ItemID?
   ) {
     presentation = isActive ? (isFirstResponder ? .editing : .presented) : .dismissed
     self.text = text
@@ -282,6 +294,7 @@ public struct SearchController: Sendable {
     self.selectedScopeIndex = selectedScopeIndex
     self.sort = sort.flatMap(schema.resolved)
     self.near = near
+    self.withinBox = withinBox
     self.selection = nil
     refresh()
     if let selection, collection.row(of: selection) != nil { self.selection = selection }

@@ -54,6 +54,11 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var near: SearchNear? {
     didSet { if near != oldValue { stateChanged() } }
   }
+  /// Only the items inside this area — a map's visible region, "search this area". Needs a
+  /// schema with a location; nil: anywhere.
+  public var withinBox: GeoBox? {
+    didSet { if withinBox != oldValue { stateChanged() } }
+  }
   /// Whether the search interface is presented. Dismissing it shows everything again.
   public var isPresented = false {
     didSet { if isPresented != oldValue { stateChanged() } }
@@ -106,16 +111,20 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: isPresented, text: text, tokenCount: tokens.count, scopeIndex: scope)
-      || near?.withinKilometers != nil
+      || near?.withinKilometers != nil || withinBox != nil
   }
 
   /// What the current state filters by, by the rule `SearchController` follows
   /// (`SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`): a `#word` being typed
   /// for a token is not searched for.
   public var criteria: SearchCriteria {
-    .searchField(
+    var criteria = SearchCriteria.searchField(
       presented: isPresented, text: text, tokens: resolvedTokens.tokens, scopeIndex: scope,
       sort: sort, near: near)
+    if let withinBox, let location = schema.catalog.location {
+      criteria.base = withinBox.filterTokens(location)
+    }
+    return criteria
   }
 
   /// The smallest and largest value of the number property at `keyPath` among the results — a

@@ -10,19 +10,22 @@ public struct SearchRequestInput: Hashable, Sendable {
   public var sort: SearchSort?
   /// Results near a place (`--near LAT,LON --within KM`); nil: no place.
   public var near: SearchNear?
+  /// Only the items inside this area (`--within-box SOUTH,WEST,NORTH,EAST`); nil: anywhere.
+  public var withinBox: GeoBox?
   /// Token identifiers of a filter the searcher did not choose (a tenant token's), applied as
   /// tokens are but never shown as theirs (`SearchCriteria.base`).
   public var base: [String]
 
   public init(
     text: String, scope: String? = nil, tokens: [String] = [], sort: SearchSort? = nil,
-    near: SearchNear? = nil, base: [String] = []
+    near: SearchNear? = nil, withinBox: GeoBox? = nil, base: [String] = []
   ) {
     self.text = text
     self.scope = scope
     self.tokens = tokens
     self.sort = sort
     self.near = near
+    self.withinBox = withinBox
     self.base = base
   }
 }
@@ -40,6 +43,8 @@ public struct SearchRequest: Hashable, Sendable {
   public let sort: SearchSort?
   /// The place results are near, when one was asked for.
   public let near: SearchNear?
+  /// The area results are kept inside, when one was asked for: the base filter holds it.
+  public let withinBox: GeoBox?
   /// What the request filters by: `SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`
   /// of a presented search.
   public let criteria: SearchCriteria
@@ -54,7 +59,9 @@ public struct SearchRequest: Hashable, Sendable {
   ///   not one of its filters, a sort by a field it cannot sort by, a place in a catalog
   ///   without locations or a sort by distance without a place.
   public init(_ input: SearchRequestInput, schema: CatalogSchema) throws(SearchRequestError) {
-    if input.near != nil, schema.location == nil { throw .noLocation(catalog: schema.name) }
+    if input.near != nil || input.withinBox != nil, schema.location == nil {
+      throw .noLocation(catalog: schema.name)
+    }
     var sort: SearchSort?
     if let asked = input.sort {
       guard let resolved = schema.resolved(asked) else {
@@ -66,6 +73,7 @@ public struct SearchRequest: Hashable, Sendable {
     }
     self.sort = sort
     near = input.near
+    withinBox = input.withinBox
     var scopeIndex = 0
     if let scope = input.scope {
       guard
@@ -76,7 +84,10 @@ public struct SearchRequest: Hashable, Sendable {
       scopeIndex = index
     }
     let tokens = try Self.tokens(input.tokens, schema: schema)
-    let base = try Self.tokens(input.base, schema: schema)
+    // The area is a filter of the location's numbers, kept as a tenant's is: never shown as
+    // the searcher's tokens.
+    let area = input.withinBox.map { box in schema.location.map(box.filterIdentifiers) ?? [] }
+    let base = try Self.tokens(input.base + (area ?? []), schema: schema)
     text = input.text
     self.tokens = tokens
     self.scopeIndex = scopeIndex
@@ -131,7 +142,8 @@ public struct SearchRequest: Hashable, Sendable {
   /// by request, so hashing is on every one).
   public static func == (lhs: SearchRequest, rhs: SearchRequest) -> Bool {
     lhs.text == rhs.text && lhs.scopeIndex == rhs.scopeIndex && lhs.tokens == rhs.tokens
-      && lhs.sort == rhs.sort && lhs.near == rhs.near && lhs.base == rhs.base
+      && lhs.sort == rhs.sort && lhs.near == rhs.near && lhs.withinBox == rhs.withinBox
+      && lhs.base == rhs.base
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -140,6 +152,7 @@ public struct SearchRequest: Hashable, Sendable {
     hasher.combine(tokens)
     hasher.combine(sort)
     hasher.combine(near)
+    hasher.combine(withinBox)
     hasher.combine(base)
   }
 
@@ -148,7 +161,7 @@ public struct SearchRequest: Hashable, Sendable {
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: true, text: text, tokenCount: tokens.count, scopeIndex: scopeIndex)
-      || near?.withinKilometers != nil
+      || near?.withinKilometers != nil || withinBox != nil
   }
 }
 
@@ -244,6 +257,6 @@ extension SearchController {
     setState(
       isActive: true, isFirstResponder: isFirstResponder, text: request.text,
       tokens: request.tokens, selectedScopeIndex: request.scopeIndex, sort: request.sort,
-      near: request.near, selection: selection)
+      near: request.near, withinBox: request.withinBox, selection: selection)
   }
 }

@@ -16,6 +16,7 @@ const state = {
   sort: "", // "" for relevance, else FIELD:asc or FIELD:desc (the API's sort=)
   near: "", // "" for none, else LAT,LON (the API's near=), in a catalog with a location
   within: "", // "" for any distance, else kilometres (the API's within=)
+  box: "", // "" for anywhere, else SOUTH,WEST,NORTH,EAST (the API's within_box=)
   results: [],
   matched: 0,
   suggestions: [],
@@ -132,6 +133,7 @@ function searchedFor(parameters) {
     parameters.set("near", state.near);
     if (state.within) parameters.set("within", state.within);
   }
+  if (state.box) parameters.set("within_box", state.box);
   return parameters;
 }
 
@@ -597,6 +599,29 @@ function setNear(near, within) {
   showSortMenu(state.catalog);
 }
 
+// The area results are kept inside ("" for anywhere), and the line that says so.
+function setArea(box) {
+  state.box = box;
+  $("area").hidden = !box;
+  $("area-text").textContent = box ? `In the area ${box.split(",").join(", ")}` : "";
+}
+
+// The area the results shown cover: their extent, its edges rounded outwards to 4 decimals
+// (about 10 m), so that every one of them stays inside; "" when none has a place.
+function resultsArea() {
+  const { latitude, longitude } = state.catalog.location;
+  const places = state.results
+    .map((result) => [result[latitude], result[longitude]])
+    .filter(([lat, lon]) => typeof lat === "number" && typeof lon === "number");
+  if (places.length === 0) return "";
+  const down = (x) => Math.floor(x * 1e4) / 1e4;
+  const up = (x) => Math.ceil(x * 1e4) / 1e4;
+  const lats = places.map(([lat]) => lat);
+  const lons = places.map(([, lon]) => lon);
+  return [down(Math.min(...lats)), down(Math.min(...lons)), up(Math.max(...lats)), up(Math.max(...lons))]
+    .map((edge) => String(Math.max(-180, Math.min(180, edge)))).join(",");
+}
+
 function useCatalog(catalog) {
   state.catalog = catalog;
   state.tokens = [];
@@ -606,6 +631,7 @@ function useCatalog(catalog) {
   state.within = "";
   $("near").value = "";
   $("within").value = "";
+  setArea("");
   $("near-picker").hidden = !catalog.location;
   showSortMenu(catalog);
   state.results = [];
@@ -636,7 +662,10 @@ async function start() {
   field().value = asked.get("q") || "";
   const scope = (asked.get("scope") || "").toLowerCase();
   state.scope = Math.max(0, catalog.scopes.findIndex((s) => s.toLowerCase() === scope));
-  if (catalog.location) setNear(asked.get("near") || "", asked.get("within") || "");
+  if (catalog.location) {
+    setNear(asked.get("near") || "", asked.get("within") || "");
+    setArea((asked.get("within_box") || "").replace(/\s+/g, ""));
+  }
   const sort = (asked.get("sort") || "").toLowerCase();
   const offered = [...$("sort").options].map((o) => o.value);
   const asKnown = offered.find((v) => v.toLowerCase() === sort || v.toLowerCase() === `${sort}:asc`);
@@ -666,6 +695,16 @@ async function start() {
       search();
     });
   }
+  $("this-area").addEventListener("click", () => {
+    const area = resultsArea();
+    if (!area) return showError("No result shown has a place to take an area from.");
+    setArea(area);
+    search();
+  });
+  $("area-clear").addEventListener("click", () => {
+    setArea("");
+    search();
+  });
   $("near-me").addEventListener("click", () => {
     if (!navigator.geolocation) return showError("This browser cannot tell where it is.");
     navigator.geolocation.getCurrentPosition(

@@ -335,7 +335,10 @@ extension AppModel {
         + (near.withinKilometers.map { " within \(FieldValue.format($0)) km" } ?? "")
     }
     let left =
-      controller.needsSearch ? "Searching…" : indicator.text + (sorted ?? "") + (near ?? "")
+      controller.needsSearch
+      ? "Searching…"
+      : indicator.text + (sorted ?? "") + (near ?? "")
+        + (controller.withinBox.map { " · in \($0)" } ?? "")
     grid.put(" " + left, x: 0, y: y, style: indicator.isNoResults ? .bold : .plain)
     // The summary on the right only where it fits beside the indicator, never over it.
     if indicator.isFiltering && !controller.needsSearch {

@@ -74,6 +74,13 @@ public struct AppModel: Sendable {
     if controller.searchesImmediately { syncSelection(resetToTop: true) }
   }
 
+  /// Keeps only the items inside an area from now on (`sift --within-box S,W,N,E`); the
+  /// footer says so.
+  public mutating func search(withinBox box: GeoBox?) {
+    controller.send(.setWithinBox(box))
+    if controller.searchesImmediately { syncSelection(resetToTop: true) }
+  }
+
   /// The orders Ctrl-S cycles through: relevance, each sortable field both ways, and nearest
   /// first near a place.
   var sortChoices: [SearchSort?] {

@@ -124,6 +124,14 @@ struct BenchCommand: AsyncParsableCommand {
       throw Failure.usage(error)
     }
     if let near = try resolvedPlace(controller.schema) { controller.send(.setNear(near)) }
+    if let box = try place.searchBox() {
+      guard controller.schema.location != nil else {
+        throw Failure.exit(
+          "--within-box: \(SearchRequestError.noLocation(catalog: controller.schema.name))",
+          status: 2)
+      }
+      controller.send(.setWithinBox(box))
+    }
     let openMilliseconds = Self.milliseconds(since: started)
     // The app builds the near-spelling dictionaries in the background once a catalog is open;
     // here they are built before typing, and what they cost is reported on its own.

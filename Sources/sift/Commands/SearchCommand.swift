@@ -30,6 +30,7 @@ struct SearchCommand: AsyncParsableCommand {
         sift search --catalog cities.sqlite --near 39.8,-89.6 spring
         sift search --catalog cities.sqlite --near 48.86,2.35 --within 30 \\
           --sort distance
+        sift search --catalog cities.sqlite --within-box -34.1,150.6,-33.6,151.3
       """
   )
 
@@ -151,13 +152,17 @@ struct SearchCommand: AsyncParsableCommand {
 
   /// The same reading of scope, tokens and text as `sift serve`'s search.
   private func request(_ text: String, schema: CatalogSchema) throws -> SearchRequest {
-    let near = try place.searchNear()
+    let (near, box) = (try place.searchNear(), try place.searchBox())
     do throws(SearchRequestError) {
       return try SearchRequest(
         SearchRequestInput(
           text: text, scope: scope, tokens: tokens, sort: sort.flatMap(SearchSort.init(parsing:)),
-          near: near),
+          near: near, withinBox: box),
         schema: schema)
+    } catch .noLocation {
+      throw Failure.exit(
+        "\(place.placeOption): \(SearchRequestError.noLocation(catalog: schema.name))", status: 2)
+
     } catch {
       throw Failure.usage(error)
     }
