@@ -58,12 +58,6 @@ public struct GeoBox: Hashable, Sendable, CustomStringConvertible {
     return ["\(location.latitude):\(s)..\(n)", longitude]
   }
 
-  /// `filterIdentifiers(_:)` as a base filter's tokens (`SearchCriteria.base`): what the box
-  /// keeps, never shown as the searcher's tokens.
-  public func filterTokens(_ location: LocationFields) -> [SearchToken] {
-    filterIdentifiers(location).map { SearchToken(text: $0, identifier: $0) }
-  }
-
   /// `SOUTH,WEST,NORTH,EAST`, as `init(parsing:)` reads it.
   public var description: String {
     [south, west, north, east].map(FieldValue.format).joined(separator: ",")
@@ -88,5 +82,15 @@ public enum GeoBoxError: Error, Hashable, Sendable, CustomStringConvertible {
     case .southOfNorth(let south, let north):
       "the south edge \(FieldValue.format(south)) is north of the north edge \(FieldValue.format(north))"
     }
+  }
+}
+
+extension SearchCriteria {
+  /// Keeps only the items inside `box` (nil: anywhere), through the base filter
+  /// (`GeoBox.filterIdentifiers(_:)`), as a tenant's rows are kept: never one of the searcher's
+  /// tokens. A catalog without a location has nothing to keep by.
+  mutating func keepInside(_ box: GeoBox?, location: LocationFields?) {
+    guard let box, let location else { return }
+    base += box.filterIdentifiers(location).map { SearchToken(text: $0, identifier: $0) }
   }
 }

@@ -160,10 +160,7 @@ public struct SearchController: Sendable {
     var criteria = SearchCriteria.searchField(
       presented: isActive, text: text, tokens: tokens, scopeIndex: selectedScopeIndex, sort: sort,
       near: near)
-    // The area filters as a tenant's rows do: never one of the searcher's tokens.
-    if let withinBox, let location = schema.location {
-      criteria.base = withinBox.filterTokens(location)
-    }
+    criteria.keepInside(withinBox, location: schema.location)
     return criteria
   }
 

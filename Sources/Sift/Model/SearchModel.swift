@@ -121,9 +121,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
     var criteria = SearchCriteria.searchField(
       presented: isPresented, text: text, tokens: resolvedTokens.tokens, scopeIndex: scope,
       sort: sort, near: near)
-    if let withinBox, let location = schema.catalog.location {
-      criteria.base = withinBox.filterTokens(location)
-    }
+    criteria.keepInside(withinBox, location: schema.catalog.location)
     return criteria
   }
 

@@ -86,8 +86,7 @@ enum ImportFileReader {
       // which only the whole file can tell: while some such column has only numbers so far,
       // the file is read once before, for those columns' cells alone. Its records are checked
       // as they are handed on: a problem the first reading meets stops it, for the second to
-      // report in its place in the file.
-      // An export's columns have their kinds in its settings.
+      // report in its place in the file. An export's columns have their kinds in its settings.
       let cells = settings.map(CSVExportCells.init)
       var numbers = CSVNumbers(
         header: reader.header, named: known.named.union(cells?.fields ?? []))

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import SiftStore
 
@@ -89,4 +90,13 @@ struct CatalogArgument {
       }
     }
   }
+}
+
+/// `--catalog` for a command on one catalog of any kind: `sift synonyms`, `sift export`.
+struct CatalogOption: ParsableArguments {
+  @Option(
+    help:
+      "A built-in catalog (products, candies, media, meals), a .sqlite file or postgresql://[USER@]HOST[:PORT]/DB?catalog=NAME."
+  )
+  var catalog: String
 }

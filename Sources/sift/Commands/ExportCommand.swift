@@ -28,11 +28,8 @@ struct ExportCommand: AsyncParsableCommand {
       """
   )
 
-  @Option(
-    help:
-      "A built-in catalog (products, candies, media, meals), a .sqlite file or postgresql://[USER@]HOST[:PORT]/DB?catalog=NAME."
-  )
-  var catalog: String
+  @OptionGroup var options: CatalogOption
+  var catalog: String { options.catalog }
 
   @Option(help: "jsonl (JSON Lines, the settings first) or csv (the settings in a file beside).")
   var format: CatalogExport.Format = .jsonLines
@@ -109,19 +106,21 @@ struct ExportCommand: AsyncParsableCommand {
 
 extension CatalogExport.Format: ExpressibleByArgument {}
 
-/// Lines written a megabyte at a time to standard output, or to a file that takes the place of
-/// `path` only when every line is in (a failed export leaves no half file behind).
+/// Lines to standard output (`StandardStreams.Output`, which writes them in large blocks), or
+/// to a file that takes the place of `path` only when every line is in (a failed export leaves
+/// no half file behind).
 private struct LineSink {
-  private let handle: FileHandle
-  private let path: String?
-  private let temporary: URL?
+  private enum Destination {
+    case standardOutput(StandardStreams.Output)
+    case file(FileHandle, temporary: URL, target: URL)
+  }
+
+  private let destination: Destination
   private var buffer: [UInt8] = []
 
   init(path: String?) throws {
-    self.path = path
     guard let path else {
-      handle = .standardOutput
-      temporary = nil
+      destination = .standardOutput(StandardStreams.Output())
       return
     }
     let target = URL(fileURLWithPath: path)
@@ -130,37 +129,40 @@ private struct LineSink {
     guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
       throw Failure.exit("export: cannot write \(path)", status: 1)
     }
-    handle = try FileHandle(forWritingTo: temporary)
-    self.temporary = temporary
+    destination = .file(
+      try FileHandle(forWritingTo: temporary), temporary: temporary, target: target)
   }
 
   mutating func write(_ line: String) throws {
-    buffer.append(contentsOf: line.utf8)
-    buffer.append(UInt8(ascii: "\n"))
-    if buffer.count >= 1 << 20 { try flush() }
+    switch destination {
+    case .standardOutput(let output): output.write(line + "\n")
+    case .file(let handle, _, _):
+      buffer.append(contentsOf: line.utf8)
+      buffer.append(UInt8(ascii: "\n"))
+      if buffer.count >= 1 << 20 {
+        try handle.write(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+      }
+    }
   }
 
   mutating func finish() throws {
-    try flush()
-    guard let temporary, let path else { return }
-    try handle.close()
-    let target = URL(fileURLWithPath: path)
-    if FileManager.default.fileExists(atPath: target.path) {
-      _ = try FileManager.default.replaceItemAt(target, withItemAt: temporary)
-    } else {
-      try FileManager.default.moveItem(at: temporary, to: target)
+    switch destination {
+    case .standardOutput(let output): output.flush()
+    case .file(let handle, let temporary, let target):
+      try handle.write(contentsOf: buffer)
+      try handle.close()
+      if FileManager.default.fileExists(atPath: target.path) {
+        _ = try FileManager.default.replaceItemAt(target, withItemAt: temporary)
+      } else {
+        try FileManager.default.moveItem(at: temporary, to: target)
+      }
     }
   }
 
   func abandon() {
-    guard let temporary else { return }
+    guard case .file(let handle, let temporary, _) = destination else { return }
     try? handle.close()
     try? FileManager.default.removeItem(at: temporary)
-  }
-
-  private mutating func flush() throws {
-    guard !buffer.isEmpty else { return }
-    try handle.write(contentsOf: buffer)
-    buffer.removeAll(keepingCapacity: true)
   }
 }

@@ -24,14 +24,6 @@ struct SynonymsCommand: AsyncParsableCommand {
     subcommands: [Add.self, List.self, Remove.self]
   )
 
-  struct CatalogOption: ParsableArguments {
-    @Option(
-      help:
-        "A built-in catalog (products, candies, media, meals), a .sqlite file or postgresql://[USER@]HOST[:PORT]/DB?catalog=NAME."
-    )
-    var catalog: String
-  }
-
   struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract:
