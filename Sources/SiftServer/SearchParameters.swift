@@ -1,7 +1,7 @@
 #if Server
 import Sift
 
-/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&near=LAT,LON&within=KM&within_box=S,W,N,E&limit=…&offset=…&facets=1&explain=1&crop=N&after=VERSION`,
+/// `GET /catalogs/NAME/search?q=…&scope=…&token=…&sort=…&near=LAT,LON&within=KM&within_box=S,W,N,E&distinct=FIELD&limit=…&offset=…&facets=1&explain=1&crop=N&after=VERSION`,
 /// checked: every value has a bound, and one out of it is a 400 that names the parameter.
 package struct SearchParameters: Sendable, Equatable {
   var input: SearchRequestInput
@@ -50,9 +50,13 @@ package struct SearchParameters: Sendable, Equatable {
       }
       sort = parsed
     }
+    let distinct = query["distinct"].flatMap { $0.isEmpty ? nil : $0 }
+    if let distinct, distinct.count > Self.maximumQueryLength {
+      throw .badRequest("distinct: longer than \(Self.maximumQueryLength) characters")
+    }
     input = SearchRequestInput(
       text: text, scope: scope, tokens: tokens, sort: sort, near: try Self.place(query),
-      withinBox: try Self.box(query))
+      withinBox: try Self.box(query), distinct: distinct)
     limit = try Self.number(query, "limit", default: Self.defaultLimit, in: 0...Self.maximumLimit)
     offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
     facets = try Self.flag(query, "facets")

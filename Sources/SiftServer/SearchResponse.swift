@@ -8,12 +8,13 @@ import Sift
 /// (`#` alone offers them all) and `didYouMean` the catalog word nearest a query that found
 /// nothing, as the app offers them. `tokens`, when the request had any, are its tokens as the
 /// catalog shows them (`country:BR` as "BR" with its icon), for a page to draw as chips; `sort`,
-/// the order asked for (`price:desc`); `scopeTitles`, the scope buttons a tenant sees (its own
+/// the order asked for (`price:desc`); `distinct`, the field results are grouped by (then
+/// `matched` counts groups, facets items); `scopeTitles`, the scope buttons a tenant sees (its own
 /// categories). Keys sorted, so the same answer is the same bytes.
 enum SearchResponse {
   static func json(
     catalog: String, page: SearchPage, schema: CatalogSchema, tokens: [SearchToken] = [],
-    sort: SearchSort? = nil, scopeTitles: Set<String>? = nil
+    sort: SearchSort? = nil, distinct: String? = nil, scopeTitles: Set<String>? = nil
   ) -> JSONValue {
     let indicator = page.indicator
     var members: [(String, JSONValue)] = [
@@ -27,6 +28,7 @@ enum SearchResponse {
     ]
     if !tokens.isEmpty { members.append(("tokens", .array(tokens.map(json)))) }
     if let sort { members.append(("sort", .string(sort.description))) }
+    if let distinct { members.append(("distinct", .string(distinct))) }
     if let facets = page.facets {
       members.append(("facets", facets.json(schema: schema, scopeTitles: scopeTitles)))
     }

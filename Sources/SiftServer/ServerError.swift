@@ -45,6 +45,8 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
       return .badRequest("sort: \(error)")
     case .noLocation:
       return .badRequest("\(place): \(error)")
+    case .notDistinct:
+      return .badRequest("distinct: \(error)")
     default:
       // An invalid token: the engine's message, under the parameter's name.
       return .badRequest("token: \(error)")

@@ -548,7 +548,7 @@ public struct SiftServer: Sendable {
     }
     return SearchResponse.json(
       catalog: catalog.name, page: page, schema: catalog.schema, tokens: request.tokens,
-      sort: request.sort, scopeTitles: scopeTitles)
+      sort: request.sort, distinct: request.distinct, scopeTitles: scopeTitles)
   }
 
   /// `GET /search?catalog=a&catalog=b&q=…`: each catalog's answer under its name, searched at

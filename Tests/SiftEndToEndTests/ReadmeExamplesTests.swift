@@ -85,7 +85,7 @@ struct ReadmeExamplesTests {
     let heading = "### Near a place"
     let readme = try Self.readme
     let examples = Self.examples(under: heading, in: readme)
-    #expect(examples.count == 6, "the README's block was read: \(examples)")
+    #expect(examples.count == 7, "the README's block was read: \(examples)")
     let section = try #require(readme.range(of: "\n" + heading + "\n"))
     let rest = readme[section.upperBound...]
     let open = try #require(rest.range(of: "```jsonl\n"))

@@ -81,6 +81,39 @@ struct SearchEndpointTests {
     return (rows.map(\.rawValue), session.controller.indicator.text, rows.count)
   }
 
+  @Test("distinct=FIELD: one result per value, as the session answers; facets count items")
+  func distinct() async throws {
+    let (server, stores, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A search the server remembers without groups is where the grouped one starts from.
+    _ = try await Self.get(server, "/catalogs/products/search?q=r")
+    for (query, text) in [("q=r", "r"), ("q=ro", "ro"), ("", "")] {
+      let input = SearchRequestInput(text: text, distinct: "category")
+      let expected = try Self.expected(stores["products"]!, input)
+      let (status, json) = try await Self.get(
+        server, "/catalogs/products/search?\(query)&distinct=category&facets=1")
+      #expect(status == .ok)
+      let results = json["results"] as? [[String: Any]] ?? []
+      #expect(results.compactMap { $0["id"] as? String } == expected.ids, "\(query)")
+      #expect(json["matched"] as? Int == expected.matched)
+      #expect(json["distinct"] as? String == "type")
+      let categories = results.compactMap { $0["type"] as? String }
+      #expect(Set(categories).count == categories.count && !categories.isEmpty)
+      // The facets are those of the search without groups.
+      let plain = try await Self.get(server, "/catalogs/products/search?\(query)&facets=1").json
+      #expect(
+        NSDictionary(dictionary: json["facets"] as? [String: Any] ?? [:])
+          == NSDictionary(dictionary: plain["facets"] as? [String: Any] ?? [:]))
+      #expect((plain["matched"] as? Int ?? 0) > expected.matched, "\(query)")
+    }
+    let (status, error) = try await Self.get(server, "/catalogs/products/search?distinct=colour")
+    #expect(status == .badRequest)
+    #expect(
+      error["error"] as? String
+        == "distinct: cannot keep one result per \"colour\": catalog products groups by title, year, price, type"
+    )
+  }
+
   @Test(
     "search equals the session sift search uses, for the seed scenarios",
     arguments: [

@@ -163,6 +163,19 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     return nil
   }
 
+  /// The field results may be grouped by (`SearchCriteria.distinct`), named as
+  /// `field(named:)` reads it: a text or number field, or the category field. A stored field is
+  /// kept with the item but not in the index, so it cannot group.
+  public func distinctField(named name: String) -> FieldDefinition? {
+    guard let field = field(named: name) else { return nil }
+    return field.kind != .category || field.name == categoryField ? field : nil
+  }
+
+  /// The fields results may be grouped by, in schema order: what an error lists.
+  public var distinctFieldNames: [String] {
+    fields.filter { $0.kind != .category || $0.name == categoryField }.map(\.name)
+  }
+
   /// Every name a query may use for a field, for "did you mean" suggestions.
   public var fieldNames: [String] {
     var names = fields.map(\.name)

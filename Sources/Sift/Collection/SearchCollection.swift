@@ -332,7 +332,8 @@ extension SearchCollection {
 
   /// Applies one element's edit to the index, puts the element where the criteria in force
   /// rank it (or nowhere), and reports the row changes: only its own row moves, so they are
-  /// read from its row before and after.
+  /// read from its row before and after — except under `SearchCriteria.distinct`, where
+  /// another item may take or give up its group's row, and the rows are compared whole.
   ///
   /// The matches let go of the index they were made from while it changes, so the index is
   /// changed in place rather than copied whole.
@@ -341,6 +342,7 @@ extension SearchCollection {
     _ change: (inout SearchIndex<ID>) throws(CatalogEditError) -> Void
   ) throws(CatalogEditError) -> RowChanges {
     let oldRow = row(of: id)
+    let before = request.distinct == nil ? nil : Array(matches.ids)
     matches = matches.detached()
     do {
       try change(&index)
@@ -351,6 +353,9 @@ extension SearchCollection {
     revision += 1
     matches = index.replacing(id, in: matches, request: request)
     if baseCount != nil { baseCount = countedBase() }
+    if let before {
+      return RowChanges(from: before, to: Array(matches.ids), changed: changed ? [id] : [])
+    }
     return RowChanges(row: oldRow, becoming: row(of: id), changed: changed)
   }
 

@@ -32,6 +32,8 @@ public struct SearchController: Sendable {
     case setNear(SearchNear?)
     /// Only the items inside an area (a map's "search this area"); nil: anywhere.
     case setWithinBox(GeoBox?)
+    /// One result per value of this field (the best city of each country); nil: every match.
+    case setDistinct(String?)
     /// The suggestion at this index of `suggestions` was chosen: it replaces the word being
     /// typed and becomes a token.
     case acceptSuggestion(Int)
@@ -81,6 +83,9 @@ public struct SearchController: Sendable {
   public private(set) var near: SearchNear?
   /// The area results are kept inside; like the place, it outlasts a Cancel and is not saved.
   public private(set) var withinBox: GeoBox?
+  /// The field results are grouped by, one row per value, spelt as the schema does; like the
+  /// sort, it outlasts a Cancel and is not saved.
+  public private(set) var distinct: String?
   public private(set) var selection: ItemID?
   /// The facets counted with the rows shown, when searches run elsewhere (kept so a screen
   /// drawn many times does not count them each time); nil: count them when asked.
@@ -137,6 +142,7 @@ public struct SearchController: Sendable {
     SearchCriteria.isFiltering(
       presented: isActive, text: text, tokenCount: tokens.count, scopeIndex: selectedScopeIndex)
       || collection.resolved.near?.withinKilometers != nil || withinBox != nil
+      || distinct != nil
   }
 
   /// The ids of the items shown, best first: every item when not filtering.
@@ -161,6 +167,7 @@ public struct SearchController: Sendable {
       presented: isActive, text: text, tokens: tokens, scopeIndex: selectedScopeIndex, sort: sort,
       near: near)
     criteria.keepInside(withinBox, location: schema.location)
+    criteria.distinct = distinct
     return criteria
   }
 
@@ -201,6 +208,8 @@ public struct SearchController: Sendable {
       near = newNear
     case .setWithinBox(let box):
       withinBox = box
+    case .setDistinct(let field):
+      distinct = field.flatMap { schema.distinctField(named: $0)?.name }
     case .acceptSuggestion(let index):
       let offered = suggestions
       if offered.indices.contains(index) {
@@ -283,7 +292,7 @@ public struct SearchController: Sendable {
   mutating func setState(
     isActive: Bool, isFirstResponder: Bool, text: String, tokens: [SearchToken],
     selectedScopeIndex: Int, sort: SearchSort?, near: SearchNear? = nil,
-    withinBox: GeoBox? = nil, selection: ItemID?
+    withinBox: GeoBox? = nil, distinct: String? = nil, selection: ItemID?
   ) {
     presentation = isActive ? (isFirstResponder ? .editing : .presented) : .dismissed
     self.text = text
@@ -292,6 +301,7 @@ public struct SearchController: Sendable {
     self.sort = sort.flatMap(schema.resolved)
     self.near = near
     self.withinBox = withinBox
+    self.distinct = distinct.flatMap { schema.distinctField(named: $0)?.name }
     self.selection = nil
     refresh()
     if let selection, collection.row(of: selection) != nil { self.selection = selection }

@@ -73,7 +73,8 @@ extension SearchIndex {
     }
     var facets = plan.facets(
       current: (current.total, current.byCategory),
-      unscoped: unscoped.map { ($0.total, $0.byCategory) }, shown: matches.count,
+      // Items, not the groups of a distinct search.
+      unscoped: unscoped.map { ($0.total, $0.byCategory) }, shown: matches.slots.count,
       searched: searched)
     facets.ranges = numberRanges(matches.slots)
     return facets

@@ -59,6 +59,11 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var withinBox: GeoBox? {
     didSet { if withinBox != oldValue { stateChanged() } }
   }
+  /// One result per value of this field — the best edition of each book, the best city of each
+  /// country — named as the schema names it; the count says how many groups. Nil: every match.
+  public var distinct: String? {
+    didSet { if distinct != oldValue { stateChanged() } }
+  }
   /// Whether the search interface is presented. Dismissing it shows everything again.
   public var isPresented = false {
     didSet { if isPresented != oldValue { stateChanged() } }
@@ -111,7 +116,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: isPresented, text: text, tokenCount: tokens.count, scopeIndex: scope)
-      || near?.withinKilometers != nil || withinBox != nil
+      || near?.withinKilometers != nil || withinBox != nil || distinct != nil
   }
 
   /// What the current state filters by, by the rule `SearchController` follows
@@ -122,6 +127,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
       presented: isPresented, text: text, tokens: resolvedTokens.tokens, scopeIndex: scope,
       sort: sort, near: near)
     criteria.keepInside(withinBox, location: schema.catalog.location)
+    criteria.distinct = distinct
     return criteria
   }
 

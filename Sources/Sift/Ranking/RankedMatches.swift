@@ -10,7 +10,7 @@ import Foundation
 package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   /// The matching ids, best first.
   package var ids: MatchedIDs<ID> {
-    MatchedIDs(order: order, idsBySlot: idsBySlot, count: slots.count)
+    MatchedIDs(order: order, idsBySlot: idsBySlot, count: count)
   }
   /// The index's id column when these matches were made: `ids` reads it row by row.
   private let idsBySlot: SlotIDs<ID>
@@ -18,8 +18,10 @@ package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   package private(set) var includesNearSpellings: Bool
   /// How many of the matches have every term as written.
   package private(set) var exactCount: Int
-  /// Every match, in slot order: what counts, facets and a narrower search read.
+  /// Every match, in slot order: what facets and a narrower search read.
   let slots: [Int32]
+  /// How many rows there are: every match, or under `MatchRequest.distinct` one per group.
+  package let count: Int
   /// The rows in order, as far as they have been asked for.
   let order: MatchOrder<ID>
   /// The index layout the slots refer to.
@@ -27,17 +29,16 @@ package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
 
   init(
     slots: [Int32], order: MatchOrder<ID>, idsBySlot: SlotIDs<ID>, includesNearSpellings: Bool,
-    exactCount: Int, layout: Int
+    exactCount: Int, layout: Int, count: Int? = nil
   ) {
     self.slots = slots
+    self.count = count ?? slots.count
     self.order = order
     self.idsBySlot = idsBySlot
     self.includesNearSpellings = includesNearSpellings
     self.exactCount = exactCount
     self.layout = layout
   }
-
-  package var count: Int { slots.count }
 
   /// The id at `row`.
   package func id(at row: Int) -> ID { idsBySlot[Int(order.entry(at: row).slot)] }
@@ -58,7 +59,8 @@ package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   func detached() -> RankedMatches {
     RankedMatches(
       slots: slots, order: order.detached(), idsBySlot: idsBySlot,
-      includesNearSpellings: includesNearSpellings, exactCount: exactCount, layout: layout)
+      includesNearSpellings: includesNearSpellings, exactCount: exactCount, layout: layout,
+      count: count)
   }
 }
 
@@ -160,6 +162,9 @@ extension SearchIndex {
     } else {
       outcome = searchSlots(request, within: nil, rows: rows)
     }
+    if let field = request.distinct, let grouping = grouping(of: field) {
+      return distinctMatches(outcome, request: request, grouping: grouping)
+    }
     let order = MatchOrder<ID>(
       first: outcome.ordered, isComplete: outcome.isComplete,
       ranker: .init(index: self, request: request, slots: outcome.slots))
@@ -167,6 +172,26 @@ extension SearchIndex {
       slots: outcome.slots, order: order, idsBySlot: ids,
       includesNearSpellings: outcome.includesNearSpellings, exactCount: outcome.exactCount,
       layout: layout)
+  }
+
+  /// `outcome` with one row per group: every match is put in order, so each group's first
+  /// stands where it would among them all.
+  ///
+  /// - Complexity: every match ranked (O(*m*) on every core) and sorted, then O(*m*) to keep the
+  ///   first of each group.
+  private func distinctMatches(
+    _ outcome: SearchOutcome, request: MatchRequest, grouping: Grouping
+  ) -> RankedMatches<ID> {
+    let ordered =
+      outcome.isComplete
+      ? outcome.ordered : firstRows(of: request, outcome.slots, rows: .max).entries
+    let kept = firstOfEachGroup(ordered, by: grouping)
+    return RankedMatches(
+      slots: outcome.slots, order: MatchOrder(first: kept, isComplete: true, ranker: nil),
+      idsBySlot: ids, includesNearSpellings: outcome.includesNearSpellings,
+      exactCount: outcome.includesNearSpellings
+        ? kept.count { MatchRank(packed: $0.rank).typos == 0 } : kept.count,
+      layout: layout, count: kept.count)
   }
 
   /// The most matches worth refining one by one rather than rescanning: an eighth of the slots.
@@ -181,6 +206,8 @@ extension SearchIndex {
   package func replacing(
     _ id: ID?, in matches: RankedMatches<ID>, request: MatchRequest
   ) -> RankedMatches<ID> {
+    // Under `distinct` an edit may change which item leads its group: search again.
+    if request.distinct != nil { return search(request) }
     let (ordered, wasComplete) = matches.order.snapshot
     var entries: [RankedSlot] = []
     entries.reserveCapacity(ordered.count + 1)

@@ -24,6 +24,9 @@ package struct MatchRequest: Hashable, Sendable {
   package var sort: SearchSort?
   /// The place distances are measured from, and the radius that keeps items; nil: none.
   package var near: SearchNear?
+  /// The field whose value groups the matches, one row per group (`SearchCriteria.distinct`);
+  /// nil: every match is a row.
+  package var distinct: String?
 
   package init(
     terms: [QueryTerm], requiredCategory: String? = nil, searchedFields: [String]? = nil,
@@ -157,6 +160,7 @@ extension ResolvedCriteria {
       terms: searchedTerms, typos: typos, isTyping: query.endsInTypedWord, sort: sort,
       near: near)
     request.baseTermCount = baseTerms.count
+    request.distinct = distinct
     switch scope?.filter {
     case .category(let value): request.requiredCategory = TextFolding.fold(value)
     case .fields(let names): request.searchedFields = names

@@ -16,11 +16,17 @@ public struct SearchCriteria: Hashable, Sendable {
   /// tokens are, but never theirs: it does not make a search filter, it is neither offered nor
   /// highlighted, and the total counts only the items it keeps.
   public var base: [SearchToken]
+  /// One result per value of this field (`country`: the best city of each country), where the
+  /// best of each group would stand; the total counts groups, facets still count items. An
+  /// item without a value is a group of its own. Nil (or a field the catalog does not index):
+  /// every match.
+  public var distinct: String?
 
   public init(
     text: String = "", tokens: [SearchToken] = [], scopeIndex: Int = 0, sort: SearchSort? = nil,
-    near: SearchNear? = nil, base: [SearchToken] = []
+    near: SearchNear? = nil, base: [SearchToken] = [], distinct: String? = nil
   ) {
+    self.distinct = distinct
     self.text = text
     self.tokens = tokens
     self.scopeIndex = scopeIndex
@@ -51,6 +57,8 @@ public struct ResolvedCriteria: Hashable, Sendable {
   public var diagnostics: [QueryDiagnostic]
   /// The catalog's synonyms, which the request's terms are expanded with.
   public var synonyms: Synonyms
+  /// The field results are grouped by, spelt as the schema does; nil: every match is a row.
+  public var distinct: String?
 
   public init(_ criteria: SearchCriteria, schema: CatalogSchema) {
     self.criteria = criteria
@@ -75,6 +83,7 @@ public struct ResolvedCriteria: Hashable, Sendable {
     sort = criteria.sort.flatMap(schema.resolved)
     near = schema.location == nil ? nil : criteria.near
     synonyms = schema.synonyms
+    distinct = criteria.distinct.flatMap { schema.distinctField(named: $0)?.name }
   }
 
   /// All terms: the text's, then the tokens', then the base filter's.

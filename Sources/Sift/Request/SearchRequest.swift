@@ -15,11 +15,15 @@ public struct SearchRequestInput: Hashable, Sendable {
   /// Token identifiers of a filter the searcher did not choose (a tenant token's), applied as
   /// tokens are but never shown as theirs (`SearchCriteria.base`).
   public var base: [String]
+  /// One result per value of this field (`--distinct country`); nil: every match.
+  public var distinct: String?
 
   public init(
     text: String, scope: String? = nil, tokens: [String] = [], sort: SearchSort? = nil,
-    near: SearchNear? = nil, withinBox: GeoBox? = nil, base: [String] = []
+    near: SearchNear? = nil, withinBox: GeoBox? = nil, base: [String] = [],
+    distinct: String? = nil
   ) {
+    self.distinct = distinct
     self.text = text
     self.scope = scope
     self.tokens = tokens
@@ -45,6 +49,8 @@ public struct SearchRequest: Hashable, Sendable {
   public let near: SearchNear?
   /// The area results are kept inside, when one was asked for: the base filter holds it.
   public let withinBox: GeoBox?
+  /// The field results are grouped by, one row per value, spelt as the schema does.
+  public var distinct: String? { criteria.distinct }
   /// What the request filters by: `SearchCriteria.searchField(presented:text:tokens:scopeIndex:)`
   /// of a presented search.
   public let criteria: SearchCriteria
@@ -57,10 +63,22 @@ public struct SearchRequest: Hashable, Sendable {
   ///
   /// - Throws: `SearchRequestError` for a scope the catalog does not have, a token that is
   ///   not one of its filters, a sort by a field it cannot sort by, a place in a catalog
-  ///   without locations or a sort by distance without a place.
+  ///   without locations, a sort by distance without a place or a group by a field the
+  ///   catalog does not index.
   public init(_ input: SearchRequestInput, schema: CatalogSchema) throws(SearchRequestError) {
     if input.near != nil || input.withinBox != nil, schema.location == nil {
       throw .noLocation(catalog: schema.name)
+    }
+    var distinct: String?
+    if let asked = input.distinct {
+      guard let field = schema.distinctField(named: asked) else {
+        throw .notDistinct(
+          asked, catalog: schema.name, fields: schema.distinctFieldNames,
+          isKept: schema.storedFields.contains {
+            CatalogSchema.fieldKey($0.name) == CatalogSchema.fieldKey(asked)
+          })
+      }
+      distinct = field.name
     }
     var sort: SearchSort?
     if let asked = input.sort {
@@ -95,6 +113,7 @@ public struct SearchRequest: Hashable, Sendable {
       presented: true, text: input.text, tokens: tokens, scopeIndex: scopeIndex, sort: sort,
       near: input.near)
     criteria.base = base
+    criteria.distinct = distinct
     self.criteria = criteria
     suggestions = schema.suggestedTokens(forText: input.text, excluding: tokens + base)
   }
@@ -143,7 +162,7 @@ public struct SearchRequest: Hashable, Sendable {
   public static func == (lhs: SearchRequest, rhs: SearchRequest) -> Bool {
     lhs.text == rhs.text && lhs.scopeIndex == rhs.scopeIndex && lhs.tokens == rhs.tokens
       && lhs.sort == rhs.sort && lhs.near == rhs.near && lhs.withinBox == rhs.withinBox
-      && lhs.base == rhs.base
+      && lhs.base == rhs.base && lhs.distinct == rhs.distinct
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -154,6 +173,7 @@ public struct SearchRequest: Hashable, Sendable {
     hasher.combine(near)
     hasher.combine(withinBox)
     hasher.combine(base)
+    hasher.combine(distinct)
   }
 
   /// Whether it filters at all (`SearchCriteria.isFiltering(presented:text:tokenCount:scopeIndex:)`):
@@ -161,7 +181,7 @@ public struct SearchRequest: Hashable, Sendable {
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: true, text: text, tokenCount: tokens.count, scopeIndex: scopeIndex)
-      || near?.withinKilometers != nil || withinBox != nil
+      || near?.withinKilometers != nil || withinBox != nil || distinct != nil
   }
 }
 
@@ -178,6 +198,9 @@ public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertib
   case noLocation(catalog: String)
   /// `--sort distance` without a place to measure from.
   case distanceWithoutPlace
+  /// A group (`--distinct`) by a field the catalog does not have, or keeps with each item
+  /// without indexing it (`isKept`).
+  case notDistinct(String, catalog: String, fields: [String], isKept: Bool = false)
 
   public var description: String {
     switch self {
@@ -202,6 +225,11 @@ public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertib
         "catalog \(catalog) has no location to be near: import it with --location LAT_FIELD,LON_FIELD"
     case .distanceWithoutPlace:
       return "a sort by distance needs a place to measure from (--near LAT,LON, near=LAT,LON)"
+    case .notDistinct(let field, let catalog, let fields, let isKept):
+      let kept =
+        isKept ? " (\(field) is kept, not searched: import it with --text or --number)" : ""
+      return
+        "cannot keep one result per \"\(field)\": catalog \(catalog) groups by \(fields.joined(separator: ", "))\(kept)"
     }
   }
 }
@@ -235,9 +263,11 @@ extension SearchCriteria {
   }
 
   /// Whether these criteria keep fewer than every item: text, a token, a scope past the
-  /// first or a radius (a sort or a place alone reorders, it does not filter).
+  /// first, a radius or one result per group (a sort or a place alone reorders, it does not
+  /// filter).
   public var filters: Bool {
     !text.isEmpty || !tokens.isEmpty || scopeIndex != 0 || near?.withinKilometers != nil
+      || distinct != nil
   }
 }
 
@@ -257,6 +287,7 @@ extension SearchController {
     setState(
       isActive: true, isFirstResponder: isFirstResponder, text: request.text,
       tokens: request.tokens, selectedScopeIndex: request.scopeIndex, sort: request.sort,
-      near: request.near, withinBox: request.withinBox, selection: selection)
+      near: request.near, withinBox: request.withinBox, distinct: request.distinct,
+      selection: selection)
   }
 }

@@ -110,4 +110,17 @@ extension SearchSchema {
     }
     return sort
   }
+
+  /// The field name that groups results by `keyPath` (`model.distinct = try
+  /// schema.distinct(by: \.author)`: the best book of each author).
+  ///
+  /// - Throws: `CatalogSchemaError.undeclaredKeyPath` when no such field is declared.
+  public func distinct<Value>(
+    by keyPath: any KeyPath<Element, Value> & Sendable
+  ) throws(CatalogSchemaError) -> String {
+    guard let field = field(for: keyPath), catalog.distinctField(named: field.name) != nil else {
+      throw .undeclaredKeyPath(String(describing: keyPath as AnyKeyPath), role: "distinct")
+    }
+    return field.name
+  }
 }

@@ -55,6 +55,12 @@ struct BenchCommand: AsyncParsableCommand {
 
   @OptionGroup var place: PlaceOptions
 
+  @Option(
+    help: ArgumentHelp(
+      "Type every query with one result per value of FIELD, as sift search --distinct does.",
+      valueName: "FIELD"))
+  var distinct: String?
+
   func validate() throws {
     if let sort, SearchSort(parsing: sort) == nil {
       throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not \"\(sort)\"")
@@ -131,6 +137,16 @@ struct BenchCommand: AsyncParsableCommand {
           status: 2)
       }
       controller.send(.setWithinBox(box))
+    }
+    if let distinct {
+      do throws(SearchRequestError) {
+        // The request names what is wrong with the field, as sift search does.
+        _ = try SearchRequest(
+          SearchRequestInput(text: "", distinct: distinct), schema: controller.schema)
+      } catch {
+        throw Failure.usage(error)
+      }
+      controller.send(.setDistinct(distinct))
     }
     let openMilliseconds = Self.milliseconds(since: started)
     // The app builds the near-spelling dictionaries in the background once a catalog is open;

@@ -31,6 +31,7 @@ struct SearchCommand: AsyncParsableCommand {
         sift search --catalog cities.sqlite --near 48.86,2.35 --within 30 \\
           --sort distance
         sift search --catalog cities.sqlite --within-box -34.1,150.6,-33.6,151.3
+        sift search --catalog cities.sqlite --distinct country --limit 5 san
       """
   )
 
@@ -55,6 +56,12 @@ struct SearchCommand: AsyncParsableCommand {
   var sort: String?
 
   @OptionGroup var place: PlaceOptions
+
+  @Option(
+    help: ArgumentHelp(
+      "Show only the best result of each value of FIELD (the first city of each country), where it stands among all the matches; the count is of groups, --facets still counts items. An item without a value is a group of its own.",
+      valueName: "FIELD"))
+  var distinct: String?
 
   @Option(
     help: ArgumentHelp(
@@ -157,7 +164,7 @@ struct SearchCommand: AsyncParsableCommand {
       return try SearchRequest(
         SearchRequestInput(
           text: text, scope: scope, tokens: tokens, sort: sort.flatMap(SearchSort.init(parsing:)),
-          near: near, withinBox: box),
+          near: near, withinBox: box, distinct: distinct),
         schema: schema)
     } catch .noLocation {
       throw Failure.exit(
@@ -485,6 +492,7 @@ extension Failure {
     case .unsortable, .distanceWithoutPlace: exit("--sort: \(error)", status: 2)
     case .noLocation: exit("--near: \(error)", status: 2)
     case .unknownScope: exit(error.description, status: 2)
+    case .notDistinct: exit("--distinct: \(error)", status: 2)
     }
   }
 }

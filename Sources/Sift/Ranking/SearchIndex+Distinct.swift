@@ -1,0 +1,63 @@
+/// One result per group (`SearchCriteria.distinct`): of the matches that share a value of a
+/// field — the cities of one country, the editions of one book — only the best-ranked shows,
+/// where it would stand among all of them. The total counts groups; facets still count every
+/// match, so a category button says how many items it holds, not how many groups.
+///
+/// An item without a value for the field is a group of its own: it is never hidden behind
+/// another item that has none either.
+extension SearchIndex {
+  /// How a field's value is read per slot, from the index's own columns.
+  enum Grouping {
+    case category
+    case number(column: Int)
+    case text(column: Int)
+  }
+
+  /// The grouping of the field `name` (any spelling `CatalogSchema.field(named:)` reads); nil
+  /// when the index keeps no column of it.
+  func grouping(of name: String) -> Grouping? {
+    guard let field = schema.field(named: name) else { return nil }
+    switch field.kind {
+    case .category:
+      return field.name == schema.categoryField ? .category : nil
+    case .number:
+      return numberFields.firstIndex { $0.name == field.name }.map { .number(column: $0) }
+    case .text:
+      return textFields.firstIndex { $0.name == field.name }.map { .text(column: $0) }
+    }
+  }
+
+  /// `ordered`, the matches in order, less every match whose group an earlier one holds.
+  ///
+  /// - Complexity: O(*k*) in the matches; a text field copies each match's folded value once.
+  func firstOfEachGroup(_ ordered: [RankedSlot], by grouping: Grouping) -> [RankedSlot] {
+    var kept: [RankedSlot] = []
+    switch grouping {
+    case .category:
+      var seen = Set<Int32>()
+      for entry in ordered {
+        let value = categories[Int(entry.slot)]
+        if value < 0 || seen.insert(value).inserted { kept.append(entry) }
+      }
+    case .number(let column):
+      var seen = Set<UInt64>()
+      numbers[column].withUnsafeBufferPointer { values in
+        for entry in ordered {
+          let value = values[Int(entry.slot)]
+          // -0 and 0 are one value; NaN is no value.
+          if value.isNaN || seen.insert((value + 0).bitPattern).inserted { kept.append(entry) }
+        }
+      }
+    case .text(let column):
+      var seen = Set<[UInt8]>()
+      columns[column].withUnsafeBytes { bytes, starts in
+        for entry in ordered {
+          let slot = Int(entry.slot)
+          let range = Int(starts[slot])..<Int(starts[slot + 1])
+          if range.isEmpty || seen.insert(Array(bytes[range])).inserted { kept.append(entry) }
+        }
+      }
+    }
+    return kept
+  }
+}
