@@ -1,8 +1,9 @@
 extension CatalogSchema {
   /// Tokens offered for the word being typed at the end of `text`: the catalog's categories
-  /// (and extra tokens) whose text has a word starting with it, "cho" → Chocolate. A word
-  /// starting with `#` asks for them explicitly, and `#` alone offers them all. Tokens already
-  /// in the field are not offered again.
+  /// (and extra tokens) whose text has a word starting with it, "cho" → Chocolate — or when
+  /// none has, a word within its typo budget, "#chocolte" → Chocolate (`FacetValue`'s rule). A
+  /// word starting with `#` asks for them explicitly, and `#` alone offers them all. Tokens
+  /// already in the field are not offered again.
   public func suggestedTokens(forText text: String, excluding present: [SearchToken])
     -> [SearchToken]
   {
@@ -10,11 +11,10 @@ extension CatalogSchema {
     let folded = TextFolding.fold(fragment.word)
     guard fragment.isExplicit || folded.count >= 2 else { return [] }
     let present = Set(present.map(\.identifier))
-    return suggestedTokens.filter { token in
-      !present.contains(token.identifier)
-        && (folded.isEmpty
-          || TextFolding.fold(token.text).split(separator: " ").contains { $0.hasPrefix(folded) })
-    }
+    // A word of the token starts with the word typed; else one within its typo budget
+    // ("#frnace" offers France), as a category's values are searched.
+    return FacetValueMatcher(fragment.word).filter(
+      suggestedTokens.filter { !present.contains($0.identifier) }, name: \.text)
   }
 
   /// The last word of the text, when the text ends in one, and whether it starts with `#`.

@@ -73,18 +73,27 @@ final class MatchOrder<ID: Hashable & Sendable>: Sendable {
     /// What ranks more rows: the index as it was searched, the request and every match. Nil
     /// once the order is whole (so the index copy goes), or when it was detached from its index.
     var ranker: Ranker?
+    /// How many rows of the order of every match `ordered` holds or, under a grouping, was
+    /// kept from.
+    var read: Int
 
     /// Ranks enough further rows that `row` is among them: at least twice as many as before,
-    /// and every one once a quarter of the matches is asked for.
+    /// and every one once a quarter of the matches is asked for. Under a grouping, as many
+    /// more again until the first of that many groups is among them.
     mutating func extend(through row: Int) {
       guard row >= ordered.count, !isComplete, let ranker else { return }
-      let wanted = max(2 * (row + 1), 2 * ordered.count)
-      let (entries, complete) = ranker.index.firstRows(
-        of: ranker.request, ranker.slots,
-        rows: wanted * 4 >= ranker.slots.count ? .max : wanted)
-      ordered = entries
-      isComplete = complete
-      if complete { self.ranker = nil }
+      var wanted = max(2 * (row + 1), 2 * read)
+      while true {
+        let (entries, complete) = ranker.index.firstRows(
+          of: ranker.request, ranker.slots,
+          rows: wanted * 4 >= ranker.slots.count ? .max : wanted)
+        ordered = ranker.grouping.map { ranker.index.firstOfEachGroup(entries, by: $0) } ?? entries
+        read = entries.count
+        isComplete = complete
+        if complete { self.ranker = nil }
+        if complete || row < ordered.count { return }
+        wanted *= 2
+      }
     }
   }
 
@@ -92,14 +101,19 @@ final class MatchOrder<ID: Hashable & Sendable>: Sendable {
     let index: SearchIndex<ID>
     let request: MatchRequest
     let slots: [Int32]
+    /// One row per group of this field's values (`MatchRequest.distinct`); nil: every match.
+    var grouping: SearchIndex<ID>.Grouping? = nil
   }
 
   private let state: Locked<State>
 
-  /// The first `entries` of an order, and what ranks the rest.
-  init(first entries: [RankedSlot], isComplete: Bool, ranker: Ranker?) {
+  /// The first `entries` of an order, and what ranks the rest. Under the ranker's grouping,
+  /// `entries` were kept from the first `read` rows of the order of every match.
+  init(first entries: [RankedSlot], isComplete: Bool, ranker: Ranker?, read: Int? = nil) {
     state = Locked(
-      State(ordered: entries, isComplete: isComplete, ranker: isComplete ? nil : ranker))
+      State(
+        ordered: entries, isComplete: isComplete, ranker: isComplete ? nil : ranker,
+        read: read ?? entries.count))
   }
 
   /// The same rows in order, without the means to rank more: only for the moment an edit of
@@ -174,24 +188,26 @@ extension SearchIndex {
       layout: layout)
   }
 
-  /// `outcome` with one row per group: every match is put in order, so each group's first
-  /// stands where it would among them all.
+  /// `outcome` with one row per group: the first row of a group in the order of every match
+  /// is where the group stands, so the rows in order so far give the first groups, and more
+  /// are ranked as later rows are read.
   ///
-  /// - Complexity: every match ranked (O(*m*) on every core) and sorted, then O(*m*) to keep the
-  ///   first of each group.
+  /// - Complexity: O(*m*) to count the groups; ranking as the rows read need.
   private func distinctMatches(
     _ outcome: SearchOutcome, request: MatchRequest, grouping: Grouping
   ) -> RankedMatches<ID> {
-    let ordered =
-      outcome.isComplete
-      ? outcome.ordered : firstRows(of: request, outcome.slots, rows: .max).entries
-    let kept = firstOfEachGroup(ordered, by: grouping)
+    let kept = firstOfEachGroup(outcome.ordered, by: grouping)
+    let count = outcome.isComplete ? kept.count : groupCount(outcome.slots, by: grouping)
+    let order = MatchOrder<ID>(
+      first: kept, isComplete: outcome.isComplete,
+      ranker: .init(index: self, request: request, slots: outcome.slots, grouping: grouping),
+      read: outcome.ordered.count)
     return RankedMatches(
-      slots: outcome.slots, order: MatchOrder(first: kept, isComplete: true, ranker: nil),
-      idsBySlot: ids, includesNearSpellings: outcome.includesNearSpellings,
+      slots: outcome.slots, order: order, idsBySlot: ids,
+      includesNearSpellings: outcome.includesNearSpellings,
       exactCount: outcome.includesNearSpellings
-        ? kept.count { MatchRank(packed: $0.rank).typos == 0 } : kept.count,
-      layout: layout, count: kept.count)
+        ? kept.count { MatchRank(packed: $0.rank).typos == 0 } : count,
+      layout: layout, count: count)
   }
 
   /// The most matches worth refining one by one rather than rescanning: an eighth of the slots.

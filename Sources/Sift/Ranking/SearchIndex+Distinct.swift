@@ -7,7 +7,7 @@
 /// another item that has none either.
 extension SearchIndex {
   /// How a field's value is read per slot, from the index's own columns.
-  enum Grouping {
+  enum Grouping: Sendable {
     case category
     case number(column: Int)
     case text(column: Int)
@@ -59,5 +59,27 @@ extension SearchIndex {
       }
     }
     return kept
+  }
+
+  /// How many groups `slots` fall in: the rows of a distinct search, counted before they are
+  /// put in order.
+  ///
+  /// - Complexity: O(*k*); a category is a flag per value, others a set.
+  func groupCount(_ slots: [Int32], by grouping: Grouping) -> Int {
+    guard case .category = grouping else {
+      return firstOfEachGroup(slots.map { RankedSlot(slot: $0, rank: 0) }, by: grouping).count
+    }
+    var seen = [Bool](repeating: false, count: categoryIDs.count)
+    var count = 0
+    for slot in slots {
+      let value = Int(categories[Int(slot)])
+      if value < 0 {
+        count += 1
+      } else if !seen[value] {
+        seen[value] = true
+        count += 1
+      }
+    }
+    return count
   }
 }
