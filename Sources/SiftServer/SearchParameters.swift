@@ -25,11 +25,14 @@ package struct SearchParameters: Sendable, Equatable {
   static let defaultLimit = 20
   static let maximumLimit = 1_000
 
-  init(_ query: QueryString) throws(ServerError) {
-    let text = query["q"] ?? ""
+  /// - Parameter textParameter: the parameter that holds the search's text: `q`, or `search`
+  ///   where `q` is another text (`FacetParameters`).
+  init(_ query: QueryString, textParameter: String = "q") throws(ServerError) {
+    let text = query[textParameter] ?? ""
     guard text.count <= Self.maximumQueryLength else {
       throw .badRequest(
-        "q: \(text.count) characters, more than the \(Self.maximumQueryLength) a query may have")
+        "\(textParameter): \(text.count) characters, more than the \(Self.maximumQueryLength) a query may have"
+      )
     }
     let tokens = query.all("token")
     guard tokens.count <= Self.maximumTokens else {
@@ -115,7 +118,7 @@ package struct SearchParameters: Sendable, Equatable {
     }
   }
 
-  private static func number(
+  static func number(
     _ query: QueryString, _ name: String, default value: Int, in range: ClosedRange<Int>
   ) throws(ServerError) -> Int {
     guard let text = query[name] else { return value }
@@ -125,6 +128,32 @@ package struct SearchParameters: Sendable, Equatable {
       )
     }
     return number
+  }
+}
+
+/// `GET /catalogs/NAME/facets/FIELD?q=TEXT&limit=N`, with the search whose results are counted
+/// as the search endpoint takes it, its text as `search=` (`token=`, `scope=`, `near=`,
+/// `within_box=`…): the values of the category that match `q`, each with how many of those
+/// results hold it.
+package struct FacetParameters: Sendable, Equatable {
+  /// What was typed for the value.
+  var text: String
+  var limit: Int
+  /// The search whose results are counted.
+  var search: SearchParameters
+
+  static let defaultLimit = 10
+
+  init(_ query: QueryString) throws(ServerError) {
+    text = query["q"] ?? ""
+    guard text.count <= SearchParameters.maximumQueryLength else {
+      throw .badRequest(
+        "q: \(text.count) characters, more than the \(SearchParameters.maximumQueryLength) a query may have"
+      )
+    }
+    limit = try SearchParameters.number(
+      query, "limit", default: Self.defaultLimit, in: 1...SearchParameters.maximumLimit)
+    search = try SearchParameters(query, textParameter: "search")
   }
 }
 #endif

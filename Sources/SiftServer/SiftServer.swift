@@ -171,6 +171,18 @@ public struct SiftServer: Sendable {
       for catalog in chosen { self.metrics.recordSearch(catalog: catalog.name) }
       return Self.json(answers)
     }
+    router.getOrHead("catalogs/:name/facets/:field") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      let forced = try self.searchFilters(access, catalog: catalog)
+      let field = Self.pathParameter("field", context)
+      let parameters = try FacetParameters(QueryString(request.uri.query))
+      return Self.json(
+        try await self.withinDeadline {
+          try await Self.reach(parameters.search.after, catalog)
+          return try await Self.facetAnswer(catalog, field: field, parameters, forced: forced)
+        })
+    }
     router.getOrHead("catalogs/:name/items/:id") { request, context in
       let access = try self.access(request)
       let catalog = try self.catalog(context)
@@ -328,6 +340,7 @@ public struct SiftServer: Sendable {
       RouteMethods("catalogs/:name/snapshot", [.get, .head]),
       RouteMethods("catalogs/:name/changes", [.get, .head]),
       RouteMethods("catalogs/:name/export", [.get, .head]),
+      RouteMethods("catalogs/:name/facets/:field", [.get, .head]),
       RouteMethods("keys", [.get, .head, .post]), RouteMethods("keys/:id", [.delete]),
     ].map { RouteMethods($0.pattern, $0.methods + options) }
       + WebPage.Asset.allCases.map { RouteMethods($0.path, [.get, .head] + options) }
@@ -526,16 +539,7 @@ public struct SiftServer: Sendable {
   static func searchAnswer(
     _ catalog: any SearchCatalog, _ parameters: SearchParameters, forced: ForcedFilters? = nil
   ) async throws(ServerError) -> JSONValue {
-    let request: SearchRequest
-    do throws(SearchRequestError) {
-      var input = parameters.input
-      input.base = forced?.identifiers ?? []
-      request = try SearchRequest(input, schema: catalog.schema)
-    } catch {
-      throw ServerError.refused(
-        error, catalog: catalog.name,
-        place: parameters.input.near == nil ? "within_box" : "near")
-    }
+    let request = try Self.request(parameters.input, catalog: catalog, forced: forced)
     let page = try await answering { () async throws(CatalogFailure) in
       try await catalog.search(request, page: parameters.page)
     }
@@ -549,6 +553,54 @@ public struct SiftServer: Sendable {
     return SearchResponse.json(
       catalog: catalog.name, page: page, schema: catalog.schema, tokens: request.tokens,
       sort: request.sort, distinct: request.distinct, scopeTitles: scopeTitles)
+  }
+
+  /// `input` read against `catalog`, a tenant's filters as its base; a refusal names the
+  /// parameter at fault.
+  static func request(
+    _ input: SearchRequestInput, catalog: any SearchCatalog, forced: ForcedFilters?
+  ) throws(ServerError) -> SearchRequest {
+    do throws(SearchRequestError) {
+      var input = input
+      input.base = forced?.identifiers ?? []
+      return try SearchRequest(input, schema: catalog.schema)
+    } catch {
+      throw ServerError.refused(
+        error, catalog: catalog.name, place: input.near == nil ? "within_box" : "near")
+    }
+  }
+
+  /// `GET /catalogs/NAME/facets/FIELD?q=…`: the values of the category `field` that match
+  /// `q`, with how many results of the search the parameters describe hold each
+  /// (`Facets.categories(matching:schema:limit:)`). A tenant counts only its rows.
+  static func facetAnswer(
+    _ catalog: any SearchCatalog, field: String, _ parameters: FacetParameters,
+    forced: ForcedFilters? = nil
+  ) async throws(ServerError) -> JSONValue {
+    let schema = catalog.schema
+    guard let category = schema.categoryField, schema.field(named: field)?.name == category
+    else {
+      let known = schema.categoryField.map { "its category is \($0)" } ?? "it has no category"
+      throw .badRequest(
+        "facets/\(field.prefix(40)): not a category of catalog \(catalog.name); \(known)")
+    }
+    let request = try Self.request(parameters.search.input, catalog: catalog, forced: forced)
+    let page = try await answering { () async throws(CatalogFailure) in
+      try await catalog.search(request, page: PageRequest(limit: 0, facets: true))
+    }
+    let values = (page.facets ?? Facets(scopes: [], categories: [:])).categories(
+      matching: parameters.text, schema: schema, limit: parameters.limit)
+    return .object(sorting: [
+      ("catalog", .string(catalog.name)), ("field", .string(category)),
+      ("matched", .number(Double(page.indicator.matchCount))),
+      (
+        "values",
+        .array(
+          values.map {
+            .object(sorting: [("value", .string($0.value)), ("count", .number(Double($0.count)))])
+          })
+      ),
+    ])
   }
 
   /// `GET /search?catalog=a&catalog=b&q=…`: each catalog's answer under its name, searched at

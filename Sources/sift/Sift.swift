@@ -26,7 +26,9 @@ struct SiftCommand: AsyncParsableCommand {
     subcommands: [
       AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self,
       BenchCommand.self,
-    ] + serverCommands + [SynonymsCommand.self, SyncCommand.self, ExportCommand.self],
+    ] + serverCommands + [
+      SynonymsCommand.self, SyncCommand.self, ExportCommand.self, FacetsCommand.self,
+    ],
     defaultSubcommand: AppCommand.self
   )
 }

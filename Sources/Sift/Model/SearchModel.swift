@@ -138,6 +138,13 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
     schema.field(for: keyPath).flatMap { facets.range(of: $0.name) }
   }
 
+  /// The categories whose name matches `text` — a filter list's own search field over many
+  /// values (countries, brands) — each with how many results hold it, most first; near
+  /// spellings when none matches as written (`Facets.categories(matching:schema:limit:)`).
+  public func categories(matching text: String, limit: Int = .max) -> [FacetValue] {
+    facets.categories(matching: text, schema: schema.catalog, limit: limit)
+  }
+
   /// Where the current search matched in the element's property (`\.name`), for highlighting.
   public func highlights(
     _ keyPath: any KeyPath<Element, String> & Sendable, of element: Element

@@ -236,6 +236,7 @@ function showAnswer(answer, more) {
   showScopes(answer.facets);
   showRanges(answer.facets);
   showSuggestions(answer.suggestions || []);
+  if (!more) suggestCategoryValues(answer.suggestions || [], state.request);
   showDidYouMean(answer.didYouMean);
   showResults();
   showDetail();
@@ -292,6 +293,37 @@ function selectScope(index, focus) {
   search();
 }
 
+// A word asking for a token ("#fra") searches the category's values for it — all of them, not
+// only those the catalog lists, near spellings when none matches as written — each with how
+// many results of the rest of the search hold it: the category list of a catalog with
+// thousands of values. The other tokens offered (year:>=2010) stay after them.
+async function suggestCategoryValues(offered, number) {
+  const category = state.catalog.fields.find((f) => f.kind === "category");
+  const typed = field().value.match(/(^|\s)#(\S*)$/);
+  if (!category || !typed) return;
+  const parameters = searchedFor(new URLSearchParams());
+  parameters.delete("q");
+  const rest = field().value.slice(0, typed.index).trim();
+  if (rest) parameters.set("search", rest);
+  parameters.set("q", typed[2]);
+  parameters.set("limit", "8");
+  const url = `/catalogs/${encodeURIComponent(state.catalog.name)}/facets/${encodeURIComponent(category.name)}?${parameters}`;
+  try {
+    const answer = await getJSON(url);
+    if (number !== state.request) return; // a later keystroke owns the list now
+    const chosen = new Set(state.tokens.map((t) => t.identifier));
+    const values = answer.values
+      .map((value) => {
+        const listed = offered.find((t) => t.identifier === `category:${value.value}`);
+        return { ...(listed || { text: value.value }), identifier: `category:${value.value}`, count: value.count };
+      })
+      .filter((token) => !chosen.has(token.identifier));
+    showSuggestions(values.concat(offered.filter((t) => !t.identifier.startsWith("category:"))));
+  } catch {
+    // The tokens the search offered stay.
+  }
+}
+
 function showSuggestions(suggestions) {
   state.suggestions = document.activeElement === field() ? suggestions : [];
   // A word asking for a token ("#fun") has the first suggestion highlighted, for Enter to take,
@@ -308,7 +340,8 @@ function showSuggestions(suggestions) {
           "aria-selected": String(index === state.activeSuggestion),
         },
         element("span", { class: "token-kind", text: "#" }),
-        (token.icon ? token.icon + " " : "") + token.text);
+        (token.icon ? token.icon + " " : "") + token.text,
+        ...(token.count === undefined ? [] : [element("span", { class: "token-count", text: formatNumber(token.count) })]));
       option.addEventListener("mousedown", (event) => {
         event.preventDefault(); // keep the focus in the field
         takeSuggestion(index);
