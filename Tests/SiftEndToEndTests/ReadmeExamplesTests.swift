@@ -80,6 +80,19 @@ struct ReadmeExamplesTests {
     }
   }
 
+  @Test("A category's values, searched: every command prints what its comments say")
+  func categoryValues() throws {
+    let examples = Self.examples(under: "### A category's values, searched", in: try Self.readme)
+    #expect(examples.count == 2, "the README's block was read: \(examples)")
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    for example in examples {
+      let run = try sift.run(example.arguments)
+      #expect(run.status == 0, "\(example): \(run.stderr)")
+      #expect(run.lines == example.promised, "\(example)")
+    }
+  }
+
   @Test("Near a place: the file of towns imported, then every command prints what its comments say")
   func nearAPlace() throws {
     let heading = "### Near a place"

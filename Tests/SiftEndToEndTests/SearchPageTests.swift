@@ -224,18 +224,25 @@ struct SearchPageTests {
 
     // A token from the # suggestions, with the keyboard.
     try browser.type(WebDriver.Key.escape + "#", into: field)
+    // The categories come from a search of their values, each with its count; the other
+    // tokens offered follow.
     let offered = try api("products", "q=%23")["suggestions"] as? [[String: Any]] ?? []
-    let expectedSuggestions = offered.map {
-      "#" + ($0["icon"] as? String).map { "\($0) " }! + ($0["text"] as? String ?? "")
+    let counts = Dictionary(
+      uniqueKeysWithValues: (try server.request("GET", "/catalogs/products/facets/type").json[
+        "values"]
+        as? [[String: Any]] ?? []).map { ($0["value"] as? String ?? "", $0["count"] as? Int ?? 0) })
+    let expectedSuggestions = offered.map { token in
+      let text = token["text"] as? String ?? ""
+      let isCategory = (token["identifier"] as? String ?? "").hasPrefix("category:")
+      return "#" + (token["icon"] as? String).map { "\($0) " }! + text
+        + (isCategory ? counts[text].map(String.init) ?? "" : "")
     }
     try browser.wait(
-      "the # suggestions",
-      until:
-        "return document.querySelectorAll('#suggestions [role=option]').length === \(offered.count)"
-    )
+      "the # suggestions with their counts",
+      until: "return document.querySelectorAll('#suggestions .token-count').length === 3")
     #expect(try shown().suggestions == expectedSuggestions)
     // Most items first: Weddings (6), then Birthdays (5).
-    #expect(expectedSuggestions.prefix(2) == ["#💍 Weddings", "#🎂 Birthdays"])
+    #expect(expectedSuggestions.prefix(2) == ["#💍 Weddings6", "#🎂 Birthdays5"])
     // The first suggestion is highlighted at once, and it alone is selected: no row is.
     #expect(try selectedOptions() == ["suggestion-0"])
     try browser.type(WebDriver.Key.arrowDown, into: field)
@@ -282,6 +289,19 @@ struct SearchPageTests {
     #expect(page.tokens == ["🕊 Funerals"] && page.detail == nil)
     try browser.type(WebDriver.Key.backspace, into: field)
     try waitForAnswer("products", "q=", "the Funerals token removed")
+
+    // A misspelt "#funrals" still offers Funerals, from the search of the category's values.
+    try browser.type("#funrals", into: field)
+    try browser.wait(
+      "the #funrals suggestion",
+      until: "return document.querySelector('#suggestions .token-count') !== null")
+    #expect(try shown().suggestions == ["#🕊 Funerals4"])
+    try screenshot("2b-category-values")
+    try browser.type(WebDriver.Key.enter, into: field)
+    page = try waitForAnswer("products", "token=category:Funerals", "the Funerals token again")
+    #expect(page.tokens == ["🕊 Funerals"])
+    try browser.type(WebDriver.Key.backspace, into: field)
+    try waitForAnswer("products", "q=", "the Funerals token removed again")
 
     // A token from the address, named by the category's field and in lower case, is drawn as
     // the catalog shows it; a price shows its cents, as the app and the command line write it.

@@ -352,6 +352,15 @@ struct KeyAndTenantTests {
       #expect(Set(suggestions) == ["Flowers", "Seeds"])
       let everyone = try await send(.get, "/catalogs/shop/search?q=%23")
       #expect((everyone.json["suggestions"] as? [Any])?.count == 3)
+      // A category's values, searched: its rows' only, counted among them.
+      let values = try await send(.get, "/catalogs/shop/facets/kind", bearer: token)
+      #expect(values.status == 200)
+      let counted = (values.json["values"] as? [[String: Any]] ?? []).map {
+        "\($0["value"] as? String ?? "") \($0["count"] as? Int ?? 0)"
+      }
+      #expect(counted == ["Flowers 2", "Seeds 1"])
+      let allValues = try await send(.get, "/catalogs/shop/facets/kind", bearer: Self.admin)
+      #expect((allValues.json["values"] as? [Any])?.count == 3)
 
       // "Did you mean" never names a word only other rows hold.
       let misspelt = try await send(.get, "/catalogs/shop/search?q=zanzibr", bearer: token)

@@ -114,6 +114,58 @@ struct SearchEndpointTests {
     )
   }
 
+  @Test("GET /catalogs/NAME/facets/FIELD: the category's values that match q, counted in a search")
+  func facetValues() async throws {
+    let (server, stores, folder) = try Self.server()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func values(_ json: [String: Any]) -> [String] {
+      (json["values"] as? [[String: Any]] ?? []).map {
+        "\($0["value"] as? String ?? "") \($0["count"] as? Int ?? -1)"
+      }
+    }
+    // Every category, most items first; by its field's name, its label or `category`.
+    for field in ["type", "Type", "category"] {
+      let (status, json) = try await Self.get(server, "/catalogs/products/facets/\(field)")
+      #expect(status == .ok, "\(field)")
+      #expect(values(json) == ["Weddings 6", "Birthdays 5", "Funerals 4"])
+      #expect(json["field"] as? String == "type" && json["matched"] as? Int == 15)
+    }
+    #expect(
+      values(try await Self.get(server, "/catalogs/products/facets/type?q=fun").json) == [
+        "Funerals 4"
+      ])
+    // Near spellings, only when nothing matches as written.
+    #expect(
+      values(try await Self.get(server, "/catalogs/products/facets/type?q=weddngs").json)
+        == ["Weddings 6"])
+    // Counted in the search the parameters describe, as the session counts its facets.
+    let counted = try await Self.get(
+      server, "/catalogs/products/facets/type?search=rose&token=year:%3E%3D2010&limit=1"
+    ).json
+    var session = try CatalogSession(store: stores["products"]!)
+    try session.apply(SearchRequestInput(text: "rose", tokens: ["year:>=2010"]))
+    let facets = session.controller.facets
+    let best = try #require(facets.namedCategories(schema: session.controller.schema).first)
+    #expect(values(counted) == ["\(best.value) \(best.count)"])
+    #expect(counted["matched"] as? Int == session.controller.rows.count)
+    for (query, message) in [
+      ("year", "facets/year: not a category of catalog products; its category is type"),
+      ("type?limit=0", "limit: \"0\" is not a whole number from 1 to 1000"),
+      (
+        "type?search=a&scope=nope",
+        "scope: no scope \"nope\" in catalog products; its scopes are All, Birthdays, Weddings, Funerals"
+      ),
+      (
+        "type?q=" + String(repeating: "a", count: 1_001),
+        "q: 1001 characters, more than the 1000 a query may have"
+      ),
+    ] {
+      let (status, error) = try await Self.get(server, "/catalogs/products/facets/\(query)")
+      #expect(status == .badRequest, "\(query)")
+      #expect(error["error"] as? String == message, "\(query)")
+    }
+  }
+
   @Test(
     "search equals the session sift search uses, for the seed scenarios",
     arguments: [

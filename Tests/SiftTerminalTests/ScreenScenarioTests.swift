@@ -494,6 +494,10 @@ struct ScreenScenarioTests {
     app.press(.backspace)
     #expect(app.model.controller.tokens.isEmpty)
     #expect(app.footer == "40 items")
+    // A misspelt #word: the category within its typo budget, as the values are searched.
+    app.type("#moveis")
+    #expect(app.model.suggestionPopup.map(\.text) == ["Movies"])
+    #expect(app.screen[3].contains("🎬 Movies  14"))
   }
 
   @Test("FoodTracker: add, edit and delete while a search is active")

@@ -9,6 +9,9 @@ public struct Facets: Hashable, Sendable {
   /// Per number field (by name), the smallest and largest value among the matches shown; a
   /// field no match has a value for is left out.
   public var ranges: [String: ClosedRange<Double>]
+  /// Per folded category value of `categories`, as the items spell it, where the index knows:
+  /// `namedCategories(schema:)` shows it when the schema does not list the value.
+  public var spellings: [String: String] = [:]
 
   public init(
     scopes: [Int], categories: [String: Int], ranges: [String: ClosedRange<Double>] = [:]
@@ -48,7 +51,7 @@ public struct Facets: Hashable, Sendable {
     let names = Dictionary(
       (schema.categories + schema.scopeCategories).map { (TextFolding.fold($0), $0) },
       uniquingKeysWith: { first, _ in first })
-    return categories.map { (names[$0.key] ?? $0.key, $0.value) }
+    return categories.map { (names[$0.key] ?? spellings[$0.key] ?? $0.key, $0.value) }
       .sorted { ($1.1, $0.0) < ($0.1, $1.0) }
   }
 
@@ -77,6 +80,10 @@ extension SearchIndex {
       unscoped: unscoped.map { ($0.total, $0.byCategory) }, shown: matches.slots.count,
       searched: searched)
     facets.ranges = numberRanges(matches.slots)
+    let spellings = categorySpellings
+    if !spellings.isEmpty {
+      for key in facets.categories.keys { facets.spellings[key] = spellings[key] }
+    }
     return facets
   }
 

@@ -40,7 +40,7 @@ extension SearchIndex {
         if value < 0 || seen.insert(value).inserted { kept.append(entry) }
       }
     case .number(let column):
-      var seen = Set<UInt64>()
+      var seen = Set<UInt64>(minimumCapacity: min(ordered.count, 1 << 16))
       numbers[column].withUnsafeBufferPointer { values in
         for entry in ordered {
           let value = values[Int(entry.slot)]
@@ -49,12 +49,27 @@ extension SearchIndex {
         }
       }
     case .text(let column):
-      var seen = Set<[UInt8]>()
+      // Per hash of a folded value, the slots of the different values with that hash: the
+      // bytes are compared only when hashes meet, and nothing is copied.
+      var seen: [Int: [Int32]] = [:]
+      seen.reserveCapacity(min(ordered.count, 1 << 16))
       columns[column].withUnsafeBytes { bytes, starts in
+        func value(_ slot: Int) -> UnsafeBufferPointer<UInt8> {
+          UnsafeBufferPointer(rebasing: bytes[Int(starts[slot])..<Int(starts[slot + 1])])
+        }
         for entry in ordered {
-          let slot = Int(entry.slot)
-          let range = Int(starts[slot])..<Int(starts[slot + 1])
-          if range.isEmpty || seen.insert(Array(bytes[range])).inserted { kept.append(entry) }
+          let own = value(Int(entry.slot))
+          if own.isEmpty {
+            kept.append(entry)
+            continue
+          }
+          var hasher = Hasher()
+          hasher.combine(bytes: UnsafeRawBufferPointer(own))
+          let hash = hasher.finalize()
+          let holders = seen[hash, default: []]
+          if holders.contains(where: { value(Int($0)).elementsEqual(own) }) { continue }
+          seen[hash, default: []].append(entry.slot)
+          kept.append(entry)
         }
       }
     }

@@ -34,6 +34,10 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   /// Per slot, the id of its folded category value (-1: none).
   private(set) var categories: IndexBuffer<Int32> = []
   private(set) var categoryIDs: [String: Int32] = [:]
+  /// Per folded category value, the value as the first item that had it spelt it ("Fruit"):
+  /// what a list of categories shows when the schema does not list them (an app's own type,
+  /// a value an edit added). Not archived: a catalog read back lists its categories.
+  private(set) var categorySpellings: [String: String] = [:]
   /// The column of the title field.
   let titleColumn: Int?
   /// The ranking field's column among `numberFields`, if the schema declares one.
@@ -186,6 +190,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     if let id = categoryIDs[folded] { return id }
     let id = Int32(categoryIDs.count)
     categoryIDs[folded] = id
+    categorySpellings[folded] = value
     return id
   }
 

@@ -25,6 +25,7 @@ const state = {
   detail: -1, // the result row shown in the detail view
   request: 0, // number of the latest request: answers to earlier ones are stale
   inFlight: null, // AbortController of the latest request
+  valuesInFlight: null, // AbortController of the latest search of a category's values
 };
 
 // A key or tenant token handed to the page as /#key=…: sent as `Authorization: Bearer` with
@@ -308,8 +309,12 @@ async function suggestCategoryValues(offered, number) {
   parameters.set("q", typed[2]);
   parameters.set("limit", "8");
   const url = `/catalogs/${encodeURIComponent(state.catalog.name)}/facets/${encodeURIComponent(category.name)}?${parameters}`;
+  // A later keystroke's request replaces this one.
+  if (state.valuesInFlight) state.valuesInFlight.abort();
+  const controller = new AbortController();
+  state.valuesInFlight = controller;
   try {
-    const answer = await getJSON(url);
+    const answer = await getJSON(url, controller.signal);
     if (number !== state.request) return; // a later keystroke owns the list now
     const chosen = new Set(state.tokens.map((t) => t.identifier));
     const values = answer.values
