@@ -323,7 +323,117 @@ public struct SiftServer: Sendable {
       return Self.json(
         Self.synonymsAnswer(catalog.schema.synonyms).adding("version", version), version: version)
     }
+    router.getOrHead("catalogs/:name/pins") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      // They name items of every tenant: for who may edit.
+      try self.authorizeEdit(access, catalog: catalog.name)
+      return Self.json(Self.pinsAnswer(catalog.schema.pins))
+    }
+    router.put("catalogs/:name/pins") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      try self.authorizeEdit(access, catalog: catalog.name)
+      let pins = Pins(try Self.pins(from: try await Self.body(request)))
+      return try await self.replacePins(catalog, pins)
+    }
+    router.post("catalogs/:name/pins") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      try self.authorizeEdit(access, catalog: catalog.name)
+      let entry = try Self.pin(from: try await Self.body(request))
+      let found = try await self.withinDeadline {
+        try await Self.answering { () async throws(CatalogFailure) in
+          try await catalog.item(entry.id)
+        }
+      }
+      guard found != nil else {
+        throw ServerError.badRequest("id: no item \"\(entry.id)\" in catalog \(catalog.name)")
+      }
+      var pins = catalog.schema.pins
+      if let position = entry.position {
+        pins.pin(entry.id, at: position, for: entry.query)
+      } else {
+        pins.hide(entry.id, for: entry.query)
+      }
+      return try await self.replacePins(catalog, pins)
+    }
+    router.delete("catalogs/:name/pins") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      try self.authorizeEdit(access, catalog: catalog.name)
+      let query = try QueryString(request.uri.query)
+      guard let text = query["query"], let id = query["id"] else {
+        throw ServerError.badRequest("query, id: both name the pin to remove")
+      }
+      var pins = catalog.schema.pins
+      guard pins.remove(ItemID(id), for: text) else {
+        throw ServerError(
+          .notFound, "no pin of \"\(id)\" for \"\(text)\" in catalog \(catalog.name)")
+      }
+      return try await self.replacePins(catalog, pins)
+    }
     return router
+  }
+
+  /// Saves `pins` as `catalog`'s, answering them with the version after.
+  private func replacePins(_ catalog: any SearchCatalog, _ pins: Pins) async throws -> Response {
+    let version = try await withinDeadline(isEdit: true) {
+      try await Self.answering { () async throws(CatalogFailure) in
+        try await catalog.replacePins(pins)
+      }
+    }
+    metrics.recordEdit(catalog: catalog.name)
+    return Self.json(
+      Self.pinsAnswer(catalog.schema.pins).adding("version", version), version: version)
+  }
+
+  /// `{"pins": [{"query", "id", "at"} or {"query", "id", "hidden": true}]}`.
+  static func pinsAnswer(_ pins: Pins) -> JSONValue {
+    .object([
+      (
+        "pins",
+        .array(
+          pins.entries.map { entry in
+            .object(
+              [("query", .string(entry.query)), ("id", .string(entry.id.rawValue))]
+                + (entry.position.map { [("at", JSONValue.number(Double($0)))] }
+                  ?? [("hidden", .bool(true))]))
+          })
+      )
+    ])
+  }
+
+  /// The body of `PUT …/pins`, the answer's shape; each entry checked, a fault named by its
+  /// place (`pins[1]: …`).
+  static func pins(from body: Data) throws(ServerError) -> [Pins.Entry] {
+    struct Body: Decodable { var pins: [Pins.Entry] }
+    let decoded: Body
+    do {
+      decoded = try JSONDecoder().decode(Body.self, from: body)
+    } catch {
+      throw .badRequest(
+        "body: expected {\"pins\": [{\"query\": \"iphone\", \"id\": \"42\", \"at\": 1}, {\"query\": \"charger\", \"id\": \"7\", \"hidden\": true}]}"
+      )
+    }
+    for (index, entry) in decoded.pins.enumerated() {
+      if let problem = Pins.problem(with: entry) { throw .badRequest("pins[\(index)]: \(problem)") }
+    }
+    return decoded.pins
+  }
+
+  /// The body of `POST …/pins`: one entry.
+  static func pin(from body: Data) throws(ServerError) -> Pins.Entry {
+    let entry: Pins.Entry
+    do {
+      entry = try JSONDecoder().decode(Pins.Entry.self, from: body)
+    } catch {
+      throw .badRequest(
+        "body: expected {\"query\": \"iphone\", \"id\": \"42\", \"at\": 1} or {\"query\": \"charger\", \"id\": \"7\", \"hidden\": true}"
+      )
+    }
+    if let problem = Pins.problem(with: entry) { throw .badRequest(problem) }
+    return entry
   }
 
   /// Every path the router answers and its methods: a request for a known path with another
@@ -337,6 +447,7 @@ public struct SiftServer: Sendable {
       RouteMethods("catalogs/:name/items", [.post]),
       RouteMethods("catalogs/:name/items/:id", [.get, .head, .put, .delete]),
       RouteMethods("catalogs/:name/synonyms", [.get, .head, .put]),
+      RouteMethods("catalogs/:name/pins", [.get, .head, .put, .post, .delete]),
       RouteMethods("catalogs/:name/snapshot", [.get, .head]),
       RouteMethods("catalogs/:name/changes", [.get, .head]),
       RouteMethods("catalogs/:name/export", [.get, .head]),

@@ -27,7 +27,8 @@ struct SiftCommand: AsyncParsableCommand {
       AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self,
       BenchCommand.self,
     ] + serverCommands + [
-      SynonymsCommand.self, SyncCommand.self, ExportCommand.self, FacetsCommand.self,
+      SynonymsCommand.self, PinsCommand.self, SyncCommand.self, ExportCommand.self,
+      FacetsCommand.self,
     ],
     defaultSubcommand: AppCommand.self
   )

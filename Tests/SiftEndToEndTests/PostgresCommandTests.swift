@@ -155,6 +155,22 @@ struct PostgresCommandTests {
     let removed = try sift.run(["synonyms", "remove", "--catalog", address, "Ho Chi Minh"])
     #expect(removed.stdout == "removed: pearl → ho chi minh\n")
     #expect(try sift.run(["search", "--catalog", address, "--typos", "off", "pearl"]).stdout == "")
+    // Pins: the same commands, the same rows, kept in the catalog.
+    let paris = try sift.run(["search", "--catalog", address, "--json", "--limit", "1", "paris"])
+    let first = try #require(paris.objects.first?["id"] as? String)
+    for catalog in [address, "cities.sqlite"] {
+      let pinned = try sift.run(["pins", "add", "--catalog", catalog, "Paris", "12", "--at", "1"])
+      #expect(pinned.stdout == "pinned: Paris → 12 at 1\n", "\(pinned.stderr)")
+      _ = try sift.run(["pins", "hide", "--catalog", catalog, "paris", first])
+    }
+    #expect(
+      try sift.run(["pins", "list", "--catalog", address]).stdout
+        == "Paris → 12 at 1\nparis: \(first) hidden\n")
+    let sqlite = try sift.run(["search", "--catalog", "cities.sqlite", "--explain", "paris"])
+    let postgres = try sift.run(["search", "--catalog", address, "--explain", "paris"])
+    #expect(postgres.stdout == sqlite.stdout)
+    #expect(postgres.stdout.hasPrefix("Takht-e Qeyşar"), "\(postgres.stdout.prefix(200))")
+    #expect(!postgres.stdout.contains("\"id\":\"\(first)\""))
   }
 
   @Test(

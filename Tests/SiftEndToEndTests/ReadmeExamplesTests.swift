@@ -80,10 +80,12 @@ struct ReadmeExamplesTests {
     }
   }
 
-  @Test("A category's values, searched: every command prints what its comments say")
-  func categoryValues() throws {
-    let examples = Self.examples(under: "### A category's values, searched", in: try Self.readme)
-    #expect(examples.count == 2, "the README's block was read: \(examples)")
+  @Test(
+    "Pinned and hidden results, a category's values: every command prints what its comments say",
+    arguments: [("### Pinned and hidden results", 3), ("### A category's values, searched", 2)])
+  func pinsAndCategoryValues(heading: String, count: Int) throws {
+    let examples = Self.examples(under: heading, in: try Self.readme)
+    #expect(examples.count == count, "the README's block was read: \(examples)")
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     for example in examples {

@@ -49,10 +49,11 @@ struct SyncCommandTests {
     return catalog
   }
 
-  /// One random edit through the server: an add, a change, a delete, or new synonyms.
+  /// One random edit through the server: an add, a change, a delete, new synonyms, or an item
+  /// pinned or hidden for a plant's name.
   static func edit(_ server: Server, _ random: inout SplitMix64, serial: Int) throws {
     let id = "\(Int.random(in: 1...400, using: &random))"
-    switch Int.random(in: 0..<10, using: &random) {
+    switch Int.random(in: 0..<11, using: &random) {
     case 0..<3:
       _ = try server.request(
         "POST", "/catalogs/shop/items", body: item(&random), token: admin)
@@ -61,6 +62,15 @@ struct SyncCommandTests {
         "PUT", "/catalogs/shop/items/\(id)", body: item(&random), token: admin)
     case 6..<9:
       _ = try server.request("DELETE", "/catalogs/shop/items/\(id)", token: admin)
+    case 10:
+      let plant = plants.randomElement(using: &random)!
+      let body =
+        Bool.random(using: &random)
+        ? #"{"query": "\#(plant)", "id": "\#(id)", "at": \#(Int.random(in: 1...3, using: &random))}"#
+        : #"{"query": "\#(plant)", "id": "\#(id)", "hidden": true}"#
+      let answer = try server.request("POST", "/catalogs/shop/pins", body: body, token: admin)
+      // The id may be one a delete took.
+      #expect(answer.status == 200 || answer.status == 400, "\(answer.json)")
     default:
       let plant = plants.randomElement(using: &random)!
       let other = plants.randomElement(using: &random)!

@@ -33,6 +33,9 @@ struct DeadlineTests {
     func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64 {
       try await base.replaceSynonyms(synonyms)
     }
+    func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64 {
+      try await base.replacePins(pins)
+    }
   }
 
   @Test(

@@ -238,6 +238,73 @@ struct SearchEndpointTests {
         == ["column 6: `|` needs a term on each side (`rose | tulip`); ignored"], "\(dangling)")
   }
 
+  @Test("/catalogs/NAME/pins: GET, PUT, POST and DELETE for an edit token; a search shows them")
+  func pins() async throws {
+    let (server, _, folder) = try Self.server(token: "secret")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let app = Application(router: server.router())
+    try await app.test(.router) { client in
+      func send(
+        _ method: HTTPRequest.Method, _ uri: String, _ body: String = "",
+        token: String? = "secret"
+      ) async throws -> (Int, String) {
+        var headers = HTTPFields()
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await client.execute(
+          uri: uri, method: method, headers: headers, body: ByteBuffer(string: body)
+        ) { (Int($0.status.code), String(buffer: $0.body)) }
+      }
+      func titles(_ query: String) async throws -> [String] {
+        let (_, body) = try await send(.get, "/catalogs/products/search?q=\(query)", token: nil)
+        let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        return (json?["results"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+      }
+      #expect(try await titles("rose") == ["Red Rose", "White Rose"])
+      #expect(try await send(.get, "/catalogs/products/pins", token: nil).0 == 401)
+      #expect(try await send(.get, "/catalogs/products/pins") == (200, #"{"pins":[]}"#))
+      // Ginger (1) first for "rose", White Rose (15) hidden.
+      let pinned = try await send(
+        .post, "/catalogs/products/pins", #"{"query": "Rose", "id": "1", "at": 1}"#)
+      #expect(pinned.0 == 200, "\(pinned.1)")
+      #expect(pinned.1.hasPrefix(#"{"pins":[{"query":"Rose","id":"1","at":1}],"version":"#))
+      let hidden = try await send(
+        .post, "/catalogs/products/pins", #"{"query": "rose", "id": "15", "hidden": true}"#)
+      #expect(hidden.0 == 200)
+      #expect(try await titles("rose") == ["Ginger", "Red Rose"])
+      #expect(try await titles("rose%20") == ["Ginger", "Red Rose"])
+      let explained = try await send(
+        .get, "/catalogs/products/search?q=rose&explain=1", token: nil)
+      #expect(explained.1.contains(#""pinned":true"#))
+      // Faults name what is wrong; nothing changes.
+      for (method, body, status, message) in [
+        (
+          HTTPRequest.Method.post, #"{"query": "rose", "id": "999", "at": 1}"#, 400,
+          #"{"error":"id: no item \"999\" in catalog products"}"#
+        ),
+        (
+          .post, #"{"query": " ", "id": "1", "at": 1}"#, 400,
+          #"{"error":"the query has no word to pin for"}"#
+        ),
+        (
+          .put, #"{"pins": [{"query": "a", "id": "1", "at": 5000}]}"#, 400,
+          #"{"error":"pins[0]: at: 5000 is past row 1000, the last a pin may take"}"#
+        ),
+      ] {
+        let answer = try await send(method, "/catalogs/products/pins", body)
+        #expect(answer.0 == status && answer.1 == message, "\(body)")
+      }
+      #expect(try await send(.post, "/catalogs/products/pins", "{}", token: nil).0 == 401)
+      let removed = try await send(.delete, "/catalogs/products/pins?query=ROSE&id=15")
+      #expect(removed.0 == 200)
+      #expect(try await titles("rose") == ["Ginger", "Red Rose", "White Rose"])
+      let missing = try await send(.delete, "/catalogs/products/pins?query=rose&id=15")
+      #expect(missing == (404, #"{"error":"no pin of \"15\" for \"rose\" in catalog products"}"#))
+      let replaced = try await send(.put, "/catalogs/products/pins", #"{"pins": []}"#)
+      #expect(replaced.0 == 200)
+      #expect(try await titles("rose") == ["Red Rose", "White Rose"])
+    }
+  }
+
   @Test("GET and PUT /catalogs/NAME/synonyms: writes need the token, faults name the entry")
   func synonyms() async throws {
     let (server, stores, folder) = try Self.server(token: "secret")

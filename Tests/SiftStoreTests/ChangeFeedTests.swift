@@ -289,13 +289,44 @@ struct ChangeFeedTests {
       Issue.record("no page")
       return
     }
-    #expect(page.changes == [.synonyms(synonyms, version: version)])
+    #expect(page.changes == [.synonyms(synonyms, pins: Pins(), version: version)])
     _ = try served.store.saveIndex(
       served.catalog.collection.index, builtAtGeneration: start)
     let reopened = try CatalogStore.open(at: served.folder.file("shop.sqlite"))
     let (collection, report) = try reopened.openCollection()
     #expect(report.notice == nil, "\(report.notice ?? "")")
     #expect(collection.schema.synonyms == synonyms)
+  }
+
+  @Test("pins move the version, come in the feed with the synonyms, and an open reads them back")
+  func pinsAreChanges() async throws {
+    let served = try Served(seed: 8)
+    defer { served.folder.cleanup() }
+    let start = served.catalog.version
+    // "rose" finds Red Rose (14) and White Rose (15); Ginger (1) is no rose.
+    let (first, second): (ItemID, ItemID) = ("14", "1")
+    var pins = Pins()
+    pins.pin(second, at: 1, for: "Rose ")
+    pins.hide(first, for: "rose")
+    let version = try await served.catalog.replacePins(pins)
+    #expect(version == start + 1 && served.catalog.version == version)
+    guard
+      case .page(let page) = try await served.catalog.changes(
+        since: start, limit: 10, visible: nil)
+    else {
+      Issue.record("no page")
+      return
+    }
+    #expect(page.changes == [.synonyms(Synonyms(), pins: pins, version: version)])
+    // The feed as JSON carries them, and reads back the same.
+    let read = try ChangeFeedPage(json: try JSONValue.parse(Data(page.jsonBytes)))
+    #expect(read.changes == page.changes)
+    let answer = try await served.catalog.search(
+      try SearchRequest(SearchRequestInput(text: "ROSE"), schema: served.catalog.schema),
+      page: PageRequest(limit: 3))
+    #expect(answer.results.map(\.item.id) == [second, "15"])
+    let reopened = try CatalogStore.open(at: served.folder.file("shop.sqlite"))
+    #expect(try reopened.loadSchema().pins == pins)
   }
 
   @Test(

@@ -30,6 +30,9 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
   /// Expressions that find each other (`sift synonyms`); not part of the index, so changing
   /// them takes effect at the next search.
   public var synonyms: Synonyms = Synonyms()
+  /// Items pinned at a position of a query's results, or hidden from them (`sift pins`); like
+  /// the synonyms, not part of the index.
+  public var pins: Pins = Pins()
   /// The latitude and longitude fields (two number fields) that place items on the earth, so
   /// results can be near a place (`SearchNear`); nil: items have no location.
   public var location: LocationFields?
@@ -56,7 +59,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case name, title, fields, titleField, categoryField, scopes, extraTokens, categories
-    case rankingField, storedFields, idField, synonyms, location
+    case rankingField, storedFields, idField, synonyms, location, pins
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -75,6 +78,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     try container.encodeIfPresent(idField, forKey: .idField)
     if !synonyms.isEmpty { try container.encode(synonyms, forKey: .synonyms) }
     try container.encodeIfPresent(location, forKey: .location)
+    if !pins.isEmpty { try container.encode(pins, forKey: .pins) }
   }
 
   /// The searched fields, then the stored ones: every field an item may hold.
@@ -97,6 +101,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
       idField: try container.decodeIfPresent(String.self, forKey: .idField))
     synonyms = try container.decodeIfPresent(Synonyms.self, forKey: .synonyms) ?? Synonyms()
     location = try container.decodeIfPresent(LocationFields.self, forKey: .location)
+    pins = try container.decodeIfPresent(Pins.self, forKey: .pins) ?? Pins()
   }
 
   /// The first thing wrong with the schema, if any: a title or category field that is missing or

@@ -64,6 +64,10 @@ extension ChangeFeedPage {
         output.append(contentsOf: #","synonyms":"#.utf8)
         output.append(contentsOf: (try? JSONEncoder().encode(synonyms)) ?? Data("null".utf8))
       }
+      if let pins = change.pins {
+        output.append(contentsOf: #","pins":"#.utf8)
+        output.append(contentsOf: (try? JSONEncoder().encode(pins)) ?? Data("null".utf8))
+      }
       output.append(UInt8(ascii: "}"))
     }
     output.append(contentsOf: "]}".utf8)
@@ -82,6 +86,7 @@ extension ChangeFeedPage {
       }
       if entry["delete"] != nil { change.delete = ItemID(try entryReader.string("delete")) }
       if entry["synonyms"] != nil { change.synonyms = try entryReader.decoded("synonyms") }
+      if entry["pins"] != nil { change.pins = try entryReader.decoded("pins") }
       changes.append(change)
     }
     self.init(

@@ -32,7 +32,7 @@ public struct ChangeFeedPage: Hashable, Sendable, Codable {
 }
 
 /// One change of a catalog, with the version it made: an item put whole (added, or replaced)
-/// at its place in catalog order, an id deleted, or the synonyms replaced.
+/// at its place in catalog order, an id deleted, or the synonyms and pins replaced.
 public struct CatalogChange: Hashable, Sendable, Codable {
   public var version: Int64
   /// The item as it is now.
@@ -42,6 +42,8 @@ public struct CatalogChange: Hashable, Sendable, Codable {
   public var position: Int64?
   public var delete: ItemID?
   public var synonyms: Synonyms?
+  /// The pins, with the synonyms (nil from a server before pins: they stay as they are).
+  public var pins: Pins?
 
   public static func put(_ item: Item, at position: Int64, version: Int64) -> CatalogChange {
     CatalogChange(version: version, put: item, position: position)
@@ -51,14 +53,17 @@ public struct CatalogChange: Hashable, Sendable, Codable {
     CatalogChange(version: version, delete: id)
   }
 
-  public static func synonyms(_ synonyms: Synonyms, version: Int64) -> CatalogChange {
-    CatalogChange(version: version, synonyms: synonyms)
+  public static func synonyms(
+    _ synonyms: Synonyms, pins: Pins? = nil, version: Int64
+  ) -> CatalogChange {
+    CatalogChange(version: version, synonyms: synonyms, pins: pins)
   }
 
   init(
     version: Int64, put: Item? = nil, position: Int64? = nil, delete: ItemID? = nil,
-    synonyms: Synonyms? = nil
+    synonyms: Synonyms? = nil, pins: Pins? = nil
   ) {
+    self.pins = pins
     self.version = version
     self.put = put
     self.position = position

@@ -19,6 +19,10 @@ public protocol SearchCatalog: Sendable {
   /// search uses them. Returns the catalog's version after the change.
   @discardableResult
   func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64
+  /// Saves `pins` in place of the catalog's (`schema.pins`) before returning, as
+  /// `replaceSynonyms(_:)` saves synonyms. Returns the catalog's version after the change.
+  @discardableResult
+  func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64
   /// The version of the catalog its answers show now: every change moves it up.
   var version: Int64 { get }
   /// Returns once answers show `version` or a later one, waiting at most `timeout` (a node that

@@ -47,6 +47,9 @@ public struct MatchExplanation: Hashable, Sendable {
   /// The synonyms the item matched through, typed word first ("flower → rose"); nil when it
   /// matched what was typed (`MatchRank.viaSynonym`).
   public var synonym: String?
+  /// Whether the item stands here because it is pinned at this row for the query (`Pins`),
+  /// whatever the rules say.
+  public var pinned = false
 
   /// A start's weight while the last word is typed: its sum decides, larger first.
   public struct TypedWeight: Hashable, Sendable {
@@ -87,9 +90,16 @@ public struct MatchExplanation: Hashable, Sendable {
 extension SearchCollection {
   /// Why the element at `row` matched and stands there.
   public func explanation(forRow row: Int) -> MatchExplanation? {
-    guard let element = element(atRow: row),
-      let analysis = index.analysis(of: element.id, request: request, in: matches)
-    else { return nil }
+    guard let element = element(atRow: row) else { return nil }
+    let pinned = index.pinnedRow(of: element.id, request: request) != nil
+    guard let analysis = index.analysis(of: element.id, request: request, in: matches) else {
+      // Pinned without matching: its place is the pin's alone.
+      guard pinned else { return nil }
+      return MatchExplanation(
+        rank: .unranked, catalogOrder: Int64(index.slot(of: element.id) ?? 0),
+        aheadOfNext: self.element(atRow: row + 1) == nil ? nil : "pinned", highlights: [],
+        pinned: true)
+    }
     let (field, value) = describe(analysis.slot.field, offset: analysis.slot.offset, element)
     let (exactField, exactValue) = describe(
       analysis.slot.exactField, offset: analysis.slot.exactOffset, element)
@@ -125,6 +135,12 @@ extension SearchCollection {
           from: (following.slot.rank, popularity(of: next), following.catalogOrder),
           rankingField: ranking)
       }
+    }
+    // A pin, not a rule, separates a pinned row from its neighbour.
+    if let next = self.element(atRow: row + 1),
+      pinned || index.pinnedRow(of: next.id, request: request) != nil
+    {
+      aheadOfNext = "pinned"
     }
     let sortField = sort == nil || sort?.afterExactness == true ? nil : request.sort?.field
     let sortValue: String?
@@ -162,7 +178,7 @@ extension SearchCollection {
       catalogOrder: analysis.catalogOrder, ranksByAgreement: index.weighsAgreement(sort),
       typedWeight: typedWeight, sortField: sortField, sortValue: sortValue,
       distanceKilometers: distance, aheadOfNext: aheadOfNext, highlights: highlights,
-      synonym: analysis.slot.synonym)
+      synonym: analysis.slot.synonym, pinned: pinned)
   }
 
   /// A field of the analysis by name, and the stored value that holds `offset` of its column.

@@ -119,13 +119,27 @@ where Element.ID: Sendable {
     get { schema.synonyms }
     set {
       searchSchema.catalog.synonyms = newValue
-      let next = ResolvedCriteria(resolved.criteria, schema: schema)
-      install(
-        SearchJob(
-          index: index, resolved: next, request: next.request(typos: typoTolerance),
-          previous: nil, revision: revision
-        ).run(withFacets: false))
+      searchAgainWithSchema()
     }
+  }
+  /// The items pinned at rows of a query's results or hidden from them (`Pins`). Setting them
+  /// searches the criteria in force again; the index does not change.
+  public var pins: Pins {
+    get { schema.pins }
+    set {
+      searchSchema.catalog.pins = newValue
+      searchAgainWithSchema()
+    }
+  }
+
+  /// Searches the criteria in force again, read with the schema as it is now.
+  private mutating func searchAgainWithSchema() {
+    let next = ResolvedCriteria(resolved.criteria, schema: schema)
+    install(
+      SearchJob(
+        index: index, resolved: next, request: next.request(typos: typoTolerance),
+        previous: nil, revision: revision
+      ).run(withFacets: false))
   }
   /// The criteria in force as the index takes them.
   package var request: MatchRequest { resolved.request(typos: typoTolerance) }
@@ -342,7 +356,7 @@ extension SearchCollection {
     _ change: (inout SearchIndex<ID>) throws(CatalogEditError) -> Void
   ) throws(CatalogEditError) -> RowChanges {
     let oldRow = row(of: id)
-    let before = request.distinct == nil ? nil : Array(matches.ids)
+    let before = request.distinct == nil && request.pins == nil ? nil : Array(matches.ids)
     matches = matches.detached()
     do {
       try change(&index)

@@ -116,6 +116,7 @@ extension MatchExplanation {
   /// order, the sort's field and value when sorted. The highlights are left to the caller (character or UTF-16 offsets).
   package var jsonMembers: [(String, JSONValue)] {
     var members: [(String, JSONValue)] = []
+    if pinned { members.append(("pinned", .bool(true))) }
     if let synonym { members.append(("via_synonym", .string(synonym))) }
     members += [
       ("typos", .number(Double(rank.typos))), ("exactness", .string(rank.exactness.name)),

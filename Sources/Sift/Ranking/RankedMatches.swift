@@ -176,16 +176,20 @@ extension SearchIndex {
     } else {
       outcome = searchSlots(request, within: nil, rows: rows)
     }
+    let matches: RankedMatches<ID>
     if let field = request.distinct, let grouping = grouping(of: field) {
-      return distinctMatches(outcome, request: request, grouping: grouping)
+      matches = distinctMatches(outcome, request: request, grouping: grouping)
+    } else {
+      let order = MatchOrder<ID>(
+        first: outcome.ordered, isComplete: outcome.isComplete,
+        ranker: .init(index: self, request: request, slots: outcome.slots))
+      matches = RankedMatches(
+        slots: outcome.slots, order: order, idsBySlot: ids,
+        includesNearSpellings: outcome.includesNearSpellings, exactCount: outcome.exactCount,
+        layout: layout)
     }
-    let order = MatchOrder<ID>(
-      first: outcome.ordered, isComplete: outcome.isComplete,
-      ranker: .init(index: self, request: request, slots: outcome.slots))
-    return RankedMatches(
-      slots: outcome.slots, order: order, idsBySlot: ids,
-      includesNearSpellings: outcome.includesNearSpellings, exactCount: outcome.exactCount,
-      layout: layout)
+    guard let pins = request.pins else { return matches }
+    return pinned(matches, pins, request: request)
   }
 
   /// `outcome` with one row per group: the first row of a group in the order of every match
@@ -222,8 +226,9 @@ extension SearchIndex {
   package func replacing(
     _ id: ID?, in matches: RankedMatches<ID>, request: MatchRequest
   ) -> RankedMatches<ID> {
-    // Under `distinct` an edit may change which item leads its group: search again.
-    if request.distinct != nil { return search(request) }
+    // Under `distinct` an edit may change which item leads its group, and a pinned row stays
+    // where it is pinned: search again.
+    if request.distinct != nil || request.pins != nil { return search(request) }
     let (ordered, wasComplete) = matches.order.snapshot
     var entries: [RankedSlot] = []
     entries.reserveCapacity(ordered.count + 1)
@@ -278,8 +283,12 @@ extension SearchIndex {
   /// - Complexity: O(log *k*) when its row is among those in order: matches are sorted, so the
   ///   item's own rank tells where it must be. Otherwise the rows up to it are ranked first.
   package func row(of id: ID, in matches: RankedMatches<ID>, request: MatchRequest) -> Int? {
-    guard matches.layout == layout, let slot = slotByID[id],
-      let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
+    guard matches.layout == layout, let slot = slotByID[id] else { return nil }
+    if request.pins != nil {
+      // Pinned rows are not in rank order: the rows are whole, read them.
+      return matches.order.snapshot.entries.firstIndex { $0.slot == Int32(slot) }
+    }
+    guard let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
     else { return nil }
     var (ordered, complete) = matches.order.snapshot
     let sort = sortPlan(request)

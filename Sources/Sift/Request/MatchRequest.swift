@@ -27,6 +27,9 @@ package struct MatchRequest: Hashable, Sendable {
   /// The field whose value groups the matches, one row per group (`SearchCriteria.distinct`);
   /// nil: every match is a row.
   package var distinct: String?
+  /// The items pinned at rows of these results and those hidden from them (`Pins`); nil:
+  /// none.
+  package var pins: Pins.Rule?
 
   package init(
     terms: [QueryTerm], requiredCategory: String? = nil, searchedFields: [String]? = nil,
@@ -161,6 +164,7 @@ extension ResolvedCriteria {
       near: near)
     request.baseTermCount = baseTerms.count
     request.distinct = distinct
+    request.pins = pins
     switch scope?.filter {
     case .category(let value): request.requiredCategory = TextFolding.fold(value)
     case .fields(let names): request.searchedFields = names

@@ -59,6 +59,8 @@ public struct ResolvedCriteria: Hashable, Sendable {
   public var synonyms: Synonyms
   /// The field results are grouped by, spelt as the schema does; nil: every match is a row.
   public var distinct: String?
+  /// What the catalog's pins say of this text (`Pins`); nil: nothing.
+  package var pins: Pins.Rule?
 
   public init(_ criteria: SearchCriteria, schema: CatalogSchema) {
     self.criteria = criteria
@@ -84,6 +86,7 @@ public struct ResolvedCriteria: Hashable, Sendable {
     near = schema.location == nil ? nil : criteria.near
     synonyms = schema.synonyms
     distinct = criteria.distinct.flatMap { schema.distinctField(named: $0)?.name }
+    pins = criteria.text.isEmpty ? nil : schema.pins.rule(for: criteria.text)
   }
 
   /// All terms: the text's, then the tokens', then the base filter's.

@@ -16,14 +16,16 @@ public final class PostgresCatalog: Sendable {
   public static let format = 8
 
   public let address: PostgresAddress
-  /// The schema as opened, with the synonyms saved since.
+  /// The schema as opened, with the synonyms and pins saved since.
   public var schema: CatalogSchema {
     var schema = openedSchema
     schema.synonyms = synonyms.value
+    schema.pins = pins.value
     return schema
   }
   private let openedSchema: CatalogSchema
-  private let synonyms: SynonymsBox
+  private let synonyms: ReplacedSetting<Synonyms>
+  private let pins: ReplacedSetting<Pins>
   let link: PostgresLink
   /// How much of the change log writes through this catalog keep.
   public let retention: Retention
@@ -34,7 +36,8 @@ public final class PostgresCatalog: Sendable {
     self.address = address
     self.retention = retention
     openedSchema = schema
-    synonyms = SynonymsBox(schema.synonyms)
+    synonyms = ReplacedSetting(schema.synonyms)
+    pins = ReplacedSetting(schema.pins)
     do {
       try schema.validate()
     } catch {
@@ -240,6 +243,25 @@ extension PostgresCatalog {
   public func saveSynonyms(_ synonyms: Synonyms) async throws(PostgresError) -> Int64 {
     var schema = self.schema
     schema.synonyms = synonyms
+    let version = try await saveSettings(of: schema)
+    self.synonyms.value = synonyms
+    return version
+  }
+
+  /// Saves `pins` in the catalog's schema row, as `saveSynonyms(_:)` saves synonyms: the same
+  /// entry in the log, which the feed answers with both.
+  @discardableResult
+  public func savePins(_ pins: Pins) async throws(PostgresError) -> Int64 {
+    var schema = self.schema
+    schema.pins = pins
+    let version = try await saveSettings(of: schema)
+    self.pins.value = pins
+    return version
+  }
+
+  /// Writes `schema` (the opened one with other synonyms or pins) in the schema row, logged as
+  /// a change of the synonyms.
+  private func saveSettings(of schema: CatalogSchema) async throws(PostgresError) -> Int64 {
     let json: String
     do {
       json = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
@@ -252,18 +274,17 @@ extension PostgresCatalog {
         [.text(json)])
       return try await log(.synonyms, id: nil, on: connection)
     }
-    self.synonyms.value = synonyms
     return version ?? 0
   }
 }
 
-/// The synonyms a catalog searches with, replaced while searches read them.
-final class SynonymsBox: Sendable {
-  private let stored: Locked<Synonyms>
+/// A setting a catalog searches with (its synonyms, its pins), replaced while searches read it.
+final class ReplacedSetting<Value: Sendable>: Sendable {
+  private let stored: Locked<Value>
 
-  init(_ synonyms: Synonyms) { stored = Locked(synonyms) }
+  init(_ value: Value) { stored = Locked(value) }
 
-  var value: Synonyms {
+  var value: Value {
     get { stored.withLock { $0 } }
     set { stored.withLock { $0 = newValue } }
   }

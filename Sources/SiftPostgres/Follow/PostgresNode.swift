@@ -216,7 +216,10 @@ public final class PostgresNode: SearchCatalog {
           switch change.kind {
           case .put: if let item = change.item { followed.append(.put(item)) }
           case .delete: if let id = change.id { followed.append(.delete(id)) }
-          case .synonyms: followed.append(.synonyms(try await catalog.currentSchema().synonyms))
+          case .synonyms:
+            // The synonyms and the pins as they are now: one entry says either changed.
+            let schema = try await catalog.currentSchema()
+            followed += [.synonyms(schema.synonyms), .pins(schema.pins)]
           case .replace: break
           }
         }
@@ -441,6 +444,18 @@ public final class PostgresNode: SearchCatalog {
     return version
   }
 
+  @discardableResult
+  public func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64 {
+    let catalog = self.catalog
+    let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
+      try await catalog.savePins(pins)
+    }
+    await Self.waitAtMost(Self.editShownWithin) {
+      await self.applyOwn(.pins(pins), at: version)
+    }
+    return version
+  }
+
   /// The changes after `version`, read from the database's log (one entry a version): a put
   /// with the item as it is now (nothing when it is gone since, as its delete comes later), a
   /// delete, the synonyms as they are now. An import (an `r` entry) starts a copy over.
@@ -468,10 +483,10 @@ public final class PostgresNode: SearchCatalog {
     if logged.contains(where: { $0.kind == .replace }) {
       return startOver("since: catalog \(name) was imported again after version \(version)")
     }
-    var synonyms: Synonyms?
+    var settings: CatalogSchema?
     if logged.contains(where: { $0.kind == .synonyms }) {
-      synonyms = try await Self.answering { () async throws(PostgresError) in
-        try await catalog.currentSchema().synonyms
+      settings = try await Self.answering { () async throws(PostgresError) in
+        try await catalog.currentSchema()
       }
     }
     var changes: [CatalogChange] = []
@@ -484,7 +499,10 @@ public final class PostgresNode: SearchCatalog {
       case .delete:
         if let id = entry.id { changes.append(.delete(id, version: entry.version)) }
       case .synonyms:
-        if let synonyms { changes.append(.synonyms(synonyms, version: entry.version)) }
+        if let settings {
+          changes.append(
+            .synonyms(settings.synonyms, pins: settings.pins, version: entry.version))
+        }
       case .replace:
         break
       }

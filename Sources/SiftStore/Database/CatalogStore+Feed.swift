@@ -142,7 +142,7 @@ extension CatalogStore {
           ($0.item.id, $0)
         }, uniquingKeysWith: { first, _ in first })
       let changes = changed.map { (id, version) -> CatalogChange in
-        if id.isEmpty { return .synonyms(schema.synonyms, version: version) }
+        if id.isEmpty { return .synonyms(schema.synonyms, pins: schema.pins, version: version) }
         guard let item = found[ItemID(id)] else { return .delete(ItemID(id), version: version) }
         return .put(item.item, at: item.position, version: version)
       }

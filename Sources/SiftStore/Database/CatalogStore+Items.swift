@@ -144,6 +144,15 @@ extension CatalogStore {
           path, message: "the catalog's synonyms are unreadable (damaged file)")
       }
     }
+    if try db.tableExists("pins"),
+      let entries = try String.fetchOne(db, sql: "SELECT entries FROM pins WHERE id = 1")
+    {
+      do {
+        schema.pins = try JSONDecoder().decode(Pins.self, from: Data(entries.utf8))
+      } catch {
+        throw StoreError.database(path, message: "the catalog's pins are unreadable (damaged file)")
+      }
+    }
     return schema
   }
 
@@ -174,20 +183,31 @@ extension CatalogStore {
   /// change no index. They move the items' generation (the catalog's version) with an entry in
   /// the log that says so, which an open's replay passes over.
   public func saveSynonyms(_ synonyms: Synonyms) throws(StoreError) {
-    try write { db in try Self.writeSynonyms(synonyms, db) }
+    try write { db in try Self.writeRules(synonyms: synonyms, db) }
   }
 
-  /// `saveSynonyms(_:)` in the caller's transaction.
-  static func writeSynonyms(_ synonyms: Synonyms, _ db: Database) throws {
-    try db.execute(
-      sql:
-        "CREATE TABLE IF NOT EXISTS synonyms (id INTEGER PRIMARY KEY CHECK (id = 1), entries TEXT NOT NULL)"
-    )
-    let json = String(decoding: try JSONEncoder().encode(synonyms), as: UTF8.self)
-    try db.execute(
-      sql:
-        "INSERT INTO synonyms (id, entries) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET entries = excluded.entries",
-      arguments: [json])
+  /// Saves `pins` (`Pins`), as `saveSynonyms(_:)` saves synonyms: a table of their own, a new
+  /// version and the same entry in the log, which a copy answers with both.
+  public func savePins(_ pins: Pins) throws(StoreError) {
+    try write { db in try Self.writeRules(pins: pins, db) }
+  }
+
+  /// Saves the synonyms and the pins given, in the caller's transaction, as one new version.
+  static func writeRules(synonyms: Synonyms? = nil, pins: Pins? = nil, _ db: Database) throws {
+    for (table, value) in [
+      ("synonyms", try synonyms.map { try JSONEncoder().encode($0) }),
+      ("pins", try pins.map { try JSONEncoder().encode($0) }),
+    ] {
+      guard let value else { continue }
+      try db.execute(
+        sql:
+          "CREATE TABLE IF NOT EXISTS \(table) (id INTEGER PRIMARY KEY CHECK (id = 1), entries TEXT NOT NULL)"
+      )
+      try db.execute(
+        sql:
+          "INSERT INTO \(table) (id, entries) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET entries = excluded.entries",
+        arguments: [String(decoding: value, as: UTF8.self)])
+    }
     // A new version, logged, so that the copies that follow the catalog hear of it.
     try db.execute(
       sql: """

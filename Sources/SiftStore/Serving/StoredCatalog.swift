@@ -123,6 +123,7 @@ public final class StoredCatalog: SearchCatalog {
     case put(Item)
     case delete(ItemID)
     case synonyms(Synonyms)
+    case pins(Pins)
   }
 
   /// Makes `changes`, in order, each as `commit(_:)` makes an edit: what a node does with the
@@ -142,6 +143,8 @@ public final class StoredCatalog: SearchCatalog {
           if held(id) { _ = try self.commitNow(.delete(id)) }
         case .synonyms(let synonyms):
           try self.replaceSynonymsNow(synonyms)
+        case .pins(let pins):
+          try self.replacePinsNow(pins)
         }
       }
     }
@@ -218,20 +221,48 @@ public final class StoredCatalog: SearchCatalog {
 
   /// `replaceSynonyms(_:)`, on `editQueue`.
   private func replaceSynonymsNow(_ synonyms: Synonyms) throws(CatalogFailure) {
+    try replaceSetting(
+      "synonyms", save: { () throws(StoreError) in try store.saveSynonyms(synonyms) },
+      in: { $0.synonyms = synonyms })
+  }
+
+  /// Saves `pins` in the file, then makes them what the next search uses, as
+  /// `replaceSynonyms(_:)` does synonyms.
+  @discardableResult
+  public func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64 {
+    try await onEditQueue { () throws(CatalogFailure) in
+      try self.replacePinsNow(pins)
+      return self.version
+    }
+  }
+
+  /// `replacePins(_:)`, on `editQueue`.
+  private func replacePinsNow(_ pins: Pins) throws(CatalogFailure) {
+    try replaceSetting(
+      "pins", save: { () throws(StoreError) in try store.savePins(pins) },
+      in: { $0.pins = pins })
+  }
+
+  /// Saves a setting the searches read (`save`), then sets it in the collection and the
+  /// standby (`change`): the searches after it use it, the remembered answers go.
+  private func replaceSetting(
+    _ name: String, save: () throws(StoreError) -> Void,
+    in change: (inout FilteredCollection) -> Void
+  ) throws(CatalogFailure) {
     do {
-      try store.saveSynonyms(synonyms)
+      try save()
     } catch {
-      throw .unavailable("the synonyms were not saved: \(error)")
+      throw .unavailable("the \(name) were not saved: \(error)")
     }
     let generation = try? store.itemsGeneration()
     current.withLock { state in
-      state.collection.synonyms = synonyms
+      change(&state.collection)
       if let generation { state.generation = generation }
       state.edits += 1
       state.recent.removeAll()
     }
     standby.withLock { standby in
-      if standby != nil { standby!.collection.synonyms = synonyms }
+      if standby != nil { change(&standby!.collection) }
     }
   }
 

@@ -155,7 +155,7 @@ extension CatalogStore {
             report.changes.append(change)
           }
         } else if let synonyms = change.synonyms {
-          try Self.writeSynonyms(synonyms, db)
+          try Self.writeRules(synonyms: synonyms, pins: change.pins, db)
           report.synonymsChanged = true
           report.changes.append(change)
         }
@@ -200,7 +200,7 @@ extension CatalogStore {
           try db.execute(sql: "DELETE FROM main.items")
           try db.execute(
             sql: "INSERT INTO main.items (\(columns)) SELECT \(columns) FROM incoming.items")
-          try Self.writeSynonyms(schema.synonyms, db)
+          try Self.writeRules(synonyms: schema.synonyms, pins: schema.pins, db)
           try Self.record(source, db)
           return .commit
         }

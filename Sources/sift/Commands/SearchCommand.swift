@@ -406,6 +406,11 @@ struct SearchCommand: AsyncParsableCommand {
 
   /// `--explain` as text, one indented line under the result.
   static func describe(_ explanation: MatchExplanation) -> String {
+    if explanation.pinned, explanation.field == nil, explanation.highlights.isEmpty {
+      // Pinned without matching: no rule placed it.
+      return "    ↳ pinned · matches nothing"
+        + (explanation.aheadOfNext.map { " · ahead of the next by \($0)" } ?? "")
+    }
     let rank = explanation.rank
     let exactness =
       rank.exactness.name
@@ -445,6 +450,7 @@ struct SearchCommand: AsyncParsableCommand {
       parts.insert("distance \(MatchExplanation.kilometers(distance))", at: 2)
     }
     if let synonym = explanation.synonym { parts.insert("via synonym \(synonym)", at: 0) }
+    if explanation.pinned { parts.insert("pinned", at: 0) }
     if let field = explanation.rankingField {
       parts.append("\(field) \(explanation.popularity.map(FieldValue.grouped) ?? "none")")
     }
