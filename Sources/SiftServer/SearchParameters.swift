@@ -10,6 +10,9 @@ package struct SearchParameters: Sendable, Equatable {
   var facets: Bool
   /// Each result says why it is where it is, as `sift search --explain` does.
   var explain: Bool
+  /// The search is finished (`record=1`: the typing stopped, or Enter): a server that records
+  /// searches counts it.
+  var record: Bool
   /// Text values cut to this many words around their matches.
   var crop: Int?
   /// The answer shows at least this version of the catalog (an edit's, made through another
@@ -64,6 +67,7 @@ package struct SearchParameters: Sendable, Equatable {
     offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
     facets = try Self.flag(query, "facets")
     explain = try Self.flag(query, "explain")
+    record = try Self.flag(query, "record")
     crop =
       query["crop"] == nil
       ? nil : try Self.number(query, "crop", default: 0, in: 1...Self.maximumCrop)

@@ -53,11 +53,16 @@ public struct SiftServer: Sendable {
   let accessLog: AccessLogFormat?
   /// Where access-log lines go (standard error; a test's own collector).
   let logLine: @Sendable (String) -> Void
+  /// Whether a search asked with `record=1` is counted (`--record-searches`): off unless asked
+  /// for, as what people search for is theirs.
+  let recordsSearches: Bool
+  /// The searches counted, and those the catalogs kept from before.
+  let recorder = SearchRecorder()
 
   package init(
     catalogs: [any SearchCatalog], writeToken: String? = nil, keys: KeyStore? = nil,
     isPrivate: Bool = false, rateLimit: Int? = nil, requestTimeout: Duration? = nil,
-    corsOrigin: String? = nil, accessLog: AccessLogFormat? = nil,
+    corsOrigin: String? = nil, accessLog: AccessLogFormat? = nil, recordsSearches: Bool = false,
     clock: @escaping @Sendable () -> Date = { Date() },
     logLine: @escaping @Sendable (String) -> Void = { line in
       FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -74,6 +79,12 @@ public struct SiftServer: Sendable {
     self.clock = clock
     self.accessLog = accessLog
     self.logLine = logLine
+    self.recordsSearches = recordsSearches
+  }
+
+  /// Writes the searches counted since the last time to their catalogs.
+  public func saveRecordedSearches() async {
+    await recorder.save(Array(catalogs.values))
   }
 
   /// The routes, for `Application` or for tests (`HummingbirdTesting`).
@@ -149,6 +160,7 @@ public struct SiftServer: Sendable {
         return (try await Self.searchAnswer(catalog, parameters, forced: forced), shown)
       }
       self.metrics.recordSearch(catalog: catalog.name)
+      await self.recordIfFinished(parameters, answer: answer, forced: forced, in: catalog)
       return Self.json(answer, version: shown)
     }
     router.getOrHead("search") { request, _ in
@@ -181,6 +193,21 @@ public struct SiftServer: Sendable {
         try await self.withinDeadline {
           try await Self.reach(parameters.search.after, catalog)
           return try await Self.facetAnswer(catalog, field: field, parameters, forced: forced)
+        })
+    }
+    router.getOrHead("catalogs/:name/suggestions") { request, context in
+      let access = try self.access(request)
+      let catalog = try self.catalog(context)
+      let forced = try self.searchFilters(access, catalog: catalog)
+      let query = try QueryString(request.uri.query)
+      let prefix = String((query["q"] ?? "").prefix(SearchParameters.maximumQueryLength))
+      let limit = try SearchParameters.number(query, "limit", default: 10, in: 1...100)
+      // What found nothing is for who maintains the data.
+      let maintains = (try? self.authorizeEdit(access, catalog: catalog.name)) != nil
+      return Self.json(
+        try await self.withinDeadline {
+          try await self.suggestionsAnswer(
+            catalog, prefix: prefix, limit: limit, forced: forced, withFailed: maintains)
         })
     }
     router.getOrHead("catalogs/:name/items/:id") { request, context in
@@ -452,6 +479,7 @@ public struct SiftServer: Sendable {
       RouteMethods("catalogs/:name/changes", [.get, .head]),
       RouteMethods("catalogs/:name/export", [.get, .head]),
       RouteMethods("catalogs/:name/facets/:field", [.get, .head]),
+      RouteMethods("catalogs/:name/suggestions", [.get, .head]),
       RouteMethods("keys", [.get, .head, .post]), RouteMethods("keys/:id", [.delete]),
     ].map { RouteMethods($0.pattern, $0.methods + options) }
       + WebPage.Asset.allCases.map { RouteMethods($0.path, [.get, .head] + options) }
@@ -679,6 +707,53 @@ public struct SiftServer: Sendable {
       throw ServerError.refused(
         error, catalog: catalog.name, place: input.near == nil ? "within_box" : "near")
     }
+  }
+
+  /// Counts a finished search (`record=1`: the page says so once the typing stops), whether
+  /// it found anything, in the searcher's frame — when the server records searches.
+  private func recordIfFinished(
+    _ parameters: SearchParameters, answer: JSONValue, forced: ForcedFilters?,
+    in catalog: any SearchCatalog
+  ) async {
+    guard recordsSearches, parameters.record, !parameters.input.text.isEmpty else { return }
+    var found = false
+    if case .number(let matched)? = answer["matched"] { found = matched > 0 }
+    try? await recorder.record(
+      parameters.input.text, found: found, tenant: Self.frame(forced), in: catalog)
+  }
+
+  /// The frame a search is recorded in: a tenant's filters, or empty for everyone else (as
+  /// `SearchCatalog.suggestions(from:startingWith:base:limit:)` reads it).
+  static func frame(_ forced: ForcedFilters?) -> String {
+    forced?.identifiers.joined(separator: " & ") ?? ""
+  }
+
+  /// `GET /catalogs/NAME/suggestions?q=PREFIX`: the searches of the caller's frame that start
+  /// with `prefix` (`SearchHistory.suggestions`) and still find something now, most made
+  /// first; with `withFailed`, those that found nothing too.
+  func suggestionsAnswer(
+    _ catalog: any SearchCatalog, prefix: String, limit: Int, forced: ForcedFilters?,
+    withFailed: Bool
+  ) async throws(ServerError) -> JSONValue {
+    let history = try await Self.answering { () async throws(CatalogFailure) in
+      try await recorder.history(of: catalog)
+    }
+    let frame = Self.frame(forced)
+    let suggested = try await Self.answering { () async throws(CatalogFailure) in
+      try await catalog.suggestions(
+        from: history, startingWith: prefix, base: forced?.identifiers ?? [], limit: limit)
+    }
+    func json(_ entries: [SearchHistory.Entry]) -> JSONValue {
+      .array(
+        entries.map {
+          .object(sorting: [("text", .string($0.text)), ("count", .number(Double($0.count)))])
+        })
+    }
+    var members: [(String, JSONValue)] = [
+      ("catalog", .string(catalog.name)), ("suggestions", json(suggested)),
+    ]
+    if withFailed { members.append(("found_nothing", json(history.failed(tenant: frame)))) }
+    return .object(sorting: members)
   }
 
   /// `GET /catalogs/NAME/facets/FIELD?q=…`: the values of the category `field` that match

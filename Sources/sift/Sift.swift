@@ -28,7 +28,7 @@ struct SiftCommand: AsyncParsableCommand {
       BenchCommand.self,
     ] + serverCommands + [
       SynonymsCommand.self, PinsCommand.self, SyncCommand.self, ExportCommand.self,
-      FacetsCommand.self,
+      FacetsCommand.self, SuggestionsCommand.self,
     ],
     defaultSubcommand: AppCommand.self
   )
@@ -70,6 +70,7 @@ struct AppCommand: ParsableCommand {
       model.restore(from: saved)
     }
     if let notice = report.notice, model.message == nil { model.show("Note: \(notice)") }
+    model.pastSearches = Self.pastSearches(store, collection)
     if let near = try place.searchNear() {
       guard collection.schema.location != nil else {
         throw Failure.usage(SearchRequestError.noLocation(catalog: collection.schema.name))
@@ -97,6 +98,17 @@ struct AppCommand: ParsableCommand {
 
 extension AppCommand {
   /// Runs the app until the person quits; its goodbye, if any, once the terminal is back.
+  /// The searches recorded in the file (`sift serve --record-searches`) that still find
+  /// something, most made first: what the empty field offers.
+  static func pastSearches(_ store: CatalogStore, _ collection: FilteredCollection) -> [String] {
+    guard let history = try? store.loadSearchHistory(), !history.isEmpty else { return [] }
+    var probe = collection
+    return history.suggestions(startingWith: "", limit: 10).map(\.text).filter { text in
+      probe.filter(by: SearchCriteria(text: text))
+      return !probe.rows.isEmpty
+    }.prefix(5).map { $0 }
+  }
+
   static func run(_ app: TerminalApp) throws {
     let farewell: String?
     do {

@@ -444,6 +444,47 @@ struct SearchPageTests {
     }
   }
 
+  @Test(
+    "suggested searches: typing that stops is counted, the empty field offers it, taking it searches"
+  )
+  func suggestedSearches() throws {
+    defer {
+      _ = server.stop()
+      sift.cleanup()
+    }
+    let shop = try ServeCommandTests.Server(sift, ["--catalog", "products", "--record-searches"])
+    defer { _ = shop.stop() }
+    try browser.open("http://127.0.0.1:\(shop.port)/")
+    let field = try browser.find("#q")
+    try browser.wait(
+      "the page", until: "return document.getElementById('indicator').textContent !== ''")
+    // "rose" typed and left: counted once the typing stops, not each keystroke on the way.
+    try browser.type("rose", into: field)
+    let deadline = Date().addingTimeInterval(10)
+    var counted: [[String: Any]] = []
+    while Date() < deadline, counted.isEmpty {
+      Thread.sleep(forTimeInterval: 0.3)
+      counted =
+        try shop.request("GET", "/catalogs/products/suggestions").json["suggestions"]
+        as? [[String: Any]] ?? []
+    }
+    #expect(counted.map { $0["text"] as? String } == ["rose"])
+    #expect(counted.first?["count"] as? Int == 1)
+    // The empty field offers it; taking it searches for it.
+    try browser.run(
+      "const q = document.getElementById('q'); q.value = ''; q.dispatchEvent(new Event('input'));")
+    try browser.wait(
+      "the past searches",
+      until: "return document.querySelector('#suggestions [role=option]')?.textContent === '⌕rose'")
+    try screenshot("7-suggested-searches")
+    try browser.run(
+      "document.getElementById('suggestion-0').dispatchEvent(new MouseEvent('mousedown'))")
+    try browser.wait(
+      "the search for rose",
+      until: "return document.getElementById('indicator').textContent === 'Items found: 2'")
+    #expect(try browser.run("return document.getElementById('q').value") as? String == "rose")
+  }
+
   @Test("a private server's page says how to give it a key")
   func privateNeedsAKey() throws {
     defer {

@@ -50,7 +50,7 @@ struct KeyAndTenantTests {
   ///
   /// The shop and products, served with the admin token and a key file of their own.
   static func served(
-    isPrivate: Bool = false, rateLimit: Int? = nil,
+    isPrivate: Bool = false, rateLimit: Int? = nil, recordsSearches: Bool = false,
     clock: @escaping @Sendable () -> Date = { Date() }
   ) throws -> Served {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -71,7 +71,8 @@ struct KeyAndTenantTests {
       catalogs: [
         try StoredCatalog(name: "shop", store: shop),
         try StoredCatalog(name: "products", store: products),
-      ], writeToken: admin, keys: keys, isPrivate: isPrivate, rateLimit: rateLimit, clock: clock)
+      ], writeToken: admin, keys: keys, isPrivate: isPrivate, rateLimit: rateLimit,
+      recordsSearches: recordsSearches, clock: clock)
     return Served(server: server, keys: keys, folder: folder)
   }
 
@@ -289,6 +290,49 @@ struct KeyAndTenantTests {
           "shop"
         ])
     }
+  }
+
+  @Test(
+    "recorded searches: a tenant's suggestions come from its own searches, failures for editors")
+  func tenantSuggestions() async throws {
+    let served = try Self.served(recordsSearches: true)
+    defer { try? FileManager.default.removeItem(at: served.folder) }
+    let key = try served.keys.create(KeyRequest(catalogs: ["shop"], actions: [.search]))
+    let token = TenantToken(
+      keyID: key.key.id, filters: ["shop": ["seller:42"]],
+      expires: Date().addingTimeInterval(86_400)
+    ).signed(withKey: key.secret)
+    try await Self.withClient(served.server) { send in
+      func texts(_ answer: Answer, _ member: String = "suggestions") -> [String] {
+        (answer.json[member] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+      }
+      for (query, bearer) in [
+        ("rose", token), ("rose", token), ("tulip", token), ("seeds", nil), ("nothing here", nil),
+      ] {
+        #expect(
+          try await send(
+            .get,
+            "/catalogs/shop/search?q=\(query.replacingOccurrences(of: " ", with: "+"))&record=1",
+            bearer: bearer
+          ).status == 200)
+      }
+      // Not finished: not counted.
+      _ = try await send(.get, "/catalogs/shop/search?q=red", bearer: token)
+      let tenants = try await send(.get, "/catalogs/shop/suggestions", bearer: token)
+      #expect(texts(tenants) == ["rose", "tulip"])
+      #expect(tenants.json["found_nothing"] == nil)
+      let everyone = try await send(.get, "/catalogs/shop/suggestions")
+      #expect(texts(everyone) == ["seeds"])
+      let admin = try await send(.get, "/catalogs/shop/suggestions?q=", bearer: Self.admin)
+      #expect(texts(admin, "found_nothing") == ["nothing here"])
+      #expect(try await send(.get, "/catalogs/shop/suggestions?limit=0").status == 400)
+      // Written to the file when the server saves them.
+      await served.server.saveRecordedSearches()
+    }
+    let store = try CatalogStore.open(at: served.folder.appendingPathComponent("shop.sqlite"))
+    #expect(
+      try store.loadSearchHistory().all.map { "\($0.tenant)|\($0.text)|\($0.count)" }.sorted()
+        == ["seller:42|rose|2", "seller:42|tulip|1", "|nothing here|1", "|seeds|1"].sorted())
   }
 
   @Test(

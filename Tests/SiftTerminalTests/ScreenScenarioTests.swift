@@ -494,6 +494,9 @@ struct ScreenScenarioTests {
     app.press(.backspace)
     #expect(app.model.controller.tokens.isEmpty)
     #expect(app.footer == "40 items")
+    // The empty field offers the searches people made before.
+    app.model.pastSearches = ["rose", "tulip"]
+    #expect(app.screen[1].contains("⌕ rose · tulip"), "\(app.screen[1])")
     // A misspelt #word: the category within its typo budget, as the values are searched.
     app.type("#moveis")
     #expect(app.model.suggestionPopup.map(\.text) == ["Movies"])

@@ -23,6 +23,11 @@ public protocol SearchCatalog: Sendable {
   /// `replaceSynonyms(_:)` saves synonyms. Returns the catalog's version after the change.
   @discardableResult
   func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64
+  /// The searches recorded for it (`sift serve --record-searches`), as it keeps them.
+  func searchHistory() async throws(CatalogFailure) -> SearchHistory
+  /// Keeps `history` as its recorded searches: in the file, for a catalog read from one; a
+  /// catalog that keeps none (in PostgreSQL) holds them only while it is served.
+  func saveSearchHistory(_ history: SearchHistory) async throws(CatalogFailure)
   /// The version of the catalog its answers show now: every change moves it up.
   var version: Int64 { get }
   /// Returns once answers show `version` or a later one, waiting at most `timeout` (a node that
@@ -45,6 +50,34 @@ public protocol SearchCatalog: Sendable {
 
 extension SearchCatalog {
   public var answersFromRemoteStore: Bool { false }
+
+  /// The searches of `history` in the frame `base` (a tenant's filter identifiers; empty for
+  /// everyone else) that start with `prefix` (`SearchHistory.suggestions`) and still find
+  /// something here now — the data may have changed since they were made — most made first.
+  public func suggestions(
+    from history: SearchHistory, startingWith prefix: String, base: [String] = [],
+    limit: Int = 10
+  ) async throws(CatalogFailure) -> [SearchHistory.Entry] {
+    var kept: [SearchHistory.Entry] = []
+    let frame = base.joined(separator: " & ")
+    for entry in history.suggestions(startingWith: prefix, tenant: frame, limit: limit * 2) {
+      guard kept.count < limit else { break }
+      guard
+        let request = try? SearchRequest(
+          SearchRequestInput(text: entry.text, base: base), schema: schema)
+      else { continue }
+      if try await search(request, page: PageRequest(limit: 0)).indicator.matchCount > 0 {
+        kept.append(entry)
+      }
+    }
+    return kept
+  }
+
+  /// A catalog that keeps no recorded searches starts with none.
+  public func searchHistory() async throws(CatalogFailure) -> SearchHistory { SearchHistory() }
+
+  /// A catalog that keeps no recorded searches lets them go.
+  public func saveSearchHistory(_ history: SearchHistory) async throws(CatalogFailure) {}
 
   /// A catalog that keeps no log of its changes has no feed to follow.
   public func changes(

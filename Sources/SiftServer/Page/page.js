@@ -7,6 +7,8 @@
 
 const pageSize = 20;
 const rowWords = 16;
+// How long the typing stops before a search counts as finished (`record=1`), in ms.
+const finishedAfter = 1200;
 
 const state = {
   catalogs: [],
@@ -26,6 +28,8 @@ const state = {
   request: 0, // number of the latest request: answers to earlier ones are stale
   inFlight: null, // AbortController of the latest request
   valuesInFlight: null, // AbortController of the latest search of a category's values
+  pastInFlight: null, // AbortController of the latest request for past searches
+  recordTimer: 0, // the timer that counts a search once the typing stops
 };
 
 // A key or tenant token handed to the page as /#key=…: sent as `Authorization: Bearer` with
@@ -237,7 +241,11 @@ function showAnswer(answer, more) {
   showScopes(answer.facets);
   showRanges(answer.facets);
   showSuggestions(answer.suggestions || []);
-  if (!more) suggestCategoryValues(answer.suggestions || [], state.request);
+  if (!more) {
+    suggestCategoryValues(answer.suggestions || [], state.request);
+    if (!field().value && state.tokens.length === 0) suggestPastSearches(state.request);
+    else recordWhenFinished();
+  }
   showDidYouMean(answer.didYouMean);
   showResults();
   showDetail();
@@ -294,6 +302,34 @@ function selectScope(index, focus) {
   search();
 }
 
+// Under the empty field, what people searched for that still finds something, most made first
+// (a server run with --record-searches counts them). Taking one searches for it.
+async function suggestPastSearches(number) {
+  if (state.pastInFlight) state.pastInFlight.abort();
+  const controller = new AbortController();
+  state.pastInFlight = controller;
+  try {
+    const url = `/catalogs/${encodeURIComponent(state.catalog.name)}/suggestions?limit=6`;
+    const answer = await getJSON(url, controller.signal);
+    if (number !== state.request || field().value) return;
+    showSuggestions(answer.suggestions.map((past) => ({
+      identifier: `search:${past.text}`, text: past.text, search: past.text,
+    })));
+  } catch {
+    // No suggestions: the field stays as it is.
+  }
+}
+
+// A search is finished once the typing stops for a while: the server counts it then
+// (record=1), if it records searches, and never each keystroke on the way.
+function recordWhenFinished() {
+  clearTimeout(state.recordTimer);
+  const url = searchURL(0).replace(/([?&])limit=\d+/, "$1limit=0") + "&record=1";
+  state.recordTimer = setTimeout(() => {
+    getJSON(url, new AbortController().signal).catch(() => {});
+  }, finishedAfter);
+}
+
 // A word asking for a token ("#fra") searches the category's values for it — all of them, not
 // only those the catalog lists, near spellings when none matches as written — each with how
 // many results of the rest of the search hold it: the category list of a catalog with
@@ -344,7 +380,7 @@ function showSuggestions(suggestions) {
           role: "option", id: `suggestion-${index}`,
           "aria-selected": String(index === state.activeSuggestion),
         },
-        element("span", { class: "token-kind", text: "#" }),
+        element("span", { class: "token-kind", text: token.search === undefined ? "#" : "⌕" }),
         (token.icon ? token.icon + " " : "") + token.text,
         ...(token.count === undefined ? [] : [element("span", { class: "token-count", text: formatNumber(token.count) })]));
       option.addEventListener("mousedown", (event) => {
@@ -381,6 +417,13 @@ function markRows() {
 function takeSuggestion(index) {
   const token = state.suggestions[index];
   if (!token) return;
+  if (token.search !== undefined) {
+    field().value = token.search;
+    showSuggestions([]);
+    field().focus();
+    search();
+    return;
+  }
   state.tokens.push(token);
   field().value = field().value.replace(/\S*$/, "").trimEnd();
   if (field().value) field().value += " ";
@@ -715,6 +758,9 @@ async function start() {
   showTokens();
 
   field().addEventListener("input", () => search());
+  field().addEventListener("focus", () => {
+    if (!field().value && state.tokens.length === 0) suggestPastSearches(state.request);
+  });
   field().addEventListener("keydown", onFieldKey);
   field().addEventListener("blur", () => setTimeout(() => {
     if (document.activeElement !== field()) showSuggestions([]);

@@ -226,6 +226,26 @@ public final class StoredCatalog: SearchCatalog {
       in: { $0.synonyms = synonyms })
   }
 
+  /// The searches recorded in the file.
+  public func searchHistory() async throws(CatalogFailure) -> SearchHistory {
+    do {
+      return try store.loadSearchHistory()
+    } catch {
+      throw .unavailable("the recorded searches could not be read: \(error)")
+    }
+  }
+
+  /// Replaces the searches recorded in the file, after the edits before (on `editQueue`).
+  public func saveSearchHistory(_ history: SearchHistory) async throws(CatalogFailure) {
+    try await onEditQueue { () throws(CatalogFailure) in
+      do {
+        try self.store.saveSearchHistory(history)
+      } catch {
+        throw .unavailable("the recorded searches were not saved: \(error)")
+      }
+    }
+  }
+
   /// Saves `pins` in the file, then makes them what the next search uses, as
   /// `replaceSynonyms(_:)` does synonyms.
   @discardableResult

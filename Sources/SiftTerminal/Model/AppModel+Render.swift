@@ -102,7 +102,11 @@ extension AppModel {
     let cancel = controller.isActive ? "Cancel" : ""
     let textWidth = searchTextWidth
     if controller.text.isEmpty && controller.tokens.isEmpty {
-      grid.put(controller.placeholder, x: searchTextColumn, y: 1, style: .dim, maxWidth: textWidth)
+      // The empty field offers what people searched for before.
+      let past = pastSearches.isEmpty ? "" : "   ⌕ " + pastSearches.joined(separator: " · ")
+      grid.put(
+        (controller.placeholder + past).inert, x: searchTextColumn, y: 1, style: .dim,
+        maxWidth: textWidth)
     } else {
       // Text wider than the field scrolls with the cursor.
       grid.put(

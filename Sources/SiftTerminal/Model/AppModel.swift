@@ -58,6 +58,10 @@ public struct AppModel: Sendable {
   /// Where the form goes back to when it closes: the detail it was opened from, or the list.
   private var underEditor: Screen.Underneath = .list
 
+  /// Searches people made before (`SearchHistory`, what `sift serve --record-searches`
+  /// counted), most made first: the empty search field offers them.
+  public var pastSearches: [String] = []
+
   /// A model on `controller`, with the search field focused (typing filters at once).
   public init(controller: SearchController, width: Int = 80, height: Int = 24) {
     self.controller = controller

@@ -137,6 +137,12 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "N"))
   var recentSearches = 64
 
+  @Flag(
+    help:
+      "Count the finished searches people make (the page marks them with record=1 once the typing stops), per catalog and tenant, whether they found anything: GET /catalogs/NAME/suggestions and sift suggestions offer them. Off by default: what people search for is theirs. A .sqlite file keeps them; a PostgreSQL catalog only while served."
+  )
+  var recordSearches = false
+
   @Option(
     help: ArgumentHelp(
       "Close a connection silent this long: a request header sent in part, or an idle keep-alive.",
@@ -263,7 +269,16 @@ struct ServeCommand: AsyncParsableCommand {
       catalogs: served, writeToken: token, keys: keys, isPrivate: isPrivate,
       rateLimit: rateLimit,
       requestTimeout: requestTimeout > 0 ? .milliseconds(Int64(requestTimeout * 1000)) : nil,
-      corsOrigin: cors, accessLog: logFormat?.format)
+      corsOrigin: cors, accessLog: logFormat?.format, recordsSearches: recordSearches)
+    // The searches counted are written to their catalogs every few seconds, off the search
+    // path, and once more when the server stops.
+    let saving = Task {
+      while recordSearches, !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(5))
+        await server.saveRecordedSearches()
+      }
+    }
+    defer { saving.cancel() }
     do {
       let limits = SiftServer.Limits(
         idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
@@ -284,7 +299,10 @@ struct ServeCommand: AsyncParsableCommand {
       }
       throw error
     }
-    // The requests are finished: the database connections close cleanly.
+    // The requests are finished: the searches counted are written, the database connections
+    // close cleanly.
+    saving.cancel()
+    await server.saveRecordedSearches()
     await closeAll()
   }
 }
