@@ -49,16 +49,18 @@ extension SearchIndex {
         }
       }
     case .text(let column):
-      // Per hash of a folded value, the slots of the different values with that hash: the
-      // bytes are compared only when hashes meet, and nothing is copied.
-      var seen: [Int: [Int32]] = [:]
-      seen.reserveCapacity(min(ordered.count, 1 << 16))
+      // Per hash of a folded value, the slot of the first value with it; a different value
+      // with the same hash (rare) goes among `others`. Bytes are compared only when hashes
+      // meet, and nothing is copied.
+      var first: [Int: Int32] = [:]
+      first.reserveCapacity(min(ordered.count, 1 << 16))
+      var others: [Int: [Int32]] = [:]
       columns[column].withUnsafeBytes { bytes, starts in
-        func value(_ slot: Int) -> UnsafeBufferPointer<UInt8> {
-          UnsafeBufferPointer(rebasing: bytes[Int(starts[slot])..<Int(starts[slot + 1])])
+        func value(_ slot: Int32) -> UnsafeBufferPointer<UInt8> {
+          UnsafeBufferPointer(rebasing: bytes[Int(starts[Int(slot)])..<Int(starts[Int(slot) + 1])])
         }
         for entry in ordered {
-          let own = value(Int(entry.slot))
+          let own = value(entry.slot)
           if own.isEmpty {
             kept.append(entry)
             continue
@@ -66,9 +68,16 @@ extension SearchIndex {
           var hasher = Hasher()
           hasher.combine(bytes: UnsafeRawBufferPointer(own))
           let hash = hasher.finalize()
-          let holders = seen[hash, default: []]
-          if holders.contains(where: { value(Int($0)).elementsEqual(own) }) { continue }
-          seen[hash, default: []].append(entry.slot)
+          if let holder = first[hash] {
+            if value(holder).elementsEqual(own)
+              || others[hash]?.contains(where: { value($0).elementsEqual(own) }) == true
+            {
+              continue
+            }
+            others[hash, default: []].append(entry.slot)
+          } else {
+            first[hash] = entry.slot
+          }
           kept.append(entry)
         }
       }
