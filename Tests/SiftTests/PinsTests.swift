@@ -90,6 +90,36 @@ struct PinsTests {
     #expect(hiddenGone > 15, "\(hiddenGone) matching items hidden")
   }
 
+  @Test(
+    "many matches, whose order is made as far as it is read: the same rows, rows found by id",
+    arguments: ["a", "r", "rose", ""])
+  func manyMatches(query: String) throws {
+    var random = SplitMix64(seed: 4_001)
+    print("pins many seed 4001")
+    let items = (0..<3_000).map { EnginePropertyTests.randomItem($0, using: &random) }
+    var plainCollection = try FilteredCollection(schema: Self.schema, items: items)
+    plainCollection.filter(by: SearchCriteria(text: query))
+    let plain = Array(plainCollection.rows)
+    let pinned: [(ItemID, Int)] = [("7", 1), ("2999", 3), (plain.last ?? "5", 2), ("11", 200)]
+    let hidden: Set<ItemID> = Set(plain.prefix(3)).union(["13"])
+    var schema = Self.schema
+    for (id, row) in pinned { schema.pins.pin(id, at: row, for: query.isEmpty ? "x" : query) }
+    for id in hidden { schema.pins.hide(id, for: query.isEmpty ? "x" : query) }
+    let expected =
+      query.isEmpty ? plain : Self.reference(plain, pinned: pinned, hidden: hidden, items: items)
+    var collection = try FilteredCollection(schema: schema, items: items)
+    collection.filter(by: SearchCriteria(text: query))
+    #expect(collection.rows.count == expected.count)
+    let probes: [ItemID] = ["7", "2999", "11", "13", plain.first ?? "1", plain.last ?? "1"]
+    for id in probes {
+      #expect(collection.row(of: id) == expected.firstIndex(of: id), "\(query): \(id)")
+    }
+    var fresh = try FilteredCollection(schema: schema, items: items)
+    fresh.filter(by: SearchCriteria(text: query))
+    #expect(Array(fresh.ids(atRows: 0..<20)) == Array(expected.prefix(20)))
+    #expect(Array(fresh.rows) == expected, "\(query): \(plain.count) matches")
+  }
+
   @Test("edits of a pinned query: rows equal a search from scratch, and the changes replay")
   func edits() throws {
     var random = SplitMix64(seed: 77)

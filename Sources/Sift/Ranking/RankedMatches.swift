@@ -88,6 +88,7 @@ final class MatchOrder<ID: Hashable & Sendable>: Sendable {
           of: ranker.request, ranker.slots,
           rows: wanted * 4 >= ranker.slots.count ? .max : wanted)
         ordered = ranker.grouping.map { ranker.index.firstOfEachGroup(entries, by: $0) } ?? entries
+        if let pins = ranker.pins { ordered = pins.apply(ordered, isComplete: complete) }
         read = entries.count
         isComplete = complete
         if complete { self.ranker = nil }
@@ -103,6 +104,8 @@ final class MatchOrder<ID: Hashable & Sendable>: Sendable {
     let slots: [Int32]
     /// One row per group of this field's values (`MatchRequest.distinct`); nil: every match.
     var grouping: SearchIndex<ID>.Grouping? = nil
+    /// The pinned rows and the hidden items of the query (`Pins`); nil: none.
+    var pins: PinPlacement? = nil
   }
 
   private let state: Locked<State>
@@ -285,8 +288,15 @@ extension SearchIndex {
   package func row(of id: ID, in matches: RankedMatches<ID>, request: MatchRequest) -> Int? {
     guard matches.layout == layout, let slot = slotByID[id] else { return nil }
     if request.pins != nil {
-      // Pinned rows are not in rank order: the rows are whole, read them.
-      return matches.order.snapshot.entries.firstIndex { $0.slot == Int32(slot) }
+      // Pinned rows are not in rank order: read the rows, ranking more until it is among them.
+      while true {
+        let (ordered, complete) = matches.order.snapshot
+        if let row = ordered.firstIndex(where: { $0.slot == Int32(slot) }) { return row }
+        guard !complete, matches.order.canRankMore, ordered.count < matches.count else {
+          return nil
+        }
+        _ = matches.order.entry(at: ordered.count)
+      }
     }
     guard let placed = place(slot, request: request, nearSpellings: matches.includesNearSpellings)
     else { return nil }
