@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 
 /// Runs the built `sift` binary as a user would, with its own data folder.
 struct SiftProcess {
@@ -85,6 +86,12 @@ struct SiftProcess {
   @discardableResult
   func run(
     _ arguments: [String], stdin: Data? = nil, environment overrides: [String: String] = [:]
+  ) throws -> Run {
+    try ChildProcesses.one { try runNow(arguments, stdin: stdin, environment: overrides) }
+  }
+
+  private func runNow(
+    _ arguments: [String], stdin: Data?, environment overrides: [String: String]
   ) throws -> Run {
     let process = Process()
     process.executableURL = Self.binary

@@ -20,6 +20,23 @@ extension Tag {
   @Tag public static var large: Self
 }
 
+/// A cap on the short commands the tests run at once. Foundation's `Process.run()` on Linux
+/// (Swift 6.3.1) reads past a directory entry while it lists `/proc/self/fd`
+/// (swift-corelibs-foundation pull request 5472, merged after 6.3.1): with many descriptors
+/// open — hundreds of tests starting commands together, each with its pipes — it crashed the
+/// test process now and then (once in CI, at the start of the run, with about 1,350 open). A few
+/// children at a time keep the list short. Long-lived children (a server) take no slot.
+public enum ChildProcesses {
+  private static let slots = DispatchSemaphore(value: 8)
+
+  /// Runs `body`, which starts a command and waits for it, once fewer than 8 others are.
+  public static func one<Result>(_ body: () throws -> Result) rethrows -> Result {
+    slots.wait()
+    defer { slots.signal() }
+    return try body()
+  }
+}
+
 /// What the machine a test runs on has.
 public enum TestMachine {
   /// A CI run (`CI=true`): a tool that is missing fails the tests that need it.
@@ -31,6 +48,10 @@ public enum TestMachine {
 
   /// Whether the shell command `check` succeeds (`command -v tmux`).
   public static func passes(_ check: String) -> Bool {
+    ChildProcesses.one { run(check) }
+  }
+
+  private static func run(_ check: String) -> Bool {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = ["-c", check]
