@@ -8,13 +8,8 @@ import Testing
 struct DistinctCommandTests {
   /// The sample's cities as (id, country, population), read from the fixture itself.
   static func sampleCities() throws -> [(id: String, country: String, population: Double)] {
-    let text = try String(
-      contentsOf: SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl"),
-      encoding: .utf8)
-    return try text.split(separator: "\n").map { line in
-      let object = try #require(
-        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-      return (
+    try SiftProcess.citySample().map { object in
+      (
         "\(try #require(object["id"] as? Int))", try #require(object["country"] as? String),
         try #require(object["population"] as? Double)
       )
@@ -25,10 +20,7 @@ struct DistinctCommandTests {
   func onePerCountry() throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
-    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
-    let imported = try sift.run(
-      ["import", sample, "--catalog", "cities.sqlite"] + NearCommandTests.locatedArguments)
-    #expect(imported.status == 0, "\(imported.stderr)")
+    try sift.importCitySample()
     let cities = try Self.sampleCities()
     let countryOf = Dictionary(uniqueKeysWithValues: cities.map { ($0.id, $0.country) })
 

@@ -10,10 +10,7 @@ struct FacetsCommandTests {
   func countries() throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
-    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
-    let imported = try sift.run(
-      ["import", sample, "--catalog", "cities.sqlite"] + NearCommandTests.locatedArguments)
-    #expect(imported.status == 0, "\(imported.stderr)")
+    try sift.importCitySample()
     var byCountry: [String: Int] = [:]
     for city in try DistinctCommandTests.sampleCities() { byCountry[city.country, default: 0] += 1 }
     let ordered = byCountry.sorted { ($1.value, $0.key) < ($0.value, $1.key) }

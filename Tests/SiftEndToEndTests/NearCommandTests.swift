@@ -13,13 +13,8 @@ struct NearCommandTests {
 
   /// The sample's cities as (id, latitude, longitude), read from the fixture itself.
   static func samplePlaces() throws -> [(id: String, latitude: Double, longitude: Double)] {
-    let text = try String(
-      contentsOf: SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl"),
-      encoding: .utf8)
-    return try text.split(separator: "\n").map { line in
-      let object = try #require(
-        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-      return (
+    try SiftProcess.citySample().map { object in
+      (
         "\(try #require(object["id"] as? Int))", try #require(object["latitude"] as? Double),
         try #require(object["longitude"] as? Double)
       )

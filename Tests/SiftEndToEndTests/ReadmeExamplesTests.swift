@@ -71,6 +71,11 @@ struct ReadmeExamplesTests {
       in: try Self.readme)
     #expect(examples.count == 8, "the README's block was read: \(examples)")
     #expect(examples[3].arguments.last == "white rose | carnation")
+    try Self.expectPrinted(examples)
+  }
+
+  /// Runs `examples` in order, in one data folder, each printing what its comments say.
+  static func expectPrinted(_ examples: [Example]) throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     for example in examples {
@@ -86,13 +91,7 @@ struct ReadmeExamplesTests {
   func pinsAndCategoryValues(heading: String, count: Int) throws {
     let examples = Self.examples(under: heading, in: try Self.readme)
     #expect(examples.count == count, "the README's block was read: \(examples)")
-    let sift = try SiftProcess()
-    defer { sift.cleanup() }
-    for example in examples {
-      let run = try sift.run(example.arguments)
-      #expect(run.status == 0, "\(example): \(run.stderr)")
-      #expect(run.lines == example.promised, "\(example)")
-    }
+    try Self.expectPrinted(examples)
   }
 
   @Test("Near a place: the file of towns imported, then every command prints what its comments say")

@@ -1,5 +1,6 @@
 import Foundation
 import SiftTestSupport
+import Testing
 
 /// Runs the built `sift` binary as a user would, with its own data folder.
 struct SiftProcess {
@@ -141,5 +142,25 @@ final class ErrorCollector: @unchecked Sendable {
   func finish() -> Data {
     done.wait()
     return data
+  }
+}
+
+extension SiftProcess {
+  /// The cities sample's records, read from the fixture itself.
+  static func citySample() throws -> [[String: Any]] {
+    let text = try String(
+      contentsOf: fixtures.appendingPathComponent("cities-sample.jsonl"), encoding: .utf8)
+    return try text.split(separator: "\n").map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+  }
+
+  /// Imports the cities sample into `catalog`, located and ranked by population, as the
+  /// README's cities are.
+  func importCitySample(into catalog: String = "cities.sqlite") throws {
+    let sample = Self.fixtures.appendingPathComponent("cities-sample.jsonl").path
+    let imported = try run(
+      ["import", sample, "--catalog", catalog] + NearCommandTests.locatedArguments)
+    #expect(imported.status == 0, "\(imported.stderr)")
   }
 }

@@ -10,10 +10,7 @@ struct SuggestionsCommandTests {
   func recordedAndListed() throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
-    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
-    let imported = try sift.run(
-      ["import", sample, "--catalog", "cities.sqlite"] + NearCommandTests.locatedArguments)
-    #expect(imported.status == 0, "\(imported.stderr)")
+    try sift.importCitySample()
     let file = sift.path("cities.sqlite")
     // Without the flag nothing is counted, record=1 or not.
     let plain = try ServeCommandTests.Server(sift, ["--catalog", file])

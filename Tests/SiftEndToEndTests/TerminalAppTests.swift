@@ -260,10 +260,7 @@ struct TerminalAppTests {
   func nearAPlace() throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
-    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
-    let imported = try sift.run(
-      ["import", sample, "--catalog", "cities.sqlite"] + NearCommandTests.locatedArguments)
-    #expect(imported.status == 0, "\(imported.stderr)")
+    try sift.importCitySample()
     let tmux = try Tmux(sift)
     tmux.launch("--catalog cities.sqlite --near 48.8566,2.3522 --within 40")
     var screen = tmux.wait(for: "near 48.8566,2.3522 within 40 km")

@@ -292,16 +292,24 @@ struct KeyAndTenantTests {
     }
   }
 
-  @Test(
-    "recorded searches: a tenant's suggestions come from its own searches, failures for editors")
-  func tenantSuggestions() async throws {
-    let served = try Self.served(recordsSearches: true)
-    defer { try? FileManager.default.removeItem(at: served.folder) }
+  /// A search key for the shop, and a tenant token of it that sees seller 42's rows.
+  static func sellerToken(
+    _ served: Served
+  ) throws -> (key: (secret: String, key: APIKey), token: String) {
     let key = try served.keys.create(KeyRequest(catalogs: ["shop"], actions: [.search]))
     let token = TenantToken(
       keyID: key.key.id, filters: ["shop": ["seller:42"]],
       expires: Date().addingTimeInterval(86_400)
     ).signed(withKey: key.secret)
+    return (key, token)
+  }
+
+  @Test(
+    "recorded searches: a tenant's suggestions come from its own searches, failures for editors")
+  func tenantSuggestions() async throws {
+    let served = try Self.served(recordsSearches: true)
+    defer { try? FileManager.default.removeItem(at: served.folder) }
+    let token = try Self.sellerToken(served).token
     try await Self.withClient(served.server) { send in
       func texts(_ answer: Answer, _ member: String = "suggestions") -> [String] {
         (answer.json[member] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
@@ -341,11 +349,7 @@ struct KeyAndTenantTests {
   func tenantSeesItsRows() async throws {
     let served = try Self.served()
     defer { try? FileManager.default.removeItem(at: served.folder) }
-    let key = try served.keys.create(KeyRequest(catalogs: ["shop"], actions: [.search]))
-    let token = TenantToken(
-      keyID: key.key.id, filters: ["shop": ["seller:42"]],
-      expires: Date().addingTimeInterval(86_400)
-    ).signed(withKey: key.secret)
+    let (key, token) = try Self.sellerToken(served)
     try await Self.withClient(served.server) { send in
       let all = try await send(.get, "/catalogs/shop/search?q=&facets=1", bearer: token)
       #expect(all.status == 200)
