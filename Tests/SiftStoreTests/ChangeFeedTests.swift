@@ -327,6 +327,21 @@ struct ChangeFeedTests {
     #expect(answer.results.map(\.item.id) == [second, "15"])
     let reopened = try CatalogStore.open(at: served.folder.file("shop.sqlite"))
     #expect(try reopened.loadSchema().pins == pins)
+    // A reader framed to some rows (a tenant) learns only the pins of those: never the ids of
+    // rows it cannot see.
+    let funerals: FeedVisibility = { $0["type"]?.displayText == "Funerals" }
+    guard
+      case .page(let framed) = try await served.catalog.changes(
+        since: start, limit: 10, visible: funerals)
+    else {
+      Issue.record("no page")
+      return
+    }
+    #expect(framed.changes.first?.pins?.entries.map(\.id) == [first])
+    let snapshot = try await served.catalog.snapshot(after: nil, limit: 100, visible: funerals)
+    #expect(snapshot.schema.pins.entries.map(\.id) == [first])
+    #expect(
+      try await served.catalog.snapshot(after: nil, limit: 100, visible: nil).schema.pins == pins)
   }
 
   @Test(

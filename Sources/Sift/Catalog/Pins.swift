@@ -124,6 +124,12 @@ public struct Pins: Hashable, Sendable, Codable {
     return entries.count < before
   }
 
+  /// The entries whose item `item` finds and `visible` admits: what a reader framed by
+  /// `visible` (a tenant's copy) may learn of the pins — never the ids of rows it cannot see.
+  public func visible(to visible: FeedVisibility, item: (ItemID) -> Item?) -> Pins {
+    Pins(entries.filter { entry in item(entry.id).map(visible) ?? false })
+  }
+
   /// What is wrong with `entry`, if anything: a query with no word, an empty id, a row past
   /// `maximumPosition`.
   public static func problem(with entry: Entry) -> String? {

@@ -501,7 +501,9 @@ public final class PostgresNode: SearchCatalog {
       case .synonyms:
         if let settings {
           changes.append(
-            .synonyms(settings.synonyms, pins: settings.pins, version: entry.version))
+            .synonyms(
+              settings.synonyms, pins: try await visiblePins(settings.pins, visible: visible),
+              version: entry.version))
         }
       case .replace:
         break
@@ -530,11 +532,24 @@ public final class PostgresNode: SearchCatalog {
     let read = try await Self.answering { () async throws(PostgresError) in
       try await catalog.snapshotPage(after: position, limit: limit)
     }
+    var schema = read.schema
+    schema.pins = try await visiblePins(schema.pins, visible: visible)
     return CatalogSnapshotPage(
       catalog: name, identity: read.state.identity, version: read.state.version,
-      schema: read.schema,
+      schema: schema,
       items: visible.map { admits in read.items.filter { admits($0.item) } }
         ?? read.items, next: read.next)
+  }
+
+  /// `pins` as a reader framed by `visible` may see them (`Pins.visible(to:item:)`), the items
+  /// read from the local copy: all of them without a frame.
+  private func visiblePins(
+    _ pins: Pins, visible: FeedVisibility?
+  ) async throws(CatalogFailure) -> Pins {
+    guard let visible, !pins.isEmpty else { return pins }
+    var items: [ItemID: Item] = [:]
+    for id in Set(pins.entries.map(\.id)) { items[id] = try await local.item(id) }
+    return pins.visible(to: visible) { items[$0] }
   }
 
   /// Runs `work` against the database: out of reach is `unavailable` (the request may be

@@ -136,13 +136,14 @@ extension CatalogStore {
         changed.append((row[0], version))
       }
       let schema = try Self.schema(db, path: path)
+      let pins = try Self.pins(of: schema, visible: visible, db)
       let ids = changed.map { ItemID($0.id) }.filter { !$0.rawValue.isEmpty }
       let found = Dictionary(
         try Self.positionedItems(withIDs: ids, fields: schema.allFields, db).map {
           ($0.item.id, $0)
         }, uniquingKeysWith: { first, _ in first })
       let changes = changed.map { (id, version) -> CatalogChange in
-        if id.isEmpty { return .synonyms(schema.synonyms, pins: schema.pins, version: version) }
+        if id.isEmpty { return .synonyms(schema.synonyms, pins: pins, version: version) }
         guard let item = found[ItemID(id)] else { return .delete(ItemID(id), version: version) }
         return .put(item.item, at: item.position, version: version)
       }
@@ -161,7 +162,8 @@ extension CatalogStore {
   ) throws(StoreError) -> CatalogSnapshotPage {
     try read { db in
       let (identity, _) = try Self.feedState(db, path: path)
-      let schema = try Self.schema(db, path: path)
+      var schema = try Self.schema(db, path: path)
+      schema.pins = try Self.pins(of: schema, visible: visible, db)
       let columns = schema.allFields.map { ", " + Self.column($0.name) }.joined()
       let rows = try Row.fetchCursor(
         db,
@@ -181,6 +183,21 @@ extension CatalogStore {
         catalog: name, identity: identity, version: try Self.itemsGeneration(db), schema: schema,
         items: items, next: read == limit ? last : nil)
     }
+  }
+
+  /// `schema`'s pins as a reader framed by `visible` may see them (`Pins.visible(to:item:)`):
+  /// all of them without a frame.
+  static func pins(
+    of schema: CatalogSchema, visible: FeedVisibility?, _ db: Database
+  ) throws -> Pins {
+    let pins = schema.pins
+    guard let visible, !pins.isEmpty else { return pins }
+    let ids = Array(Set(pins.entries.map(\.id)))
+    let items = Dictionary(
+      try positionedItems(withIDs: ids, fields: schema.allFields, db).map {
+        ($0.item.id, $0.item)
+      }, uniquingKeysWith: { first, _ in first })
+    return pins.visible(to: visible) { items[$0] }
   }
 
   /// The item in `row` with its position: id, position, then one column per field of `fields`.
