@@ -764,21 +764,17 @@ public struct SiftServer: Sendable {
     forced: ForcedFilters? = nil
   ) async throws(ServerError) -> JSONValue {
     let schema = catalog.schema
-    guard let category = schema.categoryField, schema.field(named: field)?.name == category
-    else {
-      let known = schema.categoryField.map { "its category is \($0)" } ?? "it has no category"
-      throw .badRequest(
-        "facets/\(field.prefix(40)): not a category of catalog \(catalog.name); \(known)")
+    if let problem = schema.categoryProblem(named: field) {
+      throw .badRequest("facets/\(field.prefix(40)): \(problem)")
     }
     let request = try Self.request(parameters.search.input, catalog: catalog, forced: forced)
-    let page = try await answering { () async throws(CatalogFailure) in
-      try await catalog.search(request, page: PageRequest(limit: 0, facets: true))
+    let (values, matched) = try await answering { () async throws(CatalogFailure) in
+      try await catalog.categoryValues(
+        matching: parameters.text, in: request, limit: parameters.limit)
     }
-    let values = (page.facets ?? Facets(scopes: [], categories: [:])).categories(
-      matching: parameters.text, schema: schema, limit: parameters.limit)
     return .object(sorting: [
-      ("catalog", .string(catalog.name)), ("field", .string(category)),
-      ("matched", .number(Double(page.indicator.matchCount))),
+      ("catalog", .string(catalog.name)), ("field", .string(schema.categoryField ?? field)),
+      ("matched", .number(Double(matched))),
       (
         "values",
         .array(

@@ -62,22 +62,15 @@ public struct Pins: Hashable, Sendable, Codable {
 
   /// What one query's entries ask, read once.
   package struct Rule: Hashable, Sendable {
-    /// Each pinned item and its row (0 for the first), by row.
-    package var pinned: [(id: ItemID, row: Int)]
+    /// One pinned item and its row (0 for the first).
+    package struct Pin: Hashable, Sendable {
+      package var id: ItemID
+      package var row: Int
+    }
+
+    /// Each pinned item, by row.
+    package var pinned: [Pin]
     package var hidden: Set<ItemID>
-
-    package static func == (a: Rule, b: Rule) -> Bool {
-      a.pinned.map(\.id) == b.pinned.map(\.id) && a.pinned.map(\.row) == b.pinned.map(\.row)
-        && a.hidden == b.hidden
-    }
-
-    package func hash(into hasher: inout Hasher) {
-      for pin in pinned {
-        hasher.combine(pin.id)
-        hasher.combine(pin.row)
-      }
-      hasher.combine(hidden)
-    }
   }
 
   public var entries: [Entry] {
@@ -93,10 +86,8 @@ public struct Pins: Hashable, Sendable, Codable {
 
   public var isEmpty: Bool { entries.isEmpty }
 
-  /// The key a query is known by: folded, its words joined by one space.
-  public static func key(_ query: String) -> String {
-    TextFolding.fold(query).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-  }
+  /// The key a query is known by (`TextFolding.phraseKey`).
+  public static func key(_ query: String) -> String { TextFolding.phraseKey(query) }
 
   /// What `query` is curated with; nil when nothing is.
   package func rule(for query: String) -> Rule? {
@@ -150,7 +141,7 @@ public struct Pins: Hashable, Sendable, Codable {
       let key = key(entry.query)
       var rule = rules[key] ?? Rule(pinned: [], hidden: [])
       if let position = entry.position {
-        rule.pinned.append((entry.id, position - 1))
+        rule.pinned.append(Rule.Pin(id: entry.id, row: position - 1))
       } else {
         rule.hidden.insert(entry.id)
       }

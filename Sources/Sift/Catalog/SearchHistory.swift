@@ -3,8 +3,8 @@
 /// data can see what found nothing. Searches are kept per searcher's frame (`tenant`: a tenant
 /// token's filter; empty for everyone else), and a frame sees only its own.
 ///
-/// A search is known by its folded text, spaces aside ("Rose", "rose " are one); it shows as it
-/// was last typed.
+/// A search is known by its folded text, spaces aside (`TextFolding.phraseKey`: "Rose" and
+/// "rose " are one); it shows as it was last typed.
 public struct SearchHistory: Hashable, Sendable {
   /// One search, with how often it was made.
   public struct Entry: Hashable, Sendable, Codable {
@@ -29,20 +29,20 @@ public struct SearchHistory: Hashable, Sendable {
 
   public init(_ entries: [Entry] = []) {
     for entry in entries {
-      self.entries[entry.tenant, default: [:]][Pins.key(entry.text)] = entry
+      self.entries[entry.tenant, default: [:]][TextFolding.phraseKey(entry.text)] = entry
     }
   }
 
   /// Every entry, most made first, ties by text.
   public var all: [Entry] {
-    entries.values.flatMap(\.values).sorted { ($1.count, $0.text) < ($0.count, $1.text) }
+    Self.mostMadeFirst(entries.values.flatMap(\.values))
   }
 
   public var isEmpty: Bool { entries.isEmpty }
 
   /// Counts one finished search of `text` in `tenant`'s frame, and whether it found something.
   public mutating func record(_ text: String, found: Bool, tenant: String = "") {
-    let key = Pins.key(text)
+    let key = TextFolding.phraseKey(text)
     guard !key.isEmpty else { return }
     var entry = entries[tenant]?[key] ?? Entry(tenant: tenant, text: text, count: 0, found: found)
     entry.text = text.trimmingWhitespace()
@@ -57,8 +57,7 @@ public struct SearchHistory: Hashable, Sendable {
   public func suggestions(
     startingWith prefix: String, tenant: String = "", limit: Int = 10
   ) -> [Entry] {
-    let found = (entries[tenant] ?? [:]).values.filter(\.found)
-      .sorted { ($1.count, $0.text) < ($0.count, $1.text) }
+    let found = Self.mostMadeFirst((entries[tenant] ?? [:]).values.filter(\.found))
     return Array(FacetValueMatcher(prefix).filter(found, name: \.text).prefix(max(0, limit)))
   }
 
@@ -66,7 +65,12 @@ public struct SearchHistory: Hashable, Sendable {
   /// the data lacks.
   public func failed(tenant: String = "", limit: Int = 10) -> [Entry] {
     Array(
-      (entries[tenant] ?? [:]).values.filter { !$0.found }
-        .sorted { ($1.count, $0.text) < ($0.count, $1.text) }.prefix(max(0, limit)))
+      Self.mostMadeFirst((entries[tenant] ?? [:]).values.filter { !$0.found })
+        .prefix(max(0, limit)))
+  }
+
+  /// `entries`, most made first, ties by text.
+  private static func mostMadeFirst(_ entries: some Sequence<Entry>) -> [Entry] {
+    entries.sorted { ($1.count, $0.text) < ($0.count, $1.text) }
   }
 }

@@ -82,10 +82,8 @@ public struct Synonyms: Hashable, Sendable, Codable {
     return nil
   }
 
-  /// An expression as it is matched: folded, its words joined by one space.
-  static func key(_ expression: String) -> String {
-    TextFolding.fold(expression).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-  }
+  /// An expression as it is matched (`TextFolding.phraseKey`).
+  static func key(_ expression: String) -> String { TextFolding.phraseKey(expression) }
 
   /// Per folded expression, the folded expressions it also finds; and the longest expression,
   /// in words: the longest run of terms worth comparing.

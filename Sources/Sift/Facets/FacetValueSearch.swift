@@ -38,6 +38,34 @@ extension Facets {
   }
 }
 
+extension CatalogSchema {
+  /// Why `name` cannot be searched as a category's values — "not a category of catalog
+  /// products; its category is type" — or nil when it names the category field.
+  public func categoryProblem(named name: String) -> String? {
+    guard let categoryField else {
+      return "not a category of catalog \(self.name); it has no category"
+    }
+    guard field(named: name)?.name == categoryField else {
+      return "not a category of catalog \(self.name); its category is \(categoryField)"
+    }
+    return nil
+  }
+}
+
+extension SearchCatalog {
+  /// The category's values that match `text`, with how many results of `request` hold each
+  /// (`Facets.categories(matching:schema:limit:)`), and how many results it has: what
+  /// `sift facets` prints and `GET /catalogs/NAME/facets/FIELD` answers.
+  public func categoryValues(
+    matching text: String, in request: SearchRequest, limit: Int
+  ) async throws(CatalogFailure) -> (values: [FacetValue], matched: Int) {
+    let page = try await search(request, page: PageRequest(limit: 0, facets: true))
+    let values = (page.facets ?? Facets(scopes: [], categories: [:])).categories(
+      matching: text, schema: schema, limit: limit)
+    return (values, page.indicator.matchCount)
+  }
+}
+
 /// The rule `Facets.categories(matching:schema:limit:)` and token suggestions share: which
 /// names match what was typed, as written or else within the typo budget.
 struct FacetValueMatcher {

@@ -22,6 +22,12 @@ public enum TextFolding {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// `text` as a phrase is known — a synonym's expression, a pinned query, a recorded search:
+  /// folded, its words joined by one space ("New  York " → "new york").
+  public static func phraseKey(_ text: String) -> String {
+    fold(text).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+  }
+
   /// The initial-consonant (choseong) key of `text`: each Hangul syllable replaced by its leading
   /// consonant, everything else folded as usual, so "서울 특별시" gives the key of "ㅅㅇ ㅌㅂㅅ".
   /// `nil` when `text` has no Hangul syllable.

@@ -69,14 +69,11 @@ struct FacetsCommand: AsyncParsableCommand {
     if let notice = opened.notice { StandardStreams.error("sift: \(notice)") }
     let schema = opened.catalog.schema
     defer { Task { await opened.close() } }
-    guard let category = schema.categoryField,
-      field.map({ schema.field(named: $0)?.name == category }) ?? true
-    else {
-      let known = schema.categoryField.map { "its category is \($0)" } ?? "it has no category"
-      throw Failure.exit(
-        "--field: \(field ?? "category") is not a category of catalog \(schema.name); \(known)",
-        status: 2)
+    let named = field ?? "category"
+    if let problem = schema.categoryProblem(named: named) {
+      throw Failure.exit("--field: \(named) is \(problem)", status: 2)
     }
+    let category = schema.categoryField ?? named
     let request: SearchRequest
     let (near, box) = (try place.searchNear(), try place.searchBox())
     do throws(SearchRequestError) {
@@ -90,14 +87,14 @@ struct FacetsCommand: AsyncParsableCommand {
     } catch {
       throw Failure.usage(error)
     }
-    let page: SearchPage
+    let values: [FacetValue]
     do {
-      page = try await opened.catalog.search(request, page: PageRequest(limit: 0, facets: true))
+      values = try await opened.catalog.categoryValues(
+        matching: text.joined(separator: " "), in: request, limit: limit
+      ).values
     } catch {
       throw Failure.catalog(error)
     }
-    let values = (page.facets ?? Facets(scopes: [], categories: [:])).categories(
-      matching: text.joined(separator: " "), schema: schema, limit: limit)
     let output = StandardStreams.Output()
     let width = values.map(\.value.count).max() ?? 0
     for value in values {

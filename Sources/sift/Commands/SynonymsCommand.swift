@@ -90,14 +90,12 @@ struct SynonymsCommand: AsyncParsableCommand {
     var expression: String
 
     func run() async throws {
-      let key = TextFolding.fold(expression).split(whereSeparator: \.isWhitespace)
-        .joined(separator: " ")
+      let key = TextFolding.phraseKey(expression)
       let catalog = options.catalog
       try await SynonymsCommand.change(catalog) { synonyms in
         let removed = synonyms.entries.filter { entry in
           (entry.expressions + (entry.to ?? [])).contains {
-            TextFolding.fold($0).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-              == key
+            TextFolding.phraseKey($0) == key
           }
         }
         guard !removed.isEmpty else {
