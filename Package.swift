@@ -195,7 +195,7 @@ let package = Package(
           name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
       ]
     ),
-    .testTarget(name: "SiftEndToEndTests", dependencies: ["sift", "SiftTestSupport"]),
+    .testTarget(name: "SiftEndToEndTests", dependencies: ["sift", "Sift", "SiftTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

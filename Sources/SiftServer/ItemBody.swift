@@ -15,12 +15,17 @@ struct ItemBody: Sendable {
   static let maximumBytes = 64 * 1024
 
   init(_ data: Data, schema: CatalogSchema, requiresTitle: Bool) throws(ServerError) {
-    let object: [String: JSONField]
+    let parsed: JSONValue
     do {
-      object = try JSONDecoder().decode([String: JSONField].self, from: data)
+      parsed = try JSONValue.parse(data)
     } catch {
-      throw .badRequest("body: not a JSON object of fields (\(Self.reason(error)))")
+      throw .badRequest("body: not JSON (\(error))")
     }
+    guard case .object(let members) = parsed else {
+      throw .badRequest("body: not a JSON object of fields (\(Self.kind(parsed)))")
+    }
+    // A name given twice: the last value counts, as an import reads a line.
+    let object = Dictionary(members, uniquingKeysWith: { $1 })
     var fields: [String: FieldValue] = [:]
     // A catalog imported with `--id FIELD` names its items by that field: a new item given
     // it takes its id from it, as a re-import would.
@@ -41,8 +46,10 @@ struct ItemBody: Sendable {
         let known = schema.allFields.map(\.name).joined(separator: ", ")
         throw .badRequest("\(name.prefix(100)): no such field in catalog \(schema.name) (\(known))")
       }
-      if case .null = value { continue }
-      let read = try Self.value(value, of: field)
+      // A searched field's null is no value; a kept one keeps it, as an import does.
+      let kept = schema.storedFields.contains { $0.name == name }
+      if case .null = value, !kept { continue }
+      let read = try kept ? FieldValue(json: value) : Self.value(value, of: field)
       // A catalog cannot store U+0000: the client's mistake, said before anything is written.
       if read.strings.contains(where: { $0.unicodeScalars.contains("\u{0}") }) {
         throw .badRequest("\(name): a NUL character (U+0000), which a catalog cannot store")
@@ -65,7 +72,7 @@ struct ItemBody: Sendable {
 
   /// An id as `"id"` or the catalog's id field gives it: a string of 1 to 200 characters, or a
   /// whole number (as an import reads one).
-  private static func id(_ value: JSONField, field: String) throws(ServerError) -> ItemID {
+  private static func id(_ value: JSONValue, field: String) throws(ServerError) -> ItemID {
     switch value {
     case .string(let text)
     where !text.isEmpty && text.count <= 200 && !text.unicodeScalars.contains("\u{0}"):
@@ -79,24 +86,19 @@ struct ItemBody: Sendable {
   }
 
   private static func value(
-    _ value: JSONField, of field: FieldDefinition
+    _ value: JSONValue, of field: FieldDefinition
   ) throws(ServerError) -> FieldValue {
     switch (field.kind, value) {
-    case (.number, .number(let number)) where number.isFinite:
+    case (.number, .number(let number)):
       return .number(number)
     case (.number, _):
       throw .badRequest("\(field.name): expected a number")
     case (.text, .string(let text)), (.category, .string(let text)):
       return .text(text)
-    case (.text, .array(let values)):
-      var strings: [String] = []
-      for value in values {
-        guard case .string(let text) = value else {
-          throw .badRequest("\(field.name): expected a string or a list of strings")
-        }
-        strings.append(text)
-      }
-      return .texts(strings)
+    case (.text, .strings(let texts)):
+      return .texts(texts)
+    case (.text, .array(let values)) where values.isEmpty:
+      return .texts([])
     case (.text, _):
       throw .badRequest("\(field.name): expected a string or a list of strings")
     case (.category, _):
@@ -104,38 +106,15 @@ struct ItemBody: Sendable {
     }
   }
 
-  private static func reason(_ error: any Error) -> String {
-    switch error {
-    case DecodingError.dataCorrupted: "it does not parse"
-    case DecodingError.typeMismatch: "the body is not an object"
-    default: "it does not parse"
-    }
-  }
-}
-
-/// A JSON value as a body holds it, booleans told apart from numbers.
-enum JSONField: Decodable, Sendable {
-  case null
-  case bool(Bool)
-  case number(Double)
-  case string(String)
-  case array([JSONField])
-  case object([String: JSONField])
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONField].self) {
-      self = .array(value)
-    } else {
-      self = .object(try container.decode([String: JSONField].self))
+  /// What a JSON value is, for a message.
+  private static func kind(_ value: JSONValue) -> String {
+    switch value {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .strings, .array: "an array"
+    case .object: "an object"
     }
   }
 }

@@ -55,19 +55,16 @@ enum ResultItem {
   static func json(_ result: PageResult, schema: CatalogSchema) -> JSONValue {
     let item = result.item
     var members: [(String, JSONValue)] = [
-      ("id", .string(item.id.rawValue)),
+      ("id", schema.json(item.id)),
       ("title", .string(item[schema.titleField]?.displayText ?? "")),
     ]
+    let kept = Set(schema.storedFields.map(\.name))
     var highlights: [JSONValue] = []
     var more: [(String, JSONValue)] = []
     for field in result.fields {
       if !["id", "title", "highlights", "explain", "more"].contains(field.name) {
-        switch field.value {
-        // An empty text is no value, as an import keeps a stored field's: left out the same.
-        case .text(let text) where text.isEmpty: break
-        case .text(let text): members.append((field.name, .string(text)))
-        case .texts(let texts): members.append((field.name, .strings(texts)))
-        case .number(let number): members.append((field.name, .number(number)))
+        if let value = field.value.resultJSON(kept: kept.contains(field.name)) {
+          members.append((field.name, value))
         }
       }
       for shown in field.highlights {

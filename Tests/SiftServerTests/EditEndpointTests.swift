@@ -455,8 +455,17 @@ struct EditEndpointTests {
   @Test(
     "bad bodies are refused with the field at fault, and nothing changes",
     arguments: [
-      ("{", 400, "body: not a JSON object"),
-      ("[1, 2]", 400, "body: not a JSON object"),
+      ("{", 400, "body: not JSON (at byte 1: expected a member's name)"),
+      ("[1, 2]", 400, "body: not a JSON object of fields (an array)"),
+      // What JSON cannot say is refused where it stands, not read as something else.
+      (
+        #"{"title": "X\ud800"}"#, 400,
+        "body: not JSON (at byte 12: \\uD800 is half of a surrogate pair"
+      ),
+      (
+        #"{"title": "X", "year": 1e400}"#, 400,
+        "body: not JSON (at byte 23: 1e400 is too large a number)"
+      ),
       (#"{"title": 3}"#, 400, "title: expected a string"),
       (#"{"year": 2020}"#, 400, "title: required"),
       (#"{"title": "   "}"#, 400, "title: required"),

@@ -81,6 +81,15 @@ struct JSONParsingTests {
       ("tru", "at byte 0: expected true"),
       ("-", "at byte 1: expected a value"),
       (String(repeating: "[", count: 200), "at byte 128: nested too deeply"),
+      // Neither would come back as it was sent: U+FFFD, or null for infinity.
+      (#"["a\ud800"]"#, #"at byte 3: \uD800 is half of a surrogate pair, alone: not a character"#),
+      (#""\udc00x""#, #"at byte 1: \uDC00 is half of a surrogate pair, alone: not a character"#),
+      (
+        #""\ud83d\u0041""#,
+        #"at byte 1: \uD83D is half of a surrogate pair, alone: not a character"#
+      ),
+      ("[1e400]", "at byte 1: 1e400 is too large a number"),
+      ("-1e309", "at byte 0: -1e309 is too large a number"),
     ])
   func refused(text: String, message: String) {
     #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse(Data(text.utf8)) }

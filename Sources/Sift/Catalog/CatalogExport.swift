@@ -11,7 +11,9 @@ import Foundation
 /// CSV has no room for the settings before its header: they go in a file of their own, which
 /// `sift import FILE --settings SETTINGS` reads back. A cell holds one string, so with the
 /// settings a cell is read as JSON when it starts with `[` (a list of strings,
-/// `["Paris","París"]`) or `"` (a text that starts with either, quoted as a JSON string).
+/// `["Paris","París"]`) or `"` (a text that starts with either, quoted as a JSON string); in a
+/// field kept unsearched, `{`, `true`, `false`, `null` and a number are JSON too, so that every
+/// value comes back with its type.
 ///
 /// ```swift
 /// try await CatalogExport.write(catalog) { line in print(line) }
@@ -102,32 +104,43 @@ public enum CatalogExport {
 
   /// `item` as a JSON Lines record: its id, then each field it has.
   public static func record(_ item: Item, settings: Settings) -> String {
-    var members: [(String, JSONValue)] = [(settings.idField, .string(item.id.rawValue))]
+    var members: [(String, JSONValue)] = [(settings.idField, settings.schema.json(item.id))]
     for name in settings.columns.dropFirst() {
       guard let value = item[name] else { continue }
-      members.append((name, json(value)))
+      members.append((name, value.json))
     }
     return JSONValue.object(members).text
   }
 
   /// `item` as a CSV row under `csvHeader(settings:)`: a number as `FieldValue.format` writes
   /// it, a list of strings as a JSON array, a text that starts with `[` or `"` as a JSON string.
+  /// A field kept unsearched keeps its JSON type too: `true`, `false` and `null` as the bare
+  /// words, a list or an object as its JSON, and a text that would read as one of these (or as
+  /// a number) as a JSON string.
   public static func csvRow(_ item: Item, settings: Settings) -> String {
     var cells = [item.id.rawValue]
+    let kept = Set(settings.schema.storedFields.map(\.name))
     for name in settings.columns.dropFirst() {
-      switch item[name] {
-      case nil: cells.append("")
-      case .number(let number): cells.append(FieldValue.format(number))
-      case .texts(let texts): cells.append(JSONValue.strings(texts).text)
-      case .text(let text):
-        // By its first byte, as the import reads it: a quote and a joiner are one `Character`.
-        let first = text.utf8.first
-        cells.append(
-          first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
-            ? JSONValue.string(text).text : text)
-      }
+      cells.append(item[name].map { csvCell($0, kept: kept.contains(name)) } ?? "")
     }
     return csvLine(cells)
+  }
+
+  /// One cell of `csvRow(_:settings:)`; `kept`: the field is kept unsearched.
+  static func csvCell(_ value: FieldValue, kept: Bool) -> String {
+    switch value {
+    case .number(let number): return FieldValue.format(number)
+    case .texts, .bool, .null, .list, .object: return value.json.text
+    case .text(let text):
+      // By its first byte, as the import reads it: a quote and a joiner are one `Character`.
+      let first = text.utf8.first
+      let quoted =
+        first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
+        || (kept
+          && (first == UInt8(ascii: "{") || ["true", "false", "null"].contains(text)
+            || NumberText.parse(text) != nil || text.isEmpty))
+      return quoted ? JSONValue.string(text).text : text
+    }
   }
 
   /// The CSV header: the columns' names, the id's first.
@@ -172,14 +185,6 @@ public enum CatalogExport {
       }
       after = page.next
     } while after != nil
-  }
-
-  private static func json(_ value: FieldValue) -> JSONValue {
-    switch value {
-    case .text(let text): .string(text)
-    case .texts(let texts): .strings(texts)
-    case .number(let number): .number(number)
-    }
   }
 
   /// Cells joined by commas, each quoted when it holds a comma, a quote or a line break — byte

@@ -27,6 +27,9 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
   /// The record field an import took each item's id from; a later import of the same catalog
   /// reads ids from it without being told again. Nil: items were numbered.
   public var idField: String?
+  /// Whether the ids came as JSON numbers (`{"sku": 7}`): an id that is a whole number is then
+  /// written back as one (`"id": 7`), through search, the HTTP API and export.
+  public var idsAreNumbers = false
   /// Expressions that find each other (`sift synonyms`); not part of the index, so changing
   /// them takes effect at the next search.
   public var synonyms: Synonyms = Synonyms()
@@ -59,7 +62,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case name, title, fields, titleField, categoryField, scopes, extraTokens, categories
-    case rankingField, storedFields, idField, synonyms, location, pins
+    case rankingField, storedFields, idField, idsAreNumbers, synonyms, location, pins
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -76,6 +79,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     // Left out when empty, so a catalog without them reads as it did before.
     if !storedFields.isEmpty { try container.encode(storedFields, forKey: .storedFields) }
     try container.encodeIfPresent(idField, forKey: .idField)
+    if idsAreNumbers { try container.encode(true, forKey: .idsAreNumbers) }
     if !synonyms.isEmpty { try container.encode(synonyms, forKey: .synonyms) }
     try container.encodeIfPresent(location, forKey: .location)
     if !pins.isEmpty { try container.encode(pins, forKey: .pins) }
@@ -102,6 +106,16 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     synonyms = try container.decodeIfPresent(Synonyms.self, forKey: .synonyms) ?? Synonyms()
     location = try container.decodeIfPresent(LocationFields.self, forKey: .location)
     pins = try container.decodeIfPresent(Pins.self, forKey: .pins) ?? Pins()
+    idsAreNumbers = try container.decodeIfPresent(Bool.self, forKey: .idsAreNumbers) ?? false
+  }
+
+  /// `id` as JSON: a number when the ids came as numbers and this one is a whole number written
+  /// plainly ("7", not "07"), else a string.
+  package func json(_ id: ItemID) -> JSONValue {
+    if idsAreNumbers, let number = Int64(id.rawValue), String(number) == id.rawValue {
+      return .number(Double(number))
+    }
+    return .string(id.rawValue)
   }
 
   /// The first thing wrong with the schema, if any: a title or category field that is missing or

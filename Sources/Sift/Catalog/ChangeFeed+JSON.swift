@@ -128,28 +128,8 @@ extension Item {
     }
     var fields: [String: FieldValue] = [:]
     fields.reserveCapacity(members.count)
-    for (name, value) in members {
-      switch value {
-      case .string(let text): fields[name] = .text(text)
-      case .strings(let texts): fields[name] = .texts(texts)
-      case .array(let values) where values.isEmpty: fields[name] = .texts([])
-      case .number(let number): fields[name] = .number(number)
-      case .null: continue
-      default:
-        throw FeedReadingError(reason: "field \"\(name)\" is not a string, strings or a number")
-      }
-    }
+    for (name, value) in members { fields[name] = FieldValue(json: value) }
     self.init(id: ItemID(try reader.string("id")), fields: fields)
-  }
-}
-
-extension FieldValue {
-  package var json: JSONValue {
-    switch self {
-    case .text(let text): .string(text)
-    case .texts(let texts): .strings(texts)
-    case .number(let number): .number(number)
-    }
   }
 }
 

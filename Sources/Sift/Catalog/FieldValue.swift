@@ -1,16 +1,27 @@
 /// The value of one field of an item: a string, several strings (alternate names, tags) or a
-/// number. In JSON it is written as a plain string, array of strings or number.
+/// number — what a catalog searches — or, in a field it keeps without searching, any other JSON
+/// value as it came: `true`, `null`, a list of numbers, an object. In JSON each is written as
+/// it came, so that an app's `true` comes back `true` from every door (search, the HTTP API,
+/// the change feed, `sift sync`, export and import).
 public enum FieldValue: Hashable, Sendable, Codable {
   case text(String)
   case texts([String])
   case number(Double)
+  /// A JSON boolean.
+  case bool(Bool)
+  /// A JSON `null` that a record gave: kept, unlike a field the record leaves out.
+  case null
+  /// A JSON array that is not all strings (`[120, 140]`, a list of objects).
+  case list([FieldValue])
+  /// A JSON object, its members by name.
+  case object([String: FieldValue])
 
   /// Every string the value holds (none for a number).
   public var strings: [String] {
     switch self {
     case .text(let value): [value]
     case .texts(let values): values
-    case .number: []
+    case .number, .bool, .null, .list, .object: []
     }
   }
 
@@ -26,6 +37,12 @@ public enum FieldValue: Hashable, Sendable, Codable {
     case .text(let value): value
     case .texts(let values): values.joined(separator: ", ")
     case .number(let value): FieldValue.format(value)
+    case .bool(let value): value ? "true" : "false"
+    case .null: ""
+    case .list(let values): values.map(\.displayText).joined(separator: ", ")
+    case .object(let members):
+      members.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.displayText)" }
+        .joined(separator: ", ")
     }
   }
 
@@ -58,17 +75,33 @@ public enum FieldValue: Hashable, Sendable, Codable {
     return (negative ? "-" : "") + grouped + rest
   }
 
+  /// Whether the value is of a kind a catalog searches: a string, strings or a number.
+  public var isTextOrNumber: Bool {
+    switch self {
+    case .text, .texts, .number: true
+    case .bool, .null, .list, .object: false
+    }
+  }
+
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
-    if let number = try? container.decode(Double.self) {
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let number = try? container.decode(Double.self) {
       self = .number(number)
     } else if let text = try? container.decode(String.self) {
       self = .text(text)
     } else if let texts = try? container.decode([String].self) {
       self = .texts(texts)
+    } else if let values = try? container.decode([FieldValue].self) {
+      self = .list(values)
+    } else if let members = try? container.decode([String: FieldValue].self) {
+      self = .object(members)
     } else {
       throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "expected a string, an array of strings or a number")
+        in: container, debugDescription: "expected a JSON value")
     }
   }
 
@@ -78,6 +111,58 @@ public enum FieldValue: Hashable, Sendable, Codable {
     case .text(let value): try container.encode(value)
     case .texts(let values): try container.encode(values)
     case .number(let value): try container.encode(value)
+    case .bool(let value): try container.encode(value)
+    case .null: try container.encodeNil()
+    case .list(let values): try container.encode(values)
+    case .object(let members): try container.encode(members)
+    }
+  }
+}
+
+extension FieldValue {
+  /// The value as JSON, as it came: a list of strings as one, an object's members by name.
+  package var json: JSONValue {
+    switch self {
+    case .text(let text): .string(text)
+    case .texts(let texts): .strings(texts)
+    case .number(let number): .number(number)
+    case .bool(let value): .bool(value)
+    case .null: .null
+    case .list(let values): .array(values.map(\.json))
+    case .object(let members): .object(sorting: members.map { ($0.key, $0.value.json) })
+    }
+  }
+
+  /// The value as a result's JSON writes it under its field's name; nil for an empty text in a
+  /// searched field, which is no value (an empty CSV cell). A kept field's `""` is kept.
+  package func resultJSON(kept: Bool) -> JSONValue? {
+    if !kept, case .text(let text) = self, text.isEmpty { return nil }
+    return json
+  }
+
+  /// A JSON value as an item keeps it: a string, a number, a boolean or null as itself, an
+  /// array of strings (an empty one too) as `texts`, any other array as a `list`.
+  package init(json: JSONValue) {
+    switch json {
+    case .string(let text): self = .text(text)
+    case .strings(let texts): self = .texts(texts)
+    case .number(let number): self = .number(number)
+    case .bool(let value): self = .bool(value)
+    case .null: self = .null
+    case .array(let values):
+      var texts: [String] = []
+      texts.reserveCapacity(values.count)
+      for value in values {
+        guard case .string(let text) = value else {
+          self = .list(values.map(FieldValue.init(json:)))
+          return
+        }
+        texts.append(text)
+      }
+      self = .texts(texts)
+    case .object(let members):
+      self = .object(
+        Dictionary(members.map { ($0.0, FieldValue(json: $0.1)) }, uniquingKeysWith: { $1 }))
     }
   }
 }

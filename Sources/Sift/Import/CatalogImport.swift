@@ -5,11 +5,15 @@ public struct ImportRecord: Hashable, Sendable {
   /// The id it gives its item; nil: the next free number.
   public var id: ItemID?
   public var fields: [String: FieldValue]
+  /// Whether the record gave its id as a JSON number (`{"sku": 7}`) or a string; nil when
+  /// its file cannot tell (a CSV cell is text).
+  public var idIsNumber: Bool?
 
-  public init(line: Int, id: ItemID?, fields: [String: FieldValue]) {
+  public init(line: Int, id: ItemID?, fields: [String: FieldValue], idIsNumber: Bool? = nil) {
     self.line = line
     self.id = id
     self.fields = fields
+    self.idIsNumber = idIsNumber
   }
 }
 
@@ -160,6 +164,14 @@ public enum CatalogImport {
     private let named: Set<String>
     /// Per field: whether every value so far was a number.
     private var isNumber: [String: Bool] = [:]
+    private var numberIDs = false
+    private var wholeNumberTexts = false
+
+    /// Whether the records gave their ids as numbers (`CatalogSchema.idsAreNumbers`): some did,
+    /// and none gave a whole number as a string. Nil: no record said either way.
+    public var idsAreNumbers: Bool? {
+      wholeNumberTexts ? false : numberIDs ? true : nil
+    }
 
     public init(spec: ImportSpec) {
       named = spec.namedFields
@@ -170,6 +182,15 @@ public enum CatalogImport {
     @discardableResult
     public mutating func add(_ record: ImportRecord) -> Bool {
       var changed = false
+      if record.idIsNumber == true {
+        if !numberIDs { changed = !wholeNumberTexts }
+        numberIDs = true
+      } else if record.idIsNumber == false, !wholeNumberTexts, let id = record.id,
+        Int64(id.rawValue) != nil
+      {
+        wholeNumberTexts = true
+        changed = numberIDs
+      }
       for (name, value) in record.fields where !named.contains(name) {
         let number: Bool
         if case .number = value { number = true } else { number = false }
@@ -197,7 +218,8 @@ public enum CatalogImport {
   /// catalog's; a field the catalog has must keep its kind, and one it kept unsearched becomes
   /// searched when the import names it.
   public static func merged(
-    _ schema: CatalogSchema, with spec: ImportSpec, stored: [FieldDefinition] = []
+    _ schema: CatalogSchema, with spec: ImportSpec, stored: [FieldDefinition] = [],
+    idsAreNumbers: Bool? = nil
   ) throws(ImportSchemaError) -> CatalogSchema {
     var schema = schema
     let spec = spec.continuing(schema)
@@ -252,6 +274,7 @@ public enum CatalogImport {
       }
     }
     if let idField = spec.idField { schema.idField = idField }
+    if let idsAreNumbers { schema.idsAreNumbers = idsAreNumbers }
     if let ranking = spec.rankingField { schema.rankingField = ranking }
     if let location = spec.location { schema.location = location }
     if schema.categoryField == nil, let category = spec.categoryField {
@@ -299,8 +322,10 @@ public enum CatalogImport {
     _ records: [ImportRecord], spec: ImportSpec, to document: CatalogDocument
   ) throws(ImportSchemaError) -> (document: CatalogDocument, summary: Summary) {
     let spec = spec.continuing(document.schema)
+    var stored = StoredFields(spec: spec)
+    for record in records { stored.add(record) }
     var schema = try merged(
-      document.schema, with: spec, stored: storedFields(in: records, spec: spec))
+      document.schema, with: spec, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
     var items = document.items
     var rowOfID: [ItemID: Int] = [:]
     for (row, item) in items.enumerated() { rowOfID[item.id] = row }

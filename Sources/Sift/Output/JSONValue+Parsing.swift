@@ -174,18 +174,23 @@ private struct JSONParser {
         case UInt8(ascii: "r"): output.append(0x0D)
         case UInt8(ascii: "t"): output.append(0x09)
         case UInt8(ascii: "u"):
+          // A surrogate stands only in a pair: alone it is no character, and reading it as
+          // U+FFFD would change the text without a word.
+          let escapeStart = index - 2
           var scalar = try hex4()
           if (0xD800..<0xDC00).contains(scalar), index + 6 <= bytes.count,
             bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
           {
             index += 2
             let low = try hex4()
-            if (0xDC00..<0xE000).contains(low) {
-              scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else {
-              output.append(contentsOf: utf8(0xFFFD))
-              scalar = low
+            guard (0xDC00..<0xE000).contains(low) else {
+              index = escapeStart
+              throw error(loneSurrogate(scalar))
             }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          } else if (0xD800..<0xE000).contains(scalar) {
+            index = escapeStart
+            throw error(loneSurrogate(scalar))
           }
           output.append(contentsOf: utf8(scalar))
         default: throw error("an unknown escape in a string")
@@ -217,7 +222,12 @@ private struct JSONParser {
     return value
   }
 
-  /// `scalar` in UTF-8; a lone surrogate as U+FFFD.
+  func loneSurrogate(_ scalar: UInt32) -> String {
+    let hex = String(scalar, radix: 16, uppercase: true)
+    return "\\u\(hex) is half of a surrogate pair, alone: not a character"
+  }
+
+  /// `scalar` in UTF-8 (never a surrogate: `string()` refuses them).
   func utf8(_ scalar: UInt32) -> [UInt8] {
     Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
   }
@@ -253,7 +263,15 @@ private struct JSONParser {
     if whole && digits <= 15 { return Double(negative ? -integer : integer) }
     let text = String(
       decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    guard let number = Double(text) else { throw error("\(text.prefix(40)) is not a number") }
+    guard let number = Double(text) else {
+      index = start
+      throw error("\(text.prefix(40)) is not a number")
+    }
+    // JSON has no infinity: a number past a Double's range would come back as null.
+    guard number.isFinite else {
+      index = start
+      throw error("\(text.prefix(40)) is too large a number")
+    }
     return number
   }
 }

@@ -28,29 +28,18 @@ struct ItemRow: Sendable {
   static func json(_ item: Item, _ schema: CatalogSchema) -> String {
     var members: [(String, JSONValue)] = []
     for field in schema.allFields {
-      switch item[field.name] {
-      case .none: continue
-      case .text(let text): members.append((field.name, .string(text)))
-      case .texts(let texts): members.append((field.name, .strings(texts)))
-      case .number(let number): members.append((field.name, .number(number)))
-      }
+      if let value = item[field.name] { members.append((field.name, value.json)) }
     }
     return JSONValue.object(members).text
   }
 
   /// The item back from its JSON fields.
   static func item(id: String, fields json: String) throws(PostgresError) -> Item {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-    else { throw .unsupported("item \"\(id)\": its fields are not a JSON object") }
-    var fields: [String: FieldValue] = [:]
-    for (name, value) in object {
-      switch value {
-      case let text as String: fields[name] = .text(text)
-      case let texts as [String]: fields[name] = .texts(texts)
-      case let number as NSNumber: fields[name] = .number(number.doubleValue)
-      default: continue
-      }
+    guard case .object(let members)? = try? JSONValue.parse(Data(json.utf8)) else {
+      throw .unsupported("item \"\(id)\": its fields are not a JSON object")
     }
+    var fields: [String: FieldValue] = [:]
+    for (name, value) in members { fields[name] = FieldValue(json: value) }
     return Item(id: ItemID(id), fields: fields)
   }
 
@@ -59,11 +48,7 @@ struct ItemRow: Sendable {
   static func json(_ fields: [String: FieldValue]) -> String {
     var members: [(String, JSONValue)] = []
     for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-      switch value {
-      case .text(let text): members.append((name, .string(text)))
-      case .texts(let texts): members.append((name, .strings(texts)))
-      case .number(let number): members.append((name, .number(number)))
-      }
+      members.append((name, value.json))
     }
     return JSONValue.object(members).text
   }

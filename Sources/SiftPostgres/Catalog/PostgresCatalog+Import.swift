@@ -294,7 +294,8 @@ private struct RecordImporter {
   /// The catalog's schema as the items now are (the stored fields in name order, the
   /// category's scopes or tokens), its row, its log entry: the summary of the import.
   mutating func finish() async throws -> CatalogImport.Summary {
-    var schema = try CatalogImport.merged(before, with: spec, stored: stored.fields)
+    var schema = try CatalogImport.merged(
+      before, with: spec, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
     if let category = schema.categoryField {
       var values: [String] = []
       for try await value in try await connection.execute(

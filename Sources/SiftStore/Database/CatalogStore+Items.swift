@@ -158,12 +158,14 @@ extension CatalogStore {
 
   static func fieldValue(_ value: DatabaseValue) -> FieldValue? {
     switch value.storage {
-    case .null: nil
-    case .int64(let number): .number(Double(number))
-    case .double(let number): .number(number)
-    case .string(let text): .text(text)
+    case .null: return nil
+    case .int64(let number): return .number(Double(number))
+    case .double(let number): return .number(number)
+    case .string(let text): return .text(text)
     case .blob(let data):
-      data.withUnsafeBytes { TextListCodec.decode($0) }.map(FieldValue.texts)
+      return data.withUnsafeBytes { bytes -> FieldValue? in
+        KeptJSONCodec.decode(bytes) ?? TextListCodec.decode(bytes).map(FieldValue.texts)
+      }
     }
   }
 
@@ -173,6 +175,7 @@ extension CatalogStore {
     case .text(let text): text.databaseValue
     case .texts(let texts): Data(TextListCodec.encode(texts)).databaseValue
     case .number(let number): number.databaseValue
+    case .some(let kept): Data(KeptJSONCodec.encode(kept)).databaseValue
     }
   }
 
@@ -276,7 +279,8 @@ extension CatalogStore {
       switch value {
       case .text(let text): Self.holdsNUL(text)
       case .texts(let texts): texts.contains(where: Self.holdsNUL)
-      case .number: false
+      // Written as JSON, whose strings escape a NUL.
+      case .number, .bool, .null, .list, .object: false
       }
     }
     // Names sorted only when one holds it (an import asks for every record).

@@ -1,3 +1,5 @@
+import Sift
+
 /// Several strings in one BLOB, losslessly: a count, then each string's UTF-8 length and bytes,
 /// numbers as LEB128 varints. A multi-valued text field (a city's alternate names) is stored
 /// this way so that loading a catalog decodes bytes, not JSON.
@@ -49,5 +51,31 @@ enum TextListCodec {
       shift += 7
     }
     return nil
+  }
+}
+
+/// A kept value that is not text, strings or a number (`true`, `null`, a list, an object) in
+/// one BLOB: two bytes no list of strings starts with — a varint zero written long, which
+/// `TextListCodec` never writes — and then the value's JSON. A column's SQL NULL stays "the item
+/// has no such field", so a kept `null` is told apart from a missing field.
+enum KeptJSONCodec {
+  static let marker: [UInt8] = [0x80, 0x00]
+
+  static func encode(_ value: FieldValue) -> [UInt8] {
+    var bytes = marker
+    value.json.write(to: &bytes)
+    return bytes
+  }
+
+  /// The value, or nil when the bytes do not start with the marker (a list of strings, then)
+  /// or their JSON does not read.
+  static func decode(_ bytes: UnsafeRawBufferPointer) -> FieldValue? {
+    guard bytes.count > marker.count, bytes[0] == marker[0], bytes[1] == marker[1] else {
+      return nil
+    }
+    guard let json = try? JSONValue.parse(UnsafeRawBufferPointer(rebasing: bytes[2...])) else {
+      return nil
+    }
+    return FieldValue(json: json)
   }
 }

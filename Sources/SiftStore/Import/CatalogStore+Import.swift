@@ -40,10 +40,12 @@ extension CatalogStore {
 
   /// `CatalogImport.merged(_:with:)`, its errors naming the file.
   fileprivate func merged(
-    _ schema: CatalogSchema, with spec: ImportSpec, stored: [FieldDefinition]
+    _ schema: CatalogSchema, with spec: ImportSpec, stored: [FieldDefinition],
+    idsAreNumbers: Bool? = nil
   ) throws(StoreError) -> CatalogSchema {
     do {
-      return try CatalogImport.merged(schema, with: spec, stored: stored)
+      return try CatalogImport.merged(
+        schema, with: spec, stored: stored, idsAreNumbers: idsAreNumbers)
     } catch {
       switch error {
       case .incompatible(let reason): throw .incompatibleSchema(path, reason: reason)
@@ -159,7 +161,8 @@ private struct ImportWriter {
     for record in records {
       // A field no record held before gets its column before the row that holds it.
       if stored.add(record) {
-        schema = try store.merged(before, with: rowSpec, stored: stored.fields)
+        schema = try store.merged(
+          before, with: rowSpec, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
         try store.writeSchema(schema, db)
         try prepareStatements()
       }
@@ -244,7 +247,8 @@ private struct ImportWriter {
   /// now are, saved with them.
   mutating func finish(progress: (ImportProgress) -> Void) throws -> CatalogImport.Summary {
     // The stored fields in name order, as if every record had been read before any was written.
-    schema = try store.merged(before, with: spec, stored: stored.fields)
+    schema = try store.merged(
+      before, with: spec, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
     summary.describe(tally, schema: schema, merges: spec.merges)
     try store.writeSchema(
       try categoryValues.map { CatalogImport.withCategoryScopes(schema, values: $0.inOrder) }
@@ -347,13 +351,17 @@ private struct RowValues {
     case .none: check(sqlite3_bind_null(statement, next()))
     case .text(let text): bind(text)
     case .number(let number): check(sqlite3_bind_double(statement, next(), number))
-    case .texts(let texts):
-      let (statement, index) = (statement, next())
-      check(
-        TextListCodec.encode(texts).withUnsafeBytes {
-          sqlite3_bind_blob(statement, index, $0.baseAddress, CInt($0.count), Self.transient)
-        })
+    case .texts(let texts): bind(blob: TextListCodec.encode(texts))
+    case .some(let kept): bind(blob: KeptJSONCodec.encode(kept))
     }
+  }
+
+  private mutating func bind(blob: [UInt8]) {
+    let (statement, index) = (statement, next())
+    check(
+      blob.withUnsafeBytes {
+        sqlite3_bind_blob(statement, index, $0.baseAddress, CInt($0.count), Self.transient)
+      })
   }
 }
 

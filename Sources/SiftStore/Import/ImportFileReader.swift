@@ -122,7 +122,9 @@ enum ImportFileReader {
           if let problem = cells?.read(&values) {
             return .failure(ImportError(file: name, line: line, reason: problem.reason))
           }
-          switch spec.record(values, line: line, numbersFromText: true, known: known) {
+          switch spec.record(
+            values, line: line, numbersFromText: true, emptyIsNothing: cells == nil, known: known)
+          {
           case .success(var record):
             numbers.convert(&record)
             return .success(record)
@@ -183,18 +185,19 @@ struct CSVNumbers: Sendable {
 }
 
 /// The cells of a CSV file an export wrote (`CatalogExport.csvRow`), read with its settings:
-/// a cell that starts with `[` is a JSON list of strings, one that starts with `"` a JSON
-/// string, an empty one no value; a kept number field's cells are numbers.
+/// a cell that starts with `[` is a JSON list, one that starts with `"` a JSON string, an empty
+/// one no value; in a field kept unsearched, `{`, `true`, `false`, `null` and a number are JSON
+/// too, so that each value comes back with the type it had.
 struct CSVExportCells: Sendable {
   /// Every field the settings name, the id's too.
   let fields: Set<String>
   private let idField: String
-  private let storedNumbers: Set<String>
+  private let kept: Set<String>
 
   init(_ settings: CatalogExport.Settings) {
     fields = Set(settings.columns)
     idField = settings.idField
-    storedNumbers = Set(settings.schema.storedFields.filter { $0.kind == .number }.map(\.name))
+    kept = Set(settings.schema.storedFields.map(\.name))
   }
 
   /// `values`, a record's cells, read as the export wrote them; the problem with the first
@@ -204,27 +207,32 @@ struct CSVExportCells: Sendable {
       guard case .string(let cell) = value else { continue }
       // An empty cell is a field the item does not have.
       guard let first = cell.utf8.first else {
-        values[name] = .null
+        values[name] = nil
         continue
       }
-      if first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") {
+      let isKept = kept.contains(name)
+      if first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
+        || (isKept && first == UInt8(ascii: "{"))
+      {
         let json: JSONValue
         do {
           json = try JSONValue.parse(Data(cell.utf8))
         } catch {
           return
-            "field \"\(name)\": a cell that starts with \(first == UInt8(ascii: "[") ? "[" : "a quote") is JSON in an export's CSV, and this one does not read (\(error))"
+            "field \"\(name)\": a cell that starts with \(Character(UnicodeScalar(first))) is JSON in an export's CSV, and this one does not read (\(error))"
         }
-        switch json {
-        case .string(let text): values[name] = .string(text)
-        case .strings(let texts): values[name] = .array(texts.map(RawValue.string))
-        case .array(let elements) where elements.isEmpty: values[name] = .array([])
-        default:
+        if !isKept, case .array(let elements) = json, !elements.isEmpty {
           return
             "field \"\(name)\": a cell that starts with [ is a list of strings in an export's CSV"
         }
-      } else if storedNumbers.contains(name), let number = NumberText.parse(cell) {
-        values[name] = .number(number)
+        values[name] = RawValue(json)
+      } else if isKept {
+        switch cell {
+        case "true": values[name] = .bool(true)
+        case "false": values[name] = .bool(false)
+        case "null": values[name] = .null
+        default: if let number = NumberText.parse(cell) { values[name] = .number(number) }
+        }
       }
     }
     return nil

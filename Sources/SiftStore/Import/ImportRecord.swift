@@ -10,6 +10,22 @@ enum RawValue {
   /// Its members in key order.
   case object([(String, RawValue)])
 
+  /// A JSON value as a record holds it: a nested object's members in key order.
+  init(_ value: JSONValue) {
+    switch value {
+    case .null: self = .null
+    case .bool(let value): self = .bool(value)
+    case .number(let number): self = .number(number)
+    case .string(let string): self = .string(string)
+    case .strings(let strings): self = .array(strings.map(RawValue.string))
+    case .array(let elements): self = .array(elements.map(RawValue.init))
+    case .object(let members):
+      self = .object(
+        Dictionary(members, uniquingKeysWith: { $1 }).sorted { $0.key < $1.key }
+          .map { ($0.key, RawValue($0.value)) })
+    }
+  }
+
   var kindName: String {
     switch self {
     case .null: "null"
@@ -41,9 +57,12 @@ extension ImportSpec {
   ///
   /// - Parameters:
   ///   - numbersFromText: CSV cells are all text, so numbers are read from it there.
+  ///   - emptyIsNothing: an empty text is a field the record does not have — a CSV cell, but
+  ///     not one an export wrote (`CSVExportCells` has left out its empty ones already).
   ///   - known: `RecordFields(self)`.
   func record(
-    _ values: [String: RawValue], line: Int, numbersFromText: Bool, known: RecordFields
+    _ values: [String: RawValue], line: Int, numbersFromText: Bool, emptyIsNothing: Bool? = nil,
+    known: RecordFields
   ) -> Result<ImportRecord, RecordProblem> {
     var fields: [String: FieldValue] = [:]
     fields.reserveCapacity(values.count)
@@ -109,11 +128,14 @@ extension ImportSpec {
       }
     }
     var id: ItemID?
+    // A CSV cell cannot tell a number from text.
+    var idIsNumber: Bool? = numbersFromText ? nil : false
     if let idField {
       switch values[idField] ?? .null {
       case .string(let text) where !text.isEmpty: id = ItemID(text)
       case .number(let number) where number == number.rounded() && abs(number) < 1e15:
         id = ItemID(String(Int64(number)))
+        idIsNumber = true
       case .null where numbersRecordsWithoutID: break
       case .null, .string: return .failure("missing id field \"\(idField)\"")
       case let other:
@@ -123,12 +145,14 @@ extension ImportSpec {
     }
     // The rest of the record is kept as it came (`CatalogSchema.storedFields`).
     for (name, value) in values where !known.named.contains(name) {
-      if let kept = value.kept { fields[name] = kept }
+      if let kept = value.kept(emptyIsNothing: emptyIsNothing ?? numbersFromText) {
+        fields[name] = kept
+      }
     }
     if let field = CatalogStore.fieldHoldingNUL(id: id, idField: idField ?? "id", fields: fields) {
       return .failure("\(StoreError.unstorableText(field: field))")
     }
-    return .success(ImportRecord(line: line, id: id, fields: fields))
+    return .success(ImportRecord(line: line, id: id, fields: fields, idIsNumber: idIsNumber))
   }
 }
 
@@ -150,24 +174,12 @@ extension RawValue {
     return false
   }
 
-  /// The value of a field no flag named, as the item keeps it: strings, numbers and lists of
-  /// strings as they are; a boolean as `true` or `false`; any other list or an object as its
-  /// JSON. Nil for null and an empty string (an empty CSV cell), which the item leaves out.
-  var kept: FieldValue? {
-    switch self {
-    case .null: return nil
-    case .bool(let value): return .text(value ? "true" : "false")
-    case .number(let number): return .number(number)
-    case .string(let text): return text.isEmpty ? nil : .text(text)
-    case .array(let elements):
-      var strings: [String] = []
-      for element in elements {
-        guard case .string(let text) = element else { return .text(json.text) }
-        strings.append(text)
-      }
-      return .texts(strings)
-    case .object: return .text(json.text)
-    }
+  /// The value of a field no flag named, as the item keeps it: as it came — a boolean, null,
+  /// a list or an object too (`FieldValue`). Nil for an empty CSV cell (`emptyIsNothing`),
+  /// which is a field the record does not have.
+  func kept(emptyIsNothing: Bool) -> FieldValue? {
+    if emptyIsNothing, case .string(let text) = self, text.isEmpty { return nil }
+    return FieldValue(json: json)
   }
 
   private var json: JSONValue {

@@ -154,31 +154,15 @@ enum JSONLinesReader {
         return failure("malformed JSON (\(error))")
       }
       guard case .object(let members) = value else {
-        return failure("expected a JSON object, found \(raw(value).kindName)")
+        return failure("expected a JSON object, found \(RawValue(value).kindName)")
       }
       // A name given twice: the last value counts, as in most JSON readers.
-      let values = Dictionary(members.lazy.map { ($0.0, raw($0.1)) }, uniquingKeysWith: { $1 })
+      let values = Dictionary(members.lazy.map { ($0.0, RawValue($0.1)) }, uniquingKeysWith: { $1 })
       switch check(values, lineNumber) {
       case .success(let record): records.append(record)
       case .failure(let problem): return failure(problem.reason)
       }
     }
     return (records, lineNumber, nil)
-  }
-
-  /// A value as a record holds it: a nested object's members in key order.
-  private static func raw(_ value: JSONValue) -> RawValue {
-    switch value {
-    case .null: .null
-    case .bool(let value): .bool(value)
-    case .number(let number): .number(number)
-    case .string(let string): .string(string)
-    case .strings(let strings): .array(strings.map(RawValue.string))
-    case .array(let elements): .array(elements.map(raw))
-    case .object(let members):
-      .object(
-        Dictionary(members, uniquingKeysWith: { $1 }).sorted { $0.key < $1.key }
-          .map { ($0.key, raw($0.value)) })
-    }
   }
 }

@@ -12,6 +12,9 @@ public struct ItemEditor: Hashable, Sendable {
   public var values: [String]
   /// Fields that held several strings: edited as one line, separated by " | ".
   public var listFields: Set<String>
+  /// Kept fields that held a JSON value other than text (`true`, `null`, `[120, 140]`, an
+  /// object): edited as their JSON, and saved as the JSON the line then holds.
+  public var jsonFields: Set<String>
   /// The field whose value names a new item, in a catalog imported with `--id FIELD`; nil
   /// when the catalog numbers new items. `idOnly`: the id field is not one of the catalog's
   /// fields, so the form shows it first and saves it only as the id.
@@ -36,11 +39,12 @@ public struct ItemEditor: Hashable, Sendable {
       }
     }
     values = fields.map { field in
-      switch item?[field.name] {
-      case .none: ""
-      case .text(let text): text
-      case .texts(let texts): texts.joined(separator: Self.listSeparator)
-      case .number(let number): field.display(.number(number))
+      guard let value = item?[field.name] else { return "" }
+      switch value {
+      case .text(let text): return text
+      case .texts(let texts): return texts.joined(separator: Self.listSeparator)
+      case .number(let number): return field.display(.number(number))
+      case .bool, .null, .list, .object: return value.json.text
       }
     }
     listFields = Set(
@@ -48,6 +52,7 @@ public struct ItemEditor: Hashable, Sendable {
         if case .texts = item?[$0.name] { return true }
         return false
       }.map(\.name))
+    jsonFields = Set(fields.filter { item?[$0.name]?.isTextOrNumber == false }.map(\.name))
     // Start in the title field.
     focus = fields.firstIndex { $0.name == schema.titleField } ?? 0
     cursor = values.indices.contains(focus) ? values[focus].count : 0
@@ -94,6 +99,9 @@ public struct ItemEditor: Hashable, Sendable {
           return .failure(EditorProblem("\(field.label) must be a number, not \"\(text)\""))
         }
         result[field.name] = .number(number)
+      case _ where jsonFields.contains(field.name):
+        let json = try? JSONValue.parse(Data(text.utf8))
+        result[field.name] = json.map(FieldValue.init(json:)) ?? .text(text)
       case .text where listFields.contains(field.name):
         result[field.name] = .texts(
           raw.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter {

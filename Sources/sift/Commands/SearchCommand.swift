@@ -367,16 +367,11 @@ struct SearchCommand: AsyncParsableCommand {
     var object = JSONLine()
     // One of several catalogs searched: which one, first.
     if let catalog { object.add("catalog", .string(catalog)) }
-    object.add("id", .string(item.id.rawValue))
+    object.add("id", schema.json(item.id))
     object.add("title", .string(item[schema.titleField]?.displayText ?? ""))
-    for field in schema.allFields {
-      switch item[field.name] {
-      // An empty text is no value, as an import keeps a stored field's: left out the same.
-      case .none: continue
-      case .text(let text) where text.isEmpty: continue
-      case .text(let text): object.add(field.name, .string(text))
-      case .texts(let texts): object.add(field.name, .strings(texts))
-      case .number(let number): object.add(field.name, .number(number))
+    for (fields, kept) in [(schema.fields, false), (schema.storedFields, true)] {
+      for field in fields {
+        if let value = item[field.name]?.resultJSON(kept: kept) { object.add(field.name, value) }
       }
     }
     if let distance { object.add("distance_km", .number(distance)) }
