@@ -39,7 +39,7 @@ struct DistinctCommandTests {
       ($1.population, $0.position) < ($0.population, $1.position)
     }
     .map(\.id)
-    #expect(all.objects.compactMap { $0["id"] as? String } == expected)
+    #expect(all.objects.compactMap { idText($0["id"]) } == expected)
     #expect(all.stderr == "Items found: \(expected.count)\n")
 
     for query in ["san", "ber", "a"] {
@@ -51,10 +51,10 @@ struct DistinctCommandTests {
         query,
       ])
       #expect(grouped.status == 0, "\(grouped.stderr)")
-      let rows = plain.objects.compactMap { $0["id"] as? String }
+      let rows = plain.objects.compactMap { idText($0["id"]) }
       var seen = Set<String>()
       let firsts = rows.filter { seen.insert(countryOf[$0]!).inserted }
-      #expect(grouped.objects.compactMap { $0["id"] as? String } == firsts, "\(query)")
+      #expect(grouped.objects.compactMap { idText($0["id"]) } == firsts, "\(query)")
       #expect(firsts.count < rows.count, "\(query): some country has two matches")
       // The facets line counts every city, as without --distinct.
       #expect(
@@ -72,8 +72,8 @@ struct DistinctCommandTests {
       "san",
     ])
     #expect(
-      page.objects.compactMap { $0["id"] as? String }
-        == Array(firstFive.objects.compactMap { $0["id"] as? String }.dropFirst(2)))
+      page.objects.compactMap { idText($0["id"]) }
+        == Array(firstFive.objects.compactMap { idText($0["id"]) }.dropFirst(2)))
 
     let kept = try sift.run([
       "search", "--catalog", "cities.sqlite", "--distinct", "timezone", "san",

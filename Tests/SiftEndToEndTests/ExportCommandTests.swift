@@ -26,7 +26,7 @@ struct ExportCommandTests {
     #expect(exported.lines.count == 2956)
     #expect(exported.lines[0].hasPrefix("{\"sift_settings\":{"))
     #expect(exported.lines[0].contains("\"id_field\":\"id\""))
-    #expect(exported.lines[1].hasPrefix("{\"id\":\""))
+    #expect(exported.lines[1].hasPrefix("{\"id\":12,"), "an id given as a number stays one")
 
     let file = try sift.write("export.jsonl", exported.stdout)
     let again = try sift.run(["import", file, "--catalog", "copy.sqlite"])

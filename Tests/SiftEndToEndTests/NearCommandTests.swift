@@ -56,7 +56,7 @@ struct NearCommandTests {
         "search", "--catalog", "cities.sqlite", "--within-box", box, "--json",
       ])
       #expect(run.status == 0, "\(run.stderr)")
-      #expect(Set(run.objects.compactMap { $0["id"] as? String }) == inside, "\(box)")
+      #expect(Set(run.objects.compactMap { idText($0["id"]) }) == inside, "\(box)")
       #expect(run.stderr == "Items found: \(inside.count)\n")
     }
     // With --near: the same cities, nearest first.
@@ -67,7 +67,7 @@ struct NearCommandTests {
     ])
     let distances = near.objects.compactMap { $0["distance_km"] as? Double }
     #expect(distances.count == near.objects.count && distances == distances.sorted())
-    let first = try #require(near.objects.first?["id"] as? String)
+    let first = try #require(idText(near.objects.first?["id"]))
     let closest = places.min {
       Self.kilometers(sydney, ($0.1, $0.2)) < Self.kilometers(sydney, ($1.1, $1.2))
     }
@@ -100,7 +100,7 @@ struct NearCommandTests {
     ])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stderr == "Items found: \(expected.count)\n")
-    let found = run.objects.map { ($0["id"] as? String ?? "", $0["distance_km"] as? Double ?? -1) }
+    let found = run.objects.map { (idText($0["id"]) ?? "", $0["distance_km"] as? Double ?? -1) }
     #expect(found.map(\.1) == expected.map(\.1))
     #expect(Set(found.map(\.0)) == Set(expected.map(\.0)))
     // Farthest first, within the same radius.
@@ -124,7 +124,7 @@ struct NearCommandTests {
           + arguments)
       #expect(run.status == 0, "\(arguments): \(run.stderr)")
       #expect(
-        run.objects.map { $0["id"] as? String ?? "" } == nearest.prefix(3).map(\.0), "\(arguments)")
+        run.objects.map { idText($0["id"]) ?? "" } == nearest.prefix(3).map(\.0), "\(arguments)")
     }
     // A place alone orders every city and filters none.
     let all = try sift.run([

@@ -157,7 +157,7 @@ struct PostgresCommandTests {
     #expect(try sift.run(["search", "--catalog", address, "--typos", "off", "pearl"]).stdout == "")
     // Pins: the same commands, the same rows, kept in the catalog.
     let paris = try sift.run(["search", "--catalog", address, "--json", "--limit", "1", "paris"])
-    let first = try #require(paris.objects.first?["id"] as? String)
+    let first = try #require(idText(paris.objects.first?["id"]))
     for catalog in [address, "cities.sqlite"] {
       let pinned = try sift.run(["pins", "add", "--catalog", catalog, "Paris", "12", "--at", "1"])
       #expect(pinned.stdout == "pinned: Paris → 12 at 1\n", "\(pinned.stderr)")
@@ -449,7 +449,7 @@ struct PostgresServeTests {
       body: #"{"name": "Orange Rose", "color": "orange"}"#,
       token: "secret")
     #expect(added.status == 201, "\(added.json)")
-    #expect(added.json["id"] as? String == "8")
+    #expect(idText(added.json["id"]) == "8")
     let addedAt = try #require(added.json["version"] as? Int)
     #expect(
       Self.titles(try second.request("GET", search + "rose&after=\(addedAt)").json)
@@ -614,7 +614,7 @@ struct PostgresServeTests {
     screen = tmux.wait(for: "Added “Rosemary”")
     // In the database at once, numbered after the largest id.
     let added = try sift.run(["search", "--catalog", address, "--json", "rosemary"])
-    #expect(added.objects.first?["id"] as? String == "8", "\(added.stdout)")
+    #expect(idText(added.objects.first?["id"]) == "8", "\(added.stdout)")
     // Another writer took the next number meanwhile: the app's next add skips it.
     try cluster.psql(
       "INSERT INTO sift_e2e_app.items (id, ord, fields) VALUES ('9', 100, '{\"name\": \"X\"}')"
@@ -629,7 +629,7 @@ struct PostgresServeTests {
     let after = try sift.run(["search", "--catalog", address, "--json", "rose"])
     #expect(after.titles.sorted() == ["Red Rose", "Rosehip", "Rosemary", "White Rose"])
     #expect(
-      after.objects.first { $0["title"] as? String == "Rosehip" }?["id"] as? String == "10")
+      idText(after.objects.first { $0["title"] as? String == "Rosehip" }?["id"]) == "10")
   }
 
   @Test("sift bench types its queries into a PostgreSQL catalog, a search a keystroke")

@@ -65,7 +65,7 @@ struct RelevanceCommandTests {
     #expect(try sift.run(importing + ["--rank-by", "population"]).status == 0)
     let search = { () throws -> [String] in
       try sift.run(["search", "--catalog", "towns.sqlite", "--json", "spring"]).objects.compactMap {
-        $0["id"] as? String
+        idText($0["id"])
       }
     }
     #expect(try search() == ["2", "4", "1", "3"])

@@ -14,7 +14,7 @@ struct SearchCommandTests {
     #expect(all.titles == ["Caramel"])
     #expect(all.stderr == "1 item found\n")
     let object = try #require(all.objects.first)
-    #expect(object["id"] as? String == "7")
+    #expect(idText(object["id"]) == "7")
     #expect(object["name"] as? String == "Caramel")
     #expect(object["category"] as? String == "Other")
 

@@ -90,7 +90,7 @@ struct ServeCommandTests {
   }
 
   static func ids(_ json: [String: Any]) -> [String] {
-    (json["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    (json["results"] as? [[String: Any]] ?? []).compactMap { idText($0["id"]) }
   }
 
   /// Runs a Python client against `port` (bounded: every socket has a timeout) and returns the
@@ -210,7 +210,7 @@ struct ServeCommandTests {
     for (catalog, query, arguments) in cases {
       let cli = try sift.run(["search", "--catalog", catalog, "--json"] + arguments)
       #expect(cli.status == 0, "\(cli.stderr)")
-      let expected = cli.objects.compactMap { $0["id"] as? String }
+      let expected = cli.objects.compactMap { idText($0["id"]) }
       let (status, json) = try server.request(
         "GET", "/catalogs/\(catalog)/search?\(query)&limit=1000")
       #expect(status == 200)

@@ -115,7 +115,7 @@ struct SyncCommandTests {
   static func local(_ sift: SiftProcess, _ copy: String, _ words: [String]) throws -> [String] {
     let run = try sift.run(["search", "--catalog", copy, "--json"] + words)
     #expect(run.status == 0, "\(words): \(run.stderr)")
-    return run.objects.compactMap { $0["id"] as? String }
+    return run.objects.compactMap { idText($0["id"]) }
   }
 
   static func sync(

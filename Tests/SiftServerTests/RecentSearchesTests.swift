@@ -14,7 +14,7 @@ import Testing
 struct RecentSearchesTests {
   /// What a page shows: ids, indicator, counts, suggestions, did-you-mean.
   static func answer(_ json: [String: Any]) -> String {
-    let ids = (json["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    let ids = (json["results"] as? [[String: Any]] ?? []).compactMap { idText($0["id"]) }
     let suggestions = (json["suggestions"] as? [[String: Any]] ?? []).compactMap {
       $0["identifier"] as? String
     }

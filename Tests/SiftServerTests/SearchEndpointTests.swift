@@ -94,7 +94,7 @@ struct SearchEndpointTests {
         server, "/catalogs/products/search?\(query)&distinct=category&facets=1")
       #expect(status == .ok)
       let results = json["results"] as? [[String: Any]] ?? []
-      #expect(results.compactMap { $0["id"] as? String } == expected.ids, "\(query)")
+      #expect(results.compactMap { idText($0["id"]) } == expected.ids, "\(query)")
       #expect(json["matched"] as? Int == expected.matched)
       #expect(json["distinct"] as? String == "type")
       let categories = results.compactMap { $0["type"] as? String }
@@ -191,7 +191,7 @@ struct SearchEndpointTests {
       server, "/catalogs/\(catalog)/search?\(query)&limit=1000")
     #expect(status == .ok)
     let results = json["results"] as? [[String: Any]] ?? []
-    #expect(results.compactMap { $0["id"] as? String } == expected.ids, "\(query)")
+    #expect(results.compactMap { idText($0["id"]) } == expected.ids, "\(query)")
     #expect(json["indicator"] as? String == expected.indicator)
     #expect(json["matched"] as? Int == expected.matched)
     #expect(json["total"] as? Int == 15 || catalog == "media")
@@ -203,8 +203,8 @@ struct SearchEndpointTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let all = try await Self.get(server, "/catalogs/products/search?q=r&limit=1000").json
     let page = try await Self.get(server, "/catalogs/products/search?q=r&limit=2&offset=1").json
-    let ids = (all["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-    let paged = (page["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    let ids = (all["results"] as? [[String: Any]] ?? []).compactMap { idText($0["id"]) }
+    let paged = (page["results"] as? [[String: Any]] ?? []).compactMap { idText($0["id"]) }
     #expect(ids.count > 3 && paged == Array(ids[1..<3]))
     #expect(page["offset"] as? Int == 1 && page["matched"] as? Int == ids.count)
     let rose = try await Self.get(server, "/catalogs/products/search?q=red+rose").json
@@ -397,7 +397,7 @@ struct SearchEndpointTests {
     ])
     defer { try? FileManager.default.removeItem(at: folder) }
     func ids(_ json: [String: Any]) -> [String] {
-      (json["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+      (json["results"] as? [[String: Any]] ?? []).compactMap { idText($0["id"]) }
     }
     let near = try await Self.get(
       server, "/catalogs/towns/search?q=springfield%20&near=39.78,-89.65&explain=1"

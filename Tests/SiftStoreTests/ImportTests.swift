@@ -220,7 +220,7 @@ struct ImportTests {
       (
         "bad.jsonl",
         "{\"id\":1,\"name\":\"A\"}\n\n{\"id\":3,\"name\":\"C\",\"population\":\"many\"}\n",
-        "bad.jsonl:3: field \"population\" must be a number, not a string"
+        "bad.jsonl:3: field \"population\" must be a number, not \"many\""
       ),
       (
         "bad.jsonl", "{\"id\":1,\"name\":7}\n",

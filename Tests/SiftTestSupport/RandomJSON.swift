@@ -66,3 +66,14 @@ package enum RandomJSON {
     }
   }
 }
+
+/// An item's id as a JSON answer gives it, as text: a string as it is, a whole number (an id
+/// that came as a number, `"id": 7`) as its digits.
+package func idText(_ value: Any?) -> String? {
+  switch value {
+  case let text as String: return text
+  case let number as Int: return String(number)
+  case let number as Double where number == number.rounded(): return String(Int64(number))
+  default: return nil
+  }
+}

@@ -8,6 +8,9 @@ public struct ImportRecord: Hashable, Sendable {
   /// Whether the record gave its id as a JSON number (`{"sku": 7}`) or a string; nil when
   /// its file cannot tell (a CSV cell is text).
   public var idIsNumber: Bool?
+  /// The number fields whose value the record gave as a JSON string that reads as a number
+  /// (`"year": "2007"`): imported as the number, and counted in the summary.
+  public var numbersFromTexts: [String] = []
 
   public init(line: Int, id: ItemID?, fields: [String: FieldValue], idIsNumber: Bool? = nil) {
     self.line = line
@@ -35,6 +38,12 @@ public enum CatalogImport {
     public var placeless: Absence?
     /// Searched fields (besides the title) that no record of the file holds.
     public var unfilled: [String] = []
+    /// Records that gave a number field's value as a string that reads as a number, and the
+    /// fields they gave so.
+    public var numbersFromTexts: Absence?
+    public var textNumberFields: [String] = []
+    /// Records that did not fit and were passed over (`--skip-invalid`).
+    public var skipped = 0
     public var total: Int { added + updated }
 
     /// How many records lacked something, and the line of the first.
@@ -63,6 +72,10 @@ public enum CatalogImport {
     /// What the records a `tally` counted held of `schema`'s fields, as `describe(_:schema:merges:)`.
     public mutating func describe(_ tally: Tally, schema: CatalogSchema, merges: Bool) {
       kept = schema.storedFields.map(\.name).filter(tally.present.contains)
+      numbersFromTexts =
+        tally.numbersFromTexts == 0
+        ? nil : Absence(count: tally.numbersFromTexts, firstLine: tally.firstNumberFromText)
+      textNumberFields = tally.textNumberFields.sorted()
       placeless =
         tally.placeless == 0 || merges || schema.location == nil
         ? nil : Absence(count: tally.placeless, firstLine: tally.firstPlaceless)
@@ -84,6 +97,10 @@ public enum CatalogImport {
       /// Records without a place (a coordinate missing or not a number), and the first's line.
       public private(set) var placeless = 0
       public private(set) var firstPlaceless = 0
+      /// Records with a number given as text, the first's line, and the fields.
+      public private(set) var numbersFromTexts = 0
+      public private(set) var firstNumberFromText = 0
+      public private(set) var textNumberFields: Set<String> = []
 
       /// A tally of records for a catalog whose place is in `location`'s fields.
       public init(location: LocationFields?) {
@@ -92,6 +109,11 @@ public enum CatalogImport {
 
       public mutating func add(_ record: ImportRecord) {
         records += 1
+        if !record.numbersFromTexts.isEmpty {
+          if numbersFromTexts == 0 { firstNumberFromText = record.line }
+          numbersFromTexts += 1
+          textNumberFields.formUnion(record.numbersFromTexts)
+        }
         for name in record.fields.keys where !present.contains(name) { present.insert(name) }
         if let location,
           record.fields[location.latitude].indexedNumber == nil
@@ -121,6 +143,16 @@ public enum CatalogImport {
       if !unfilled.isEmpty {
         text +=
           "\nSearched but in no record\(file.map { " of \($0)" } ?? ""): \(unfilled.joined(separator: ", "))"
+      }
+      if let numbersFromTexts {
+        let place =
+          file.map { "\($0):\(numbersFromTexts.firstLine)" } ?? "line \(numbersFromTexts.firstLine)"
+        let count = numbersFromTexts.count
+        text +=
+          "\nRead as numbers: \(textNumberFields.joined(separator: ", ")) given as text in \(count) record\(count == 1 ? "" : "s") (\"12\" for 12; the first at \(place))"
+      }
+      if skipped > 0 {
+        text += "\nSkipped \(skipped) record\(skipped == 1 ? "" : "s") that did not fit"
       }
       return text
     }

@@ -62,17 +62,24 @@ struct CSVRecordReader {
   /// ends or `body` says to stop. `progress` is told the bytes read so far. The records before
   /// a bad one are handed on first: the first problem in the file is the one thrown, whether
   /// the reading or `convert` finds it.
+  ///
+  /// With `reject`, a record that does not fit (a count of fields other than the header's, a
+  /// problem `convert` finds) is handed to it and the records after it are read; a quote left
+  /// open and invalid UTF-8 still stop the reading, since the records after them cannot be told
+  /// apart for certain.
   mutating func read<Output: Sendable>(
     progress: (Int) -> Void, convert: @escaping Convert<Output>,
+    reject: ((ImportError) throws -> Void)? = nil,
     _ body: ([Output]) throws -> Bool
   ) throws {
     let (name, delimiter, width) = (self.name, self.delimiter, header.count)
+    let skips = reject != nil
     func parsing(_ batch: [UInt8]) -> Background<Parsed<Output>> {
       let lines = linesBefore
       return Background {
         Self.parse(
           batch, fields: width, linesBefore: lines, file: name, delimiter: delimiter,
-          convert: convert)
+          skips: skips, convert: convert)
       }
     }
     var next = try nextBatch().map(parsing)
@@ -80,7 +87,14 @@ struct CSVRecordReader {
       let parsed = current.take()
       linesBefore += parsed.lineBreaks
       next = try nextBatch().map(parsing)
-      if !parsed.records.isEmpty, try !body(parsed.records) { return }
+      // In file order: the records before each passed-over one, then that one.
+      var handed = 0
+      for (before, rejected) in parsed.rejected {
+        if before > handed, try !body(Array(parsed.records[handed..<before])) { return }
+        handed = before
+        try reject?(rejected)
+      }
+      if parsed.records.count > handed, try !body(Array(parsed.records[handed...])) { return }
       if let error = parsed.error { throw error }
       progress(batches.consumed)
     }
@@ -101,6 +115,8 @@ struct CSVRecordReader {
     var records: [Output] = []
     var error: ImportError?
     var lineBreaks = 0
+    /// The records passed over (`skips`), in order, each after how many of `records`.
+    var rejected: [(before: Int, error: ImportError)] = []
   }
 
   /// The header's column names, checked: some, none twice, and not one that looks like
@@ -138,7 +154,7 @@ struct CSVRecordReader {
   /// it opens in; invalid UTF-8, of the record that holds it.
   private static func parse<Output: Sendable>(
     _ batch: [UInt8], fields width: Int, linesBefore: Int, file: String, delimiter: UInt8,
-    convert: Convert<Output>
+    skips: Bool, convert: Convert<Output>
   ) -> Parsed<Output> {
     batch.withUnsafeBufferPointer { buffer in
       let layout = layout(of: buffer, delimiter: delimiter, file: file, firstLine: linesBefore + 1)
@@ -170,24 +186,32 @@ struct CSVRecordReader {
         for (offset, row) in rows.enumerated() {
           let line = layout.lines[min(records.lowerBound + offset, layout.lines.count - 1)]
           if row == [""] { continue }  // a blank line
-          guard row.count == width else {
-            parsed.error = ImportError(
+          let error: ImportError
+          if row.count != width {
+            error = ImportError(
               file: file, line: line,
               reason: "\(row.count) field\(row.count == 1 ? "" : "s"), but the header has \(width)")
-            return parsed
+          } else {
+            switch convert(row, line) {
+            case .success(let record):
+              parsed.records.append(record)
+              continue
+            case .failure(let failure): error = failure
+            }
           }
-          switch convert(row, line) {
-          case .success(let record): parsed.records.append(record)
-          case .failure(let error):
+          guard skips else {
             parsed.error = error
             return parsed
           }
+          parsed.rejected.append((parsed.records.count, error))
         }
         return parsed
       }
       var parsed = Parsed<Output>(lineBreaks: layout.lineBreaks)
       parsed.records.reserveCapacity(read.reduce(0) { $0 + $1.records.count })
       for part in read {
+        let before = parsed.records.count
+        parsed.rejected += part.rejected.map { (before + $0.before, $0.error) }
         parsed.records += part.records
         if let error = part.error {
           parsed.error = error

@@ -37,15 +37,19 @@ public enum CatalogImporter {
   ///   - settings: an export's settings, for a CSV file an export wrote (`CatalogExport`).
   ///   - progress: called as the file is read, with the share of it read and the records.
   /// - Throws: `ImportError` for the file (`FILE:LINE: reason`), or what `batch` throws.
+  ///   - reject: given each record that does not fit, in file order, to take the good ones
+  ///     (`--skip-invalid`); nil: the first one fails the import.
   public static func readBatches(
     file: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
     settings: CatalogExport.Settings? = nil,
     progress: (ImportProgress) -> Void = { _ in },
+    reject: ((ImportError) throws -> Void)? = nil,
     _ batch: ([ImportRecord]) throws -> Void
   ) throws {
     try ImportFileReader.read(
       file: file, spec: spec, delimiter: delimiter, settings: settings,
-      progress: { progress($2 ? .scanning($0, items: $1) : .reading($0, items: $1)) }, batch)
+      progress: { progress($2 ? .scanning($0, items: $1) : .reading($0, items: $1)) },
+      reject: reject, batch)
   }
 
   /// Every record of `file`, read and checked, all at once (`readBatches(file:spec:)`).
@@ -72,10 +76,15 @@ public enum CatalogImporter {
   /// A catalog that exists imports as it did before (`ImportSpec.continuing(_:)`): `spec`
   /// needs to name only what is new. An export's settings — `settings`, or the first line of a
   /// JSON Lines export — make a new catalog's schema and say where the records' ids are.
+  ///
+  /// With `reject`, a record that does not fit is handed to it (`FILE:LINE: reason`, in file
+  /// order) and the others are imported; the summary counts them (`Summary.skipped`). Without,
+  /// the first one fails the import.
   public static func run(
     file: URL, into catalog: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),
     settings given: CatalogExport.Settings? = nil,
-    progress: (ImportProgress) -> Void = { _ in }
+    progress: (ImportProgress) -> Void = { _ in },
+    reject: ((ImportError) -> Void)? = nil
   ) throws(ImportFailure) -> Summary {
     let exists = FileManager.default.fileExists(atPath: catalog.path)
     let name = catalog.deletingPathExtension().lastPathComponent
@@ -123,12 +132,20 @@ public enum CatalogImporter {
     }
     do {
       defer { try? store.close() }
-      return try store.importRecords(spec: spec, progress: progress) { write in
+      var skipped = 0
+      var summary = try store.importRecords(spec: spec, progress: progress) { write in
         try ImportFileReader.read(
           file: file, spec: spec, delimiter: delimiter, settings: settings,
           progress: { progress($2 ? .scanning($0, items: $1) : .writing($0, items: $1)) },
-          write)
+          reject: reject.map { reject in
+            { error in
+              skipped += 1
+              reject(error)
+            }
+          }, write)
       }
+      summary.skipped = skipped
+      return summary
     } catch {
       // A catalog the import made is not left behind, empty or half-written.
       if !exists { CatalogStore.remove(at: catalog) }

@@ -29,11 +29,14 @@ enum ImportFileReader {
   ///   - settings: an export's settings (`CatalogExport`): a CSV file's cells are then read as
   ///     the export wrote them (`CSVExportCells`).
   ///   - csvBatchBytes: the bytes of a CSV file read at once (small in tests).
+  ///   - reject: given each record that does not fit, in file order, when the import takes
+  ///     the good ones (`--skip-invalid`); nil: the first one stops the reading.
   /// - Throws: `ImportError` for the file; what `batch` throws, as it is.
   static func read(
     file: URL, spec: ImportSpec, delimiter: UInt8, settings: CatalogExport.Settings? = nil,
     csvBatchBytes: Int = CSVRecordReader.batchBytes,
     progress: (_ share: Double, _ records: Int, _ scanning: Bool) -> Void,
+    reject: ((ImportError) throws -> Void)? = nil,
     _ batch: ([ImportRecord]) throws -> Void
   ) throws {
     let name = file.relativePath
@@ -58,18 +61,24 @@ enum ImportFileReader {
     var count = 0
     var lineOfID: [ItemID: Int] = [:]
     let known = ImportSpec.RecordFields(spec)
-    // A record's id checked against every id before it.
-    func checkUnique(_ record: ImportRecord) throws(ImportError) {
-      guard let id = record.id else { return }
-      if let first = lineOfID.updateValue(record.line, forKey: id) {
-        throw ImportError(
+    // A record's id checked against every id before it: the later one is refused.
+    func isUnique(_ record: ImportRecord) throws -> Bool {
+      guard let id = record.id else { return true }
+      if let first = lineOfID[id] {
+        let error = ImportError(
           file: name, line: record.line, reason: "id \"\(id)\" already appears on line \(first)")
+        guard let reject else { throw error }
+        try reject(error)
+        return false
       }
+      lineOfID[id] = record.line
+      return true
     }
     func add(_ records: [ImportRecord]) throws {
-      for record in records { try checkUnique(record) }
+      let records = reject == nil ? records : try records.filter(isUnique)
+      if reject == nil { for record in records { _ = try isUnique(record) } }
       count += records.count
-      try batch(records)
+      if !records.isEmpty { try batch(records) }
     }
     switch CatalogImporter.Format.detect(path: name, data: Data(start)) {
     case .jsonLines:
@@ -78,7 +87,7 @@ enum ImportFileReader {
         progress: { progress(Double($0) / total, count, false) },
         check: { values, line in
           spec.record(values, line: line, numbersFromText: false, known: known)
-        }, add)
+        }, reject: reject, add)
     case .csv:
       var reader = try CSVRecordReader(
         handle, start: start, name: name, delimiter: delimiter, batchBytes: csvBatchBytes)
@@ -131,7 +140,7 @@ enum ImportFileReader {
           case .failure(let problem):
             return .failure(ImportError(file: name, line: line, reason: problem.reason))
           }
-        }
+        }, reject: reject
       ) { records in
         try add(records)
         return true

@@ -66,6 +66,7 @@ extension ImportSpec {
   ) -> Result<ImportRecord, RecordProblem> {
     var fields: [String: FieldValue] = [:]
     fields.reserveCapacity(values.count)
+    var numbersFromTexts: [String] = []
     switch values[titleField] ?? .null {
     case .string(let titleText):
       // A row shows its title first: an empty one would draw as nothing.
@@ -103,13 +104,16 @@ extension ImportSpec {
       switch values[name] ?? .null {
       case .null: break
       case .number(let number): fields[name] = .number(number)
-      case .string(let text) where numbersFromText:
+      case .string(let text):
+        // A CSV cell is text; a JSON string that reads as a number ("12") is one too, and the
+        // import says how many it read so.
         let trimmed = text.trimmingSpaces
-        if trimmed.isEmpty { break }
+        if trimmed.isEmpty, numbersFromText { break }
         guard let number = NumberText.parse(trimmed) else {
-          return .failure("field \"\(name)\" must be a number, not \"\(text)\"")
+          return .failure("field \"\(name)\" must be a number, not \"\(text.prefix(60))\"")
         }
         fields[name] = .number(number)
+        if !numbersFromText { numbersFromTexts.append(name) }
       case let other:
         return .failure("field \"\(name)\" must be a number, not \(other.kindName)")
       }
@@ -152,7 +156,9 @@ extension ImportSpec {
     if let field = CatalogStore.fieldHoldingNUL(id: id, idField: idField ?? "id", fields: fields) {
       return .failure("\(StoreError.unstorableText(field: field))")
     }
-    return .success(ImportRecord(line: line, id: id, fields: fields, idIsNumber: idIsNumber))
+    var record = ImportRecord(line: line, id: id, fields: fields, idIsNumber: idIsNumber)
+    record.numbersFromTexts = numbersFromTexts
+    return .success(record)
   }
 }
 

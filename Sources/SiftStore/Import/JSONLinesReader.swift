@@ -22,11 +22,15 @@ enum JSONLinesReader {
   /// stands (`start`: the bytes read before it, to detect the format); stops at the first bad
   /// line. `progress` is told the bytes read so far. The next batch is parsed on other threads
   /// while `body` has this one.
+  ///
+  /// With `reject`, a bad line does not stop the reading: it is handed to `reject` (in file
+  /// order, after the records of its batch) and the lines after it are read.
   static func read(
     _ file: FileHandle, start: [UInt8], name: String, progress: (Int) -> Void,
-    check: @escaping Check,
+    check: @escaping Check, reject: ((ImportError) throws -> Void)? = nil,
     _ body: ([ImportRecord]) throws -> Void
   ) throws {
+    let skips = reject != nil
     var batches = BatchedFile(file, name: name, start: start)
     // A byte order mark before the first line (as some Windows tools write) is not JSON.
     batches.skip([0xEF, 0xBB, 0xBF])
@@ -39,7 +43,7 @@ enum JSONLinesReader {
       }
     }
     func parsing(_ batch: [UInt8], after lines: Int) -> Background<Parsed> {
-      Background { parse(batch, linesBefore: lines, file: name, check: check) }
+      Background { parse(batch, linesBefore: lines, file: name, skips: skips, check: check) }
     }
     var next = try nextBatch().map { parsing($0, after: 0) }
     while let current = next {
@@ -50,7 +54,15 @@ enum JSONLinesReader {
       // The records before a bad line are handed on first, so that the first problem in the
       // file is the one reported, whether it is found here or where the record is written
       // (the caller's transaction undoes what was written).
-      if !parsed.records.isEmpty { try body(parsed.records) }
+      // In file order: the records before each passed-over line, then that line.
+      var records = parsed.records[...]
+      for rejected in parsed.rejected {
+        let before = records.prefix { $0.line < rejected.line }
+        if !before.isEmpty { try body(Array(before)) }
+        records = records.dropFirst(before.count)
+        try reject?(rejected)
+      }
+      if !records.isEmpty { try body(Array(records)) }
       if let error = parsed.error { throw error }
       progress(batches.consumed)
     }
@@ -62,12 +74,14 @@ enum JSONLinesReader {
     var records: [ImportRecord]
     var lineCount: Int
     var error: ImportError?
+    /// The bad lines passed over (`skips`), in order.
+    var rejected: [ImportError] = []
   }
 
   /// The lines of `batch`, which follows `linesBefore` lines of the file, parsed and checked
   /// in parts, one per core, at once.
   private static func parse(
-    _ batch: [UInt8], linesBefore: Int, file: String, check: Check
+    _ batch: [UInt8], linesBefore: Int, file: String, skips: Bool, check: Check
   ) -> Parsed {
     batch.withUnsafeBufferPointer { buffer in
       let bytes = SharedReadBuffer(buffer: buffer)
@@ -76,7 +90,7 @@ enum JSONLinesReader {
         count: Parallel.parts(for: buffer.count, minimumPerPart: 1 << 20))
       let read = Parallel.map(parts: parts.count) { part in
         readPart(
-          bytes.buffer, parts[part], file: file, check: check,
+          bytes.buffer, parts[part], file: file, skips: skips, check: check,
           startsFile: linesBefore == 0 && part == 0)
       }
       var parsed = Parsed(records: [], lineCount: 0)
@@ -85,6 +99,10 @@ enum JSONLinesReader {
         for var record in part.records {
           record.line += linesBefore + parsed.lineCount
           parsed.records.append(record)
+        }
+        for var rejected in part.rejected {
+          rejected.line += linesBefore + parsed.lineCount
+          parsed.rejected.append(rejected)
         }
         if var error = part.error {
           error.line += linesBefore + parsed.lineCount
@@ -126,10 +144,11 @@ enum JSONLinesReader {
   /// part is the file's first, whose first line may be an export's settings (`ImportSettings`),
   /// not a record.
   private static func readPart(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, file: String, check: Check,
-    startsFile: Bool
-  ) -> (records: [ImportRecord], lineCount: Int, error: ImportError?) {
+    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, file: String, skips: Bool,
+    check: Check, startsFile: Bool
+  ) -> (records: [ImportRecord], lineCount: Int, error: ImportError?, rejected: [ImportError]) {
     var records: [ImportRecord] = []
+    var rejected: [ImportError] = []
     var lineNumber = 0
     var start = range.lowerBound
     while start < range.upperBound {
@@ -141,28 +160,38 @@ enum JSONLinesReader {
       start = end < range.upperBound ? end + 1 : end
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
       if startsFile, lineNumber == 1, line.starts(with: ImportSettings.prefix) { continue }
-      func failure(_ reason: String) -> (
-        records: [ImportRecord], lineCount: Int, error: ImportError?
-      ) {
-        (records, lineNumber, ImportError(file: file, line: lineNumber, reason: reason))
+      // A line's problem: the reading stops there, or, skipping, notes it and goes on.
+      let problem: String
+      checking: do {
+        guard UTF8Validation.isValid(line) else {
+          problem = "invalid UTF-8"
+          break checking
+        }
+        let value: JSONValue
+        do {
+          value = try JSONValue.parse(UnsafeRawBufferPointer(line))
+        } catch {
+          problem = "malformed JSON (\(error))"
+          break checking
+        }
+        guard case .object(let members) = value else {
+          problem = "expected a JSON object, found \(RawValue(value).kindName)"
+          break checking
+        }
+        // A name given twice: the last value counts, as in most JSON readers.
+        let values = Dictionary(
+          members.lazy.map { ($0.0, RawValue($0.1)) }, uniquingKeysWith: { $1 })
+        switch check(values, lineNumber) {
+        case .success(let record):
+          records.append(record)
+          continue
+        case .failure(let failure): problem = failure.reason
+        }
       }
-      guard UTF8Validation.isValid(line) else { return failure("invalid UTF-8") }
-      let value: JSONValue
-      do {
-        value = try JSONValue.parse(UnsafeRawBufferPointer(line))
-      } catch {
-        return failure("malformed JSON (\(error))")
-      }
-      guard case .object(let members) = value else {
-        return failure("expected a JSON object, found \(RawValue(value).kindName)")
-      }
-      // A name given twice: the last value counts, as in most JSON readers.
-      let values = Dictionary(members.lazy.map { ($0.0, RawValue($0.1)) }, uniquingKeysWith: { $1 })
-      switch check(values, lineNumber) {
-      case .success(let record): records.append(record)
-      case .failure(let problem): return failure(problem.reason)
-      }
+      let error = ImportError(file: file, line: lineNumber, reason: problem)
+      guard skips else { return (records, lineNumber, error, rejected) }
+      rejected.append(error)
     }
-    return (records, lineNumber, nil)
+    return (records, lineNumber, nil, rejected)
   }
 }

@@ -10,8 +10,11 @@ struct ImportCommand: AsyncParsableCommand {
     abstract: "Import a JSON Lines or CSV file into a catalog (created if missing).",
     discussion: """
       The whole import is one transaction: a malformed line, invalid UTF-8 or a value of the \
-      wrong type fails it with FILE:LINE: reason and leaves the catalog as it was. A --text \
-      field may hold a string or an array of strings.
+      wrong type fails it with FILE:LINE: reason and leaves the catalog as it was. With \
+      --skip-invalid the records that fit are imported and each one that does not is listed \
+      with its reason, on standard error (the first ten) and in a file (all of them). A --text \
+      field may hold a string or an array of strings; a --number field a number, or a string \
+      that reads as one ("12"), which the import counts and says.
 
       Every field of a record is kept: the ones named here are searched, the rest are stored \
       and shown with the item. The catalog remembers how it was imported, so a later import \
@@ -27,6 +30,7 @@ struct ImportCommand: AsyncParsableCommand {
         sift import meals.csv --catalog meals.sqlite --title name --number rating \\
           --label rating=Stars --delimiter ';'
         sift import export.csv --catalog copy.sqlite --settings export.settings.json
+        sift import movies.jsonl --catalog movies.sqlite --title title --skip-invalid
       """
   )
 
@@ -103,7 +107,31 @@ struct ImportCommand: AsyncParsableCommand {
       valueName: "LAT_FIELD,LON_FIELD"))
   var location: String?
 
+  @Flag(
+    name: .customLong("skip-invalid"),
+    help:
+      "Import the records that fit and pass over the others, each listed with its FILE:LINE and reason (without it, the first one fails the whole import)."
+  )
+  var skipInvalid = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Where --skip-invalid lists every record it passed over, a line each (default: beside the catalog, NAME.rejected.txt).",
+      valueName: "FILE"))
+  var rejects: String?
+
+  /// The list of passed-over records, with `--skip-invalid`.
+  func rejectedRecords(catalog: URL?, name: String) -> RejectedRecords? {
+    guard skipInvalid else { return nil }
+    return RejectedRecords(
+      file: rejects.map { URL(fileURLWithPath: $0) }
+        ?? RejectedRecords.defaultFile(besideCatalog: catalog, name: name))
+  }
+
   func validate() throws {
+    if rejects != nil, !skipInvalid {
+      throw ValidationError("--rejects lists what --skip-invalid passes over: give both")
+    }
     if let name, name.allSatisfy(\.isWhitespace) {
       throw ValidationError("--name must not be blank")
     }
@@ -169,14 +197,18 @@ struct ImportCommand: AsyncParsableCommand {
     }
     let settings = try exportSettings()
     var progress = ProgressBar(label: "Importing \(URL(fileURLWithPath: file).lastPathComponent)")
+    let rejected = rejectedRecords(
+      catalog: url, name: url.deletingPathExtension().lastPathComponent)
     do {
       let summary = try CatalogImporter.run(
         file: URL(fileURLWithPath: file), into: url, spec: spec, delimiter: delimiterByte,
-        settings: settings, progress: { progress.update($0) })
+        settings: settings, progress: { progress.update($0) }, reject: rejected.map { $0.add })
       progress.finish()
+      for line in rejected?.report() ?? [] { StandardStreams.error(line) }
       StandardStreams.error(summary.report(into: url.path, from: file))
     } catch {
       progress.finish()
+      for line in rejected?.report() ?? [] { StandardStreams.error(line) }
       throw Failure.exit(error.description, status: 1)
     }
   }

@@ -137,19 +137,24 @@ extension ImportCommand {
     let address = try Failure.postgresAddress(argument)
     let progress = SharedProgress(
       label: "Importing \(URL(fileURLWithPath: file).lastPathComponent)")
-    let summary: CatalogImport.Summary
+    let rejected = rejectedRecords(catalog: nil, name: address.catalog)
+    var summary: CatalogImport.Summary
     do {
-      summary = try await importIntoPostgres(address, progress: progress)
+      summary = try await importIntoPostgres(address, progress: progress, rejected: rejected)
     } catch {
       progress.finish()
+      for line in rejected?.report() ?? [] { StandardStreams.error(line) }
       throw error
     }
     progress.finish()
+    let lines = rejected?.report() ?? []
+    for line in lines { StandardStreams.error(line) }
+    summary.skipped = rejected?.count ?? 0
     StandardStreams.error(summary.report(into: "\(address)", from: file))
   }
 
   private func importIntoPostgres(
-    _ address: PostgresAddress, progress: SharedProgress
+    _ address: PostgresAddress, progress: SharedProgress, rejected: RejectedRecords?
   ) async throws -> CatalogImport.Summary {
     var spec = self.spec
     // An export's settings make a new catalog's schema, and say where the ids are.
@@ -182,7 +187,8 @@ extension ImportCommand {
         address, spec: spec,
         newSchema: exportedSchema ?? CatalogImport.newSchema(name: address.catalog, spec: spec)
       ) { write in
-        try await readBatches(spec: spec, settings: settings, progress: progress, write)
+        try await readBatches(
+          spec: spec, settings: settings, progress: progress, reject: rejected?.add, write)
       }
     } catch ImportSchemaError.untitled(let line, let field) {
       throw Failure.exit(
@@ -201,6 +207,7 @@ extension ImportCommand {
   /// reading and writing overlap and memory holds at most three.
   private func readBatches(
     spec: ImportSpec, settings: CatalogExport.Settings?, progress: SharedProgress,
+    reject: (@Sendable (ImportError) -> Void)?,
     _ write: ([ImportRecord]) async throws -> Void
   ) async throws {
     let (batches, continuation) = AsyncThrowingStream<[ImportRecord], any Error>.makeStream()
@@ -223,7 +230,7 @@ extension ImportCommand {
               ImportProgress(
                 phase: read.phase == .scanning ? .scanning : .writing,
                 fraction: 0.95 * read.phaseFraction, items: read.items))
-          }
+          }, reject: reject
         ) { batch in
           room.wait()
           if stopped.withLock({ $0 }) { throw CancellationError() }
