@@ -1,10 +1,33 @@
 import Foundation
+import Sift
 import SiftTestSupport
 import Testing
 
 /// The seed scenarios through `sift search`, exactly as the README spells the command.
 @Suite("sift search", .tags(.endToEnd))
 struct SearchCommandTests {
+  @Test("searches in four processes at once: none is refused, each finds the same")
+  func concurrentProcesses() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    try sift.importCitySample()
+    // Each opening of a catalog that another process has open inspects the file as it stands:
+    // a read that met the other's WAL work was taken for "not an SQLite database" (about one
+    // in 400).
+    let failures = Locked<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for _ in 0..<250 {
+        guard
+          let run = try? sift.run(["search", "--catalog", "cities.sqlite", "--limit", "1", "par"])
+        else { continue }
+        if run.status != 0 || run.stderr != "Items found: 38\n" {
+          failures.withLock { $0.append("\(run.status): \(run.stderr)") }
+        }
+      }
+    }
+    #expect(failures.withLock { $0 } == [])
+  }
+
   @Test("CandySearch: caramel under All, nothing under Chocolate")
   func candySearch() throws {
     let sift = try SiftProcess()

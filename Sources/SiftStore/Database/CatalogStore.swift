@@ -143,42 +143,83 @@ public final class CatalogStore: Sendable {
       throw .failure(path, error)
     }
     guard header == Data("SQLite format 3\0".utf8) else { throw .notSQLite(path) }
+    // With no log beside it the file is read as it stands (`immutable`), writing nothing. A
+    // process that writes it at that moment (another `sift`, opening it in WAL mode) can make
+    // that read fail or meet a lock: then it is read again as a reader that takes the locks
+    // and waits for them, and only SQLite's own "not a database" says the file is not one.
+    let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+    var result = inspection(path, immutable: !hasLog)
+    if case .failure(let failure) = result, failure.code != SQLITE_NOTADB, !hasLog {
+      result = inspection(path, immutable: false)
+    }
+    switch result {
+    case .failure(let failure) where failure.code == SQLITE_NOTADB: throw .notSQLite(path)
+    case .failure(let failure):
+      throw .database(
+        path,
+        message: "could not read the catalog (\(String(cString: sqlite3_errstr(failure.code))))",
+        resultCode: failure.code)
+    case .success(let (id, applied)):
+      guard Int32(truncatingIfNeeded: Int64(id) ?? 0) == applicationID else {
+        throw .notACatalog(path)
+      }
+      if applied.contains(where: { !knownMigrations.contains($0) }) { throw .newerFormat(path) }
+    }
+  }
+
+  /// The file's application id and the migrations applied to it, read-only (`immutable`: as
+  /// the file stands, taking no lock), waiting up to a few seconds for another process's lock;
+  /// or SQLite's primary result code.
+  private static func inspection(
+    _ path: String, immutable: Bool
+  ) -> Result<(id: String, migrations: [String]), InspectionFailure> {
     var components = URLComponents()
     components.scheme = "file"
     components.path = URL(fileURLWithPath: path).standardizedFileURL.path
-    let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
     components.queryItems = [
-      URLQueryItem(name: hasLog ? "mode" : "immutable", value: hasLog ? "ro" : "1")
+      URLQueryItem(name: immutable ? "immutable" : "mode", value: immutable ? "1" : "ro")
     ]
     var connection: OpaquePointer?
     defer { sqlite3_close_v2(connection) }
-    guard let uri = components.string,
-      sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK
-    else { throw .notSQLite(path) }
-    guard let id = firstColumn(connection, "PRAGMA application_id") else { throw .notSQLite(path) }
-    guard Int32(truncatingIfNeeded: Int64(id) ?? 0) == applicationID else {
-      throw .notACatalog(path)
+    guard let uri = components.string else { return .failure(InspectionFailure(SQLITE_CANTOPEN)) }
+    let opened = sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
+    guard opened == SQLITE_OK else { return .failure(InspectionFailure(opened & 0xFF)) }
+    sqlite3_busy_timeout(connection, 5_000)
+    let id: [String]
+    switch allRows(connection, "PRAGMA application_id") {
+    case .success(let rows) where !rows.isEmpty: id = rows
+    case .success: return .failure(InspectionFailure(SQLITE_NOTADB))
+    case .failure(let failure): return .failure(failure)
     }
-    let applied = allRows(connection, "SELECT identifier FROM grdb_migrations")
-    if applied.contains(where: { !knownMigrations.contains($0) }) { throw .newerFormat(path) }
+    // No table of migrations: none applied (an SQLite file of another application).
+    let applied = (try? allRows(connection, "SELECT identifier FROM grdb_migrations").get()) ?? []
+    return .success((id[0], applied))
+  }
+
+  /// SQLite's primary result code for what went wrong.
+  struct InspectionFailure: Error {
+    var code: Int32
+    init(_ code: Int32) { self.code = code }
   }
 
   /// The migrations this version of Sift knows, oldest first.
   static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"]
 
-  private static func firstColumn(_ connection: OpaquePointer?, _ sql: String) -> String? {
-    allRows(connection, sql).first
-  }
-
-  private static func allRows(_ connection: OpaquePointer?, _ sql: String) -> [String] {
+  /// The first column of every row `sql` gives, or SQLite's primary result code.
+  private static func allRows(
+    _ connection: OpaquePointer?, _ sql: String
+  ) -> Result<[String], InspectionFailure> {
     var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK else { return [] }
+    let prepared = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
+    guard prepared == SQLITE_OK else { return .failure(InspectionFailure(prepared & 0xFF)) }
     defer { sqlite3_finalize(statement) }
     var rows: [String] = []
-    while sqlite3_step(statement) == SQLITE_ROW {
+    while true {
+      let step = sqlite3_step(statement)
+      if step == SQLITE_DONE { return .success(rows) }
+      guard step == SQLITE_ROW else { return .failure(InspectionFailure(step & 0xFF)) }
       if let text = sqlite3_column_text(statement, 0) { rows.append(String(cString: text)) }
     }
-    return rows
   }
 
   /// A connection in WAL mode. A pool's is GRDB's, which writes to the catalog on opening so
