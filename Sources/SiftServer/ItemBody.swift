@@ -101,8 +101,10 @@ struct ItemBody: Sendable {
       return .texts([])
     case (.text, _):
       throw .badRequest("\(field.name): expected a string or a list of strings")
+    case (.category, .strings(let texts)):
+      return .texts(texts)
     case (.category, _):
-      throw .badRequest("\(field.name): expected a string")
+      throw .badRequest("\(field.name): expected a string or a list of strings")
     }
   }
 

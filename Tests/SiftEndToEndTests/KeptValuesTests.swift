@@ -45,6 +45,56 @@ struct KeptValuesTests {
     }
   }
 
+  @Test("a list is a category: each value counts, a token or scope of any keeps the item")
+  func listCategories() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let films = [
+      #"{"id":1,"title":"Heat","genres":["Action","Crime","Drama"],"votes":5}"#,
+      #"{"id":2,"title":"Toy Story","genres":["Animation","Children","Comedy"],"votes":9}"#,
+      #"{"id":3,"title":"War of the Worlds","genres":"Action","votes":3}"#,
+      #"{"id":4,"title":"Fargo","genres":["Comedy","Crime","Drama"],"votes":7}"#,
+      #"{"id":5,"title":"Nothing at all","votes":1}"#,
+    ]
+    let file = try sift.write("films.jsonl", films.joined(separator: "\n") + "\n")
+    let imported = try sift.run([
+      "import", file, "--catalog", "films.sqlite", "--title", "title", "--category", "genres",
+      "--number", "votes", "--rank-by", "votes", "--id", "id",
+    ])
+    try #require(imported.status == 0, "\(imported.stderr)")
+    let crime = try sift.run([
+      "search", "--catalog", "films.sqlite", "--token", "category:crime", "--facets",
+    ])
+    #expect(crime.stdout.hasPrefix("Fargo  —  Votes: 7 · Genres: Comedy, Crime, Drama\nHeat  —"))
+    #expect(crime.stdout.contains("Categories: Crime 2 · Drama 2 · Action 1 · Comedy 1"))
+    let comedy = try sift.run([
+      "search", "--catalog", "films.sqlite", "--scope", "Comedy", "--json",
+    ])
+    #expect(comedy.titles == ["Toy Story", "Fargo"])
+    let values = try sift.run(["facets", "--catalog", "films.sqlite"])
+    #expect(values.stdout.hasPrefix("Action     2\nComedy     2\nCrime      2\nDrama      2\n"))
+
+    let token = try sift.write("admin.key", Self.admin)
+    let server = try ServeCommandTests.Server(
+      sift, ["--catalog", sift.path("films.sqlite"), "--token-file", token])
+    defer { _ = server.stop() }
+    let added = try server.request(
+      "POST", "/catalogs/films/items",
+      body: #"{"id": 6, "title": "Alien", "genres": ["Horror", "Sci-Fi"], "votes": 8}"#,
+      token: Self.admin)
+    #expect(added.status == 201, "\(added.json)")
+    let horror = try server.request("GET", "/catalogs/films/search?token=category:Sci-Fi")
+    #expect(ServeCommandTests.ids(horror.json) == ["6"])
+    // A page puts the values that matched first.
+    let genres = (horror.json["results"] as? [[String: Any]])?.first?["genres"] as? [String]
+    #expect(genres.map(Set.init) == ["Horror", "Sci-Fi"])
+    let refused = try server.request(
+      "POST", "/catalogs/films/items", body: #"{"title": "X", "genres": ["Horror", 1]}"#,
+      token: Self.admin)
+    #expect(refused.status == 400)
+    #expect(refused.json["error"] as? String == "genres: expected a string or a list of strings")
+  }
+
   @Test("search, the API, export and import (JSON Lines and CSV), and sync", arguments: [71, 72])
   func everyDoor(seed: UInt64) throws {
     let sift = try SiftProcess()

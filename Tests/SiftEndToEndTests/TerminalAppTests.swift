@@ -160,6 +160,44 @@ struct TerminalAppTests {
     tmux.wait(for: "EXIT=0")
   }
 
+  @Test("a category added in the app keeps its case after a quit, and #fe offers it")
+  func categoryAddedInTheApp() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    _ = try sift.write("pets.csv", "name,species\nRex,Dog\nTom,Cat\n")
+    let imported = try sift.run([
+      "import", "pets.csv", "--catalog", "pets.sqlite", "--title", "name", "--category", "species",
+    ])
+    try #require(imported.status == 0, "\(imported.stderr)")
+    let tmux = try Tmux(sift)
+    tmux.launch("--catalog pets.sqlite")
+    tmux.wait(for: "Search pets")
+    tmux.keys("C-n")
+    tmux.wait(for: "New Item")
+    tmux.type("Biscuit")
+    tmux.keys("Tab")
+    tmux.type("Ferret")
+    tmux.keys("Enter")
+    tmux.wait(for: "Added “Biscuit”")
+    // The app saves its index on the way out; what reads it later must spell Ferret so.
+    tmux.keys("C-q")
+    tmux.wait(for: "EXIT=0")
+    let facets = try sift.run(["facets", "--catalog", "pets.sqlite", "--field", "species"])
+    #expect(facets.stdout.contains("Ferret  1"), "\(facets.stdout)")
+    let searched = try sift.run(["search", "--catalog", "pets.sqlite", "--facets", "biscuit"])
+    #expect(searched.stdout.contains("Categories: Ferret 1"), "\(searched.stdout)")
+
+    tmux.launch("--catalog pets.sqlite")
+    tmux.wait(for: "Search pets")
+    tmux.type("#fe")
+    let screen = tmux.wait(for: "Ferret")
+    #expect(!screen.contains("ferret"), "\(screen)")
+    tmux.keys("Enter")
+    tmux.wait(for: "1 item found")
+    tmux.keys("C-q")
+    tmux.wait(for: "EXIT=0")
+  }
+
   @Test("a misspelt name shows its near spelling and says so; Ctrl-U, Ctrl-W and no results")
   func nearSpellingsAndLineEditing() throws {
     let sift = try SiftProcess()

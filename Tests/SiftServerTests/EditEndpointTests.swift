@@ -472,7 +472,8 @@ struct EditEndpointTests {
       (#"{"title": "X", "year": "2020"}"#, 400, "year: expected a number"),
       (#"{"title": "X", "year": true}"#, 400, "year: expected a number"),
       (#"{"title": "X", "colour": "red"}"#, 400, "colour: no such field in catalog products"),
-      (#"{"title": "X", "type": ["a", "b"]}"#, 400, "type: expected a string"),
+      (#"{"title": "X", "type": ["a", 2]}"#, 400, "type: expected a string or a list of strings"),
+      (#"{"title": "X", "type": {"a": 1}}"#, 400, "type: expected a string or a list of strings"),
       (
         #"{"title": "X", "id": 7.5}"#, 400,
         "id: an id is a string of 1 to 200 characters without NUL, or a whole number"

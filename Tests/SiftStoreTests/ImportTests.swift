@@ -238,7 +238,11 @@ struct ImportTests {
       ("bad.jsonl", "[1]\n", "bad.jsonl:1: expected a JSON object, found an array"),
       (
         "bad.jsonl", "{\"id\":1,\"name\":\"A\",\"country\":true}\n",
-        "bad.jsonl:1: category field \"country\" must be a string, not a boolean"
+        "bad.jsonl:1: category field \"country\" must be a string or an array of strings, not a boolean"
+      ),
+      (
+        "bad.jsonl", "{\"id\":1,\"name\":\"A\",\"country\":[\"FR\",1]}\n",
+        "bad.jsonl:1: category field \"country\" must be a string or an array of strings; it holds a number"
       ),
       (
         "bad.csv", "id,name\n1,A\n2,\"B\n",

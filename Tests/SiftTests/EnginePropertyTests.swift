@@ -239,7 +239,8 @@ struct EnginePropertyTests {
       storage: SlotStorage(
         schema: Self.schema, ids: whole.ids, count: whole.count, columns: whole.columns,
         initialColumns: whole.initialColumns, summaries: whole.summaries, numbers: numbers,
-        categoryIDs: whole.categoryIDs, categories: whole.categories,
+        categoryIDs: whole.categoryIDs, categorySpellings: whole.categorySpellings,
+        categorySets: whole.categorySets, categories: whole.categories,
         popularityOrder: whole.popularityOrder, popularityRanks: ranks))
     #expect(broken.invariantViolations().count == 3)
     #expect(collection.rows == reference.rows(items: items, criteria: SearchCriteria(text: "a")))

@@ -257,7 +257,8 @@ public struct SearchController: Sendable {
   /// first, not GA 0.
   public var suggestions: [SearchToken] {
     guard isActive else { return [] }
-    let offered = schema.suggestedTokens(forText: text, excluding: tokens)
+    let offered = schema.suggestedTokens(
+      forText: text, excluding: tokens, known: collection.index.categorySpellings.values.sorted())
     return offered.count > 1 ? facets.ordering(offered) : offered
   }
 

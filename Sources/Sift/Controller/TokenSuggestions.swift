@@ -4,17 +4,27 @@ extension CatalogSchema {
   /// none has, a word within its typo budget, "#chocolte" → Chocolate (`FacetValue`'s rule). A
   /// word starting with `#` asks for them explicitly, and `#` alone offers them all. Tokens
   /// already in the field are not offered again.
-  public func suggestedTokens(forText text: String, excluding present: [SearchToken])
-    -> [SearchToken]
-  {
+  ///
+  /// `known`: category values the catalog's items hold that its schema does not list (a value
+  /// an edit added, "Ferret"), offered after the schema's, as the items spell them.
+  public func suggestedTokens(
+    forText text: String, excluding present: [SearchToken], known: [String] = []
+  ) -> [SearchToken] {
     guard let fragment = Self.suggestionFragment(of: text) else { return [] }
     let folded = TextFolding.fold(fragment.word)
     guard fragment.isExplicit || folded.count >= 2 else { return [] }
     let present = Set(present.map(\.identifier))
     // A word of the token starts with the word typed; else one within its typo budget
     // ("#frnace" offers France), as a category's values are searched.
+    var offered = suggestedTokens
+    if categoryField != nil, !known.isEmpty {
+      let listed = Set(offered.map { TextFolding.fold($0.text) })
+      offered += known.filter { !listed.contains(TextFolding.fold($0)) }.sorted().map {
+        SearchToken(text: $0, identifier: "category:\($0)")
+      }
+    }
     return FacetValueMatcher(fragment.word).filter(
-      suggestedTokens.filter { !present.contains($0.identifier) }, name: \.text)
+      offered.filter { !present.contains($0.identifier) }, name: \.text)
   }
 
   /// The last word of the text, when the text ends in one, and whether it starts with `#`.

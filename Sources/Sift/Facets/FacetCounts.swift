@@ -30,8 +30,7 @@ extension SearchIndex {
     // more than the search on a large catalog).
     var counts = [Int](repeating: 0, count: categoryIDs.count)
     for slot in slots {
-      let id = categories[Int(slot)]
-      if id >= 0 { counts[Int(id)] += 1 }
+      storage.forEachCategory(ofSlot: Int(slot)) { counts[Int($0)] += 1 }
     }
     var tally = CategoryTally(total: slots.count)
     for (name, id) in categoryIDs where counts[Int(id)] > 0 {

@@ -385,17 +385,27 @@ public enum CatalogImport {
     }
     summary.describe(records, schema: schema, merges: spec.merges)
     if let category = schema.categoryField {
-      var seen: Set<String> = []
-      var values: [String] = []
-      for item in items {
-        guard case .text(let value)? = item[category], !value.isEmpty,
-          seen.insert(value).inserted
-        else { continue }
-        values.append(value)
-      }
-      schema = withCategoryScopes(schema, values: values)
+      var values = CategoryValues()
+      for item in items { values.add(item[category]) }
+      schema = withCategoryScopes(schema, values: values.inOrder)
     }
     return (CatalogDocument(schema: schema, items: items), summary)
+  }
+}
+
+/// A category's distinct values in the order the items first hold them: a value, or each of a
+/// list's (an item in several categories); empty ones are none.
+public struct CategoryValues: Sendable {
+  private var seen: Set<String> = []
+  public private(set) var inOrder: [String] = []
+
+  public init() {}
+
+  /// Takes in an item's category value.
+  public mutating func add(_ value: FieldValue?) {
+    for text in value?.strings ?? [] where !text.isEmpty && seen.insert(text).inserted {
+      inOrder.append(text)
+    }
   }
 }
 

@@ -198,7 +198,7 @@ extension SearchIndex {
       slots = (0..<Int32(slotCount)).filter { isLive[Int($0)] }
     }
     if let category = plan.requiredCategory {
-      slots.removeAll { categories[Int($0)] != category }
+      slots.removeAll { !storage.slot(Int($0), holdsCategory: category) }
     }
     if let near = plan.near { slots = keepingWithin(slots, near) }
     for term in remaining {
@@ -298,7 +298,9 @@ extension SearchIndex {
   /// Whether one live slot matches the plan.
   func matches(_ plan: MatchPlan, slot: Int, nearSpellings: Bool) -> Bool {
     guard isLive[slot] else { return false }
-    if let category = plan.requiredCategory, categories[slot] != category { return false }
+    if let category = plan.requiredCategory, !storage.slot(slot, holdsCategory: category) {
+      return false
+    }
     if let near = plan.near, !isWithin(slot, near) { return false }
     return plan.terms.allSatisfy {
       matches($0.condition, slot: slot, nearSpellings: nearSpellings) != $0.isNegated
@@ -446,7 +448,7 @@ extension SearchIndex {
       let value = numbers[column][slot]
       return !value.isNaN && predicate.matches(value)
     case .category(let id):
-      return categories[slot] == id
+      return storage.slot(slot, holdsCategory: id)
     case .never:
       return false
     case .either(let alternatives):

@@ -216,8 +216,10 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   private func stateChanged() {
     let suggestions =
       isPresented
-      ? schema.catalog.suggestedTokens(forText: text, excluding: resolvedTokens.tokens).map(
-        schema.typedToken(for:)) : []
+      ? schema.catalog.suggestedTokens(
+        forText: text, excluding: resolvedTokens.tokens,
+        known: collection.index.categorySpellings.values.sorted()
+      ).map(schema.typedToken(for:)) : []
     if suggestions != suggestedTokens { suggestedTokens = suggestions }
     generation += 1
     let criteria = self.criteria

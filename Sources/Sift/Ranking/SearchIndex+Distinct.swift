@@ -36,8 +36,9 @@ extension SearchIndex {
     case .category:
       var seen = Set<Int32>()
       for entry in ordered {
+        // An item in several categories groups with those that hold the same list.
         let value = categories[Int(entry.slot)]
-        if value < 0 || seen.insert(value).inserted { kept.append(entry) }
+        if value == -1 || seen.insert(value).inserted { kept.append(entry) }
       }
     case .number(let column):
       var seen = Set<UInt64>(minimumCapacity: min(ordered.count, 1 << 16))
@@ -94,13 +95,17 @@ extension SearchIndex {
       return firstOfEachGroup(slots.map { RankedSlot(slot: $0, rank: 0) }, by: grouping).count
     }
     var seen = [Bool](repeating: false, count: categoryIDs.count)
+    var seenLists = [Bool](repeating: false, count: storage.categorySets.count)
     var count = 0
     for slot in slots {
       let value = Int(categories[Int(slot)])
-      if value < 0 {
+      if value == -1 {
         count += 1
-      } else if !seen[value] {
+      } else if value >= 0, !seen[value] {
         seen[value] = true
+        count += 1
+      } else if value < -1, !seenLists[-2 - value] {
+        seenLists[-2 - value] = true
         count += 1
       }
     }

@@ -10,8 +10,8 @@
 /// Layout (little-endian): magic "SIFTIX", format version (u16), the schema's fingerprint
 /// (u64), the folding table's fingerprint (u64: text folded by another table must be folded
 /// again), the item count, then the ids, per text field the folded bytes, slot starts, initial-
-/// consonant keys and summaries, per number field the values, the category names and each
-/// item's category, the popularity order and each slot's position in it, the lists of
+/// consonant keys and summaries, per number field the values, the category names (folded, then
+/// as spelt), the lists of several values and each item's category, the popularity order and each slot's position in it, the lists of
 /// `LeadingMatches`, and a 64-bit checksum of everything before it.
 package enum IndexArchive {
   /// Raised when the format changes; an archive of another version is refused (and rebuilt).
@@ -22,8 +22,9 @@ package enum IndexArchive {
   /// same layout, but its lists were ranked with the attribute of the value that decides
   /// exactness (issue 29), so a list of version 5 is in another order; version 7 ranks its
   /// lists as a word still being typed ranks (`MatchRequest.isTyping`); version 8's lists break
-  /// ties of equal values by their agreement (`MatchRank.agreement`, issue 52).
-  static let formatVersion: UInt16 = 8
+  /// ties of equal values by their agreement (`MatchRank.agreement`, issue 52); version 9 keeps
+  /// each category value's spelling and the lists of values an item in several holds.
+  static let formatVersion: UInt16 = 9
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.
@@ -139,28 +140,45 @@ extension SearchIndex where ID == ItemID {
           keep.map { values[$0].isNaN ? Double.nan : values[$0] }
         })
     }
-    // Categories numbered by first appearance among the live items, as a fresh build does.
+    // Categories numbered by first appearance among the live items, as a fresh build does: a
+    // list's values in its order, and the lists themselves by first appearance.
     let names = Dictionary(uniqueKeysWithValues: categoryIDs.map { ($1, $0) })
     var renumbered: [Int32: Int32] = [:]
     var categoryNames: [String] = []
+    var renumberedSets: [[Int32]: Int32] = [:]
+    var sets: [[Int32]] = []
     var itemCategories: [Int32] = []
     itemCategories.reserveCapacity(keep.count)
+    func value(_ old: Int32) -> Int32 {
+      if let id = renumbered[old] { return id }
+      let id = Int32(categoryNames.count)
+      renumbered[old] = id
+      categoryNames.append(names[old] ?? "")
+      return id
+    }
     for slot in keep {
       let old = categories[slot]
-      guard old >= 0 else {
+      if old >= 0 {
+        itemCategories.append(value(old))
+      } else if old == -1 {
         itemCategories.append(-1)
-        continue
-      }
-      if let id = renumbered[old] {
-        itemCategories.append(id)
       } else {
-        let id = Int32(categoryNames.count)
-        renumbered[old] = id
-        categoryNames.append(names[old] ?? "")
-        itemCategories.append(id)
+        let set = storage.categorySets[Int(-2 - old)].map(value)
+        if let id = renumberedSets[set] {
+          itemCategories.append(-2 - id)
+        } else {
+          let id = Int32(sets.count)
+          renumberedSets[set] = id
+          sets.append(set)
+          itemCategories.append(-2 - id)
+        }
       }
     }
     writer.appendStrings(categoryNames)
+    let spellings = storage.categorySpellings
+    writer.appendStrings(categoryNames.map { spellings[$0] ?? $0 })
+    writer.appendArray(sets.map { Int32($0.count) })
+    writer.appendArray(Array(sets.joined()))
     writer.appendArray(itemCategories)
     let order = IndexBuffer(
       popularityOrder.compactMap { newSlot[Int($0)] >= 0 ? newSlot[Int($0)] : nil })
@@ -251,11 +269,34 @@ extension SearchIndex where ID == ItemID {
     let categoryNames = try reader.readStrings()
     var categoryIDs: [String: Int32] = [:]
     for (id, name) in categoryNames.enumerated() { categoryIDs[name] = Int32(id) }
-    let categories: IndexBuffer<Int32> = try reader.readBuffer()
+    let spellingList = try reader.readStrings()
+    guard spellingList.count == categoryNames.count else { throw .damaged("category spellings") }
+    let spellings = Dictionary(
+      zip(categoryNames, spellingList).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
     let categoryCount = Int32(categoryNames.count)
+    let setLengths: IndexBuffer<Int32> = try reader.readBuffer()
+    let setMembers: IndexBuffer<Int32> = try reader.readBuffer()
+    var sets: [[Int32]] = []
+    var start = 0
+    for length in setLengths.withUnsafeBufferPointer(Array.init) {
+      guard length > 1, start + Int(length) <= setMembers.count else {
+        throw .damaged("category lists")
+      }
+      let set = (start..<start + Int(length)).map { setMembers[$0] }
+      guard set.allSatisfy({ $0 >= 0 && $0 < categoryCount }) else {
+        throw .damaged("category lists")
+      }
+      sets.append(set)
+      start += Int(length)
+    }
+    guard start == setMembers.count else { throw .damaged("category lists") }
+    let setCount = Int32(sets.count)
+    let categories: IndexBuffer<Int32> = try reader.readBuffer()
     guard categories.count == count,
       reader.holds({
-        categories.withUnsafeBufferPointer { $0.allSatisfy { $0 >= -1 && $0 < categoryCount } }
+        categories.withUnsafeBufferPointer {
+          $0.allSatisfy { $0 >= -1 - setCount && $0 < categoryCount }
+        }
       })
     else { throw .damaged("categories") }
     let order: IndexBuffer<Int32> = try reader.readBuffer()
@@ -271,7 +312,8 @@ extension SearchIndex where ID == ItemID {
       schema: schema,
       storage: SlotStorage(
         schema: schema, ids: ids, count: count, columns: columns, initialColumns: initialColumns,
-        summaries: summaries, numbers: numbers, categoryIDs: categoryIDs, categories: categories,
+        summaries: summaries, numbers: numbers, categoryIDs: categoryIDs,
+        categorySpellings: spellings, categorySets: sets, categories: categories,
         popularityOrder: order, popularityRanks: ranks))
     self.leadingMatches = leadingMatches
   }

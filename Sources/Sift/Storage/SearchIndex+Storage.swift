@@ -27,6 +27,7 @@ extension SearchIndex {
   /// Per slot, the id of its folded category value (-1: none).
   var categories: IndexBuffer<Int32> { storage.categories }
   var categoryIDs: [String: Int32] { storage.categoryIDs }
+  var categorySets: [[Int32]] { storage.categorySets }
   var categorySpellings: [String: String] { storage.categorySpellings }
   /// The column of the title field.
   var titleColumn: Int? { storage.titleColumn }

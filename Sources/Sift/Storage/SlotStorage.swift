@@ -31,12 +31,17 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   let numberFields: [FieldDefinition]
   /// `numbers[i][slot]`: field `numberFields[i]`, NaN where the item has no number.
   private(set) var numbers: [IndexBuffer<Double>]
-  /// Per slot, the id of its folded category value (-1: none).
+  /// Per slot, its category: the id of its folded value (≥ 0), -1 for none, or for an item in
+  /// several (a film's genres, a list) `-2 - n`, where `categorySets[n]` holds the values' ids
+  /// in the item's order. An item of one value, the common case, is one comparison.
   private(set) var categories: IndexBuffer<Int32> = []
   private(set) var categoryIDs: [String: Int32] = [:]
+  /// The lists of several category values items hold, each once.
+  private(set) var categorySets: [[Int32]] = []
+  private var categorySetIDs: [[Int32]: Int32] = [:]
   /// Per folded category value, the value as the first item that had it spelt it ("Fruit"):
   /// what a list of categories shows when the schema does not list them (an app's own type,
-  /// a value an edit added). Not archived: a catalog read back lists its categories.
+  /// a value an edit added). Archived with the index, so a catalog read back keeps it.
   private(set) var categorySpellings: [String: String] = [:]
   /// The column of the title field.
   let titleColumn: Int?
@@ -94,7 +99,8 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   init(
     schema: CatalogSchema, ids: SlotIDs<ID>, count: Int, columns: [FoldedColumn],
     initialColumns: [FoldedColumn?], summaries: [ColumnSummary?], numbers: [IndexBuffer<Double>],
-    categoryIDs: [String: Int32], categories: IndexBuffer<Int32>,
+    categoryIDs: [String: Int32], categorySpellings: [String: String],
+    categorySets: [[Int32]], categories: IndexBuffer<Int32>,
     popularityOrder: IndexBuffer<Int32>, popularityRanks: IndexBuffer<UInt32>
   ) {
     self.init(empty: schema)
@@ -109,6 +115,9 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     self.summaries = summaries
     self.numbers = numbers
     self.categoryIDs = categoryIDs
+    self.categorySpellings = categorySpellings
+    self.categorySets = categorySets
+    for (index, set) in categorySets.enumerated() { categorySetIDs[set] = Int32(index) }
     self.categories = categories
     setPopularityOrder(popularityOrder, ranks: popularityRanks)
   }
@@ -181,17 +190,55 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     for (index, number) in values.numbers.enumerated() {
       numbers[index].append(number ?? .nan)
     }
-    categories.append(categoryID(for: values.category))
+    categories.append(categoryID(for: values.categories))
   }
 
-  private mutating func categoryID(for value: String?) -> Int32 {
-    guard let value else { return -1 }
+  /// The slot category of an item with these values: one value's id, a list's, or -1.
+  private mutating func categoryID(for values: [String]) -> Int32 {
+    switch values.count {
+    case 0: return -1
+    case 1: return valueID(for: values[0])
+    default:
+      var ids: [Int32] = []
+      for value in values {
+        let id = valueID(for: value)
+        if !ids.contains(id) { ids.append(id) }
+      }
+      if ids.count == 1 { return ids[0] }
+      if let set = categorySetIDs[ids] { return -2 - set }
+      let set = Int32(categorySets.count)
+      categorySets.append(ids)
+      categorySetIDs[ids] = set
+      return -2 - set
+    }
+  }
+
+  private mutating func valueID(for value: String) -> Int32 {
     let folded = TextFolding.fold(value)
     if let id = categoryIDs[folded] { return id }
     let id = Int32(categoryIDs.count)
     categoryIDs[folded] = id
     categorySpellings[folded] = value
     return id
+  }
+
+  /// Whether `slot` holds the category value `id`, alone or in its list.
+  @inline(__always)
+  func slot(_ slot: Int, holdsCategory id: Int32) -> Bool {
+    let own = categories[slot]
+    if own == id { return true }
+    return own < -1 && categorySets[Int(-2 - own)].contains(id)
+  }
+
+  /// Calls `body` with each category value id `slot` holds.
+  @inline(__always)
+  func forEachCategory(ofSlot slot: Int, _ body: (Int32) -> Void) {
+    let own = categories[slot]
+    if own >= 0 {
+      body(own)
+    } else if own < -1 {
+      for id in categorySets[Int(-2 - own)] { body(id) }
+    }
   }
 
   private mutating func kill(_ slot: Int) {

@@ -24,7 +24,8 @@ public struct SearchField<Element: Sendable>: Sendable {
   enum Reader: Sendable {
     case texts(@Sendable (Element) -> [String])
     case number(@Sendable (Element) -> Double?)
-    case category(@Sendable (Element) -> String?)
+    /// The values of a category: none, one, or several (a film's genres).
+    case category(@Sendable (Element) -> [String])
   }
 
   init(
@@ -46,7 +47,11 @@ public struct SearchField<Element: Sendable>: Sendable {
         return strings.count == 1 ? .text(strings[0]) : strings.isEmpty ? nil : .texts(strings)
       }
     case .number(let read): return { read($0).map(FieldValue.number) }
-    case .category(let read): return { read($0).map(FieldValue.text) }
+    case .category(let read):
+      return { element in
+        let values = read(element)
+        return values.count == 1 ? .text(values[0]) : values.isEmpty ? nil : .texts(values)
+      }
     }
   }
 
@@ -148,12 +153,22 @@ public struct SearchField<Element: Sendable>: Sendable {
   public static func category(
     _ name: String, _ keyPath: any KeyPath<Element, String> & Sendable, label: String? = nil
   ) -> Self {
-    Self(.category(name, label: label), keyPath, .category { $0[keyPath: keyPath] })
+    Self(.category(name, label: label), keyPath, .category { [$0[keyPath: keyPath]] })
   }
 
   /// A category that may be missing.
   public static func category(
     _ name: String, _ keyPath: any KeyPath<Element, String?> & Sendable, label: String? = nil
+  ) -> Self {
+    Self(
+      .category(name, label: label), keyPath,
+      .category { $0[keyPath: keyPath].map { [$0] } ?? [] })
+  }
+
+  /// An element in several categories at once (a film's genres): each value counts in the
+  /// facets, and a scope or token of any of them keeps the element.
+  public static func category(
+    _ name: String, _ keyPath: any KeyPath<Element, [String]> & Sendable, label: String? = nil
   ) -> Self {
     Self(.category(name, label: label), keyPath, .category { $0[keyPath: keyPath] })
   }
@@ -162,6 +177,15 @@ public struct SearchField<Element: Sendable>: Sendable {
   public static func category<Value: RawRepresentable & SendableMetatype>(
     _ name: String, _ keyPath: any KeyPath<Element, Value> & Sendable, label: String? = nil
   ) -> Self where Value.RawValue == String {
-    Self(.category(name, label: label), keyPath, .category { $0[keyPath: keyPath].rawValue })
+    Self(.category(name, label: label), keyPath, .category { [$0[keyPath: keyPath].rawValue] })
+  }
+
+  /// Several categories held as `String`-backed enums.
+  public static func category<Value: RawRepresentable & SendableMetatype>(
+    _ name: String, _ keyPath: any KeyPath<Element, [Value]> & Sendable, label: String? = nil
+  ) -> Self where Value.RawValue == String {
+    Self(
+      .category(name, label: label), keyPath,
+      .category { $0[keyPath: keyPath].map(\.rawValue) })
   }
 }

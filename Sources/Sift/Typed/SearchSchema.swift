@@ -25,7 +25,7 @@ public struct SearchSchema<Element: Sendable>: Sendable {
   let textReaders: [@Sendable (Element) -> [String]]
   /// Readers of the number fields, in schema order.
   let numberReaders: [@Sendable (Element) -> Double?]
-  let categoryReader: (@Sendable (Element) -> String?)?
+  let categoryReader: (@Sendable (Element) -> [String])?
 
   /// A schema for `Element`.
   ///
@@ -101,7 +101,7 @@ public struct SearchSchema<Element: Sendable>: Sendable {
     self.fields = fields
     var texts: [@Sendable (Element) -> [String]] = []
     var numbers: [@Sendable (Element) -> Double?] = []
-    var category: (@Sendable (Element) -> String?)?
+    var category: (@Sendable (Element) -> [String])?
     for field in fields {
       switch field.read {
       case .texts(let read): texts.append(read)
@@ -128,7 +128,7 @@ public struct SearchSchema<Element: Sendable>: Sendable {
   package func indexedValues(of element: Element, texts: Bool = true) -> IndexedValues {
     IndexedValues(
       texts: texts ? indexedTexts(of: element) : [], numbers: numberReaders.map { $0(element) },
-      category: categoryReader?(element))
+      categories: categoryReader?(element) ?? [])
   }
 
   /// The element's text values, per text field.
@@ -140,7 +140,8 @@ public struct SearchSchema<Element: Sendable>: Sendable {
 package struct IndexedValues: Sendable {
   package var texts: [[String]]
   package var numbers: [Double?]
-  package var category: String?
+  /// The category values: none, one, or several.
+  package var categories: [String]
 }
 
 extension SearchSchema where Element == Item {
@@ -155,7 +156,8 @@ extension SearchSchema where Element == Item {
         return switch definition.kind {
         case .text: SearchField(definition, path, .texts { $0[name].indexedStrings }, stored)
         case .number: SearchField(definition, path, .number { $0[name].indexedNumber }, stored)
-        case .category: SearchField(definition, path, .category { $0[name]?.strings.first }, stored)
+        case .category:
+          SearchField(definition, path, .category { $0[name]?.strings ?? [] }, stored)
         }
       })
   }

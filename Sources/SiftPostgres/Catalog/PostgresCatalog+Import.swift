@@ -300,9 +300,12 @@ private struct RecordImporter {
       var values: [String] = []
       for try await value in try await connection.execute(
         """
-        SELECT fields->>$1 FROM \(schemaName).items
-        WHERE jsonb_typeof(fields->$1) = 'string' AND fields->>$1 <> ''
-        GROUP BY 1 ORDER BY min(ord)
+        SELECT value FROM \(schemaName).items,
+          jsonb_array_elements_text(
+            CASE jsonb_typeof(fields->$1) WHEN 'array' THEN fields->$1
+            ELSE jsonb_build_array(fields->$1) END) WITH ORDINALITY AS listed(value, n)
+        WHERE jsonb_typeof(fields->$1) IN ('string', 'array') AND value <> ''
+        GROUP BY 1 ORDER BY min(ARRAY[ord, n])
         """, [.text(category)]
       ).decode(String.self) {
         values.append(value)

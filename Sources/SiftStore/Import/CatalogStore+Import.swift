@@ -63,13 +63,12 @@ extension CatalogStore {
   ) throws -> CatalogSchema {
     guard let field = schema.categoryField else { return schema }
     let column = Self.column(field)
-    let values = try String.fetchAll(
-      db,
-      sql: """
-        SELECT \(column) FROM items WHERE typeof(\(column)) = 'text' AND \(column) <> ''
-        GROUP BY \(column) ORDER BY min(position)
-        """)
-    return CatalogImport.withCategoryScopes(schema, values: values)
+    // One value, or a list of them (a blob), in catalog order.
+    var values = CategoryValues()
+    let rows = try Row.fetchCursor(
+      db, sql: "SELECT \(column) FROM items WHERE \(column) IS NOT NULL ORDER BY position")
+    while let row = try rows.next() { values.add(Self.fieldValue(row[0])) }
+    return CatalogImport.withCategoryScopes(schema, values: values.inOrder)
   }
 }
 
@@ -112,7 +111,7 @@ private struct ImportWriter {
   private static let indexBatch = 32_768
   /// The category's values in the order they first come, while every item is one this import
   /// adds (a catalog it creates): its scopes or tokens without reading the items back.
-  private var categoryValues: (seen: Set<String>, inOrder: [String])?
+  private var categoryValues: CategoryValues?
 
   init(store: CatalogStore, spec: ImportSpec, _ db: Database) throws {
     self.store = store
@@ -133,7 +132,7 @@ private struct ImportWriter {
     let isEmpty = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items)") ?? true
     let empty = IndexBuild(SearchIndex(empty: schema))
     index = isEmpty ? Background { empty } : nil
-    categoryValues = isEmpty ? ([], []) : nil
+    categoryValues = isEmpty ? CategoryValues() : nil
     exists = try db.makeStatement(sql: "SELECT 1 FROM items WHERE id = ?")
     // Set by `prepareStatements`, which needs `self` whole.
     insert = exists
@@ -188,11 +187,8 @@ private struct ImportWriter {
           position += 1
           summary.added += 1
           if index != nil { unindexed.append(Item(id: ItemID(id), fields: record.fields)) }
-          if categoryValues != nil, let category = schema.categoryField,
-            case .text(let value)? = record.fields[category], !value.isEmpty,
-            categoryValues!.seen.insert(value).inserted
-          {
-            categoryValues!.inOrder.append(value)
+          if categoryValues != nil, let category = schema.categoryField {
+            categoryValues!.add(record.fields[category])
           }
           continue
         }

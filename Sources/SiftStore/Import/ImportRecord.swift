@@ -126,9 +126,22 @@ extension ImportSpec {
       switch values[categoryField] ?? .null {
       case .null: break
       case .string(let text): if !text.isEmpty { fields[categoryField] = .text(text) }
+      case .array(let elements):
+        // An item in several categories (a film's genres): each counts, each keeps it.
+        var values: [String] = []
+        for element in elements {
+          guard case .string(let text) = element else {
+            return .failure(
+              "category field \"\(categoryField)\" must be a string or an array of strings; it holds \(element.kindName)"
+            )
+          }
+          if !text.isEmpty { values.append(text) }
+        }
+        if !values.isEmpty { fields[categoryField] = .texts(values) }
       case let other:
         return .failure(
-          "category field \"\(categoryField)\" must be a string, not \(other.kindName)")
+          "category field \"\(categoryField)\" must be a string or an array of strings, not \(other.kindName)"
+        )
       }
     }
     var id: ItemID?

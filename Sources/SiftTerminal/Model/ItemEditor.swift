@@ -102,7 +102,8 @@ public struct ItemEditor: Hashable, Sendable {
       case _ where jsonFields.contains(field.name):
         let json = try? JSONValue.parse(Data(text.utf8))
         result[field.name] = json.map(FieldValue.init(json:)) ?? .text(text)
-      case .text where listFields.contains(field.name):
+      case .text where listFields.contains(field.name),
+        .category where listFields.contains(field.name):
         result[field.name] = .texts(
           raw.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
             !$0.isEmpty

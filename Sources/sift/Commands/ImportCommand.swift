@@ -58,7 +58,10 @@ struct ImportCommand: AsyncParsableCommand {
   @Option(help: "A number field. Repeatable.")
   var number: [String] = []
 
-  @Option(help: "The field that groups items (scope bar and category: tokens).")
+  @Option(
+    help:
+      "The field that groups items (scope bar and category: tokens): a string, or a list of strings for an item in several (a film's genres)."
+  )
   var category: String?
 
   @Option(help: "The field that gives each item its id; re-importing an id replaces that item.")
