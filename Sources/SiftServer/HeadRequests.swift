@@ -12,7 +12,13 @@ struct HeadWithoutBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     guard request.method == .head else { return try await next(request, context) }
-    return try await next(request, context).createHeadResponse()
+    let response = try await next(request, context)
+    guard response.body.contentLength == nil else { return response.createHeadResponse() }
+    // A body of unknown length (an export, streamed): no Content-Length, as the GET has none
+    // (an empty body would say "Content-Length: 0").
+    return Response(
+      status: response.status, headers: response.headers,
+      body: ResponseBody(contentLength: nil) { writer in try await writer.finish(nil) })
   }
 }
 

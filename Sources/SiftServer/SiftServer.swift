@@ -361,8 +361,21 @@ public struct SiftServer: Sendable {
       let access = try self.access(request)
       let catalog = try self.catalog(context)
       try self.authorizeEdit(access, catalog: catalog.name)
-      let pins = Pins(try Self.pins(from: try await Self.body(request)))
-      return try await self.replacePins(catalog, pins)
+      let entries = try Self.pins(from: try await Self.body(request))
+      // As POST does: a pin names an item the catalog has.
+      for (index, entry) in entries.enumerated() {
+        let found = try await self.withinDeadline {
+          try await Self.answering { () async throws(CatalogFailure) in
+            try await catalog.item(entry.id)
+          }
+        }
+        guard found != nil else {
+          throw ServerError.badRequest(
+            "pins[\(index)].id: no item \"\(entry.id.rawValue.prefix(100))\" in catalog \(catalog.name)"
+          )
+        }
+      }
+      return try await self.replacePins(catalog, Pins(entries))
     }
     router.post("catalogs/:name/pins") { request, context in
       let access = try self.access(request)

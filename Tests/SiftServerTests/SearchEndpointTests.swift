@@ -289,6 +289,12 @@ struct SearchEndpointTests {
           .put, #"{"pins": [{"query": "a", "id": "1", "at": 5000}]}"#, 400,
           #"{"error":"pins[0]: at: 5000 is past row 1000, the last a pin may take"}"#
         ),
+        (
+          // PUT names items as POST does: one the catalog lacks is refused, nothing replaced.
+          .put,
+          #"{"pins": [{"query": "a", "id": "1", "at": 1}, {"query": "b", "id": "nope", "at": 2}]}"#,
+          400, #"{"error":"pins[1].id: no item \"nope\" in catalog products"}"#
+        ),
       ] {
         let answer = try await send(method, "/catalogs/products/pins", body)
         #expect(answer.0 == status && answer.1 == message, "\(body)")

@@ -79,6 +79,13 @@ struct ScreenScenarioTests {
       app.model.controller.scopeTitles[app.model.controller.selectedScopeIndex] == "Chocolate")
     #expect(app.text.contains("No results for “caramel”"), "\(app.text)")
     #expect(!app.text.contains("Tab to search"), "\(app.text)")
+    // The word matches as typed: the scope hides it, and no other spelling is offered.
+    #expect(app.text.contains("1 in All: the Chocolate scope hides them"), "\(app.text)")
+    #expect(!app.text.contains("Did you mean"), "\(app.text)")
+    app.press(.control("u"))
+    app.type("caram")
+    #expect(app.text.contains("1 in All: the Chocolate scope hides them"), "\(app.text)")
+    #expect(!app.text.contains("Did you mean"), "\(app.text)")
     // Nothing anywhere: nothing to Tab to.
     app.press(.control("u"))
     app.type("zzzq")

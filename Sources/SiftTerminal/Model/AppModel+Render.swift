@@ -213,7 +213,27 @@ extension AppModel {
         }
       }
       if !controller.tokens.isEmpty { hints.append("Backspace removes a token") }
-      if let suggestion = controller.spellingSuggestion {
+      // What was typed finds items that the scope in force hides: say so, rather than offer
+      // another spelling of a word that matches (the scope bar's counts).
+      let hidden =
+        controller.needsSearch || scopes.count < 2
+        ? nil
+        : scopes.indices.first {
+          $0 != controller.selectedScopeIndex && controller.facets.scopes[$0] > 0
+        }
+      let suggestion = controller.spellingSuggestion
+      // A word that starts the suggestion matched as typed: the scope, not the spelling, is why.
+      let typed = controller.text.split(whereSeparator: \.isWhitespace).last.map {
+        TextFolding.fold(String($0))
+      }
+      if let hidden, suggestion == nil || typed.map({ suggestion!.hasPrefix($0) }) == true {
+        let count = FieldValue.grouped(Double(controller.facets.scopes[hidden]))
+        lines.append(
+          (
+            "\(count) in \(scopes[hidden]): the \(scopes[controller.selectedScopeIndex]) scope hides them",
+            .plain
+          ))
+      } else if let suggestion {
         lines.append(("Did you mean “\(suggestion)”?", .plain))
       }
       lines.append((hints.joined(separator: " · "), .dim))
