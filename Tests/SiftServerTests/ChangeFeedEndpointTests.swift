@@ -183,12 +183,25 @@ struct ChangeFeedEndpointTests {
         body: #"{"title": "Rose Vase", "seller": 42, "kind": "Flowers"}"#,
         bearer: Tenant.admin)
       #expect(vase.status == 200)
+      // Other sellers' items come and go: seller 42 is never told their ids, not even as a
+      // delete (it never saw them).
+      let secret = try await send(
+        .post, "/catalogs/shop/items",
+        body: #"{"id": "seller3-unreleased", "title": "Unreleased", "seller": 3, "kind": "Trees"}"#,
+        bearer: Tenant.admin)
+      #expect(secret.status == 201)
+      #expect(try await send(.delete, "/catalogs/shop/items/4", bearer: Tenant.admin).status == 204)
       let changes = try await send(
         .get, "/catalogs/shop/changes?since=\(page.version)", bearer: token)
       let feed = try JSONDecoder().decode(ChangeFeedPage.self, from: Data(changes.text.utf8))
       #expect(feed.changes.map(\.delete) == [ItemID("1"), nil])
       #expect(feed.changes.last?.put?.id == ItemID("5"))
       #expect(!changes.text.contains("Red Rose"))
+      #expect(!changes.text.contains("seller3-unreleased") && !changes.text.contains(#""4""#))
+      // The catalog's own feed (the admin's) names them all.
+      let all = try await send(
+        .get, "/catalogs/shop/changes?since=\(page.version)", bearer: Tenant.admin)
+      #expect(all.text.contains("seller3-unreleased") && all.text.contains(#""delete":"4""#))
     }
   }
 }

@@ -120,17 +120,26 @@ public struct PositionedItem: Hashable, Sendable, Codable {
 }
 
 /// Which items a reader of the feed may see (a tenant token's filters); nil: every one. An
-/// item it may not see arrives as a delete of its id, never with its fields.
+/// item it may not see never arrives with its fields, and its id only as a delete when the
+/// reader could have seen it before.
 public typealias FeedVisibility = @Sendable (Item) -> Bool
 
 extension ChangeFeedPage {
-  /// The page as `visible` lets a reader see it: a put it may not see is a delete.
-  public func restricted(to visible: FeedVisibility?) -> ChangeFeedPage {
+  /// The page as `visible` lets a reader see it: a put it may not see is a delete, and a
+  /// delete is given only for an item `sawBefore` says the reader could have seen at the
+  /// version it asked after (another tenant's items are never named).
+  public func restricted(
+    to visible: FeedVisibility?, sawBefore: (ItemID) -> Bool = { _ in true }
+  ) -> ChangeFeedPage {
     guard let visible else { return self }
     var page = self
-    page.changes = changes.map { change in
-      guard let item = change.put, !visible(item) else { return change }
-      return .delete(item.id, version: change.version)
+    page.changes = changes.compactMap { change in
+      if let item = change.put {
+        if visible(item) { return change }
+        return sawBefore(item.id) ? .delete(item.id, version: change.version) : nil
+      }
+      if let id = change.delete { return sawBefore(id) ? change : nil }
+      return change
     }
     return page
   }

@@ -1,5 +1,5 @@
 #if Server
-/// The tables of a catalog in PostgreSQL (format 8), in the schema `sift_NAME`:
+/// The tables of a catalog in PostgreSQL (format 9), in the schema `sift_NAME`:
 /// - `catalog`: one row — the format, the schema (JSON, with the synonyms), the latest version
 ///   (`generation`), the next catalog-order position, the item count, who wrote it, the
 ///   catalog's identity and where its change log starts;
@@ -41,15 +41,18 @@ enum CatalogLayout {
   /// (the item with `id` put: added, replaced or merged — its row holds it now), `d` (the item
   /// with `id` deleted), `s` (the synonyms replaced) or `r` (the whole catalog replaced: an
   /// import, a schema). `catalog.generation` is the latest version; `catalog.log_start` the
-  /// version the log explains changes after (older entries were let go).
+  /// version the log explains changes after (older entries were let go). `previous` is what
+  /// the item held before a put or delete (its fields), JSON `null` for an item the put added,
+  /// SQL NULL in an entry from before format 9: what tells a reader who sees only some items
+  /// (a tenant) whether it could have seen this one.
   static func changesTable(_ schemaName: String) -> String {
     """
     CREATE TABLE IF NOT EXISTS "\(schemaName)".changes (version bigint PRIMARY KEY,
-      kind "char" NOT NULL, id text, at timestamptz NOT NULL DEFAULT now())
+      kind "char" NOT NULL, id text, at timestamptz NOT NULL DEFAULT now(), previous jsonb)
     """
   }
 
-  /// What an older format (1 to 7) becomes format 8 with, whichever it is: what SQL searches
+  /// What an older format (1 to 8) becomes format 9 with, whichever it is: what SQL searches
   /// read goes (the folded columns and their indexes, the word dictionary, the letters tables,
   /// the functions), and the change log comes when it is not there yet.
   static func upgrade(_ schemaName: String) -> [String] {
@@ -78,6 +81,7 @@ enum CatalogLayout {
       """,
       "UPDATE \(s).catalog SET log_start = generation WHERE log_start = -1",
       numberIndex(schemaName),
+      "ALTER TABLE \(s).changes ADD COLUMN IF NOT EXISTS previous jsonb",
     ]
   }
 }

@@ -34,10 +34,13 @@ extension PostgresCatalog {
   /// Writes the entry of the change the transaction on `connection` made (the catalog row's
   /// generation moved already) and tells listening nodes on commit; returns its version. Every
   /// 256 versions the log is cut to `retention`.
+  ///
+  /// `previous`: what the item held before a put or delete, as JSON (`null` for an add).
   func log(
-    _ kind: ChangeKind, id: String?, on connection: PostgresConnection
+    _ kind: ChangeKind, id: String?, previous: String? = nil, on connection: PostgresConnection
   ) async throws -> Int64 {
-    let version = try await Self.log(kind, id: id, schemaName: address.schemaName, on: connection)
+    let version = try await Self.log(
+      kind, id: id, previous: previous, schemaName: address.schemaName, on: connection)
     if version % 256 == 0 {
       try await connection.execute(
         """
@@ -54,14 +57,20 @@ extension PostgresCatalog {
   /// Writes the entry at the catalog row's generation, and the notification nodes get on
   /// commit; returns the version. What every write ends with, an import included.
   static func log(
-    _ kind: ChangeKind, id: String?, schemaName: String, on connection: PostgresConnection
+    _ kind: ChangeKind, id: String?, previous: String? = nil, schemaName: String,
+    on connection: PostgresConnection
   ) async throws -> Int64 {
     let rows = try await connection.execute(
       """
-      WITH logged AS (INSERT INTO "\(schemaName)".changes (version, kind, id)
-        SELECT generation, $1::"char", $2 FROM "\(schemaName)".catalog RETURNING version)
+      WITH logged AS (INSERT INTO "\(schemaName)".changes (version, kind, id, previous)
+        SELECT generation, $1::"char", $2, $4::jsonb FROM "\(schemaName)".catalog
+        RETURNING version)
       SELECT version, pg_notify('\(changesChannel)', version || ' ' || $3) FROM logged
-      """, [.text(kind.rawValue), id.map(SQLValue.text) ?? .null, .text(schemaName)])
+      """,
+      [
+        .text(kind.rawValue), id.map(SQLValue.text) ?? .null, .text(schemaName),
+        previous.map(SQLValue.text) ?? .null,
+      ])
     var version: Int64 = 0
     for try await (logged, _) in rows.decode((Int64, String).self) { version = logged }
     return version
@@ -76,6 +85,15 @@ extension PostgresCatalog {
     public var item: Item?
     /// The item's place in catalog order (`ord`), with `item`.
     public var position: Int64?
+    /// What the catalog held under `id` before this change: `.absent` for an item it added,
+    /// `.unknown` in an entry from before the log kept it.
+    public var before: Before = .unknown
+
+    public enum Before: Sendable {
+      case absent
+      case item(Item)
+      case unknown
+    }
   }
 
   /// Where the log stands: the catalog's identity (a follower's copy of another catalog is not
@@ -96,20 +114,26 @@ extension PostgresCatalog {
     let rows = try await link.rows(
       """
       SELECT c.identity, c.generation, c.log_start, ch.version, ch.kind::text, ch.id,
-        i.fields::text, i.ord
+        i.fields::text, i.ord, ch.previous::text
       FROM \(catalogTable) c
       LEFT JOIN LATERAL (SELECT * FROM "\(schemaName)".changes WHERE version > $1
         ORDER BY version LIMIT $2) ch ON true
       LEFT JOIN \(table) i ON i.id = ch.id AND ch.kind = 'p'
       ORDER BY ch.version
       """, [.integer(Int(version)), .integer(limit)],
-      as: (String, Int64, Int64, Int64?, String?, String?, String?, Int64?).self)
+      as: (String, Int64, Int64, Int64?, String?, String?, String?, Int64?, String?).self)
     guard let first = rows.first else { throw .notFound(address.description) }
     let state = LogState(identity: first.0, version: first.1, logStart: first.2)
     var changes: [Change] = []
-    for (_, _, _, logged, kind, id, fields, position) in rows {
+    for (_, _, _, logged, kind, id, fields, position, previous) in rows {
       guard let logged, let kind = kind.flatMap(ChangeKind.init(rawValue:)) else { continue }
       var change = Change(version: logged, kind: kind, id: id.map { ItemID($0) }, item: nil)
+      if let previous, let id {
+        change.before =
+          previous == "null"
+          ? .absent
+          : (try? ItemRow.item(id: id, fields: previous)).map(Change.Before.item) ?? .unknown
+      }
       if let id, let fields {
         change.item = try ItemRow.item(id: id, fields: fields)
         change.position = position

@@ -12,8 +12,8 @@ public final class PostgresCatalog: Sendable {
   /// The format this Sift writes; a catalog with a higher one is refused, one with a lower one
   /// upgraded when opened (`CatalogLayout.upgrade`). Formats 1 to 6 kept Sift's folded text, a
   /// word dictionary and letters tables for searches compiled to SQL; 7 added the change log;
-  /// 8 keeps the items and the log alone.
-  public static let format = 8
+  /// 8 keeps the items and the log alone; 9 logs what a put or delete replaced.
+  public static let format = 9
 
   public let address: PostgresAddress
   /// The schema as opened, with the synonyms and pins saved since.
@@ -168,28 +168,44 @@ public final class PostgresCatalog: Sendable {
         try await connection.execute(
           "INSERT INTO \(table) (id, ord, fields) VALUES ($1, $2, $3::jsonb)",
           [.text(row!.id), .integer(Int(order)), .text(row!.fields)])
-        let version = try await log(.put, id: row!.id, on: connection)
+        let version = try await log(.put, id: row!.id, previous: "null", on: connection)
         return CatalogCommit(id: ItemID(row!.id), version: version)
       case .update:
         try await connection.execute("UPDATE \(catalogTable) SET generation = generation + 1")
         guard
-          try await changed(
-            "UPDATE \(table) SET fields = $2::jsonb WHERE id = $1 RETURNING 1",
-            [.text(row!.id), .text(row!.fields)], on: connection)
+          let previous = try await replaced(
+            """
+            UPDATE \(table) AS i SET fields = $2::jsonb
+            FROM (SELECT fields FROM \(table) WHERE id = $1) AS old
+            WHERE i.id = $1 RETURNING old.fields::text
+            """, [.text(row!.id), .text(row!.fields)], on: connection)
         else { return nil }
-        let version = try await log(.put, id: row!.id, on: connection)
+        let version = try await log(.put, id: row!.id, previous: previous, on: connection)
         return CatalogCommit(id: ItemID(row!.id), version: version)
       case .delete(let id):
         try await connection.execute(
           "UPDATE \(catalogTable) SET generation = generation + 1, item_count = item_count - 1")
         guard
-          try await changed(
-            "DELETE FROM \(table) WHERE id = $1 RETURNING 1", [.text(id.rawValue)], on: connection)
+          let previous = try await replaced(
+            "DELETE FROM \(table) WHERE id = $1 RETURNING fields::text", [.text(id.rawValue)],
+            on: connection)
         else { return nil }
-        let version = try await log(.delete, id: id.rawValue, on: connection)
+        let version = try await log(.delete, id: id.rawValue, previous: previous, on: connection)
         return CatalogCommit(id: id, version: version)
       }
     }
+  }
+
+  /// The text `sql` returns for the row it changed (what the row held before); nil when it
+  /// changed none.
+  private func replaced(
+    _ sql: String, _ binds: [SQLValue], on connection: PostgresConnection
+  ) async throws -> String? {
+    var found: String?
+    for try await text in try await connection.execute(sql, binds).decode(String.self) {
+      found = text
+    }
+    return found
   }
 
   /// Whether `sql` (ending in `RETURNING 1`) changed a row.

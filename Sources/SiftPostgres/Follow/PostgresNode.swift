@@ -521,7 +521,20 @@ public final class PostgresNode: SearchCatalog {
     let page = ChangeFeedPage(
       catalog: name, identity: state.identity, version: state.version, changes: changes,
       next: logged.count == limit ? logged.last?.version : nil)
-    return .page(page.restricted(to: visible))
+    guard let visible else { return .page(page) }
+    // What each id was at `version`: what its first entry after it says it replaced.
+    var before: [ItemID: PostgresCatalog.Change.Before] = [:]
+    for entry in logged {
+      if let id = entry.id, before[id] == nil { before[id] = entry.before }
+    }
+    return .page(
+      page.restricted(to: visible) { id in
+        switch before[id] ?? .unknown {
+        case .absent: false
+        case .item(let item): visible(item)
+        case .unknown: true
+        }
+      })
   }
 
   /// A page of the catalog in catalog order, read from the database in one snapshot.

@@ -26,17 +26,17 @@ extension CatalogStore {
   static let changeLogTriggers = """
     CREATE TRIGGER items_inserted AFTER INSERT ON items BEGIN
       UPDATE items_generation SET value = value + 1;
-      INSERT INTO items_changes SELECT value, NEW.id, 1 FROM items_generation;
+      INSERT INTO items_changes (generation, id, inserted) SELECT value, NEW.id, 1 FROM items_generation;
     END;
     CREATE TRIGGER items_updated AFTER UPDATE ON items BEGIN
       UPDATE items_generation SET value = value + 1;
-      INSERT INTO items_changes SELECT value, OLD.id, 0 FROM items_generation;
-      INSERT INTO items_changes SELECT value, NEW.id, 1 FROM items_generation
+      INSERT INTO items_changes (generation, id, inserted) SELECT value, OLD.id, 0 FROM items_generation;
+      INSERT INTO items_changes (generation, id, inserted) SELECT value, NEW.id, 1 FROM items_generation
         WHERE NEW.id IS NOT OLD.id OR NEW.position IS NOT OLD.position;
     END;
     CREATE TRIGGER items_deleted AFTER DELETE ON items BEGIN
       UPDATE items_generation SET value = value + 1;
-      INSERT INTO items_changes SELECT value, OLD.id, 0 FROM items_generation;
+      INSERT INTO items_changes (generation, id, inserted) SELECT value, OLD.id, 0 FROM items_generation;
     END;
     """
 
@@ -150,9 +150,41 @@ extension CatalogStore {
       let page = ChangeFeedPage(
         catalog: name, identity: identity, version: now, changes: changes,
         next: more ? changed.last!.version : nil)
-      return .page(page.restricted(to: visible))
+      guard let visible else { return .page(page) }
+      let before = try Self.itemsAt(since, ids: Set(changed.map(\.id)), db)
+      return .page(
+        page.restricted(to: visible) { id in
+          // Not there at `since`: the reader never saw it. There, but from a log older than
+          // the items' own record of it: it may have.
+          guard let was = before[id.rawValue] else { return false }
+          return was.map(visible) ?? true
+        })
     }
     return answer
+  }
+
+  /// Of `ids`, those the catalog held at generation `since`, each with what it held then (nil
+  /// when a log entry from before the record of it cannot tell): the first change of each after
+  /// `since` replaced or deleted it, and kept what it held (`items_changes.previous`).
+  static func itemsAt(
+    _ since: Int64, ids: Set<String>, _ db: Database
+  ) throws -> [String: Item?] {
+    var held: [String: Item?] = [:]
+    let rows = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT c.id, c.previous FROM items_changes c
+        JOIN (SELECT id, min(generation) AS first FROM items_changes WHERE generation > ?
+          GROUP BY id) f ON c.id = f.id AND c.generation = f.first
+        WHERE c.inserted = 0
+        """, arguments: [since])
+    while let row = try rows.next() {
+      let id: String = row[0]
+      guard ids.contains(id) else { continue }
+      let previous: Data? = row[1]
+      held[id] = previous.flatMap { FeedPrevious.decode($0, id: ItemID(id)) }
+    }
+    return held
   }
 
   /// The items after `position` in catalog order, at most `limit`, that `visible` admits, with
@@ -216,5 +248,20 @@ extension CatalogStore {
       items.append(positionedItem($0, fields: fields))
     }
     return items
+  }
+}
+
+/// What an item held before a change, as the log keeps it: its fields as one JSON object.
+enum FeedPrevious {
+  static func encode(_ item: Item) -> [UInt8] {
+    JSONValue.object(sorting: item.fields.map { ($0.key, $0.value.json) }).bytes
+  }
+
+  /// The item back; nil when the bytes do not read as an object.
+  static func decode(_ bytes: Data, id: ItemID) -> Item? {
+    guard case .object(let members)? = try? JSONValue.parse(bytes) else { return nil }
+    var fields: [String: FieldValue] = [:]
+    for (name, value) in members { fields[name] = FieldValue(json: value) }
+    return Item(id: id, fields: fields)
   }
 }

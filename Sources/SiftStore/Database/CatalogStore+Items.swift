@@ -215,7 +215,7 @@ extension CatalogStore {
     try db.execute(
       sql: """
         UPDATE items_generation SET value = value + 1;
-        INSERT INTO items_changes SELECT value, '', \(synonymsEntry) FROM items_generation;
+        INSERT INTO items_changes (generation, id, inserted) SELECT value, '', \(synonymsEntry) FROM items_generation;
         """)
   }
 
@@ -258,8 +258,36 @@ extension CatalogStore {
     let sql = Self.updateItemSQL(columns: schema.allFields.map { Self.column($0.name) })
     var arguments = schema.allFields.map { Self.databaseValue(item[$0.name]) }
     arguments.append(item.id.rawValue.databaseValue)
-    try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
-    return db.changesCount > 0
+    return try Self.departing(item.id, schema: schema, db) {
+      try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+    }
+  }
+
+  /// Deletes the item with `id`; whether there was one.
+  static func deleteItem(_ id: ItemID, schema: CatalogSchema, _ db: Database) throws -> Bool {
+    try departing(id, schema: schema, db) {
+      try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
+    }
+  }
+
+  /// Runs `change`, which replaces or deletes the item with `id`, and keeps what the item held
+  /// before beside the log entry the change made (`items_changes.previous`): what tells a
+  /// reader who sees only some items whether it saw this one. Whether a row changed.
+  private static func departing(
+    _ id: ItemID, schema: CatalogSchema, _ db: Database, _ change: () throws -> Void
+  ) throws -> Bool {
+    let before = try items(withIDs: [id], fields: schema.allFields, db).first
+    try change()
+    guard db.changesCount > 0 else { return false }
+    if let before {
+      try db.cachedStatement(
+        sql: """
+          UPDATE items_changes SET previous = ? WHERE rowid = (
+            SELECT max(rowid) FROM items_changes WHERE id = ? AND inserted = 0)
+          """
+      ).execute(arguments: [Data(FeedPrevious.encode(before)), id.rawValue])
+    }
+    return true
   }
 
   func nextPosition(_ db: Database) throws -> Int64 {
@@ -329,8 +357,9 @@ extension CatalogStore {
 
   public func delete(id: ItemID) throws(StoreError) {
     try write { db in
-      try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
-      guard db.changesCount > 0 else { throw CatalogEditError.unknownID(id) }
+      guard try Self.deleteItem(id, schema: try Self.schema(db, path: path), db) else {
+        throw CatalogEditError.unknownID(id)
+      }
     }
   }
 

@@ -203,7 +203,9 @@ public final class CatalogStore: Sendable {
   }
 
   /// The migrations this version of Sift knows, oldest first.
-  static let knownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"]
+  static let knownMigrations: Set<String> = [
+    "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
+  ]
 
   /// The first column of every row `sql` gives, or SQLite's primary result code.
   private static func allRows(
@@ -365,6 +367,19 @@ public final class CatalogStore: Sendable {
           INSERT INTO feed (id, identity, log_start)
             SELECT 1, lower(hex(randomblob(16))), value FROM items_generation;
           """)
+    }
+    // v9: what an item held before a change replaced or deleted it, beside the change's log
+    // entry, so that a reader who may see only some items (a tenant) is told of a delete only
+    // when it could have seen the item (`CatalogStore.changes`).
+    migrator.registerMigration("v9") { db in
+      // The triggers name the log's columns from here on (v3's wrote every column).
+      try db.execute(
+        sql: """
+          ALTER TABLE items_changes ADD COLUMN previous BLOB;
+          DROP TRIGGER items_inserted;
+          DROP TRIGGER items_updated;
+          DROP TRIGGER items_deleted;
+          """ + CatalogStore.changeLogTriggers)
     }
     return migrator
   }()

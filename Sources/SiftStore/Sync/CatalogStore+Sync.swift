@@ -140,7 +140,7 @@ extension CatalogStore {
             _ = try replaceFields(of: item, schema: schema, db)
           } else {
             if now != nil {
-              try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [item.id.rawValue])
+              _ = try Self.deleteItem(item.id, schema: schema, db)
               // It took a new place: to a model in memory, it leaves and joins the end.
               report.changes.append(.delete(item.id, version: change.version))
             }
@@ -151,7 +151,7 @@ extension CatalogStore {
           let now = try position(of: id)
           if existed[id] == nil { existed[id] = now != nil }
           if now != nil {
-            try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
+            _ = try Self.deleteItem(id, schema: schema, db)
             report.changes.append(change)
           }
         } else if let synonyms = change.synonyms {
