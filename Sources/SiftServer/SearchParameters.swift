@@ -27,6 +27,11 @@ package struct SearchParameters: Sendable, Equatable {
   static let maximumTokens = 32
   static let defaultLimit = 20
   static let maximumLimit = 1_000
+  /// The deepest result a page may reach: `offset + limit`.
+  static let resultWindow = 10_000
+  /// The most alternatives (`a | b`, `a OR b`) a query may hold, in all its groups: each is a
+  /// search of its own.
+  static let maximumAlternatives = 32
 
   /// - Parameter textParameter: the parameter that holds the search's text: `q`, or `search`
   ///   where `q` is another text (`FacetParameters`).
@@ -65,6 +70,13 @@ package struct SearchParameters: Sendable, Equatable {
       withinBox: try Self.box(query), distinct: distinct)
     limit = try Self.number(query, "limit", default: Self.defaultLimit, in: 0...Self.maximumLimit)
     offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
+    // Ranking reads every row before the page: a page this deep costs a whole catalog's
+    // ranking, as many times as it is asked (Elasticsearch's max_result_window is the same).
+    guard offset + limit <= Self.resultWindow else {
+      throw .badRequest(
+        "offset: \(offset) + limit \(limit) reach past result \(FieldValue.grouped(Double(Self.resultWindow))), the deepest a search pages to; narrow the search instead"
+      )
+    }
     facets = try Self.flag(query, "facets")
     explain = try Self.flag(query, "explain")
     record = try Self.flag(query, "record")

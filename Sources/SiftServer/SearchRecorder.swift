@@ -1,4 +1,5 @@
 #if Server
+import Foundation
 import Sift
 
 /// The finished searches a server records with `--record-searches` (`SearchHistory`), per
@@ -8,11 +9,13 @@ import Sift
 final class SearchRecorder: Sendable {
   private struct Held {
     var history: SearchHistory
-    /// Counted since the last save.
-    var isDirty: Bool
   }
 
   private let held = Locked<[String: Held]>([:])
+  /// Anonymous searches are counted at most this many a minute per catalog: anyone's text
+  /// becomes a suggestion, so a script cannot fill a catalog's history at its own pace.
+  static let anonymousPerMinute = 120
+  private let anonymousRate = RateLimiter()
 
   /// The history of `catalog`, read from it the first time.
   func history(of catalog: any SearchCatalog) async throws(CatalogFailure) -> SearchHistory {
@@ -20,36 +23,41 @@ final class SearchRecorder: Sendable {
     let read = try await catalog.searchHistory()
     return held.withLock { held in
       // A search recorded meanwhile was counted on an empty history: keep the one read.
-      if held[catalog.name] == nil { held[catalog.name] = Held(history: read, isDirty: false) }
+      if held[catalog.name] == nil { held[catalog.name] = Held(history: read) }
       return held[catalog.name]!.history
     }
   }
 
-  /// Counts one finished search of `text` in `catalog`, in `tenant`'s frame.
+  /// Counts one finished search of `text` in `catalog`, in `tenant`'s frame; an anonymous
+  /// one (`anonymous`) only within `anonymousPerMinute`.
   func record(
-    _ text: String, found: Bool, tenant: String, in catalog: any SearchCatalog
+    _ text: String, found: Bool, tenant: String, anonymous: Bool = false,
+    in catalog: any SearchCatalog, now: Date = Date()
   ) async throws(CatalogFailure) {
+    if anonymous,
+      anonymousRate.take(catalog.name, perMinute: Self.anonymousPerMinute, now: now) != nil
+    {
+      return
+    }
     _ = try await history(of: catalog)
     held.withLock { held in
       held[catalog.name]?.history.record(text, found: found, tenant: tenant)
-      held[catalog.name]?.isDirty = true
     }
   }
 
-  /// Writes every history counted since the last save to its catalog.
+  /// Writes what each history counted since the last save to its catalog: the entries that
+  /// changed, never the whole history again.
   func save(_ catalogs: [any SearchCatalog]) async {
     for catalog in catalogs {
-      let dirty = held.withLock { held -> SearchHistory? in
-        guard let entry = held[catalog.name], entry.isDirty else { return nil }
-        held[catalog.name]?.isDirty = false
-        return entry.history
+      let changes = held.withLock { held -> SearchHistory.Changes? in
+        held[catalog.name]?.history.takeChanges()
       }
-      guard let dirty else { continue }
+      guard let changes, !changes.isEmpty else { continue }
       do {
-        try await catalog.saveSearchHistory(dirty)
+        try await catalog.saveSearchChanges(changes)
       } catch {
         // Kept for the next save.
-        held.withLock { $0[catalog.name]?.isDirty = true }
+        held.withLock { $0[catalog.name]?.history.restore(changes) }
       }
     }
   }

@@ -160,7 +160,10 @@ public struct SiftServer: Sendable {
         return (try await Self.searchAnswer(catalog, parameters, forced: forced), shown)
       }
       self.metrics.recordSearch(catalog: catalog.name)
-      await self.recordIfFinished(parameters, answer: answer, forced: forced, in: catalog)
+      var anonymous = false
+      if case .anonymous = access { anonymous = true }
+      await self.recordIfFinished(
+        parameters, answer: answer, forced: forced, anonymous: anonymous, in: catalog)
       return Self.json(answer, version: shown)
     }
     router.getOrHead("search") { request, _ in
@@ -712,6 +715,16 @@ public struct SiftServer: Sendable {
   static func request(
     _ input: SearchRequestInput, catalog: any SearchCatalog, forced: ForcedFilters?
   ) throws(ServerError) -> SearchRequest {
+    // Each alternative is a search of its own: a query of hundreds is hundreds of searches.
+    let alternatives = Query(parsing: input.text, schema: catalog.schema).terms.reduce(0) {
+      if case .either(let groups) = $1.condition { return $0 + groups.count }
+      return $0
+    }
+    guard alternatives <= SearchParameters.maximumAlternatives else {
+      throw ServerError.badRequest(
+        "q: \(alternatives) alternatives (| or OR), more than the \(SearchParameters.maximumAlternatives) a search may have"
+      )
+    }
     do throws(SearchRequestError) {
       var input = input
       input.base = forced?.identifiers ?? []
@@ -725,14 +738,15 @@ public struct SiftServer: Sendable {
   /// Counts a finished search (`record=1`: the page says so once the typing stops), whether
   /// it found anything, in the searcher's frame — when the server records searches.
   private func recordIfFinished(
-    _ parameters: SearchParameters, answer: JSONValue, forced: ForcedFilters?,
+    _ parameters: SearchParameters, answer: JSONValue, forced: ForcedFilters?, anonymous: Bool,
     in catalog: any SearchCatalog
   ) async {
     guard recordsSearches, parameters.record, !parameters.input.text.isEmpty else { return }
     var found = false
     if case .number(let matched)? = answer["matched"] { found = matched > 0 }
     try? await recorder.record(
-      parameters.input.text, found: found, tenant: Self.frame(forced), in: catalog)
+      parameters.input.text, found: found, tenant: Self.frame(forced), anonymous: anonymous,
+      in: catalog)
   }
 
   /// The frame a search is recorded in: a tenant's filters, or empty for everyone else (as

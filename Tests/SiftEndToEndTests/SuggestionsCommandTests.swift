@@ -44,4 +44,37 @@ struct SuggestionsCommandTests {
     let failed = try sift.run(["suggestions", "--catalog", file, "--found-nothing"])
     #expect(failed.stdout == "zzqx  2\n")
   }
+
+  @Test(
+    "recording is bounded: anonymous searches a minute, text length, what one save writes",
+    .needs("sqlite3"))
+  func bounded() throws {
+    try CrashTests.ensureSQLite()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    try sift.importCitySample()
+    let file = sift.path("cities.sqlite")
+    let server = try ServeCommandTests.Server(sift, ["--catalog", file, "--record-searches"])
+    // A script of random texts: only the first 120 a minute count (anonymous searches), and a
+    // text of more than 100 characters never does.
+    var random = SplitMix64(seed: 11)
+    for index in 0..<150 {
+      let word = String((0..<6).map { _ in "abcdefghij".randomElement(using: &random)! })
+      let (status, _) = try server.request(
+        "GET", "/catalogs/cities/search?q=\(word)\(index)&record=1&limit=0")
+      #expect(status == 200)
+    }
+    let long = String(repeating: "x", count: 101)
+    _ = try server.request("GET", "/catalogs/cities/search?q=\(long)&record=1&limit=0")
+    #expect(server.stop().status == 0)
+    let listed = try sift.run([
+      "suggestions", "--catalog", file, "--found-nothing", "--limit", "1000",
+    ])
+    // 120 at once, then two a second as the minute refills.
+    #expect((120...135).contains(listed.lines.count), "\(listed.lines.count) recorded")
+    #expect(!listed.stdout.contains(long))
+    // Written by key, a row each: the file holds what the history holds.
+    let rows = Host.shell("sqlite3 '\(file)' 'SELECT count(*) FROM search_history'").output
+    #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "\(listed.lines.count)")
+  }
 }

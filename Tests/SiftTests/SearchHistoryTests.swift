@@ -50,14 +50,66 @@ struct SearchHistoryTests {
     #expect(SearchHistory(history.all) == history)
   }
 
-  @Test("a search is shown as last typed; one that finds nothing now is a failure")
-  func lastTyping() {
+  @Test("a search shows as most people typed it; one that finds nothing now is a failure")
+  func mostTyped() {
     var history = SearchHistory()
     history.record("Rose", found: true)
     history.record(" rose ", found: false)
-    #expect(history.all == [SearchHistory.Entry(text: "rose", count: 2, found: false)])
+    // Equal counts: the latest spelling.
+    #expect(history.all.map(\.text) == ["rose"])
+    #expect(history.all.map(\.count) == [2] && history.all.map(\.found) == [false])
     #expect(history.suggestions(startingWith: "").isEmpty)
     history.record("   ", found: true)
     #expect(history.all.count == 1)
+
+    // Three "star wars" and one "stär wars", in any order: "star wars".
+    var wars = SearchHistory()
+    for text in ["star wars", "stär wars", "star wars", "star wars"] {
+      wars.record(text, found: true)
+    }
+    #expect(wars.all.map(\.text) == ["star wars"])
+    wars.record("stär wars", found: true)
+    #expect(wars.all.map(\.text) == ["star wars"], "3 against 2")
+    #expect(wars.all.map(\.count) == [5])
+  }
+
+  @Test("bounded: texts past the longest kept are not counted, a full frame lets the least made go")
+  func bounds() {
+    var history = SearchHistory()
+    history.record(String(repeating: "a", count: SearchHistory.maximumTextLength + 1), found: true)
+    #expect(history.isEmpty)
+    history.record(String(repeating: "a", count: SearchHistory.maximumTextLength), found: true)
+    #expect(history.all.count == 1)
+
+    var full = SearchHistory()
+    for _ in 0..<3 { full.record("popular", found: true) }
+    for index in 0..<SearchHistory.maximumEntries { full.record("w\(index)", found: true) }
+    #expect(full.all.count <= SearchHistory.maximumEntries)
+    #expect(full.all.count >= SearchHistory.maximumEntries * 9 / 10)
+    #expect(full.all.first?.text == "popular", "the most made stays")
+    // Another frame is bounded on its own.
+    full.record("mine", found: true, tenant: "seller:1")
+    #expect(full.suggestions(startingWith: "", tenant: "seller:1").map(\.text) == ["mine"])
+  }
+
+  @Test("changes: only what was counted since the last take, entries gone included")
+  func changes() {
+    var history = SearchHistory([SearchHistory.Entry(text: "old", count: 4, found: true)])
+    #expect(history.takeChanges().isEmpty, "what was read is not written again")
+    history.record("rose", found: true)
+    history.record("Rose", found: true)
+    history.record("tulip", found: false, tenant: "seller:2")
+    let changes = history.takeChanges()
+    #expect(Set(changes.written.map(\.key)) == ["rose", "tulip"])
+    #expect(changes.removed.isEmpty)
+    #expect(history.takeChanges().isEmpty)
+    history.restore(changes)
+    #expect(history.takeChanges().written.count == 2, "a failed save is tried again")
+
+    var full = SearchHistory()
+    for index in 0...SearchHistory.maximumEntries { full.record("w\(index)", found: true) }
+    let evicted = full.takeChanges()
+    #expect(evicted.written.count == full.all.count)
+    #expect(evicted.removed.count + full.all.count == SearchHistory.maximumEntries + 1)
   }
 }

@@ -25,9 +25,10 @@ public protocol SearchCatalog: Sendable {
   func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64
   /// The searches recorded for it (`sift serve --record-searches`), as it keeps them.
   func searchHistory() async throws(CatalogFailure) -> SearchHistory
-  /// Keeps `history` as its recorded searches: in the file, for a catalog read from one; a
-  /// catalog that keeps none (in PostgreSQL) holds them only while it is served.
-  func saveSearchHistory(_ history: SearchHistory) async throws(CatalogFailure)
+  /// Keeps what changed of its recorded searches (`SearchHistory.takeChanges()`): in the file,
+  /// for a catalog read from one; a catalog that keeps none (in PostgreSQL) holds them only
+  /// while it is served.
+  func saveSearchChanges(_ changes: SearchHistory.Changes) async throws(CatalogFailure)
   /// The version of the catalog its answers show now: every change moves it up.
   var version: Int64 { get }
   /// Returns once answers show `version` or a later one, waiting at most `timeout` (a node that
@@ -77,7 +78,7 @@ extension SearchCatalog {
   public func searchHistory() async throws(CatalogFailure) -> SearchHistory { SearchHistory() }
 
   /// A catalog that keeps no recorded searches lets them go.
-  public func saveSearchHistory(_ history: SearchHistory) async throws(CatalogFailure) {}
+  public func saveSearchChanges(_ changes: SearchHistory.Changes) async throws(CatalogFailure) {}
 
   /// A catalog that keeps no log of its changes has no feed to follow.
   public func changes(

@@ -235,11 +235,13 @@ public final class StoredCatalog: SearchCatalog {
     }
   }
 
-  /// Replaces the searches recorded in the file, after the edits before (on `editQueue`).
-  public func saveSearchHistory(_ history: SearchHistory) async throws(CatalogFailure) {
+  /// Writes what changed of the searches recorded in the file, after the edits before (on
+  /// `editQueue`).
+  public func saveSearchChanges(_ changes: SearchHistory.Changes) async throws(CatalogFailure) {
+    guard !changes.isEmpty else { return }
     try await onEditQueue { () throws(CatalogFailure) in
       do {
-        try self.store.saveSearchHistory(history)
+        try self.store.saveSearchChanges(changes)
       } catch {
         throw .unavailable("the recorded searches were not saved: \(error)")
       }
