@@ -88,7 +88,10 @@ public struct SiftServer: Sendable {
   }
 
   /// The routes, for `Application` or for tests (`HummingbirdTesting`).
-  public func router() -> Router<BasicRequestContext> {
+  ///
+  /// `stallTimeout`: how long a streamed answer (an export) may wait for its reader to take
+  /// more before the connection is cut: a reader that stops reading would hold it for ever.
+  public func router(stallTimeout: Duration = .seconds(30)) -> Router<BasicRequestContext> {
     let router = Router()
     let routes = Self.routes(corsOrigin: corsOrigin)
     // Outermost: it times the whole answer and sees the status every error was given.
@@ -235,7 +238,7 @@ public struct SiftServer: Sendable {
       let access = try self.access(request)
       let catalog = try self.catalog(context)
       let visible = Self.visibility(try self.searchFilters(access, catalog: catalog))
-      return Self.export(catalog, visible: visible)
+      return Self.export(catalog, visible: visible, stallTimeout: stallTimeout)
     }
     router.getOrHead("catalogs/:name/changes") { request, context in
       let access = try self.access(request)
@@ -604,7 +607,7 @@ public struct SiftServer: Sendable {
         ],
         idleTimeout: idle))
     let app = Application(
-      router: router(),
+      router: router(stallTimeout: limits.idleTimeout),
       server: try tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: $0) } ?? http,
       configuration: .init(
         address: .hostname(host, port: port), serverName: "sift",
@@ -897,7 +900,10 @@ public struct SiftServer: Sendable {
   /// settings first), the items a tenant token sees; streamed a page of items at a time, so
   /// that a large catalog is never whole in memory. A failure once lines are sent ends the
   /// body early: the last line is then not an item's whole.
-  static func export(_ catalog: any SearchCatalog, visible: FeedVisibility?) -> Response {
+  /// A reader that takes nothing for `stallTimeout` is cut off (`StalledReaders`).
+  static func export(
+    _ catalog: any SearchCatalog, visible: FeedVisibility?, stallTimeout: Duration
+  ) -> Response {
     let headers: HTTPFields = [
       .contentType: "application/x-ndjson; charset=utf-8",
       .contentDisposition: "attachment; filename=\"\(catalog.name).jsonl\"",
@@ -905,16 +911,18 @@ public struct SiftServer: Sendable {
     return Response(
       status: .ok, headers: headers,
       body: ResponseBody { writer in
-        var buffer = ByteBuffer()
-        try await CatalogExport.write(catalog, visible: visible) { line in
-          buffer.writeString(line)
-          buffer.writeInteger(UInt8(ascii: "\n"))
-          if buffer.readableBytes >= 1 << 16 {
-            try await writer.write(buffer)
-            buffer.clear()
+        try await StalledReaders.writing(to: writer, cutAfter: stallTimeout) { write in
+          var buffer = ByteBuffer()
+          try await CatalogExport.write(catalog, visible: visible) { line in
+            buffer.writeString(line)
+            buffer.writeInteger(UInt8(ascii: "\n"))
+            if buffer.readableBytes >= 1 << 16 {
+              try await write(buffer)
+              buffer.clear()
+            }
           }
+          if buffer.readableBytes > 0 { try await write(buffer) }
         }
-        if buffer.readableBytes > 0 { try await writer.write(buffer) }
         try await writer.finish(nil)
       })
   }

@@ -42,7 +42,7 @@ final class RejectedRecords: Sendable {
       guard state.failure == nil else { return }
       do {
         if state.handle == nil {
-          FileManager.default.createFile(atPath: file.path, contents: nil)
+          _ = FileManager.default.createFile(atPath: file.path, contents: nil)
           state.handle = try FileHandle(forWritingTo: file)
         }
         try state.handle?.write(contentsOf: Data((error.description + "\n").utf8))
