@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import Sift
 import SiftTestSupport
 import Testing
 
@@ -331,6 +332,66 @@ struct SyncCommandTests {
       #expect(total as? Int == held.count, "after cut \(attempt)")
     }
     _ = server.stop()
+  }
+
+  @Test(
+    "under steady churn (items deleted and added again), an export holds each item once and a first sync finishes"
+  )
+  func churn() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    // Five export pages: items the churn adds again after their page was read come again later.
+    let file = try Self.catalog(sift, count: 10_000, seed: 9)
+    let adminFile = try sift.write("admin", Self.admin)
+    let server = try Server(sift, ["--catalog", file, "--token-file", adminFile])
+    defer { _ = server.stop() }
+    // Another thread deletes items and adds them again, each time at the end of catalog order,
+    // until told to stop (bounded in count too).
+    let stop = Locked(false)
+    let churned = Locked(0)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      var random = SplitMix64(seed: 99)
+      for _ in 0..<20_000 where !stop.withLock({ $0 }) {
+        let id = "\(Int.random(in: 1...10_000, using: &random))"
+        _ = try? server.request("DELETE", "/catalogs/shop/items/\(id)", token: Self.admin)
+        _ = try? server.request(
+          "POST", "/catalogs/shop/items", body: Self.item(&random, id: id), token: Self.admin)
+        churned.withLock { $0 += 1 }
+      }
+      done.signal()
+    }
+    while churned.withLock({ $0 }) < 20 { Thread.sleep(forTimeInterval: 0.05) }
+
+    let (status, body) = try Host.request(
+      "GET", URL(string: "http://127.0.0.1:\(server.port)/catalogs/shop/export")!,
+      headers: ["Authorization": "Bearer \(Self.admin)"])
+    #expect(status == 200)
+    let lines = String(decoding: body, as: UTF8.self).split(separator: "\n").dropFirst()
+    let ids = lines.compactMap {
+      idText((try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"])
+    }
+    #expect(ids.count == Set(ids).count, "each item once: \(ids.count - Set(ids).count) twice")
+    #expect(ids.count >= 9_990, "\(ids.count) items")
+    let exported = try sift.write("exported.jsonl", Array(body))
+    let imported = try sift.run(["import", exported, "--catalog", "imported.sqlite"])
+    #expect(imported.status == 0, "\(imported.stderr)")
+
+    // A first sync in small pages while the churn goes on: it finishes, whole.
+    let copy = sift.path("copy.sqlite")
+    let first = try Self.sync(sift, server, copy, tokenFile: adminFile, pageSize: 500)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(churned.withLock { $0 } < 20_000, "the churn still ran")
+    stop.withLock { $0 = true }
+    done.wait()
+    let again = try Self.sync(sift, server, copy, tokenFile: adminFile, pageSize: 500)
+    #expect(again.status == 0, "\(again.stderr)")
+    let served = try server.request("GET", "/catalogs/shop/search?limit=1000&offset=0")
+    #expect(served.status == 200)
+    let local = try sift.run(["search", "--catalog", copy, "--json"]).objects.compactMap {
+      idText($0["id"])
+    }
+    #expect(local.count == 10_000 && Set(local).count == 10_000, "\(local.count)")
   }
 
   @Test(

@@ -151,8 +151,10 @@ public enum CatalogExport {
   /// Every item of `catalog`, each line handed to `write` as it is made (without its line
   /// break), the catalog read a page at a time in catalog order: as JSON Lines the settings
   /// first, as CSV the header (`settings` is told them once, before any line, to keep beside).
-  /// A page is read at the catalog's version then: an edit while the export runs shows in the
-  /// pages read after it.
+  /// A page is read at the catalog's version then. Edits while the export runs never make an
+  /// item appear twice: the pages go up to the last place the first page saw (an item added or
+  /// moved since comes after it), then the items the changes since the first page's version
+  /// added or moved are written, each id once.
   ///
   /// - Parameters:
   ///   - catalog: the catalog to write out.
@@ -166,25 +168,40 @@ public enum CatalogExport {
     _ write: (String) async throws -> Void
   ) async throws {
     var after: Int64?
-    // The first page's schema names the columns of every line.
-    var settings: Settings?
+    // The first page's schema names the columns of every line; its version and last place
+    // bound what the pages read.
+    var first: (settings: Settings, version: Int64, last: Int64?)?
+    var written = Set<ItemID>()
+    func line(_ item: Item, _ settings: Settings) -> String {
+      format == .jsonLines ? record(item, settings: settings) : csvRow(item, settings: settings)
+    }
     repeat {
       let page = try await catalog.snapshot(after: after, limit: pageSize, visible: visible)
-      if settings == nil {
-        let first = Settings(schema: page.schema)
-        settings = first
-        try await told(first)
-        try await write(format == .jsonLines ? first.line : csvHeader(settings: first))
+      if first == nil {
+        let settings = Settings(schema: page.schema)
+        first = (settings, page.version, page.last)
+        try await told(settings)
+        try await write(format == .jsonLines ? settings.line : csvHeader(settings: settings))
       }
-      let settings = settings!
-      for positioned in page.items {
-        try await write(
-          format == .jsonLines
-            ? record(positioned.item, settings: settings)
-            : csvRow(positioned.item, settings: settings))
+      for positioned in page.items where written.insert(positioned.item.id).inserted {
+        try await write(line(positioned.item, first!.settings))
       }
-      after = page.next
+      after = page.next(endingAt: first!.last)
     } while after != nil
+    guard let first, catalog.version > first.version else { return }
+    // What was added, or deleted and added again, while the pages were read.
+    var since = first.version
+    while case .page(let page) = try await catalog.changes(
+      since: since, limit: pageSize, visible: visible)
+    {
+      for change in page.changes {
+        if let item = change.put, written.insert(item.id).inserted {
+          try await write(line(item, first.settings))
+        }
+      }
+      guard let next = page.next else { break }
+      since = next
+    }
   }
 
   /// Cells joined by commas, each quoted when it holds a comma, a quote or a line break — byte

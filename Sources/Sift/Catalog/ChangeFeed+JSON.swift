@@ -8,6 +8,7 @@ extension CatalogSnapshotPage {
     var output = feedHeader(
       catalog: catalog, identity: identity, version: version, next: next,
       capacity: items.count * 160 + 4_096)
+    if let last { output.append(contentsOf: #","last":\#(last)"#.utf8) }
     output.append(contentsOf: #","schema":"#.utf8)
     output.append(contentsOf: (try? JSONEncoder().encode(schema)) ?? Data("null".utf8))
     output.append(contentsOf: #","items":["#.utf8)
@@ -36,7 +37,8 @@ extension CatalogSnapshotPage {
     self.init(
       catalog: try reader.string("catalog"), identity: try reader.string("identity"),
       version: try reader.whole("version"), schema: try reader.decoded("schema"),
-      items: positioned, next: try reader.optionalWhole("next"))
+      items: positioned, next: try reader.optionalWhole("next"),
+      last: try reader.optionalWhole("last"))
   }
 }
 

@@ -94,10 +94,15 @@ public struct CatalogSnapshotPage: Hashable, Sendable, Codable {
   public var items: [PositionedItem]
   /// The `after` of the next page; nil on the last one.
   public var next: Int64?
+  /// The last position in catalog order when the page was read (nil from a server before
+  /// it said). A reader that goes through the pages while edits go on stops at the first
+  /// page's: an item added or moved since comes after it, and in the changes since the first
+  /// page's version — without it, steady edits would keep moving the end away.
+  public var last: Int64?
 
   public init(
     catalog: String, identity: String, version: Int64, schema: CatalogSchema,
-    items: [PositionedItem], next: Int64?
+    items: [PositionedItem], next: Int64?, last: Int64? = nil
   ) {
     self.catalog = catalog
     self.identity = identity
@@ -105,6 +110,15 @@ public struct CatalogSnapshotPage: Hashable, Sendable, Codable {
     self.schema = schema
     self.items = items
     self.next = next
+    self.last = last
+  }
+
+  /// The `after` of the page that follows this one, for a reader that started at a page
+  /// whose `last` was `end`: nil once the pages reach it.
+  public func next(endingAt end: Int64?) -> Int64? {
+    guard let next else { return nil }
+    if let end, next >= end { return nil }
+    return next
   }
 }
 

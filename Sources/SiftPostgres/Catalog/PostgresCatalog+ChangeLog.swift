@@ -157,18 +157,23 @@ extension PostgresCatalog {
   public func snapshotPage(
     after position: Int64?, limit: Int?
   ) async throws(PostgresError) -> (
-    state: LogState, schema: CatalogSchema, items: [PositionedItem], next: Int64?
+    state: LogState, schema: CatalogSchema, items: [PositionedItem], next: Int64?, last: Int64
   ) {
     let schemaName = address.schemaName
     let description = address.description
     let found = try await link.transaction {
-      connection -> (LogState, String, [(String, Int64, String)])? in
+      connection -> (LogState, String, [(String, Int64, String)], Int64)? in
       try await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-      var state: (LogState, String)?
-      for try await (identity, generation, start, schema) in try await connection.execute(
-        "SELECT identity, generation, log_start, schema::text FROM \"\(schemaName)\".catalog"
-      ).decode((String, Int64, Int64, String).self) {
-        state = (LogState(identity: identity, version: generation, logStart: start), schema)
+      var state: (LogState, String, Int64)?
+      for try await (identity, generation, start, schema, nextOrder)
+        in try await connection
+        .execute(
+          "SELECT identity, generation, log_start, schema::text, next_ord FROM \"\(schemaName)\".catalog"
+        ).decode((String, Int64, Int64, String, Int64).self)
+      {
+        state = (
+          LogState(identity: identity, version: generation, logStart: start), schema, nextOrder - 1
+        )
       }
       guard let state else { return nil }
       var rows: [(String, Int64, String)] = []
@@ -177,9 +182,9 @@ extension PostgresCatalog {
       ).decode((String, Int64, String).self) {
         rows.append(row)
       }
-      return (state.0, state.1, rows)
+      return (state.0, state.1, rows, state.2)
     }
-    guard let (state, json, rows) = found else { throw .notFound(description) }
+    guard let (state, json, rows, last) = found else { throw .notFound(description) }
     let schema: CatalogSchema
     do {
       schema = try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
@@ -191,7 +196,7 @@ extension PostgresCatalog {
     for (id, ord, fields) in rows {
       items.append(PositionedItem(position: ord, item: try ItemRow.item(id: id, fields: fields)))
     }
-    return (state, schema, items, limit != nil && rows.count == limit ? rows.last?.1 : nil)
+    return (state, schema, items, limit != nil && rows.count == limit ? rows.last?.1 : nil, last)
   }
 
   /// The catalog's schema as it is now, with its synonyms.

@@ -551,7 +551,7 @@ public final class PostgresNode: SearchCatalog {
       catalog: name, identity: read.state.identity, version: read.state.version,
       schema: schema,
       items: visible.map { admits in read.items.filter { admits($0.item) } }
-        ?? read.items, next: read.next)
+        ?? read.items, next: read.next, last: read.last)
   }
 
   /// `pins` as a reader framed by `visible` may see them (`Pins.visible(to:item:)`), the items

@@ -213,7 +213,8 @@ extension CatalogStore {
       }
       return CatalogSnapshotPage(
         catalog: name, identity: identity, version: try Self.itemsGeneration(db), schema: schema,
-        items: items, next: read == limit ? last : nil)
+        items: items, next: read == limit ? last : nil,
+        last: try Int64.fetchOne(db, sql: "SELECT max(position) FROM items"))
     }
   }
 

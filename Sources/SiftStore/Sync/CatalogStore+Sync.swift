@@ -59,11 +59,16 @@ extension CatalogStore {
       arguments: [source.url, source.catalog, source.identity, source.version, source.rows])
   }
 
-  /// A snapshot page's items, each at its position, in one transaction (of a new copy).
+  /// A snapshot page's items, each at its position, in one transaction (of a new copy). An id
+  /// the copy holds already (an item deleted and added again while the pages were read) takes
+  /// its new place: the changes read after the pages end it as the server has it.
   func insertSynced(_ items: [PositionedItem]) throws(StoreError) {
     try write { db in
       let schema = try Self.schema(db, path: path)
-      for item in items { try insert(item.item, position: item.position, schema: schema, db) }
+      for item in items {
+        _ = try Self.deleteItem(item.item.id, schema: schema, db)
+        try insert(item.item, position: item.position, schema: schema, db)
+      }
     }
   }
 

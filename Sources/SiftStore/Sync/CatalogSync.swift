@@ -253,7 +253,7 @@ public struct CatalogSync: Sendable {
       // The next page is asked for while this one is read and written.
       let client = self.client
       let pageSize = self.pageSize
-      let prefetch = fetched.next.map { cursor in
+      let prefetch = page.next(endingAt: first.last).map { cursor in
         Task { () -> Result<FeedClient.Fetched, SyncError> in
           do throws(SyncError) {
             return .success(try await client.fetchSnapshot(after: cursor, limit: pageSize))
@@ -270,7 +270,9 @@ public struct CatalogSync: Sendable {
       progress(
         SyncProgress(
           stage: .items, items: count, changes: 0, bytesReceived: client.received.total))
-      guard let next = page.next else { break }
+      // The pages up to the first one's end: what was added or moved since comes in the
+      // changes after it, so that steady edits cannot keep the end away.
+      guard let next = page.next(endingAt: first.last) else { break }
       try Task.checkCancellation(orThrow: SyncError.cancelled)
       if let prefetch, fetched.next == next {
         fetched = try await prefetch.value.get()
