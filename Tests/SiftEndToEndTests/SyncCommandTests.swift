@@ -394,6 +394,45 @@ struct SyncCommandTests {
     #expect(local.count == 10_000 && Set(local).count == 10_000, "\(local.count)")
   }
 
+  @Test("a catalog file copied to two places: a copy that followed one starts over on the other")
+  func twoFilesOneHistory() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let file = try Self.catalog(sift, count: 30, seed: 10)
+    // A backup restored beside the original: the same log up to here.
+    for folder in ["a", "b"] {
+      try FileManager.default.createDirectory(
+        atPath: sift.path(folder), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: file, toPath: sift.path("\(folder)/shop.sqlite"))
+    }
+    let adminFile = try sift.write("admin", Self.admin)
+    let copy = sift.path("copy.sqlite")
+    let add = { (server: Server, id: String, title: String) in
+      let added = try server.request(
+        "POST", "/catalogs/shop/items",
+        body: #"{"id": "\#(id)", "title": "\#(title)", "kind": "Trees"}"#,
+        token: Self.admin)
+      #expect(added.status == 201, "\(added.json)")
+    }
+    let a = try Server(sift, ["--catalog", sift.path("a/shop.sqlite"), "--token-file", adminFile])
+    #expect(try Self.sync(sift, a, copy, tokenFile: adminFile).status == 0)
+    try add(a, "x", "Xylosma")
+    #expect(try Self.sync(sift, a, copy, tokenFile: adminFile).status == 0)
+    _ = a.stop()
+    let b = try Server(sift, ["--catalog", sift.path("b/shop.sqlite"), "--token-file", adminFile])
+    defer { _ = b.stop() }
+    try add(b, "y", "Yew")
+    try add(b, "z", "Zelkova")
+    let synced = try Self.sync(sift, b, copy, tokenFile: adminFile)
+    #expect(synced.status == 0, "\(synced.stderr)")
+    #expect(
+      synced.stdout.hasPrefix("copied whole again (catalog shop on the server was made again)"),
+      "\(synced.stdout)")
+    let titles = try sift.run(["search", "--catalog", copy, "--json"]).titles
+    #expect(titles.contains("Yew") && titles.contains("Zelkova") && !titles.contains("Xylosma"))
+    #expect(titles.count == 32)
+  }
+
   @Test(
     "a copy from before an import, or of another catalog, and what refuses a sync: each says so")
   func startOverAndRefusals() throws {

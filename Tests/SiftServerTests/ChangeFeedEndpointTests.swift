@@ -109,7 +109,7 @@ struct ChangeFeedEndpointTests {
         ahead.json["error"] as? String
           == "since: version 999999 is past catalog shop's version \(version): it is another catalog, or was restored from an older copy; start over from …/snapshot"
       )
-      #expect((ahead.json["identity"] as? String)?.count == 32)
+      #expect((ahead.json["identity"] as? String)?.split(separator: ".").first?.count == 32)
       #expect(
         ahead.json["reason"] as? String
           == "since: version 999999 is past catalog shop's version \(version): it is another catalog, or was restored from an older copy"

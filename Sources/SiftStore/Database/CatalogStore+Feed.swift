@@ -89,7 +89,23 @@ extension CatalogStore {
     else {
       throw StoreError.database(path, message: "the catalog has no change feed (damaged file)")
     }
-    return (row[0], row[1])
+    let identity: String = row[0]
+    return (fileTag(path).map { identity + "." + $0 } ?? identity, row[1])
+  }
+
+  /// Which file this is on its disk (its device and inode): part of the identity a copy
+  /// follows. A catalog file copied elsewhere (a backup restored, a folder copied) holds the
+  /// same log up to the copy, then each copy goes its own way from the same version on: a copy
+  /// that followed one must not take the other's changes for its next ones. A copy has another
+  /// inode, so another identity, and a copy that followed the first starts over whole. Nil
+  /// where the file system says nothing.
+  static func fileTag(_ path: String) -> String? {
+    guard !path.isEmpty,
+      let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value,
+      let device = (attributes[.systemNumber] as? NSNumber)?.uint64Value
+    else { return nil }
+    return String(device, radix: 16) + "-" + String(inode, radix: 16)
   }
 
   /// The changes after generation `since`, at most about `limit` ids (the ids of the last
