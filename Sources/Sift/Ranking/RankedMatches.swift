@@ -92,7 +92,8 @@ final class MatchOrder<ID: Hashable & Sendable>: Sendable {
         read = entries.count
         isComplete = complete
         if complete { self.ranker = nil }
-        if complete || row < ordered.count { return }
+        // A stopped search ranks no more: its caller drops what it has.
+        if complete || row < ordered.count || SearchStop.shouldStop { return }
         wanted *= 2
       }
     }
@@ -140,6 +141,11 @@ final class MatchOrder<ID: Hashable & Sendable>: Sendable {
   func entry(at row: Int) -> RankedSlot {
     state.withLock { state in
       state.extend(through: row)
+      // Short only when the search was stopped (`SearchStop`): its caller drops its rows, so
+      // any row stands in for the ones it did not rank.
+      guard state.ordered.indices.contains(row) else {
+        return state.ordered.last ?? RankedSlot(slot: 0, rank: .max)
+      }
       return state.ordered[row]
     }
   }

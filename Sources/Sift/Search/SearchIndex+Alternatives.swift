@@ -17,7 +17,8 @@ extension SearchIndex {
   ) -> SearchOutcome {
     let requests = request.alternatives
     let plans = requests.map { plan($0) }
-    let matched = plans.map { matchingSlots($0, within: candidates) }
+    // Each alternative is a search of its own: a stopped search matches no more of them.
+    let matched = plans.map { SearchStop.shouldStop ? [] : matchingSlots($0, within: candidates) }
     let slots = Self.union(matched)
     let first = firstRows(of: requests, plans, matched, union: slots, rows: rows)
     return SearchOutcome(
@@ -38,7 +39,7 @@ extension SearchIndex {
     }
     var best: [Int32: UInt16] = [:]
     var isComplete = true
-    for (index, plan) in plans.enumerated() {
+    for (index, plan) in plans.enumerated() where !SearchStop.shouldStop {
       let first = firstRows(matched[index], plan, rows: rows)
       isComplete = isComplete && first.isComplete
       let synonym = requests[index].viaSynonym ? MatchRank.synonymBit : 0
@@ -59,7 +60,8 @@ extension SearchIndex {
     let requests = request.alternatives
     let plans = requests.map { plan($0) }
     let matched = plans.map { plan in
-      slots.filter { matches(plan, slot: Int($0), nearSpellings: false) }
+      SearchStop.shouldStop
+        ? [] : slots.filter { matches(plan, slot: Int($0), nearSpellings: false) }
     }
     return firstRows(of: requests, plans, matched, union: slots, rows: rows)
   }
@@ -69,7 +71,7 @@ extension SearchIndex {
     _ slots: [Int32], _ plans: [MatchPlan], _ requests: [MatchRequest]
   ) -> [RankedSlot] {
     var best = [UInt16](repeating: .max, count: slots.count)
-    for (plan, request) in zip(plans, requests) {
+    for (plan, request) in zip(plans, requests) where !SearchStop.shouldStop {
       let matching = slots.indices.filter {
         matches(plan, slot: Int(slots[$0]), nearSpellings: false)
       }

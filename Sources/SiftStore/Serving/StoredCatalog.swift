@@ -346,9 +346,24 @@ public final class StoredCatalog: SearchCatalog {
   public func search(
     _ request: SearchRequest, page: PageRequest
   ) async throws(CatalogFailure) -> SearchPage {
-    try await SearchWorkers.shared.run { () throws(CatalogFailure) in
-      try self.searchNow(request, page: page)
+    // Past a server's deadline the request's task is cancelled: the search stops at its next
+    // step and gives the thread back, rather than rank on for a client that has gone.
+    let stop = SearchStop()
+    let answer = await withTaskCancellationHandler {
+      await SearchWorkers.shared.run { () -> Result<SearchPage, CatalogFailure> in
+        stop.running {
+          Result { () throws(CatalogFailure) in
+            guard !stop.isRequested else { throw .unavailable("the search was stopped") }
+            let page = try self.searchNow(request, page: page)
+            if stop.isRequested { throw .unavailable("the search was stopped") }
+            return page
+          }
+        }
+      }
+    } onCancel: {
+      stop.request()
     }
+    return try answer.get()
   }
 
   /// The page of `request`, with its items read from the file as the search's collection
@@ -391,6 +406,8 @@ public final class StoredCatalog: SearchCatalog {
     }
     if let start, start.exact { return (start.collection, generation) }
     let answered = (start?.collection ?? collection).searched(request)
+    // A stopped search's rows are not whole: never refined from.
+    guard !SearchStop.shouldStop else { return (answered, generation) }
     current.withLock { state in
       if state.edits == edits { state.recent.remember(answered, for: request) }
     }
