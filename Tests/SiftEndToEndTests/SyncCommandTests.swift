@@ -345,23 +345,44 @@ struct SyncCommandTests {
     let adminFile = try sift.write("admin", Self.admin)
     let server = try Server(sift, ["--catalog", file, "--token-file", adminFile])
     defer { _ = server.stop() }
-    // Another thread deletes items and adds them again, each time at the end of catalog order,
-    // until told to stop (bounded in count too).
-    let stop = Locked(false)
-    let churned = Locked(0)
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      var random = SplitMix64(seed: 99)
-      for _ in 0..<20_000 where !stop.withLock({ $0 }) {
-        let id = "\(Int.random(in: 1...10_000, using: &random))"
-        _ = try? server.request("DELETE", "/catalogs/shop/items/\(id)", token: Self.admin)
-        _ = try? server.request(
-          "POST", "/catalogs/shop/items", body: Self.item(&random, id: id), token: Self.admin)
-        churned.withLock { $0 += 1 }
-      }
-      done.signal()
+    // Another process deletes items and adds them again, each time at the end of catalog
+    // order, until told to stop (bounded in count and time too). A process of its own: a
+    // thread of this one opening connections as fast as it can would race Foundation's
+    // `Process.run`, which walks the open descriptors, in the suites running beside it.
+    let stopFile = sift.path("stop-churn")
+    let countFile = sift.path("churned")
+    let script = try sift.write(
+      "churn.py",
+      """
+      import http.client, json, os, random, sys, time
+      port, admin, stop, count = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+      rng = random.Random(99)
+      connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+      headers = {"Authorization": "Bearer " + admin, "Content-Type": "application/json"}
+      started = time.time()
+      for done in range(20000):
+          if os.path.exists(stop) or time.time() - started > 120: break
+          key = str(rng.randint(1, 10000))
+          for method, path, body in [
+              ("DELETE", "/catalogs/shop/items/" + key, None),
+              ("POST", "/catalogs/shop/items",
+               json.dumps({"id": key, "title": "Churned " + key, "kind": "Trees"})),
+          ]:
+              connection.request(method, path, body=body, headers=headers)
+              connection.getresponse().read()
+          with open(count, "w") as out: out.write(str(done + 1))
+      open(stop + ".done", "w").close()
+      """)
+    // Started by the shell, in the background (`Host.shell` spawns without Foundation).
+    _ = Host.shell(
+      "python3 '\(script)' \(server.port) \(Self.admin) '\(stopFile)' '\(countFile)' >/dev/null 2>&1 &"
+    )
+    let churned = { Int((try? String(contentsOfFile: countFile, encoding: .utf8)) ?? "") ?? 0 }
+    let waited = Date()
+    while churned() < 20, Date().timeIntervalSince(waited) < 30 {
+      Thread.sleep(forTimeInterval: 0.05)
     }
-    while churned.withLock({ $0 }) < 20 { Thread.sleep(forTimeInterval: 0.05) }
+    #expect(churned() >= 20, "the churn runs")
 
     let (status, body) = try Host.request(
       "GET", URL(string: "http://127.0.0.1:\(server.port)/catalogs/shop/export")!,
@@ -381,9 +402,14 @@ struct SyncCommandTests {
     let copy = sift.path("copy.sqlite")
     let first = try Self.sync(sift, server, copy, tokenFile: adminFile, pageSize: 500)
     #expect(first.status == 0, "\(first.stderr)")
-    #expect(churned.withLock { $0 } < 20_000, "the churn still ran")
-    stop.withLock { $0 = true }
-    done.wait()
+    #expect(!FileManager.default.fileExists(atPath: stopFile + ".done"), "the churn still ran")
+    _ = try sift.write("stop-churn", "")
+    let stopping = Date()
+    while !FileManager.default.fileExists(atPath: stopFile + ".done"),
+      Date().timeIntervalSince(stopping) < 30
+    {
+      Thread.sleep(forTimeInterval: 0.05)
+    }
     let again = try Self.sync(sift, server, copy, tokenFile: adminFile, pageSize: 500)
     #expect(again.status == 0, "\(again.stderr)")
     let served = try server.request("GET", "/catalogs/shop/search?limit=1000&offset=0")
