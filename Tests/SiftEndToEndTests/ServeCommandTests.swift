@@ -141,6 +141,24 @@ struct ServeCommandTests {
     #expect(result["closed"] as? Int == 60, "every silent connection closed by the server")
   }
 
+  @Test(
+    "HEAD on a streamed answer (an export) has the GET's headers: no Content-Length of 0",
+    .needs("curl"))
+  func headOfStreamedAnswer() throws {
+    try Host.require(package: "curl", check: "command -v curl")
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let server = try Server(sift, ["--catalog", "products"])
+    defer { _ = server.stop() }
+    let url = "http://127.0.0.1:\(server.port)/catalogs/products/export"
+    let head = Host.shell("curl -sS -m 10 -I '\(url)'").output.lowercased()
+    let get = Host.shell("curl -sS -m 10 -D - -o /dev/null '\(url)'").output.lowercased()
+    #expect(head.hasPrefix("http/1.1 200"), "\(head)")
+    #expect(!head.contains("content-length"), "\(head)")
+    #expect(
+      head.contains("transfer-encoding: chunked") == get.contains("transfer-encoding: chunked"))
+  }
+
   @Test("readers that stop reading an export are cut off, and the connections they held free")
   func stalledReaders() throws {
     let sift = try SiftProcess()

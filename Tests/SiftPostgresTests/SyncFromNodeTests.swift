@@ -111,6 +111,76 @@ struct SyncFromNodeTests {
     await node.close()
   }
 
+  @Test(
+    "under steady churn on a node (items deleted and added again), an export holds each item once and a first sync in small pages finishes whole"
+  )
+  func churn() async throws {
+    let folder = try NodeTests.Folder()
+    let cluster = try PostgresCluster.shared()
+    let items = (1...2_500).map { index in
+      Item(
+        id: ItemID("\(index)"),
+        fields: [
+          NodeTests.title: .text("Plant \(index)"), "type": .text("Weddings"),
+          "year": .number(Double(2000 + index % 20)),
+        ])
+    }
+    let address = try await NodeTests.catalog(
+      "sync_churn", on: cluster,
+      document: CatalogDocument(schema: try SeedCatalog.products.load().schema, items: items))
+    let node = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    let server = SiftServer(catalogs: [node])
+    let app = Application(
+      router: server.router(),
+      configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    let copy = folder.url.appendingPathComponent("copy.sqlite")
+    try await app.test(.live) { client in
+      let port = try #require(client.port)
+      // Items deleted and added again, each time at the end of catalog order, until told to stop.
+      let churn = Task {
+        var random = SplitMix64(seed: 2_500)
+        var count = 0
+        while !Task.isCancelled, count < 5_000 {
+          let id = ItemID("\(Int.random(in: 1...2_500, using: &random))")
+          _ = try? await node.commit(.delete(id))
+          _ = try? await node.commit(
+            .add(
+              id,
+              fields: [
+                NodeTests.title: .text("Churned \(id)"), "type": .text("Weddings"),
+                "year": .number(2020),
+              ]))
+          count += 1
+        }
+        return count
+      }
+      while node.version < 40 { try await Task.sleep(for: .milliseconds(20)) }
+      var lines: [String] = []
+      try await CatalogExport.write(node) { lines.append($0) }
+      let ids = lines.dropFirst().compactMap { line -> String? in
+        guard case .object(let members)? = try? JSONValue.parse(Data(line.utf8)) else { return nil }
+        switch members.first?.1 {
+        case .string(let text)?: return text
+        case .number(let number)?: return String(Int64(number))
+        default: return nil
+        }
+      }
+      #expect(ids.count == Set(ids).count, "each item once: \(ids.count - Set(ids).count) twice")
+      var sync = try CatalogSync(
+        from: URL(string: "http://127.0.0.1:\(port)/catalogs/sync_churn")!, to: copy)
+      sync.pageSize = 100
+      let first = try await sync.run()
+      #expect(first.isFirstCopy)
+      churn.cancel()
+      _ = await churn.value
+      _ = try await sync.run()
+      try await Self.expectSamePages(copy, node, "after the churn")
+      let held = try CatalogStore.open(at: copy).loadDocument().items.map(\.id)
+      #expect(held.count == 2_500 && Set(held).count == 2_500, "\(held.count)")
+    }
+    await node.close()
+  }
+
   /// The copy, opened as an app opens a catalog file, answers `NodeTests.queries` (and a few
   /// words of the edits) with the node's pages.
   static func expectSamePages(_ copy: URL, _ node: PostgresNode, _ context: String) async throws {

@@ -188,25 +188,6 @@ struct EditEndpointTests {
     }
   }
 
-  @Test("HEAD on a streamed answer (an export) says no length, as its GET does, over HTTP")
-  func headOfStreamedAnswer() async throws {
-    let (server, _, folder) = try Self.served()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let app = Application(router: server.router())
-    try await app.test(.live) { client in
-      var headers = HTTPFields()
-      headers[.authorization] = "Bearer \(Self.token)"
-      let get = try await client.execute(
-        uri: "/catalogs/products/export", method: .get, headers: headers
-      ) { ($0.status.code, $0.headers[.contentLength], $0.headers[.transferEncoding]) }
-      let head = try await client.execute(
-        uri: "/catalogs/products/export", method: .head, headers: headers
-      ) { ($0.status.code, $0.headers[.contentLength], $0.headers[.transferEncoding]) }
-      #expect(get.0 == 200 && head.0 == 200)
-      #expect(get.1 == nil && head.1 == nil, "no Content-Length: 0 for a body of unknown length")
-    }
-  }
-
   @Test(
     "an id that needs percent-encoding is read, changed and deleted at its encoded path",
     arguments: ["a b", "é", "x/y", "a#b", "%41", "a?b", "100%", "😀"])
