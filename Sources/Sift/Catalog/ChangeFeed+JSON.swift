@@ -119,19 +119,32 @@ extension Item {
   package var json: JSONValue {
     .object([
       ("id", .string(id.rawValue)),
-      ("fields", .object(fields.map { name, value in (name, value.json) })),
+      ("fields", fieldsJSON),
     ])
+  }
+
+  /// The item's fields as one JSON object, in name order: what a feed, a log entry and a
+  /// PostgreSQL row hold of it.
+  package var fieldsJSON: JSONValue {
+    .object(sorting: fields.map { ($0.key, $0.value.json) })
+  }
+
+  /// The item with `id` whose fields `json` holds as one object; nil for another value.
+  package init?(id: ItemID, fieldsJSON json: JSONValue) {
+    guard case .object(let members) = json else { return nil }
+    var fields: [String: FieldValue] = [:]
+    fields.reserveCapacity(members.count)
+    for (name, value) in members { fields[name] = FieldValue(json: value) }
+    self.init(id: id, fields: fields)
   }
 
   package init(json: JSONValue) throws(FeedReadingError) {
     let reader = FeedReader(json)
-    guard case .object(let members)? = json["fields"] else {
+    let id = ItemID(try reader.string("id"))
+    guard let fields = json["fields"], let item = Item(id: id, fieldsJSON: fields) else {
       throw FeedReadingError(reason: "an item without \"fields\"")
     }
-    var fields: [String: FieldValue] = [:]
-    fields.reserveCapacity(members.count)
-    for (name, value) in members { fields[name] = FieldValue(json: value) }
-    self.init(id: ItemID(try reader.string("id")), fields: fields)
+    self = item
   }
 }
 

@@ -3,8 +3,9 @@ import Foundation
 /// A request that the search running on a thread stop: a server whose deadline passed answers
 /// 503 and gives the search's thread back, rather than leave it ranking for a client that has
 /// gone. A search is one stretch of work with no await in it, so it looks at its stop between
-/// its steps (each alternative, each round of ranking more rows, each term); once stopped its
-/// rows are not whole, and its caller drops them (`isRequested` tells it).
+/// its steps (each alternative matched or ranked, each round of ranking more rows); once stopped
+/// its rows are not whole, and its caller drops them (`isRequested` tells it). A single match
+/// of one term runs to its end.
 package final class SearchStop: Sendable {
   private let requested = Locked(false)
 

@@ -258,7 +258,7 @@ public struct SearchController: Sendable {
   public var suggestions: [SearchToken] {
     guard isActive else { return [] }
     let offered = schema.suggestedTokens(
-      forText: text, excluding: tokens, known: collection.index.categorySpellings.values.sorted())
+      forText: text, excluding: tokens, known: collection.index.categorySpellings.values)
     return offered.count > 1 ? facets.ordering(offered) : offered
   }
 

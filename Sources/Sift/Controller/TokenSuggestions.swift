@@ -8,7 +8,8 @@ extension CatalogSchema {
   /// `known`: category values the catalog's items hold that its schema does not list (a value
   /// an edit added, "Ferret"), offered after the schema's, as the items spell them.
   public func suggestedTokens(
-    forText text: String, excluding present: [SearchToken], known: [String] = []
+    forText text: String, excluding present: [SearchToken],
+    known: some Sequence<String> = [String]()
   ) -> [SearchToken] {
     guard let fragment = Self.suggestionFragment(of: text) else { return [] }
     let folded = TextFolding.fold(fragment.word)
@@ -17,7 +18,8 @@ extension CatalogSchema {
     // A word of the token starts with the word typed; else one within its typo budget
     // ("#frnace" offers France), as a category's values are searched.
     var offered = suggestedTokens
-    if categoryField != nil, !known.isEmpty {
+    if categoryField != nil {
+      // Folded as the index keys them: only values the schema does not list are added.
       let listed = Set(offered.map { TextFolding.fold($0.text) })
       offered += known.filter { !listed.contains(TextFolding.fold($0)) }.sorted().map {
         SearchToken(text: $0, identifier: "category:\($0)")

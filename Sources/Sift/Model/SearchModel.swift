@@ -218,7 +218,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
       isPresented
       ? schema.catalog.suggestedTokens(
         forText: text, excluding: resolvedTokens.tokens,
-        known: collection.index.categorySpellings.values.sorted()
+        known: collection.index.categorySpellings.values
       ).map(schema.typedToken(for:)) : []
     if suggestions != suggestedTokens { suggestedTokens = suggestions }
     generation += 1

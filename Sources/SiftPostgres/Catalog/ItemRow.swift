@@ -35,22 +35,16 @@ struct ItemRow: Sendable {
 
   /// The item back from its JSON fields.
   static func item(id: String, fields json: String) throws(PostgresError) -> Item {
-    guard case .object(let members)? = try? JSONValue.parse(Data(json.utf8)) else {
-      throw .unsupported("item \"\(id)\": its fields are not a JSON object")
-    }
-    var fields: [String: FieldValue] = [:]
-    for (name, value) in members { fields[name] = FieldValue(json: value) }
-    return Item(id: ItemID(id), fields: fields)
+    guard let parsed = try? JSONValue.parse(Data(json.utf8)),
+      let item = Item(id: ItemID(id), fieldsJSON: parsed)
+    else { throw .unsupported("item \"\(id)\": its fields are not a JSON object") }
+    return item
   }
 
   /// Every one of `fields` as a JSON object, in name order: an import's record, whose
   /// stored fields the schema gets only once every record was read.
   static func json(_ fields: [String: FieldValue]) -> String {
-    var members: [(String, JSONValue)] = []
-    for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-      members.append((name, value.json))
-    }
-    return JSONValue.object(members).text
+    Item(id: "", fields: fields).fieldsJSON.text
   }
 
   /// The row in COPY's text format (`id`, `ord`, `fields`): tab-separated, backslash escapes.

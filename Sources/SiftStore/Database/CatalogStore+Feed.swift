@@ -268,17 +268,13 @@ extension CatalogStore {
   }
 }
 
-/// What an item held before a change, as the log keeps it: its fields as one JSON object.
+/// What an item held before a change, as the log keeps it: its fields as one JSON object
+/// (`Item.fieldsJSON`).
 enum FeedPrevious {
-  static func encode(_ item: Item) -> [UInt8] {
-    JSONValue.object(sorting: item.fields.map { ($0.key, $0.value.json) }).bytes
-  }
+  static func encode(_ item: Item) -> [UInt8] { item.fieldsJSON.bytes }
 
   /// The item back; nil when the bytes do not read as an object.
   static func decode(_ bytes: Data, id: ItemID) -> Item? {
-    guard case .object(let members)? = try? JSONValue.parse(bytes) else { return nil }
-    var fields: [String: FieldValue] = [:]
-    for (name, value) in members { fields[name] = FieldValue(json: value) }
-    return Item(id: id, fields: fields)
+    (try? JSONValue.parse(bytes)).flatMap { Item(id: id, fieldsJSON: $0) }
   }
 }

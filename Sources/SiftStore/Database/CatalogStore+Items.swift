@@ -233,10 +233,11 @@ extension CatalogStore {
     }
   }
 
-  /// The one INSERT of an item row, for edits and imports: id, position, then `columns`.
-  static func insertItemSQL(columns: [String]) -> String {
+  /// The one INSERT of an item row, for edits and imports: id, position, then `columns`;
+  /// `replacing`: a row with the id goes first (the item takes its new place).
+  static func insertItemSQL(columns: [String], replacing: Bool = false) -> String {
     """
-    INSERT INTO items (id, position\(columns.map { ", \($0)" }.joined()))
+    INSERT\(replacing ? " OR REPLACE" : "") INTO items (id, position\(columns.map { ", \($0)" }.joined()))
     VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
     """
   }
@@ -246,8 +247,12 @@ extension CatalogStore {
     "UPDATE items SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
   }
 
-  func insert(_ item: Item, position: Int64, schema: CatalogSchema, _ db: Database) throws {
-    let sql = Self.insertItemSQL(columns: schema.allFields.map { Self.column($0.name) })
+  func insert(
+    _ item: Item, position: Int64, schema: CatalogSchema, replacing: Bool = false,
+    _ db: Database
+  ) throws {
+    let sql = Self.insertItemSQL(
+      columns: schema.allFields.map { Self.column($0.name) }, replacing: replacing)
     var arguments: [DatabaseValue] = [item.id.rawValue.databaseValue, position.databaseValue]
     arguments += schema.allFields.map { Self.databaseValue(item[$0.name]) }
     try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))

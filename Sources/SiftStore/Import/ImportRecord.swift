@@ -26,6 +26,12 @@ enum RawValue {
     }
   }
 
+  /// An array's element that is not a string.
+  struct NotAString: Error {
+    var element: RawValue
+    var kindName: String { element.kindName }
+  }
+
   var kindName: String {
     switch self {
     case .null: "null"
@@ -85,16 +91,13 @@ extension ImportSpec {
       case .null: break
       case .string(let text): fields[name] = .text(text)
       case .array(let elements):
-        var strings: [String] = []
-        for element in elements {
-          guard case .string(let text) = element else {
-            return .failure(
-              "field \"\(name)\" must be a string or an array of strings; it holds \(element.kindName)"
-            )
-          }
-          strings.append(text)
+        switch Self.strings(elements) {
+        case .success(let strings): fields[name] = .texts(strings)
+        case .failure(let element):
+          return .failure(
+            "field \"\(name)\" must be a string or an array of strings; it holds \(element.kindName)"
+          )
         }
-        fields[name] = .texts(strings)
       case let other:
         return .failure(
           "field \"\(name)\" must be a string or an array of strings, not \(other.kindName)")
@@ -128,16 +131,15 @@ extension ImportSpec {
       case .string(let text): if !text.isEmpty { fields[categoryField] = .text(text) }
       case .array(let elements):
         // An item in several categories (a film's genres): each counts, each keeps it.
-        var values: [String] = []
-        for element in elements {
-          guard case .string(let text) = element else {
-            return .failure(
-              "category field \"\(categoryField)\" must be a string or an array of strings; it holds \(element.kindName)"
-            )
-          }
-          if !text.isEmpty { values.append(text) }
+        switch Self.strings(elements) {
+        case .success(let strings):
+          let values = strings.filter { !$0.isEmpty }
+          if !values.isEmpty { fields[categoryField] = .texts(values) }
+        case .failure(let element):
+          return .failure(
+            "category field \"\(categoryField)\" must be a string or an array of strings; it holds \(element.kindName)"
+          )
         }
-        if !values.isEmpty { fields[categoryField] = .texts(values) }
       case let other:
         return .failure(
           "category field \"\(categoryField)\" must be a string or an array of strings, not \(other.kindName)"
@@ -172,6 +174,19 @@ extension ImportSpec {
     var record = ImportRecord(line: line, id: id, fields: fields, idIsNumber: idIsNumber)
     record.numbersFromTexts = numbersFromTexts
     return .success(record)
+  }
+}
+
+extension ImportSpec {
+  /// The strings of an array, or the first element that is not one.
+  static func strings(_ elements: [RawValue]) -> Result<[String], RawValue.NotAString> {
+    var strings: [String] = []
+    strings.reserveCapacity(elements.count)
+    for element in elements {
+      guard case .string(let text) = element else { return .failure(.init(element: element)) }
+      strings.append(text)
+    }
+    return .success(strings)
   }
 }
 

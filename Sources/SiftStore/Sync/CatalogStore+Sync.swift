@@ -66,8 +66,7 @@ extension CatalogStore {
     try write { db in
       let schema = try Self.schema(db, path: path)
       for item in items {
-        _ = try Self.deleteItem(item.item.id, schema: schema, db)
-        try insert(item.item, position: item.position, schema: schema, db)
+        try insert(item.item, position: item.position, schema: schema, replacing: true, db)
       }
     }
   }
