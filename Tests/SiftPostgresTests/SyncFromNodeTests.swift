@@ -175,8 +175,11 @@ struct SyncFromNodeTests {
       _ = await churn.value
       _ = try await sync.run()
       try await Self.expectSamePages(copy, node, "after the churn")
+      // The churn may stop between a delete and its add: the node's own count is the truth.
       let held = try CatalogStore.open(at: copy).loadDocument().items.map(\.id)
-      #expect(held.count == 2_500 && Set(held).count == 2_500, "\(held.count)")
+      let count = node.count()
+      #expect(held.count == count && Set(held).count == count, "\(held.count) of \(count)")
+      #expect(count >= 2_499)
     }
     await node.close()
   }
