@@ -80,13 +80,14 @@ struct NoPopularityTests {
       ],
       expected: ["PANC", "9AK5"]),
     Case(
-      rule: "an exact match inside a word before near spellings at its start", query: "münchen",
+      rule: "near spellings at a word's start before an exact match inside a word",
+      query: "münchen",
       items: [
         airport("EDLN", "Mönchengladbach Airport", city: "Mönchengladbach"),
         airport("SCML", "Mulchen Airport", city: "Mulchen"),
         airport("EDNS", "Schwabmünchen Airfield", city: "Schwabmünchen"),
       ],
-      expected: ["EDNS", "SCML", "EDLN"]),
+      expected: ["SCML", "EDLN", "EDNS"]),
     Case(
       rule: "near a place: a title match nearby before one far away", query: "midway",
       items: [

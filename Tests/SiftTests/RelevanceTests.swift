@@ -54,12 +54,13 @@ struct RelevanceTests {
     Case(
       rule: "typing: a weak exact start before the near spellings it does not hold back",
       query: "sendia",
-      first: item("a", "Sendiaville", population: 100),
+      first: item("a", "Sendiaville", population: 50),
       second: item("b", "Sendai", population: 1_000_000)),
     Case(
-      rule: "typing: a match inside a word before a misspelt start of a value", query: "tolde",
-      first: item("a", "Batolder", population: 10),
-      second: item("b", "Toledo", population: 500)),
+      rule: "where words match: a misspelt word start before a match inside a word",
+      query: "tolde",
+      first: item("a", "Toledo", population: 10),
+      second: item("b", "Batolder", population: 500)),
     Case(
       rule: "exactness: an alternate name equal to a finished query before a longer title",
       query: "new york ",
@@ -123,7 +124,12 @@ struct RelevanceTests {
     // the "typing" cases popularity is what decides, and catalog order and the finished word's
     // exactness put `second` first.
     let ordered = test.rule.hasPrefix("popularity") || test.rule.hasPrefix("catalog")
-    let items = ordered ? [test.first, test.second] : [test.second, test.first]
+    // A magnitude is a place in the popularity order: among two items it says little, so the
+    // "typing" cases sit among 98 others of 100 people that match none of the queries.
+    let others = (0..<(test.rule.hasPrefix("typing") ? 98 : 0)).map {
+      Self.item("other \($0)", "Qq", population: 100)
+    }
+    let items = (ordered ? [test.first, test.second] : [test.second, test.first]) + others
     var collection = try FilteredCollection(
       schema: Self.schema(), items: items, typoTolerance: test.typos)
     collection.filter(by: SearchCriteria(text: test.query))
@@ -135,29 +141,33 @@ struct RelevanceTests {
       reference.rows(items: items, criteria: SearchCriteria(text: test.query)) == collection.rows)
   }
 
-  @Test("typing: only an exact start weighing 7 or more holds near spellings back")
+  @Test("typing: only an exact start weighing 4 or more holds near spellings back")
   func strongStartsHoldNearSpellingsBack() throws {
     func search(
       _ text: String, town: Double, ranking: RankingField? = RankingField("population")
     ) throws -> (rows: [ItemID], near: Bool) {
-      let items = [
-        Self.item("town", "Sendiaville", population: town),
-        Self.item("city", "Sendai", population: 10_000_000),
-      ]
+      // Among 20 items: the first two places are the most popular tenth (magnitude 2).
+      let items =
+        [
+          Self.item("town", "Sendiaville", population: town),
+          Self.item("city", "Sendai", population: 10_000_000),
+        ] + (1...18).map { Self.item("other \($0)", "Qq", population: Double($0) * 1_000) }
       var collection = try FilteredCollection(schema: Self.schema(ranking: ranking), items: items)
       collection.filter(by: SearchCriteria(text: text))
       let reference = ReferenceMatcher(schema: Self.schema(ranking: ranking))
       #expect(reference.rows(items: items, criteria: SearchCriteria(text: text)) == collection.rows)
       return (Array(collection.rows), collection.includesNearSpellings)
     }
-    // Sendiaville at 9,999 people weighs 4 + 2: weak, so near spellings are looked for, and
-    // Sendai (one edit) comes after the exact match.
-    #expect(try search("sendia", town: 9_999) == (["town", "city"], true))
-    // At 10,000 it weighs 5 + 2 = 7: strong, and nothing else is looked for.
-    #expect(try search("sendia", town: 10_000) == (["town"], false))
+    // Sendiaville at 17,500 people is third of 20, not among the most popular tenth: it weighs
+    // 1 + 2, weak, so near spellings are looked for, and Sendai (one edit) comes after it.
+    #expect(try search("sendia", town: 17_500) == (["town", "city"], true))
+    // At 18,500 it is second: magnitude 2, and 2 + 2 = 4 is strong; nothing else is looked for.
+    #expect(try search("sendia", town: 18_500) == (["town"], false))
+    // The same at a thousand times the people: a place, never the digits.
+    #expect(try search("sendia", town: 18_500_000) == (["town"], false))
     // Finished, or without a ranking field, every exact word start counts, as before.
-    #expect(try search("sendia ", town: 9_999) == (["town"], false))
-    #expect(try search("sendia", town: 9_999, ranking: nil) == (["town"], false))
+    #expect(try search("sendia ", town: 17_500) == (["town"], false))
+    #expect(try search("sendia", town: 17_500, ranking: nil) == (["town"], false))
   }
 
   @Test("popularity: descending by default, ascending on request, missing values last")
@@ -288,12 +298,12 @@ struct RelevanceTests {
     #expect(!explanation.ranksByAgreement)
     // Still typing: an alternate name equal to the word is a start like any other.
     collection.filter(by: SearchCriteria(text: "munchen"))
-    // 1,500,000 reaches 10^6: magnitude 7, and an alternate name equal to it 2 points;
-    // 15 - 9 = 6.
+    // The only item is first of one: magnitude 1, and an alternate name equal to the word 2
+    // points; 15 - 3 = 12.
     #expect(
       collection.explanation(forRow: 0)?.rank
-        == MatchRank(typos: 0, exactness: .startsValue, attribute: 6, position: 0))
-    #expect(collection.explanation(forRow: 0)?.typedWeight == .init(magnitude: 7, points: 2))
+        == MatchRank(typos: 0, exactness: .startsValue, attribute: 12, position: 0))
+    #expect(collection.explanation(forRow: 0)?.typedWeight == .init(magnitude: 1, points: 2))
     collection.filter(by: SearchCriteria(text: "munchen "))
     #expect(explanation.exactField == "alternates" && explanation.exactValue == "München")
     #expect(explanation.field == "alternates" && explanation.value == "München")

@@ -70,24 +70,71 @@ struct SynonymsTests {
     #expect(try JSONDecoder().decode(CatalogSchema.self, from: plain).synonyms.isEmpty)
   }
 
-  @Test("matches through a synonym come after the words typed, and say which synonym")
+  @Test(
+    "a synonym is a finished expression: whole words, ranked with what was typed when it is all"
+  )
   func rankedAfterTyped() throws {
     var collection = try FilteredCollection(
       schema: QueryParserTests.schema, items: try SeedCatalog.products.load().items)
     collection.synonyms = Synonyms([.init(group: ["flower", "rose"])])
     collection.filter(by: SearchCriteria(text: "flower"))
-    let titles = collection.rows.map { collection.item(id: $0)?["title"]?.strings.first ?? "" }
-    // Sunflower holds "flower" only inside a word, yet comes before both roses.
-    #expect(titles == ["Sunflower", "Red Rose", "White Rose"])
-    let typed = try #require(collection.explanation(forRow: 0))
-    #expect(typed.synonym == nil && !typed.rank.viaSynonym)
-    #expect(typed.aheadOfNext == "synonym")
-    let rose = try #require(collection.explanation(forRow: 1))
-    #expect(rose.synonym == "flower → rose" && rose.rank.viaSynonym)
+    func titles() -> [String] {
+      collection.rows.map { collection.item(id: $0)?["title"]?.strings.first ?? "" }
+    }
+    // The query is the synonym: the roses rank with its own matches, at word starts, before
+    // Sunflower, which holds "flower" only inside a word.
+    #expect(titles() == ["Red Rose", "White Rose", "Sunflower"])
+    let rose = try #require(collection.explanation(forRow: 0))
+    #expect(rose.synonym == "flower → rose" && !rose.rank.viaSynonym)
     #expect(rose.highlights.first?.ranges.map { String(rose.highlights[0].value[$0]) } == ["Rose"])
+    let last = try #require(collection.explanation(forRow: 1))
+    #expect(last.aheadOfNext == "word start")
+    // A synonym matches whole words only: "rose" finds the roses, and "flower" as a word —
+    // never Sunflower, where it is part of a word.
+    collection.filter(by: SearchCriteria(text: "rose"))
+    #expect(titles() == ["Red Rose", "White Rose"])
+    // Beside a word typed, a synonym ranks after what was typed.
+    collection.synonyms = Synonyms([
+      .init(group: ["flower", "rose"]), .init(group: ["red", "white"]),
+    ])
+    collection.filter(by: SearchCriteria(text: "red rose"))
+    #expect(titles() == ["Red Rose", "White Rose"])
+    let white = try #require(collection.explanation(forRow: 1))
+    #expect(white.synonym == "red → white" && white.rank.viaSynonym)
+    #expect(try #require(collection.explanation(forRow: 0)).aheadOfNext == "synonym")
     // Setting synonyms searches again: without them, only Sunflower.
     collection.synonyms = Synonyms()
+    collection.filter(by: SearchCriteria(text: "flower"))
     #expect(collection.rows.count == 1)
+  }
+
+  @Test("ny = new york: no prefixes in the expansion, and \"ny\" ranks New York on its own")
+  func expressionsNotPrefixes() throws {
+    let items = [
+      RelevanceTests.item("nyack", "Nyack", population: 7_000),
+      RelevanceTests.item("nyir", "Nyíregyháza", population: 116_000),
+      RelevanceTests.item("sunny", "Sunnyvale", population: 150_000),
+      RelevanceTests.item("nyc", "New York", alternates: ["New York City"], population: 8_000_000),
+    ]
+    var collection = try FilteredCollection(schema: RelevanceTests.schema(), items: items)
+    collection.synonyms = Synonyms([.init(group: ["ny", "new york"])])
+    // Finished, "new york" also finds what "ny" is a whole word of: nothing here.
+    collection.filter(by: SearchCriteria(text: "new york "))
+    #expect(collection.rows == ["nyc"])
+    // "ny" means New York as much as the names that start with it; the most popular first.
+    collection.filter(by: SearchCriteria(text: "ny"))
+    #expect(collection.rows.first == "nyc")
+    #expect(Set(collection.rows) == ["nyc", "nyack", "nyir", "sunny"])
+    let reference = ReferenceMatcher(
+      schema: {
+        var schema = RelevanceTests.schema()
+        schema.synonyms = collection.synonyms
+        return schema
+      }())
+    for text in ["new york ", "ny", "ny "] {
+      collection.filter(by: SearchCriteria(text: text))
+      #expect(reference.rows(items: items, criteria: SearchCriteria(text: text)) == collection.rows)
+    }
   }
 
   /// Random synonyms over the property tests' words.

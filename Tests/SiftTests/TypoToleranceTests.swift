@@ -116,20 +116,21 @@ struct TypoToleranceTests {
   @Test("a match found only inside a word does not hold near spellings back")
   func infixMatches() throws {
     // "exter" is inside "Dexter" (and nowhere at a word start): near spellings are looked for
-    // too. The exact match comes first, finished or still being typed; typed, the title that
-    // starts with a near spelling of it ranks as a start with one edit.
+    // too, and a near spelling of a word start comes before a match inside a word, finished or
+    // still being typed; typed, the title that starts with a near spelling of it ranks as a
+    // start with one edit.
     let schema = CatalogSchema(name: "t", fields: [.text("name")], titleField: "name")
     let items = ["Dexter", "Exeter"].enumerated().map {
       Item(id: ItemID(String($0)), fields: ["name": .text($1)])
     }
     var collection = try FilteredCollection(schema: schema, items: items)
     collection.filter(by: SearchCriteria(text: "exter "))
-    #expect(collection.rows == ["0", "1"])
+    #expect(collection.rows == ["1", "0"])
     #expect(collection.includesNearSpellings && collection.exactMatchCount == 1)
     collection.filter(by: SearchCriteria(text: "exter"))
-    #expect(collection.rows == ["0", "1"])
+    #expect(collection.rows == ["1", "0"])
     #expect(
-      collection.rank(atRow: 1)
+      collection.rank(atRow: 0)
         == .typedStart(
           magnitude: 0, points: 5, edits: 1,
           agreement: MatchRank.agreement(titleHoldsTerms: true, equalFields: 1)))

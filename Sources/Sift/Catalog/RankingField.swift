@@ -49,9 +49,4 @@ extension CatalogSchema {
   /// no magnitude says more popular, and every item's is 0.
   var weighsMagnitude: Bool { rankingField.map { !$0.isAscending } ?? false }
 
-  /// An item's magnitude from its ranking value: 0 without one, or when it does not weigh.
-  package func magnitude(ofPopularity popularity: Double?) -> Int {
-    guard weighsMagnitude, let popularity, !popularity.isNaN else { return 0 }
-    return MatchRank.magnitude(of: popularity)
-  }
 }

@@ -53,7 +53,8 @@ public struct MatchExplanation: Hashable, Sendable {
 
   /// A start's weight while the last word is typed: its sum decides, larger first.
   public struct TypedWeight: Hashable, Sendable {
-    /// The powers of ten, 1 to 10^9, the item's popularity reaches.
+    /// How far up the catalog's popularity order the item stands: 1 for any value, one more
+    /// for each tenth it is among (the most popular tenth 2, hundredth 3, …), up to 10.
     public var magnitude: Int
     /// 5 for a title equal to the query, 2 for a title starting with it or another value equal
     /// to it, else 0.
@@ -62,7 +63,7 @@ public struct MatchExplanation: Hashable, Sendable {
     /// `penaltyPerEdit` from the weight.
     public var edits: Int = 0
 
-    /// What an edit takes from the weight (6: as much as a millionfold popularity).
+    /// What an edit takes from the weight (6: as much as a millionfold higher place).
     public static var penaltyPerEdit: Int { MatchRank.typedEditPenalty }
 
     /// The sum: magnitude and points, less the edits' penalty. It may fall below 0 (a near
@@ -155,7 +156,7 @@ extension SearchCollection {
     }
     var typedWeight: MatchExplanation.TypedWeight?
     if request.isTyping, analysis.slot.rank.exactness == .startsValue {
-      let magnitude = schema.magnitude(ofPopularity: popularity(of: element))
+      let magnitude = slot.map { index.typingMagnitude(ofSlot: $0) } ?? 0
       typedWeight = .init(
         magnitude: magnitude, points: analysis.slot.typedPoints ?? 0,
         edits: analysis.slot.rank.typos)
@@ -218,6 +219,9 @@ extension MatchExplanation {
     from b: (rank: MatchRank, popularity: Double?, order: Int64), rankingField: String?
   ) -> String {
     let (first, second) = (a.rank.packed, b.rank.packed)
+    if (a.rank.exactness == .substring) != (b.rank.exactness == .substring) {
+      return "word start"
+    }
     if a.rank.viaSynonym != b.rank.viaSynonym { return "synonym" }
     if first >> 9 != second >> 9 { return "typos" }
     if a.rank.exactness != b.rank.exactness { return "exactness" }

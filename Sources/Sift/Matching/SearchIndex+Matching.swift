@@ -12,6 +12,9 @@ struct MatchPlan: Sendable {
     var number: Double?
     var numberColumns: [Int]
     var typo: TypoProbe?
+    /// Matched only as whole words, from a word's start to a word's end: a synonym is a
+    /// finished expression ("ny" for "new york" never finds Nyack).
+    var wholeWords = false
   }
 
   /// A term's letters and the edits it may have.
@@ -109,7 +112,8 @@ extension SearchIndex {
           number: text.field == nil ? text.number : nil,
           numberColumns: text.field == nil ? unfieldedNumbers : [],
           typo: term.isNegated || !request.typos.isEnabled
-            ? nil : Self.typoProbe(text, anchored: anchored))
+            ? nil : Self.typoProbe(text, anchored: anchored),
+          wholeWords: text.synonymOf != nil)
         condition = .text(probe)
         if !term.isNegated, ranked { rankProbes.append(probe) }
       case .number(let field, let predicate):
@@ -233,6 +237,12 @@ extension SearchIndex {
       slots.removeAll {
         matches(term.condition, slot: Int($0), nearSpellings: false) == term.isNegated
       }
+    }
+    // The paths above find where a needle occurs; a whole-words term holds only where it
+    // starts and ends a word.
+    for term in plan.terms {
+      guard case .text(let probe) = term.condition, probe.wholeWords else { continue }
+      slots.removeAll { matchesExactly(probe, slot: Int($0)) == term.isNegated }
     }
     return slots
   }
@@ -462,6 +472,10 @@ extension SearchIndex {
 
   private func matchesExactly(_ probe: MatchPlan.TextProbe, slot: Int) -> Bool {
     for column in probe.columns {
+      if probe.wholeWords {
+        if holdsWholeWords(probe.needle, in: columns[column], slot: slot) { return true }
+        continue
+      }
       if columns[column].slot(slot, contains: probe.needle) { return true }
       if probe.initials, let initialColumn = initialColumns[column],
         initialColumn.slot(slot, contains: probe.needle)
@@ -473,6 +487,27 @@ extension SearchIndex {
       for column in probe.numberColumns where numbers[column][slot] == number { return true }
     }
     return false
+  }
+
+  /// Whether `needle` occurs in the slot's values of `column` from a word's start to a word's
+  /// end ("new york" in "New York City", not in "New Yorker").
+  func holdsWholeWords(_ needle: [UInt8], in column: FoldedColumn, slot: Int) -> Bool {
+    needle.withUnsafeBufferPointer { needle in
+      column.withUnsafeBytes { bytes, starts in
+        let (start, end) = (Int(starts[slot]), Int(starts[slot + 1]))
+        var from = start
+        while let found = ByteSearch.firstOffset(of: needle, in: bytes, range: from..<end) {
+          let after = found + needle.count
+          if found == start || NearSpelling.isWordBoundary(bytes[found - 1]),
+            after == end || NearSpelling.isWordBoundary(bytes[after])
+          {
+            return true
+          }
+          from = found + 1
+        }
+        return false
+      }
+    }
   }
 
   /// The slot's word whose beginning is nearest the probe's term within its budget: the cost,

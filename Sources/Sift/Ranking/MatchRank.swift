@@ -1,7 +1,11 @@
 /// Where an item stands on the relevance rules that come before popularity (README, "How results
 /// are ordered"), compared in this order, each breaking the ties of the one before; popularity,
-/// then catalog order break what is left. Packed in 13 bits, so that ordering many matches is a
+/// then catalog order break what is left. Packed in 14 bits, so that ordering many matches is a
 /// counting sort.
+///
+/// First of all, whether every term starts a word: a match inside a word ("ose" in "Rose") comes
+/// after every match at word starts, near spellings of word starts included — "havna" finds
+/// Havana before Bhavnagar, whose letters merely hold it.
 ///
 /// Where each rule is decided:
 /// - via synonym and typos: by the matcher (`Matching/`, `Typos/`), which knows what it found;
@@ -77,11 +81,13 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   static let maximumAttribute = 15
   static let maximumPosition = 7
 
-  /// The rank in 13 bits, ordered as the rank is: via synonym (1), typos (3), exactness (2),
-  /// attribute (4), position (3). For a value equal to the query or starting with it, the
-  /// position bits hold how the item's fields agree with the query instead (`agreement`).
+  /// The rank in 14 bits, ordered as the rank is: inside a word (1: the exactness is
+  /// `substring`), via synonym (1), typos (3), exactness (2), attribute (4), position (3). For a
+  /// value equal to the query or starting with it, the position bits hold how the item's fields
+  /// agree with the query instead (`agreement`).
   package var packed: UInt16 {
-    (viaSynonym ? Self.synonymBit : 0)
+    (exactness == .substring ? Self.insideWordBit : 0)
+      | (viaSynonym ? Self.synonymBit : 0)
       | UInt16(min(typos, Self.maximumTypos)) << 9
       | UInt16(exactness.rawValue) << 7
       | UInt16(min(attribute, Self.maximumAttribute)) << 3
@@ -89,10 +95,13 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   }
 
   /// The number of distinct packed values.
-  static let packedCount = 1 << 13
+  static let packedCount = 1 << 14
 
   /// The packed rank's bit that says `viaSynonym`.
   static let synonymBit: UInt16 = 1 << 12
+
+  /// The packed rank's bit that says a term matched only inside a word: above every other.
+  static let insideWordBit: UInt16 = 1 << 13
 
   package init(packed: UInt16) {
     viaSynonym = packed & Self.synonymBit != 0

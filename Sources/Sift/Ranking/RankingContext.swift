@@ -124,24 +124,71 @@ extension SearchIndex {
     rankingColumn == nil || sort?.afterExactness == true
   }
 
-  /// Per power of ten 10^m (m = 0…9), how many items of the popularity order reach it: those
-  /// are its first ones, the order being by value, larger first, missing last. Empty without
-  /// a ranking field where larger is better (every magnitude is then 0).
+  /// Per power of ten 10^m (m = 0…9), how many of the first places of the popularity order
+  /// reach magnitude m + 1: an item reaches it when it is among the first V / 10^m of the V
+  /// items with a ranking value — the catalog's most popular tenth to the m — or ties with the
+  /// last of them. Empty without a ranking field where larger is better (every magnitude is
+  /// then 0).
   ///
-  /// - Complexity: ten binary searches over the order.
+  /// The magnitude reads the item's place, never its value: multiplying every value by 1,000,
+  /// or replacing each by its rank, leaves every order the same. A catalog whose popularity is
+  /// a rating count up to 341 weighs like one of millions of people, and items with equal
+  /// values weigh the same.
+  ///
+  /// - Complexity: eleven binary searches over the order.
   func magnitudeStarts() -> [UInt32] {
     guard let rankingColumn, schema.weighsMagnitude, !popularityOrder.isEmpty else { return [] }
     let values = numbers[rankingColumn]
-    var power = 1.0
-    return (0..<10).map { _ in
-      defer { power *= 10 }
-      var (low, high) = (0, popularityOrder.count)
+    func value(atPlace place: Int) -> Double { values[Int(popularityOrder[place])] }
+    /// The first place past `limit` whose value is below `floor` (or missing).
+    func firstBelow(_ floor: Double, from limit: Int, to end: Int) -> Int {
+      var (low, high) = (limit, end)
       while low < high {
         let mid = (low + high) / 2
-        if values[Int(popularityOrder[mid])] >= power { low = mid + 1 } else { high = mid }
+        if value(atPlace: mid) >= floor { low = mid + 1 } else { high = mid }
       }
-      return UInt32(low)
+      return low
     }
+    // Items without a value come last in the order.
+    var (low, high) = (0, popularityOrder.count)
+    while low < high {
+      let mid = (low + high) / 2
+      if value(atPlace: mid).isNaN { high = mid } else { low = mid + 1 }
+    }
+    let valued = low
+    guard isLive.areAllLive else { return liveMagnitudeStarts(valued: valued, values) }
+    var reach = valued
+    return (0..<10).map { _ in
+      defer { reach /= 10 }
+      guard reach > 0 else { return 0 }
+      return UInt32(firstBelow(value(atPlace: reach - 1), from: reach, to: valued))
+    }
+  }
+
+  /// `magnitudeStarts` when some slots are dead (an edited item's old slot waits for the next
+  /// compaction): counted over the live items alone, so that an edit moves no other item's
+  /// magnitude. One pass over the first `valued` places of the order.
+  private func liveMagnitudeStarts(valued: Int, _ values: IndexBuffer<Double>) -> [UInt32] {
+    var live: [Int] = []
+    live.reserveCapacity(valued)
+    for place in 0..<valued where isLive[Int(popularityOrder[place])] { live.append(place) }
+    var reach = live.count
+    return (0..<10).map { _ in
+      defer { reach /= 10 }
+      guard reach > 0 else { return 0 }
+      let floor = values[Int(popularityOrder[live[reach - 1]])]
+      var place = live[reach - 1] + 1
+      while place < valued, values[Int(popularityOrder[place])] >= floor { place += 1 }
+      return UInt32(place)
+    }
+  }
+
+  /// The magnitude (`MatchRank.magnitude`) of the item in `slot`: what `--explain` prints.
+  package func typingMagnitude(ofSlot slot: Int) -> Int {
+    let starts = magnitudeStarts()
+    guard !starts.isEmpty, popularityRanks.indices.contains(slot) else { return 0 }
+    let place = popularityRanks[slot]
+    return starts.count { place < $0 }
   }
 
   /// Calls `body` with every text column (and its initials) as raw memory.

@@ -133,9 +133,15 @@ package struct MatchRequest: Hashable, Sendable {
     return expanded
   }
 
-  /// Whether this alternative holds a synonym rather than only what was typed.
+  /// Whether this alternative holds a synonym beside what was typed: its items rank after
+  /// those of what was typed. Not when a synonym stands for every word typed — "ny" with
+  /// `ny = new york` means New York as much as it means the values that equal "ny", and ranks
+  /// it with its own exact matches.
   package var viaSynonym: Bool {
-    terms.contains { $0.flattened.contains { $0.textCondition?.synonymOf != nil } }
+    let text = searchedByUser.flatMap(\.flattened).filter { !$0.isNegated }.compactMap(
+      \.textCondition)
+    let synonyms = text.filter { $0.synonymOf != nil }
+    return !synonyms.isEmpty && synonyms.count < text.count
   }
 
   /// The words of a plain, positive text term that holds punctuation; nil for any other term.
@@ -194,8 +200,8 @@ extension CatalogSchema {
 /// it: "exter" inside "Dexter" is a match, but no sign that the person did not mean "Exeter",
 /// so near spellings are still looked for (and rank after the exact matches). While a one-word
 /// query is typed in a catalog whose ranking field weighs (`MatchRequest.isTyping`), only an
-/// exact start weighing 7 or more counts (`MatchRank.typedStart`: a title starting with the
-/// query, of 10,000 people or more).
+/// exact start weighing 4 or more counts (`MatchRank.typedStart`: a title starting with the
+/// query, of an item among the catalog's most popular tenth).
 public struct TypoTolerance: Hashable, Sendable {
   public var isEnabled: Bool
   /// Near spellings are looked for while exact matches are fewer than this.

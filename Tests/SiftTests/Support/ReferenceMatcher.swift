@@ -8,14 +8,46 @@ import Foundation
 struct ReferenceMatcher {
   let schema: CatalogSchema
   var typos: TypoTolerance = .automatic
+  /// Each item's magnitude while a word is typed, from its place among the catalog's items
+  /// (`magnitudes(of:)`): set by `rankedRows` for the items it ranks.
+  var magnitudes: [ItemID: Int] = [:]
 
   func rows(items: [Item], criteria: SearchCriteria) -> [ItemID] {
     rankedRows(items: items, criteria: criteria).map(\.id)
   }
 
+  /// The README's magnitude, plainly: with a ranking field where larger is better, an item
+  /// whose value fewer than V / 10^m items exceed (V: the items with a value) reaches
+  /// magnitude m + 1, for m = 0…9. Its place, never its value.
+  func magnitudes(of items: [Item]) -> [ItemID: Int] {
+    guard let ranking = schema.rankingField, !ranking.isAscending else { return [:] }
+    let values = items.compactMap { item in item[ranking.field].indexedNumber.map { (item.id, $0) }
+    }
+    var result: [ItemID: Int] = [:]
+    for (id, value) in values {
+      let above = values.count { $0.1 > value }
+      var reach = values.count
+      var magnitude = 0
+      for _ in 0..<10 {
+        if above < reach { magnitude += 1 }
+        reach /= 10
+      }
+      result[id] = magnitude
+    }
+    return result
+  }
+
   /// The matching items with their rank tuples, best first; `nearSpellings` tells whether near
   /// spellings were looked for.
   func rankedRows(items: [Item], criteria: SearchCriteria) -> [(id: ItemID, rank: [Int])] {
+    var matcher = self
+    matcher.magnitudes = magnitudes(of: items)
+    return matcher.rankedRowsWithMagnitudes(items: items, criteria: criteria)
+  }
+
+  private func rankedRowsWithMagnitudes(items: [Item], criteria: SearchCriteria) -> [(
+    id: ItemID, rank: [Int]
+  )] {
     var resolved = ResolvedCriteria(criteria, schema: schema)
     resolved.query.terms = Self.withSynonyms(resolved.query.terms, schema.synonyms)
     if resolved.allTerms.contains(where: { $0.alternatives != nil }) {
@@ -24,7 +56,7 @@ struct ReferenceMatcher {
     // Exact matches count toward the threshold when every term starts a word (exactness < 3),
     // or all of them when infix matches count.
     // While a one-word query that may have typos is typed in a catalog where popularity
-    // weighs, only a start without typos weighing 7 or more (attribute 8 or less) counts.
+    // weighs, only a start without typos weighing 4 or more (attribute 11 or less) counts.
     let positiveText = resolved.allTerms.filter { !$0.isNegated && $0.textCondition != nil }
     let strongStartsOnly =
       resolved.query.endsInTypedWord && positiveText.count == 1
@@ -33,7 +65,7 @@ struct ReferenceMatcher {
       guard matches($0, resolved, nearSpellings: false) else { return false }
       if typos.countsInfixMatches { return true }
       let rank = rank($0, resolved, nearSpellings: false)
-      return strongStartsOnly ? rank[0] == 0 && rank[1] == 1 && rank[2] <= 8 : rank[1] < 3
+      return strongStartsOnly ? rank[0] == 0 && rank[1] == 1 && rank[2] <= 11 : rank[1] < 3
     }
     // Near spellings look for a term with punctuation word by word.
     let split = Self.splitForNearSpellings(resolved)
@@ -68,7 +100,8 @@ struct ReferenceMatcher {
     let ranking = schema.rankingField
     return items.enumerated().compactMap { entry -> (ItemID, [Int], Double, Int)? in
       let ranks = alternatives.filter { matches(entry.element, $0.criteria) }.map {
-        [$0.synonym ? 1 : 0] + Self.orderKey(rank(entry.element, $0.criteria, nearSpellings: false))
+        let rank = rank(entry.element, $0.criteria, nearSpellings: false)
+        return [rank[1] == 3 ? 1 : 0, $0.synonym ? 1 : 0] + rank
       }
       guard let best = ranks.min(by: { $0.lexicographicallyPrecedes($1) }) else { return nil }
       let popularity = ranking.flatMap { (entry.element[$0.field]).indexedNumber }
@@ -79,7 +112,7 @@ struct ReferenceMatcher {
       $0.1.lexicographicallyPrecedes($1.1)
         || ($0.1 == $1.1 && ($0.2, $0.3) < ($1.2, $1.3))
     }
-    .map { ($0.0, Array($0.1.dropFirst())) }
+    .map { ($0.0, Array($0.1.dropFirst(2))) }
   }
 
   /// The README's synonym rule, plainly: left to right, the longest run of plain positive terms
@@ -172,7 +205,10 @@ struct ReferenceMatcher {
         criteria.query.terms = text
         criteria.tokenTerms = tokens
         criteria.query.text += " "
-        let synonym = (text + tokens).contains { $0.textCondition?.synonymOf != nil }
+        // Not when a synonym stands for every word: the query equals the synonym.
+        let words = (text + tokens).filter { !$0.isNegated }.compactMap(\.textCondition)
+        let synonyms = words.count { $0.synonymOf != nil }
+        let synonym = synonyms > 0 && synonyms < words.count
         result.append((criteria, synonym))
       }
     }
@@ -200,9 +236,9 @@ struct ReferenceMatcher {
     return split
   }
 
-  /// How a rank tuple orders: as it reads (typos first: a near spelling never before an exact
-  /// match).
-  static func orderKey(_ rank: [Int]) -> [Int] { rank }
+  /// How a rank tuple orders: a match inside a word (exactness 3) after every other, then as
+  /// it reads (typos first: a near spelling of a word start never before an exact one).
+  static func orderKey(_ rank: [Int]) -> [Int] { [rank[1] == 3 ? 1 : 0] + rank }
 
   /// The README's agreement of an item whose value equals or starts with the query: twice 3
   /// less the fields with a value equal to the query (at most 3), plus 1 unless the title holds
@@ -243,11 +279,13 @@ struct ReferenceMatcher {
         hit =
           fields.contains { field in
             (item[field]).indexedStrings.contains { string in
-              Self.contains(Array(TextFolding.fold(string).utf8), needle)
-                || (condition.matchesInitials
-                  && TextFolding.initialConsonants(of: string).map {
-                    Self.contains(Array($0.utf8), needle)
-                  } == true)
+              condition.synonymOf != nil
+                ? Self.containsWholeWords(Array(TextFolding.fold(string).utf8), needle)
+                : Self.contains(Array(TextFolding.fold(string).utf8), needle)
+                  || (condition.matchesInitials
+                    && TextFolding.initialConsonants(of: string).map {
+                      Self.contains(Array($0.utf8), needle)
+                    } == true)
             }
           }
           || (condition.field == nil
@@ -383,12 +421,7 @@ struct ReferenceMatcher {
       }
       allWordStarts = allWordStarts && wordStart
     }
-    var magnitude = 0
-    if let ranking = schema.rankingField, !ranking.isAscending,
-      let value = item[ranking.field].indexedNumber
-    {
-      magnitude = (0...9).filter { value >= pow(10, Double($0)) }.count
-    }
+    let magnitude = magnitudes[item.id] ?? 0
     if resolved.query.endsInTypedWord, !equals, !startsValue, nearSpellings, typoCount > 0,
       terms.count == 1, let budget = Self.typoBudget(terms[0])
     {
@@ -432,7 +465,7 @@ struct ReferenceMatcher {
     }
     if resolved.query.endsInTypedWord, equals || startsValue {
       // The last word is being typed: every value equal to the query or starting with it is a
-      // start, weighed by the powers of ten the popularity reaches (up to 10^9) and 5 points
+      // start, weighed by its magnitude (its place in the popularity order) and 5 points
       // for a title equal to the query, 2 for a title starting with it or another value equal.
       let titleEquals = equals && equalAttribute == 0
       let titleStarts = titleEquals || (startsValue && startingAttribute == 0)
@@ -532,6 +565,15 @@ struct ReferenceMatcher {
 
   static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     !offsets(haystack, needle).isEmpty
+  }
+
+  /// Whether `needle` occurs from a word's start to a word's end: how a synonym matches.
+  static func containsWholeWords(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    offsets(haystack, needle).contains { offset in
+      let end = offset + needle.count
+      return (offset == 0 || isBoundary(haystack[offset - 1]))
+        && (end == haystack.count || isBoundary(haystack[end]))
+    }
   }
 
   static func offsets(_ haystack: [UInt8], _ needle: [UInt8]) -> [Int] {

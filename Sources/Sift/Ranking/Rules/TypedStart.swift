@@ -5,7 +5,7 @@
 extension MatchRank {
   /// The points a title equal to a word being typed adds to its item's magnitude, and those
   /// of a title starting with it or another value equal to it (`typedPoints`): as if the item
-  /// were 100,000 and 100 times as popular. Found on the relevance benchmark
+  /// stood 100,000 and 100 times higher in the popularity order. Found on the relevance benchmark
   /// (`Benchmarks/README.md`, issue 29).
   static let typedTitleEqualPoints = 5
   static let typedStartPoints = 2
@@ -18,28 +18,16 @@ extension MatchRank {
     titleEquals ? typedTitleEqualPoints : titleStarts || valueEquals ? typedStartPoints : 0
   }
 
-  /// How many of the powers of ten 1, 10, … 10^9 a popularity reaches (0 to 10): its order of
-  /// magnitude, which a title match can outweigh (`CatalogSchema.magnitude(ofPopularity:)`
-  /// says when it counts).
-  package static func magnitude(of popularity: Double) -> Int {
-    var count = 0
-    var power = 1.0
-    while count < 10, popularity >= power {
-      count += 1
-      power *= 10
-    }
-    return count
-  }
-
   /// What an edit takes from the weight of a value that starts a word being typed only with
-  /// typos (`typedStart(magnitude:points:edits:)`): as much as a millionfold popularity.
+  /// typos (`typedStart(magnitude:points:edits:)`): as much as a millionfold higher place.
   /// Found on the relevance benchmark (`Benchmarks/README.md`, issue 29).
   static let typedEditPenalty = 6
 
   /// The weight from which an exact start of a one-word query being typed is strong enough
   /// evidence that near spellings are not looked for (`isStrongTypedStart`): a title starting
-  /// with the query of a place of 10,000 people or more, say. Found on the relevance benchmark.
-  static let strongTypedWeight = 7
+  /// with the query of an item among the catalog's most popular tenth (magnitude 2), or a title
+  /// equal to it. A place, never a value: it means the same in every catalog.
+  static let strongTypedWeight = 4
 
   /// Whether this exact start of a one-word query being typed weighs `strongTypedWeight` or
   /// more: only such a match counts toward the typo threshold then (`TypoTolerance`).
