@@ -7,7 +7,10 @@ Usage: airports.py --sift PATH [--out DIR]
 
 The catalog is imported as a person would:
   sift import airports.jsonl --catalog airports.sqlite --title name --text city --text region \
-      --text iata --text icao --category country --id icao --location latitude,longitude
+      --other-names iata --other-names icao --category country --id icao \
+      --location latitude,longitude
+(a code names an airport as its title does: `--other-names` ranks it like the title; the city
+and the region describe it).
 
 The queries (JUDGED below) are written by hand, each with the airports a person would accept:
   place     a city's name: its main airport(s) (London: Heathrow, Gatwick, Stansted, City, Luton)
@@ -189,7 +192,8 @@ def main():
             f.write(json.dumps(a, ensure_ascii=False) + "\n")
     if not os.path.exists(catalog):
         subprocess.run([args.sift, "import", source, "--catalog", catalog, "--title", "name",
-                        "--text", "city", "--text", "region", "--text", "iata", "--text", "icao",
+                        "--text", "city", "--text", "region", "--other-names", "iata",
+                        "--other-names", "icao",
                         "--category", "country", "--id", "icao", "--location",
                         "latitude,longitude"], check=True, capture_output=True)
     fts = build_fts(airports)

@@ -220,7 +220,7 @@ struct ImportCommandTests {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     let (text, good, refused) = Self.fileWithGaps(seed: 67)
-    let file = try sift.write("towns.jsonl", text)
+    _ = try sift.write("towns.jsonl", text)
     try #require(refused.count > RejectedLines.shown, "the seed makes enough refusals")
 
     // All or nothing stays the default: the first refusal fails the import, nothing is made.

@@ -16,6 +16,34 @@ struct ImportTests {
       .appendingPathComponent("Fixtures/cities-sample.jsonl")
   }
 
+  @Test("a --text field that holds each item's title among its values is found to name it")
+  func otherNamesFound() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    // The cities: alternates hold each city's own name; found, and ranked like the title.
+    #expect(
+      CatalogImporter.otherNameFields(in: Self.citySample, spec: Self.citySpec) == ["alternates"])
+    // Genres never hold a film's title; tags that hold it in a few records are not enough.
+    let movies = folder.file("movies.jsonl")
+    let lines = (0..<20).map { index -> String in
+      let tag = index < 5 ? "Film \(index)" : "cult"
+      return
+        "{\"title\": \"Film \(index)\", \"genres\": [\"Drama\", \"War\"], \"tags\": [\"\(tag)\"]}"
+    }
+    try lines.joined(separator: "\n").write(to: movies, atomically: true, encoding: .utf8)
+    let spec = ImportSpec(titleField: "title", textFields: ["genres", "tags"])
+    #expect(CatalogImporter.otherNameFields(in: movies, spec: spec).isEmpty)
+    // An import keeps what it found, and a catalog read back ranks by it.
+    var cities = Self.citySpec
+    cities.otherNameFields = CatalogImporter.otherNameFields(in: Self.citySample, spec: cities)
+    let url = folder.file("cities.sqlite")
+    _ = try CatalogImporter.run(file: Self.citySample, into: url, spec: cities)
+    let store = try CatalogStore.open(at: url)
+    defer { try? store.close() }
+    #expect(try store.loadSchema().field(named: "alternates")?.namesItem == true)
+    #expect(try store.loadSchema().field(named: "name")?.namesItem == false)
+  }
+
   @Test("real cities: JSON Lines with arrays, numbers and many categories")
   func cities() throws {
     let folder = try TemporaryFolder()

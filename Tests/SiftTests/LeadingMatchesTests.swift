@@ -100,7 +100,9 @@ struct LeadingMatchesTests {
       }
     }
     #expect(collection.index.leadingMatches != nil, "compacted: the edits test nothing")
-    #expect(answered > 300)
+    // After an edit only the finished needles' lists answer: a typed one's ranks weigh each
+    // item's place in the popularity order, which the edits move.
+    #expect(answered > 40)
     // Archived again, the edited index keeps the lists a fresh build of its items makes.
     let fresh = try FilteredCollection(schema: schema, items: items)
     #expect(

@@ -279,10 +279,11 @@ struct NearTests {
     let second = try #require(collection.explanation(forRow: 1))
     #expect(second.aheadOfNext == "distance")
     let third = try #require(collection.explanation(forRow: 2))
-    #expect(third.aheadOfNext == "attribute")
+    #expect(third.aheadOfNext == "exactness")
     collection.filter(by: SearchCriteria(text: "springfield ", near: nil))
-    // Without a place, the values equal to the query first, the title's before the tags'.
-    #expect(Array(collection.rows) == ["far", "near", "tagged", "start"])
+    // Without a place, the titles equal to the query first, then the title that starts with
+    // it: the tags describe the item, and their value equal to the query comes after a name.
+    #expect(Array(collection.rows) == ["far", "near", "start", "tagged"])
     collection.filter(
       by: SearchCriteria(text: "springfield ", sort: .distance, near: SearchNear(place)))
     #expect(Array(collection.rows) == ["tagged", "start", "near", "far"])

@@ -11,7 +11,9 @@ struct NoPopularityTests {
   static let schema = CatalogSchema(
     name: "airports",
     fields: [
-      .text("name"), .text("city"), .text("region"), .text("iata"), .category("country"),
+      // A code names an airport as its title does; its city and region describe it.
+      .text("name"), .text("city"), .text("region"), .text("iata", names: true),
+      .category("country"),
       .number("lat", searchable: false), .number("lon", searchable: false),
     ],
     titleField: "name", categoryField: "country",
@@ -87,7 +89,7 @@ struct NoPopularityTests {
         airport("SCML", "Mulchen Airport", city: "Mulchen"),
         airport("EDNS", "Schwabmünchen Airfield", city: "Schwabmünchen"),
       ],
-      expected: ["SCML", "EDLN", "EDNS"]),
+      expected: ["EDLN", "SCML", "EDNS"]),
     Case(
       rule: "near a place: a title match nearby before one far away", query: "midway",
       items: [
@@ -120,7 +122,7 @@ struct NoPopularityTests {
   }
 
   /// The same rules in a shop's catalog: name, brand, tags; no popularity.
-  @Test("a shop: the brand equal to the query besides the name, before the name alone")
+  @Test("a shop: names decide, the brand and tags equal to the query agree")
   func shop() throws {
     let schema = CatalogSchema(
       name: "shop", fields: [.text("name"), .text("brand"), .text("tags")], titleField: "name")
@@ -139,10 +141,10 @@ struct NoPopularityTests {
     let reference = ReferenceMatcher(schema: schema)
     for query in ["ginger", "ginger "] {
       collection.filter(by: SearchCriteria(text: query))
-      // Beer: brand and tags equal, and its name; Ale: tags equal, and its name; Soda: tags
-      // equal, not its name; Snaps: its name alone. Typed, all weigh 2 and the agreement
-      // decides; finished, the brand's equal value first, then the tags', then a start.
-      #expect(collection.rows == ["4", "3", "2", "1"], "\(query)")
+      // Beer: its name starts with the word, and brand and tags equal it; Ale: its name, and
+      // tags; Snaps: its name alone — the names decide, the equal values agree. Soda's tags
+      // describe it: a value equal to the query there comes after every name that starts so.
+      #expect(collection.rows == ["4", "3", "1", "2"], "\(query)")
       #expect(
         reference.rows(items: items, criteria: SearchCriteria(text: query)) == collection.rows,
         "\(query)")
@@ -156,9 +158,10 @@ struct NoPopularityTests {
     let first = try #require(collection.explanation(forRow: 0))
     #expect(first.ranksByAgreement)
     #expect(first.rank.titleHoldsTerms == true && first.rank.equalFields == 2)
-    #expect(first.aheadOfNext == "title")
+    // Dübendorf's city and region equal the query, but they describe it: word starts.
+    #expect(first.aheadOfNext == "exactness")
     let second = try #require(collection.explanation(forRow: 1))
-    #expect(second.rank.titleHoldsTerms == false && second.rank.equalFields == 2)
-    #expect(second.aheadOfNext == "equal fields")
+    #expect(second.rank.exactness == .wordStarts && second.rank.titleHoldsTerms == nil)
+    #expect(second.aheadOfNext == "attribute")
   }
 }

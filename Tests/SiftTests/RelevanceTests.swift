@@ -11,14 +11,19 @@ struct RelevanceTests {
   static func schema(ranking: RankingField? = RankingField("population")) -> CatalogSchema {
     CatalogSchema(
       name: "places",
-      fields: [.text("name"), .text("alternates"), .number("population"), .category("country")],
+      fields: [
+        .text("name"), .text("alternates", names: true), .text("region"), .number("population"),
+        .category("country"),
+      ],
       titleField: "name", categoryField: "country", rankingField: ranking)
   }
 
   static func item(
-    _ id: String, _ name: String, alternates: [String] = [], population: Double? = nil
+    _ id: String, _ name: String, alternates: [String] = [], region: String? = nil,
+    population: Double? = nil
   ) -> Item {
     var fields: [String: FieldValue] = ["name": .text(name), "alternates": .texts(alternates)]
+    if let region { fields["region"] = .text(region) }
     if let population { fields["population"] = .number(population) }
     return Item(id: ItemID(id), fields: fields)
   }
@@ -76,18 +81,36 @@ struct RelevanceTests {
       first: item("a", "Red Rose", population: 10), second: item("b", "Primrose", population: 500)
     ),
     Case(
-      rule: "attribute: the title before another field", query: "lyon ",
-      first: item("a", "Lyonville", population: 10),
-      second: item("b", "Villeurbanne", alternates: ["Lyonville"], population: 500)),
+      rule: "exactness: a finished word whole before a word it only begins", query: "seven ",
+      first: item("a", "The Seven Samurai", population: 10),
+      second: item("b", "Seventh Seal", population: 500)),
+    Case(
+      rule: "exactness: a value that starts with the finished word, whole", query: "seven ",
+      first: item("a", "Seven Pounds", population: 10),
+      second: item("b", "Seventh Seal", population: 500)),
+    Case(
+      rule: "exactness: each finished word whole, the last one typed", query: "new yor",
+      first: item("a", "Escape from New York", population: 10),
+      second: item("b", "Newport Yorkshire", population: 500)),
+    Case(
+      rule: "attribute: a name before a field that describes the item", query: "lyon ",
+      first: item("a", "Old Lyon", population: 10),
+      second: item("b", "Villeurbanne", region: "Old Lyon", population: 500)),
+    Case(
+      rule: "exactness: a name starting with the query before a describing value equal to it",
+      query: "lyon ",
+      first: item("a", "Lyon Centre", population: 10),
+      second: item("b", "Villeurbanne", region: "Lyon", population: 500)),
     Case(
       rule: "attribute: the field of the value equal to the query, not of a word elsewhere",
       query: "asmar",
       first: item("a", "Āsmār", population: 10),
       second: item("b", "Asmara", alternates: ["Asmar"], population: 500)),
     Case(
-      rule: "attribute: the field of the value starting with a finished query", query: "san jo ",
-      first: item("a", "San José del Monte", population: 10),
-      second: item("b", "Jose Panganiban", alternates: ["San Jose Panganiban"], population: 500)),
+      rule: "popularity: a title and another name starting with a finished query are names alike",
+      query: "san jo ",
+      first: item("a", "Jose Panganiban", alternates: ["San Jose Panganiban"], population: 500),
+      second: item("b", "San José del Monte", population: 10)),
     Case(
       rule: "typing: the title equal to the word being typed before a more popular start",
       query: "war",
@@ -105,9 +128,9 @@ struct RelevanceTests {
         "a", "Jose Panganiban", alternates: ["San Jose Panganiban"], population: 500_000),
       second: item("b", "San José del Monte", population: 10)),
     Case(
-      rule: "position: an earlier word before a later one", query: "rose",
-      first: item("a", "Old Rose", population: 10),
-      second: item("b", "Big Old Rose", population: 500)),
+      rule: "popularity: before word position", query: "rose",
+      first: item("a", "Big Old Rose", population: 500),
+      second: item("b", "Old Rose", population: 10)),
     Case(
       rule: "popularity: more people first", query: "paris",
       first: item("a", "Paris", population: 2_000_000),
@@ -139,6 +162,56 @@ struct RelevanceTests {
     reference.typos = test.typos
     #expect(
       reference.rows(items: items, criteria: SearchCriteria(text: test.query)) == collection.rows)
+  }
+
+  @Test("roles: a describing value equal to the query never beats a name that starts with it")
+  func describingFields() throws {
+    let schema = CatalogSchema(
+      name: "movies", fields: [.text("title"), .text("genres"), .number("votes")],
+      titleField: "title", rankingField: RankingField("votes"))
+    func movie(_ id: String, _ title: String, genres: [String], votes: Double) -> Item {
+      Item(
+        id: ItemID(id),
+        fields: ["title": .text(title), "genres": .texts(genres), "votes": .number(votes)])
+    }
+    // Stripes is a War film, and far more voted for; War of the Worlds is named so.
+    let items =
+      [
+        movie("stripes", "Stripes", genres: ["Comedy", "War"], votes: 40_000),
+        movie("worlds", "War of the Worlds", genres: ["Sci-Fi"], votes: 300),
+        movie("games", "WarGames", genres: ["Thriller"], votes: 200),
+      ] + (0..<20).map { movie("other \($0)", "Qq", genres: ["Drama"], votes: 1_000) }
+    var collection = try FilteredCollection(schema: schema, items: items)
+    let reference = ReferenceMatcher(schema: schema)
+    // Typed, WarGames starts with the word too; finished, "war" is a whole word of Stripes'
+    // genres, and only begins WarGames.
+    for (query, expected) in [
+      ("war", ["worlds", "games", "stripes"]), ("war ", ["worlds", "stripes", "games"]),
+    ] {
+      collection.filter(by: SearchCriteria(text: query))
+      #expect(collection.rows.map(\.description) == expected, "\(query)")
+      #expect(
+        reference.rows(items: items, criteria: SearchCriteria(text: query)) == collection.rows)
+    }
+  }
+
+  @Test("roles: an other name equal to the query is a name, as the title is")
+  func otherNames() throws {
+    let items =
+      [
+        Self.item("hamlet", "Wien", population: 40),
+        Self.item("vienna", "Vienna", alternates: ["Wien", "Vídeň"], population: 1_900_000),
+      ] + (0..<20).map { Self.item("other \($0)", "Qq", population: 1_000) }
+    var collection = try FilteredCollection(schema: Self.schema(), items: items)
+    collection.filter(by: SearchCriteria(text: "wien "))
+    // Both names equal the word: popularity decides.
+    #expect(Array(collection.rows) == ["vienna", "hamlet"])
+    // Were the alternates a field that describes the item, the hamlet's name would come first.
+    var describing = Self.schema()
+    describing.fields[1].namesItem = false
+    var other = try FilteredCollection(schema: describing, items: items)
+    other.filter(by: SearchCriteria(text: "wien "))
+    #expect(Array(other.rows) == ["hamlet", "vienna"])
   }
 
   @Test("typing: only an exact start weighing 4 or more holds near spellings back")
@@ -293,17 +366,18 @@ struct RelevanceTests {
     collection.filter(by: SearchCriteria(text: "munchen "))
     let explanation = try #require(collection.explanation(forRow: 0))
     // A ranking field breaks ties of equal values: no agreement in the rank.
+    // An other name is a name: attribute 0, as the title's.
     #expect(
-      explanation.rank == MatchRank(typos: 0, exactness: .equalsQuery, attribute: 1, position: 0))
+      explanation.rank == MatchRank(typos: 0, exactness: .equalsQuery, attribute: 0, position: 0))
     #expect(!explanation.ranksByAgreement)
     // Still typing: an alternate name equal to the word is a start like any other.
     collection.filter(by: SearchCriteria(text: "munchen"))
-    // The only item is first of one: magnitude 1, and an alternate name equal to the word 2
-    // points; 15 - 3 = 12.
+    // The only item is first of one: magnitude 1, and an alternate name equal to the word 4
+    // points; 31 - 5 = 26.
     #expect(
       collection.explanation(forRow: 0)?.rank
-        == MatchRank(typos: 0, exactness: .startsValue, attribute: 12, position: 0))
-    #expect(collection.explanation(forRow: 0)?.typedWeight == .init(magnitude: 1, points: 2))
+        == MatchRank(typos: 0, exactness: .startsValue, attribute: 26, position: 0))
+    #expect(collection.explanation(forRow: 0)?.typedWeight == .init(magnitude: 1, points: 4))
     collection.filter(by: SearchCriteria(text: "munchen "))
     #expect(explanation.exactField == "alternates" && explanation.exactValue == "München")
     #expect(explanation.field == "alternates" && explanation.value == "München")

@@ -132,7 +132,7 @@ struct TypoToleranceTests {
     #expect(
       collection.rank(atRow: 0)
         == .typedStart(
-          magnitude: 0, points: 5, edits: 1,
+          magnitude: 0, points: 10, edits: 1,
           agreement: MatchRank.agreement(titleHoldsTerms: true, equalFields: 1)))
     #expect(collection.includesNearSpellings && collection.exactMatchCount == 1)
     collection.typoTolerance = TypoTolerance(countsInfixMatches: true)
@@ -303,7 +303,7 @@ struct TypoToleranceTests {
         }
         #expect(
           collection.rows == expected.map(\.id) && ranks == expected.map(\.rank),
-          "seed \(seed) round \(round): \"\(typed)\"")
+          "seed \(seed) round \(round): \"\(typed)\" \(ranks) vs \(expected.map(\.rank))")
       }
     }
     // The cases must reach near spellings often, or they test little.

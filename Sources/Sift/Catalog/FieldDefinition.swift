@@ -19,19 +19,29 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
   public var isSearchable: Bool
   /// Decimals to show for a number field (prices: 2); nil shows the number as it is.
   public var decimals: Int?
+  /// Whether a text field holds the item's other names (a city's alternate names, an airport's
+  /// codes): it ranks like the title, so "münchen" finds Munich as a name. Any other text field
+  /// describes the item (genres, breeds, a description): a value of it equal to the query never
+  /// comes before a name that starts with it (README, "How results are ordered").
+  public var namesItem: Bool
 
   public init(
-    name: String, label: String? = nil, kind: Kind, isSearchable: Bool = true, decimals: Int? = nil
+    name: String, label: String? = nil, kind: Kind, isSearchable: Bool = true,
+    decimals: Int? = nil, namesItem: Bool = false
   ) {
     self.name = name
     self.label = label ?? name.prefix(1).uppercased() + name.dropFirst()
     self.kind = kind
     self.isSearchable = isSearchable
     self.decimals = decimals
+    self.namesItem = namesItem && kind == .text
   }
 
-  public static func text(_ name: String, label: String? = nil, searchable: Bool = true) -> Self {
-    Self(name: name, label: label, kind: .text, isSearchable: searchable)
+  /// A text field; `names: true` when it holds the item's other names (`namesItem`).
+  public static func text(
+    _ name: String, label: String? = nil, searchable: Bool = true, names: Bool = false
+  ) -> Self {
+    Self(name: name, label: label, kind: .text, isSearchable: searchable, namesItem: names)
   }
 
   public static func number(
@@ -86,7 +96,7 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case name, label, kind, searchable, decimals
+    case name, label, kind, searchable, decimals, names
   }
 
   public init(from decoder: any Decoder) throws {
@@ -97,7 +107,8 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
       name: name, label: try container.decodeIfPresent(String.self, forKey: .label), kind: kind,
       isSearchable: try container.decodeIfPresent(Bool.self, forKey: .searchable)
         ?? (kind != .category),
-      decimals: try container.decodeIfPresent(Int.self, forKey: .decimals))
+      decimals: try container.decodeIfPresent(Int.self, forKey: .decimals),
+      namesItem: try container.decodeIfPresent(Bool.self, forKey: .names) ?? false)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -107,5 +118,6 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
     try container.encode(kind, forKey: .kind)
     try container.encode(isSearchable, forKey: .searchable)
     try container.encodeIfPresent(decimals, forKey: .decimals)
+    if namesItem { try container.encode(true, forKey: .names) }
   }
 }

@@ -54,16 +54,17 @@ public struct MatchExplanation: Hashable, Sendable {
   /// A start's weight while the last word is typed: its sum decides, larger first.
   public struct TypedWeight: Hashable, Sendable {
     /// How far up the catalog's popularity order the item stands: 1 for any value, one more
-    /// for each tenth it is among (the most popular tenth 2, hundredth 3, …), up to 10.
+    /// for each half power of ten it is among (the most popular tenth 3, hundredth 5, …), up
+    /// to 20.
     public var magnitude: Int
-    /// 5 for a title equal to the query, 2 for a title starting with it or another value equal
+    /// 10 for a title equal to the query, 4 for a title starting with it or another name equal
     /// to it, else 0.
     public var points: Int
     /// The edits of a value that starts with a near spelling of the query: each takes
     /// `penaltyPerEdit` from the weight.
     public var edits: Int = 0
 
-    /// What an edit takes from the weight (6: as much as a millionfold higher place).
+    /// What an edit takes from the weight (12: as much as a millionfold higher place).
     public static var penaltyPerEdit: Int { MatchRank.typedEditPenalty }
 
     /// The sum: magnitude and points, less the edits' penalty. It may fall below 0 (a near
@@ -223,7 +224,7 @@ extension MatchExplanation {
       return "word start"
     }
     if a.rank.viaSynonym != b.rank.viaSynonym { return "synonym" }
-    if first >> 9 != second >> 9 { return "typos" }
+    if first >> MatchRank.typosShift != second >> MatchRank.typosShift { return "typos" }
     if a.rank.exactness != b.rank.exactness { return "exactness" }
     if a.rank.attribute != b.rank.attribute { return "attribute" }
     if first & 7 != second & 7 {

@@ -266,12 +266,15 @@ public enum CatalogImport {
         "the catalog's category field is \"\(existing)\", not \"\(category)\"")
     }
     for field in spec.fields {
-      if let existing = schema.fields.first(where: { $0.name == field.name }) {
+      if let index = schema.fields.firstIndex(where: { $0.name == field.name }) {
+        let existing = schema.fields[index]
         guard existing.kind == field.kind else {
           throw .incompatible(
             "field \"\(field.name)\" is a \(existing.kind.rawValue) field in the catalog, not \(field.kind.rawValue)"
           )
         }
+        // An import that names a field's role (`--other-names`) gives it.
+        if field.namesItem { schema.fields[index].namesItem = true }
       } else if let index = schema.storedFields.firstIndex(where: { $0.name == field.name }) {
         // Kept until now, searched from here on: text may become a category, not a number.
         let kept = schema.storedFields[index]

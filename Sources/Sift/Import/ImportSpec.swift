@@ -9,6 +9,13 @@ public struct ImportSpec: Hashable, Sendable {
   public var titleField: String
   /// More text fields; each may hold a string or (JSON Lines) an array of strings.
   public var textFields: [String]
+  /// The text fields that hold each item's other names (`--other-names alternates`), ranked
+  /// like the title (`FieldDefinition.namesItem`); each is one of `textFields` too.
+  public var otherNameFields: [String] = [] {
+    didSet {
+      for name in otherNameFields where !textFields.contains(name) { textFields.append(name) }
+    }
+  }
   public var numberFields: [String]
   public var categoryField: String?
   /// The field whose value becomes each item's id; without it, items get the next free numbers.
@@ -56,14 +63,19 @@ public struct ImportSpec: Hashable, Sendable {
     if spec.titleField.isEmpty { spec.titleField = schema.titleField }
     // A field this spec names with another kind is the merge's to refuse, by name.
     let named = Set(
-      [spec.titleField] + textFields + numberFields + [categoryField].compactMap { $0 })
+      [spec.titleField] + textFields + otherNameFields + numberFields
+        + [categoryField].compactMap { $0 })
     for field in schema.fields where !named.contains(field.name) {
       switch field.kind {
-      case .text where !spec.textFields.contains(field.name): spec.textFields.append(field.name)
+      case .text where !spec.textFields.contains(field.name):
+        spec.textFields.append(field.name)
       case .number where !spec.numberFields.contains(field.name):
         spec.numberFields.append(field.name)
       default: break
       }
+    }
+    for field in schema.fields where field.namesItem && !spec.otherNameFields.contains(field.name) {
+      spec.otherNameFields.append(field.name)
     }
     if spec.categoryField == nil, let category = schema.categoryField, !named.contains(category) {
       spec.categoryField = category
@@ -97,7 +109,9 @@ public struct ImportSpec: Hashable, Sendable {
   public var fields: [FieldDefinition] {
     var fields: [FieldDefinition] = [.text(titleField)]
     var names: Set<String> = [titleField]
-    for name in textFields where names.insert(name).inserted { fields.append(.text(name)) }
+    for name in textFields + otherNameFields where names.insert(name).inserted {
+      fields.append(.text(name, names: otherNameFields.contains(name)))
+    }
     for name in allNumberFields where names.insert(name).inserted {
       // A coordinate is not a number anyone types to find an item: `lat:>40` filters by it.
       let isCoordinate = !numberFields.contains(name) && name != rankingField?.field
@@ -113,7 +127,7 @@ public struct ImportSpec: Hashable, Sendable {
   package var conflictingField: String? {
     var kinds: [String: FieldDefinition.Kind] = [titleField: .text]
     let all: [(String, FieldDefinition.Kind)] =
-      textFields.map { ($0, .text) } + allNumberFields.map { ($0, .number) }
+      (textFields + otherNameFields).map { ($0, .text) } + allNumberFields.map { ($0, .number) }
       + (categoryField.map { [($0, .category)] } ?? [])
     for (name, kind) in all {
       if let existing = kinds[name], existing != kind { return name }

@@ -7,9 +7,11 @@
 ///
 /// Made for the slots `0..<slotCount` as they were when the index was archived, and kept in the
 /// archive. A search filters a list by its own matches (so scopes, tokens, negations and dead
-/// slots are honoured) and merges in the slots added since (`SearchIndex.leadingRows`); a rank
-/// depends only on an item's text, which a slot never changes, so the lists stay true until a
-/// compaction renumbers the slots and drops them.
+/// slots are honoured) and merges in the slots added since (`SearchIndex.leadingRows`). A
+/// finished needle's rank depends only on an item's text, which a slot never changes; a typed
+/// one's may depend on the item's place in the popularity order, which other items' edits move,
+/// so a typed list is read only while the index is as the lists saw it. Compaction renumbers
+/// the slots and drops the lists.
 struct LeadingMatches: Sendable {
   /// The needles, ascending: a letter as its byte, two or three letters as their bytes one
   /// after the other (`first << 8 | second`, `first << 16 | second << 8 | third`), with
@@ -180,6 +182,14 @@ extension SearchIndex {
     guard probe.number == nil, !probe.initials, probe.columns.elementsEqual(columns.indices),
       let list = leading.list(for: probe.needle, isTyping: plan.isTyping)
     else { return nil }
+    // While a word is typed, a start weighs its item's place among the items with a ranking
+    // value (`magnitudeStarts`): an item added or deleted since the lists were made may move
+    // the places of others, so only an index as the lists saw it reads them.
+    if plan.isTyping, schema.weighsMagnitude,
+      leading.slotCount != slotCount || !isLive.areAllLive
+    {
+      return nil
+    }
     // `slots` ascends: those below the list's slot count are the ones it ranked.
     let covered = slots.lowerBound(of: Int32(min(leading.slotCount, slotCount)))
     var first: [RankedSlot] = []

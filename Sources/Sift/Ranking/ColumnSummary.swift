@@ -53,9 +53,10 @@ struct RawColumn {
   @inline(__always)
   static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
 
-  /// The first of the slot's values that starts with `query`, preferring one that equals it.
+  /// The first of the slot's values that starts with `query`, preferring one that equals it;
+  /// with `wholeWords`, one where the query's last word is a whole word of the value.
   func valueStarting(
-    with query: UnsafeBufferPointer<UInt8>, inSlot slot: Int
+    with query: UnsafeBufferPointer<UInt8>, inSlot slot: Int, wholeWords: Bool = false
   ) -> (offset: Int, isEqual: Bool)? {
     var start = Int(starts[slot])
     let end = Int(starts[slot + 1])
@@ -72,8 +73,13 @@ struct RawColumn {
         memcmp(base + start, query.baseAddress!, query.count) == 0
       {
         if valueEnd - start == query.count { return (start, true) }
-        if found == nil { found = (start, false) }
-        if !mayEqual { return found }
+        // A finished query starts a value only where its last word ends one of the value's.
+        if found == nil,
+          !wholeWords || NearSpelling.isWordBoundary(base[start + query.count])
+        {
+          found = (start, false)
+        }
+        if !mayEqual, found != nil { return found }
       }
       start = valueEnd + 1
     }

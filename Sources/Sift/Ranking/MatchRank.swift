@@ -1,6 +1,6 @@
 /// Where an item stands on the relevance rules that come before popularity (README, "How results
 /// are ordered"), compared in this order, each breaking the ties of the one before; popularity,
-/// then catalog order break what is left. Packed in 14 bits, so that ordering many matches is a
+/// then catalog order break what is left. Packed in 15 bits, so that ordering many matches is a
 /// counting sort.
 ///
 /// First of all, whether every term starts a word: a match inside a word ("ose" in "Rose") comes
@@ -23,10 +23,14 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
     /// A searchable value starts with the whole query, as typed so far ("san fe" → "San
     /// Fernando", before "Feira de Santana").
     case startsValue = 1
-    /// Every term starts a word ("ro" in "Red Rose").
+    /// Every term starts a word ("ro" in "Red Rose"), and each finished one (followed by a
+    /// space or another word) is a whole word.
     case wordStarts = 2
+    /// Every term starts a word, but a finished one only begins a longer word: "seven " in
+    /// "Seventh Seal", after "The Seven Samurai".
+    case wordBeginnings = 3
     /// Some term only occurs inside a word ("ose").
-    case substring = 3
+    case substring = 4
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -36,6 +40,7 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
       case .equalsQuery: "equals query"
       case .startsValue: "starts a value"
       case .wordStarts: "word starts"
+      case .wordBeginnings: "word beginnings"
       case .substring: "substring"
       }
     }
@@ -47,11 +52,12 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   /// Edits spent on near spellings, over every term: 0 for exact matches.
   public var typos: Int
   public var exactness: Exactness
-  /// The field of the best match: 0 is the title, then the other searched fields in schema
-  /// order (text fields, then number fields). When a value equals or starts with the query,
+  /// The field of the best match: 0 for a name (the title or another name), then the fields
+  /// that describe the item in schema order, then number fields. When a value equals or starts with the query,
   /// the best such value's field.
   public var attribute: Int
-  /// Words before the best match in its value (0: the value starts with it), at most 7. When a
+  /// Words before the best match in its value (0: the value starts with it), at most 7 —
+  /// only where no ranking field comes first: word position ranks after popularity. When a
   /// value equals or starts with the query, the agreement instead (`agreement`,
   /// `titleHoldsTerms`, `equalFields`), or 0 where a ranking field breaks those ties.
   public var position: Int
@@ -67,47 +73,47 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
     self.position = position
   }
 
-  /// The attribute of text column `column` (fields in schema order): the title first, then
-  /// the other text fields in order.
-  package static func attribute(ofText column: Int, titleColumn: Int?) -> Int {
-    guard let titleColumn else { return column }
-    return column == titleColumn ? 0 : column < titleColumn ? column + 1 : column
-  }
-
   /// No text to rank by: every such item ties, and popularity decides.
   public static let unranked = MatchRank()
 
   static let maximumTypos = 7
-  static let maximumAttribute = 15
+  static let maximumAttribute = 31
   static let maximumPosition = 7
 
-  /// The rank in 14 bits, ordered as the rank is: inside a word (1: the exactness is
-  /// `substring`), via synonym (1), typos (3), exactness (2), attribute (4), position (3). For a
+  /// The rank in 15 bits, ordered as the rank is: inside a word (1: the exactness is
+  /// `substring`), via synonym (1), typos (3), exactness (2: `substring` is 3, as
+  /// `wordBeginnings`, the bit above telling them apart), attribute (5), position (3). For a
   /// value equal to the query or starting with it, the position bits hold how the item's fields
   /// agree with the query instead (`agreement`).
   package var packed: UInt16 {
     (exactness == .substring ? Self.insideWordBit : 0)
       | (viaSynonym ? Self.synonymBit : 0)
-      | UInt16(min(typos, Self.maximumTypos)) << 9
-      | UInt16(exactness.rawValue) << 7
+      | UInt16(min(typos, Self.maximumTypos)) << Self.typosShift
+      | UInt16(min(exactness.rawValue, 3)) << Self.exactnessShift
       | UInt16(min(attribute, Self.maximumAttribute)) << 3
       | UInt16(min(position, Self.maximumPosition))
   }
 
+  /// Where the typos and the exactness sit in the packed rank.
+  static let typosShift: UInt16 = 10
+  static let exactnessShift: UInt16 = 8
+
   /// The number of distinct packed values.
-  static let packedCount = 1 << 14
+  static let packedCount = 1 << 15
 
   /// The packed rank's bit that says `viaSynonym`.
-  static let synonymBit: UInt16 = 1 << 12
+  static let synonymBit: UInt16 = 1 << 13
 
   /// The packed rank's bit that says a term matched only inside a word: above every other.
-  static let insideWordBit: UInt16 = 1 << 13
+  static let insideWordBit: UInt16 = 1 << 14
 
   package init(packed: UInt16) {
     viaSynonym = packed & Self.synonymBit != 0
-    typos = Int(packed >> 9 & 7)
-    exactness = Exactness(rawValue: UInt8(packed >> 7 & 3)) ?? .substring
-    attribute = Int(packed >> 3 & 15)
+    typos = Int(packed >> Self.typosShift & 7)
+    exactness =
+      packed & Self.insideWordBit != 0
+      ? .substring : Exactness(rawValue: UInt8(packed >> Self.exactnessShift & 3)) ?? .substring
+    attribute = Int(packed >> 3 & 31)
     position = Int(packed & 7)
   }
 

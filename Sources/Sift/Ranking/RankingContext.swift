@@ -1,3 +1,5 @@
+import Foundation
+
 /// A plan's ranking terms and the index's columns as raw memory, for one ranking pass: no
 /// reference counting in the per-item loop.
 struct RankingContext {
@@ -25,7 +27,7 @@ struct RankingContext {
   /// The query's last word is still being typed (`MatchRequest.isTyping`).
   var isTyping: Bool
   /// While the last word is typed, with a ranking field where larger is better: each slot's
-  /// place in popularity order, and per power of ten 10^m (m = 0…9) how many items reach it
+  /// place in popularity order, and how many of the first places reach each magnitude
   /// (`SearchIndex.magnitudeStarts`) — a slot's magnitude without reading its value, whose
   /// column the search would otherwise touch all over (2 MB of the cities).
   var popularityRanks: IndexBuffer<UInt32>?
@@ -35,14 +37,19 @@ struct RankingContext {
   /// a ranking field, popularity breaks those ties, as it always did.
   var weighsAgreement: Bool
 
-  /// The slot's magnitude (`MatchRank.magnitude`): 0 without a larger-is-better ranking field.
+  /// The slot's magnitude (`RankingContext.magnitudeStarts`): how many of the popularity
+  /// order's first places it is among, found by halving (the starts only shrink). 0 without a
+  /// larger-is-better ranking field.
   @inline(__always)
   func magnitude(_ slot: Int) -> Int {
     guard let popularityRanks else { return 0 }
     let place = popularityRanks[slot]
-    var magnitude = 0
-    for start in magnitudeStarts where place < start { magnitude += 1 }
-    return magnitude
+    var (low, high) = (0, magnitudeStarts.count)
+    while low < high {
+      let mid = (low + high) / 2
+      if place < magnitudeStarts[mid] { low = mid + 1 } else { high = mid }
+    }
+    return low
   }
 
   @inline(__always)
@@ -124,18 +131,20 @@ extension SearchIndex {
     rankingColumn == nil || sort?.afterExactness == true
   }
 
-  /// Per power of ten 10^m (m = 0…9), how many of the first places of the popularity order
-  /// reach magnitude m + 1: an item reaches it when it is among the first V / 10^m of the V
-  /// items with a ranking value — the catalog's most popular tenth to the m — or ties with the
-  /// last of them. Empty without a ranking field where larger is better (every magnitude is
+  /// How many of the first places of the popularity order reach each magnitude, 1 to 20: an
+  /// item reaches magnitude k + 1 when it is among the first V / 10^(k/2) of the V items with a
+  /// ranking value — every half power of ten it stands nearer the top adds one — or ties with
+  /// the last of them. Empty without a ranking field where larger is better (every magnitude is
   /// then 0).
   ///
   /// The magnitude reads the item's place, never its value: multiplying every value by 1,000,
   /// or replacing each by its rank, leaves every order the same. A catalog whose popularity is
   /// a rating count up to 341 weighs like one of millions of people, and items with equal
-  /// values weigh the same.
+  /// values weigh the same. Half powers of ten, not whole ones: a whole one rounds a
+  /// sevenfold gap in place to nothing or to tenfold, and a typed name's points
+  /// (`MatchRank.typedPoints`) weigh against such gaps.
   ///
-  /// - Complexity: eleven binary searches over the order.
+  /// - Complexity: 21 binary searches over the order.
   func magnitudeStarts() -> [UInt32] {
     guard let rankingColumn, schema.weighsMagnitude, !popularityOrder.isEmpty else { return [] }
     let values = numbers[rankingColumn]
@@ -157,13 +166,20 @@ extension SearchIndex {
     }
     let valued = low
     guard isLive.areAllLive else { return liveMagnitudeStarts(valued: valued, values) }
-    var reach = valued
-    return (0..<10).map { _ in
-      defer { reach /= 10 }
-      guard reach > 0 else { return 0 }
-      return UInt32(firstBelow(value(atPlace: reach - 1), from: reach, to: valued))
+    return Self.magnitudeReaches(valued).map { reach in
+      reach == 0 ? 0 : UInt32(firstBelow(value(atPlace: reach - 1), from: reach, to: valued))
     }
   }
+
+  /// For `count` items with a value, how many first places each magnitude takes: ⌊count /
+  /// 10^(k/2)⌋ for k = 0…19, while that is one or more.
+  static func magnitudeReaches(_ count: Int) -> [Int] {
+    (0..<maximumMagnitude).map { Int((Double(count) / pow(10, Double($0) / 2)).rounded(.down)) }
+      .filter { $0 > 0 }
+  }
+
+  /// The most magnitude an item has: the first place of 10^10 items.
+  static var maximumMagnitude: Int { 20 }
 
   /// `magnitudeStarts` when some slots are dead (an edited item's old slot waits for the next
   /// compaction): counted over the live items alone, so that an edit moves no other item's
@@ -172,10 +188,7 @@ extension SearchIndex {
     var live: [Int] = []
     live.reserveCapacity(valued)
     for place in 0..<valued where isLive[Int(popularityOrder[place])] { live.append(place) }
-    var reach = live.count
-    return (0..<10).map { _ in
-      defer { reach /= 10 }
-      guard reach > 0 else { return 0 }
+    return Self.magnitudeReaches(live.count).map { reach in
       let floor = values[Int(popularityOrder[live[reach - 1]])]
       var place = live[reach - 1] + 1
       while place < valued, values[Int(popularityOrder[place])] >= floor { place += 1 }
@@ -183,7 +196,7 @@ extension SearchIndex {
     }
   }
 
-  /// The magnitude (`MatchRank.magnitude`) of the item in `slot`: what `--explain` prints.
+  /// The magnitude (`magnitudeStarts`) of the item in `slot`: what `--explain` prints.
   package func typingMagnitude(ofSlot slot: Int) -> Int {
     let starts = magnitudeStarts()
     guard !starts.isEmpty, popularityRanks.indices.contains(slot) else { return 0 }

@@ -63,18 +63,29 @@ extension SearchIndex {
       let raw = context.columns[Int(column)]
       guard raw.mayStartValue(slot, with: query[0]) else { continue }
       let attribute = attribute(ofText: Int(column))
-      if query.count == 1, RawColumn.hasOwnBit(query[0]), raw.valueStarts != nil,
+      if context.isTyping, namesItem(Int(column)), query.count == 1,
+        RawColumn.hasOwnBit(query[0]), raw.valueStarts != nil,
         !raw.mayHaveValue(slot, ofLength: 1)
       {
         // The mask says a value starts with the letter, and no value is one byte long.
-        consider(.init(isEqual: false, attribute: attribute, field: .text(Int(column))))
+        consider(
+          .init(
+            isEqual: false, attribute: attribute, field: .text(Int(column)),
+            isTitle: Int(column) == titleColumn))
         continue
       }
-      guard let found = raw.valueStarting(with: query, inSlot: slot) else { continue }
+      guard
+        let found = raw.valueStarting(with: query, inSlot: slot, wholeWords: !context.isTyping)
+      else { continue }
+      guard namesItem(Int(column)) else {
+        // A describing value equal to the query agrees with it, and decides nothing.
+        if found.isEqual { equalFields += 1 }
+        continue
+      }
       consider(
         .init(
           isEqual: found.isEqual, attribute: attribute, field: .text(Int(column)),
-          offset: found.offset))
+          offset: found.offset, isTitle: Int(column) == titleColumn))
     }
     if let value = context.queryNumber {
       for column in context.queryNumberColumns where context.numbers[Int(column)][slot] == value {
@@ -179,7 +190,10 @@ extension SearchIndex {
   /// The letter of a query that is one ASCII letter and nothing else (the first keystroke,
   /// matching most items), when the columns have their summaries: `rankOneLetter` applies.
   static func singleLetter(_ context: RankingContext) -> UInt8? {
-    guard context.probes.count == 1, context.queryNumber == nil else { return nil }
+    // A finished letter ("a ") is a whole word, which the summaries cannot tell.
+    guard context.isTyping, context.probes.count == 1, context.queryNumber == nil else {
+      return nil
+    }
     let probe = context.probes[0]
     let needle = context.needle(probe)
     guard needle.count == 1, RawColumn.hasOwnBit(needle[0]), !probe.initials,
@@ -199,23 +213,33 @@ extension SearchIndex {
     var startsValue = false
     var equalAttribute = Int.max
     var startingAttribute = Int.max
+    var (titleEquals, titleStarts) = (false, false)
     var equalFields = 0
     let columns = context.columns(of: context.probes[0])
     for column in columns {
       let raw = context.columns[Int(column)]
       guard raw.valueStarts![slot] & bit != 0 else { continue }
       let attribute = attribute(ofText: Int(column))
+      // A value of a describing field equal to the query counts toward the agreement; only a
+      // name decides the exactness.
+      let names = namesItem(Int(column))
+      let isTitle = Int(column) == titleColumn
       if raw.lengths![slot] & RawColumn.lengthBit(1) == 0 {
+        guard names else { continue }
         startsValue = true
         startingAttribute = min(startingAttribute, attribute)
+        titleStarts = titleStarts || isTitle
       } else if let found = raw.valueStarting(with: context.query, inSlot: slot) {
         if found.isEqual {
-          equals = true
           equalFields += 1
+          guard names else { continue }
+          equals = true
           equalAttribute = min(equalAttribute, attribute)
-        } else {
+          titleEquals = titleEquals || isTitle
+        } else if names {
           startsValue = true
           startingAttribute = min(startingAttribute, attribute)
+          titleStarts = titleStarts || isTitle
         }
       }
     }
@@ -231,8 +255,7 @@ extension SearchIndex {
       }
       if context.isTyping {
         let points = MatchRank.typedPoints(
-          titleEquals: equalAttribute == 0, titleStarts: startingAttribute == 0,
-          valueEquals: equals)
+          titleEquals: titleEquals, titleStarts: titleStarts || titleEquals, valueEquals: equals)
         return MatchRank.typedStart(
           magnitude: context.magnitude(slot), points: points, agreement: agreement
         ).packed
@@ -268,7 +291,7 @@ extension SearchIndex {
     return MatchRank(
       typos: 0, exactness: wordStart ? .wordStarts : .substring,
       attribute: min(bestAttribute, MatchRank.maximumAttribute),
-      position: min(bestPosition, MatchRank.maximumPosition)
+      position: context.weighsAgreement ? min(bestPosition, MatchRank.maximumPosition) : 0
     ).packed
   }
 }

@@ -71,7 +71,8 @@ extension SearchIndex {
         // No typos on this path: a rank starts with its exactness (`MatchRank.packed`), and a
         // match inside a word has its bit above it.
         let levelBound =
-          UInt64(level) << (7 + 32) | (level == 3 ? UInt64(MatchRank.insideWordBit) << 32 : 0)
+          UInt64(level) << (UInt64(MatchRank.exactnessShift) + 32)
+          | (level == 3 ? UInt64(MatchRank.insideWordBit) << 32 : 0)
         if heap.isFull, levelBound > heap.largest { break }
         // While the last word is typed, a start's attribute depends on its popularity: a
         // bound of its own (`attributeBound`), which only grows as popularity falls.

@@ -40,12 +40,14 @@ struct SlotAnalysis {
     /// How the item's fields agree with the query (`MatchRank.agreement`): what breaks the ties
     /// of equal values.
     var agreement = 0
+    /// Whether the value is the title's (other names share its attribute, not its points).
+    var isTitle = false
 
     /// While the last word is typed, the points this value gives its item
     /// (`MatchRank.typedPoints`): the better value has more.
     var typedPoints: Int {
       MatchRank.typedPoints(
-        titleEquals: attribute == 0 && isEqual, titleStarts: attribute == 0, valueEquals: isEqual)
+        titleEquals: isTitle && isEqual, titleStarts: isTitle, valueEquals: isEqual)
     }
 
     /// The whole rank of a match without near spellings. While the last word is typed, every
@@ -166,10 +168,15 @@ extension SearchIndex {
       }
       allWordStarts = allWordStarts && wordStart
     }
+    var exactness: MatchRank.Exactness = allWordStarts ? .wordStarts : .substring
+    if allWordStarts, decided == nil, !finishedTermsAreWholeWords(slot, context) {
+      exactness = .wordBeginnings
+    }
+    // Word position ranks after popularity: in the rank only where no ranking field decides.
     var rank = MatchRank(
-      typos: typos, exactness: allWordStarts ? .wordStarts : .substring,
+      typos: typos, exactness: exactness,
       attribute: min(best.attribute, MatchRank.maximumAttribute),
-      position: min(best.position, MatchRank.maximumPosition))
+      position: context.weighsAgreement ? min(best.position, MatchRank.maximumPosition) : 0)
     var typedPoints: Int?
     if let decided {
       best = (decided.attribute, 0, decided.field, decided.offset)
@@ -195,6 +202,57 @@ extension SearchIndex {
       typedPoints: context.isTyping ? decided?.typedPoints ?? typedPoints : nil)
   }
 
+  /// Whether every finished term of the query (each but the last while the last word is
+  /// typed) is a whole word somewhere the term searches: "seven " is in "The Seven Samurai",
+  /// only begun in "Seventh Seal". A number equal to the term, initial consonants or a near
+  /// spelling count as whole.
+  func finishedTermsAreWholeWords(_ slot: Int, _ context: RankingContext) -> Bool {
+    let finished = context.isTyping ? context.probes.count - 1 : context.probes.count
+    guard finished > 0 else { return true }
+    for probe in context.probes.prefix(finished) where !probe.initials {
+      let needle = context.needle(probe)
+      if !probe.number.isNaN,
+        context.numberColumns(of: probe).contains(where: {
+          context.numbers[Int($0)][slot] == probe.number
+        })
+      {
+        continue
+      }
+      var whole = false
+      var found = false
+      for column in context.columns(of: probe) where !whole {
+        let raw = context.columns[Int(column)]
+        guard let first = Self.wholeWordOccurrence(of: needle, inSlot: slot, raw) else { continue }
+        found = true
+        whole = first
+      }
+      // Not found at all: matched by a near spelling, whose edits rank it already.
+      if found && !whole { return false }
+    }
+    return true
+  }
+
+  /// Whether `needle` occurs in the slot's values of `raw` from a word's start to a word's end
+  /// (true), only elsewhere (false), or not at all (nil).
+  static func wholeWordOccurrence(
+    of needle: UnsafeBufferPointer<UInt8>, inSlot slot: Int, _ raw: RawColumn
+  ) -> Bool? {
+    let (start, end) = (Int(raw.starts[slot]), Int(raw.starts[slot + 1]))
+    var from = start
+    var found = false
+    while let offset = ByteSearch.firstOffset(of: needle, in: raw.bytes, range: from..<end) {
+      found = true
+      let after = offset + needle.count
+      if offset == start || NearSpelling.isWordBoundary(raw.bytes[offset - 1]),
+        after == end || NearSpelling.isWordBoundary(raw.bytes[after])
+      {
+        return true
+      }
+      from = offset + 1
+    }
+    return found ? false : nil
+  }
+
   /// The slot's best value that starts with a near spelling of `probe`: whose first word, from
   /// the value's first byte, is within the term's budget, whole or its beginning. Its points
   /// while the term is typed (`MatchRank.typedPoints`; equal when the value is that one word,
@@ -210,7 +268,8 @@ extension SearchIndex {
     var rows = NearSpelling.Rows(term: typo.letters, budget: typo.budget)
     var best: NearStart?
     var equalFields = 0
-    for column in probe.columns {
+    // Only a name starts an item the way the query does.
+    for column in probe.columns where namesItem(column) {
       let raw = context.columns[column]
       if firstAgrees, !raw.mayStartValue(slot, with: firstLetter) { continue }
       var hasEqual = false
@@ -239,7 +298,7 @@ extension SearchIndex {
         if isEqual { hasEqual = true }
         let start = NearStart(
           points: MatchRank.typedPoints(
-            titleEquals: attribute == 0 && isEqual, titleStarts: attribute == 0,
+            titleEquals: column == titleColumn && isEqual, titleStarts: column == titleColumn,
             valueEquals: isEqual),
           edits: found.cost, attribute: attribute, column: column, offset: valueStart)
         if best.map({ start.key < $0.key }) ?? true { best = start }
@@ -258,10 +317,14 @@ extension SearchIndex {
     return nearestWord(title, slot: slot) != nil
   }
 
-  /// The attribute of a text column: the title first, then the other text fields in order.
-  func attribute(ofText column: Int) -> Int {
-    MatchRank.attribute(ofText: column, titleColumn: titleColumn)
-  }
+  /// The attribute of a text column: 0 for the names (the title and other names), then the
+  /// fields that describe the item in schema order (`SlotStorage.textAttributes`).
+  @inline(__always)
+  func attribute(ofText column: Int) -> Int { storage.textAttributes[column] }
+
+  /// Whether a text column names the item (`SlotStorage.namesItem`).
+  @inline(__always)
+  func namesItem(_ column: Int) -> Bool { storage.namesItem[column] }
 
   /// The attribute of a number column: after every text field.
   func attribute(ofNumber column: Int) -> Int { textFields.count + column }

@@ -106,14 +106,16 @@ package struct MatchRequest: Hashable, Sendable {
 
   /// The requests without alternatives whose matches, joined, are this one's: one for each way
   /// of picking an alternative of every `either` term, in the order they are written (the
-  /// first is all that was typed, before any synonym). Each is ranked as finished words: the
-  /// rule for a word being typed weighs one value against the query, and an alternative is not
-  /// what was typed.
+  /// first is all that was typed, before any synonym). Each is ranked as finished words when
+  /// the searcher's terms offer the alternatives: the rule for a word being typed weighs one
+  /// value against the query, and an alternative is not what was typed. Alternatives of the
+  /// base filter alone (a box across the 180° meridian) leave the words as typed.
   package var alternatives: [MatchRequest] {
-    Self.expanded(terms).map {
+    let typedAlternatives = searchedByUser.contains { $0.alternatives != nil }
+    return Self.expanded(terms).map {
       var request = self
       request.terms = $0
-      request.isTyping = false
+      if typedAlternatives { request.isTyping = false }
       return request
     }
   }

@@ -23,8 +23,10 @@ package enum IndexArchive {
   /// exactness (issue 29), so a list of version 5 is in another order; version 7 ranks its
   /// lists as a word still being typed ranks (`MatchRequest.isTyping`); version 8's lists break
   /// ties of equal values by their agreement (`MatchRank.agreement`, issue 52); version 9 keeps
-  /// each category value's spelling and the lists of values an item in several holds.
-  static let formatVersion: UInt16 = 9
+  /// each category value's spelling and the lists of values an item in several holds; version
+  /// 10's lists rank by issue 68's rules (a magnitude is a place in the popularity order, a
+  /// match inside a word comes after every word start, names before describing fields).
+  static let formatVersion: UInt16 = 10
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.

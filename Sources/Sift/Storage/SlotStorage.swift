@@ -45,6 +45,14 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   private(set) var categorySpellings: [String: String] = [:]
   /// The column of the title field.
   let titleColumn: Int?
+  /// Each text column's attribute (`MatchRank.attribute`): 0 for every name — the title and
+  /// the fields of other names (`FieldDefinition.namesItem`), so "wien" finds Vienna, whose
+  /// other name it is, as a name — then 1, 2, … for the fields that describe the item, in
+  /// schema order.
+  let textAttributes: [Int]
+  /// Whether each text column names the item (the title or other names): only a name equal to
+  /// the query or starting with it decides the exactness.
+  let namesItem: [Bool]
   /// The ranking field's column among `numberFields`, if the schema declares one.
   let rankingColumn: Int?
   private let ranksAscending: Bool
@@ -63,7 +71,16 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     initialColumns = Array(repeating: nil, count: textFields.count)
     summaries = Array(repeating: summarised ? ColumnSummary() : nil, count: textFields.count)
     numbers = Array(repeating: [], count: numberFields.count)
-    titleColumn = textFields.firstIndex { $0.name == schema.titleField }
+    let titleColumn = textFields.firstIndex { $0.name == schema.titleField }
+    self.titleColumn = titleColumn
+    let texts = textFields
+    let names = texts.indices.map { $0 == titleColumn || texts[$0].namesItem }
+    var attributes = [Int](repeating: 0, count: textFields.count)
+    for (index, column) in texts.indices.filter({ !names[$0] }).enumerated() {
+      attributes[column] = index + 1
+    }
+    textAttributes = attributes
+    namesItem = names
     let rankingField = schema.rankingField
     rankingColumn = numberFields.firstIndex { $0.name == rankingField?.field }
     ranksAscending = rankingField?.isAscending == true

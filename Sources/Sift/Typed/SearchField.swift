@@ -57,32 +57,36 @@ public struct SearchField<Element: Sendable>: Sendable {
 
   // MARK: - Text
 
-  /// A text field: searched by substring, highlighted where it matched.
+  /// A text field: searched by substring, highlighted where it matched. `names: true` when
+  /// it holds the item's other names, ranked like the title (`FieldDefinition.namesItem`);
+  /// otherwise it describes the item.
   public static func text(
     _ name: String, _ keyPath: any KeyPath<Element, String> & Sendable, label: String? = nil,
-    searchable: Bool = true
+    searchable: Bool = true, names: Bool = false
   ) -> Self {
     Self(
-      .text(name, label: label, searchable: searchable), keyPath, .texts { [$0[keyPath: keyPath]] })
+      .text(name, label: label, searchable: searchable, names: names), keyPath,
+      .texts { [$0[keyPath: keyPath]] })
   }
 
   /// A text field that may be missing.
   public static func text(
     _ name: String, _ keyPath: any KeyPath<Element, String?> & Sendable, label: String? = nil,
-    searchable: Bool = true
+    searchable: Bool = true, names: Bool = false
   ) -> Self {
     Self(
-      .text(name, label: label, searchable: searchable), keyPath,
+      .text(name, label: label, searchable: searchable, names: names), keyPath,
       .texts { $0[keyPath: keyPath].map { [$0] } ?? [] })
   }
 
   /// A text field of several values (alternate names, tags): each is searched on its own.
   public static func text(
     _ name: String, _ keyPath: any KeyPath<Element, [String]> & Sendable, label: String? = nil,
-    searchable: Bool = true
+    searchable: Bool = true, names: Bool = false
   ) -> Self {
     Self(
-      .text(name, label: label, searchable: searchable), keyPath, .texts { $0[keyPath: keyPath] })
+      .text(name, label: label, searchable: searchable, names: names), keyPath,
+      .texts { $0[keyPath: keyPath] })
   }
 
   // MARK: - Numbers

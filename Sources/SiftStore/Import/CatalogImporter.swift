@@ -52,6 +52,44 @@ public enum CatalogImporter {
       reject: reject, batch)
   }
 
+  /// The text fields of `spec` that hold each item's other names, told by the first records of
+  /// `file`: a field one of whose values equals the record's title (folded) in more than half
+  /// of the records that have it, and in three at least — a list of names that includes the
+  /// item's own (the cities' `alternates`), never a field that describes it (genres, breeds).
+  /// Fields `spec.otherNameFields` names already are left out; empty when the file cannot be
+  /// read (the import then says why).
+  public static func otherNameFields(
+    in file: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ",")
+  ) -> [String] {
+    let candidates = spec.textFields.filter {
+      $0 != spec.titleField && !spec.otherNameFields.contains($0)
+    }
+    guard !spec.titleField.isEmpty, !candidates.isEmpty else { return [] }
+    struct Enough: Error {}
+    var first: [ImportRecord] = []
+    do {
+      try readBatches(file: file, spec: spec, delimiter: delimiter, reject: { _ in }) {
+        first += $0
+        if first.count >= 1_000 { throw Enough() }
+      }
+    } catch is Enough {
+    } catch {
+      return []
+    }
+    return candidates.filter { field in
+      var holding = 0
+      var holdingTitle = 0
+      for record in first.prefix(1_000) {
+        guard let values = record.fields[field]?.strings, !values.isEmpty else { continue }
+        holding += 1
+        guard let title = record.fields[spec.titleField]?.strings.first else { continue }
+        let folded = TextFolding.fold(title)
+        if values.contains(where: { TextFolding.fold($0) == folded }) { holdingTitle += 1 }
+      }
+      return holdingTitle >= 3 && holdingTitle * 2 > holding
+    }
+  }
+
   /// Every record of `file`, read and checked, all at once (`readBatches(file:spec:)`).
   public static func readRecords(
     file: URL, spec: ImportSpec, delimiter: UInt8 = UInt8(ascii: ","),

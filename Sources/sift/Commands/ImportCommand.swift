@@ -55,6 +55,13 @@ struct ImportCommand: AsyncParsableCommand {
   @Option(help: "A text field to search. Repeatable.")
   var text: [String] = []
 
+  @Option(
+    name: .customLong("other-names"),
+    help: ArgumentHelp(
+      "A text field that holds each item's other names (alternate names, codes): searched, and ranked like the title. Repeatable. A --text field that holds each item's title among its values is found to be one.",
+      valueName: "FIELD"))
+  var otherNames: [String] = []
+
   @Option(help: "A number field. Repeatable.")
   var number: [String] = []
 
@@ -183,6 +190,22 @@ struct ImportCommand: AsyncParsableCommand {
       idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)), merges: merge,
       labels: labels, location: location.flatMap(LocationFields.init(parsing:)))
     spec.catalogTitle = name
+    spec.otherNameFields = otherNames
+    return spec
+  }
+
+  /// `spec` with the --text fields that hold each item's other names (`otherNameFields(in:)`),
+  /// said on standard error.
+  var specFindingOtherNames: ImportSpec {
+    var spec = self.spec
+    let found = CatalogImporter.otherNameFields(
+      in: URL(fileURLWithPath: file), spec: spec, delimiter: delimiterByte)
+    if !found.isEmpty {
+      spec.otherNameFields += found
+      StandardStreams.error(
+        "Other names: \(found.joined(separator: ", ")) (each item's title is among its values;"
+          + " ranked like the title)")
+    }
     return spec
   }
 
@@ -204,7 +227,8 @@ struct ImportCommand: AsyncParsableCommand {
       catalog: url, name: url.deletingPathExtension().lastPathComponent)
     do {
       let summary = try CatalogImporter.run(
-        file: URL(fileURLWithPath: file), into: url, spec: spec, delimiter: delimiterByte,
+        file: URL(fileURLWithPath: file), into: url, spec: specFindingOtherNames,
+        delimiter: delimiterByte,
         settings: settings, progress: { progress.update($0) }, reject: rejected.map { $0.add })
       progress.finish()
       for line in rejected?.report() ?? [] { StandardStreams.error(line) }

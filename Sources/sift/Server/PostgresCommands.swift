@@ -156,7 +156,7 @@ extension ImportCommand {
   private func importIntoPostgres(
     _ address: PostgresAddress, progress: SharedProgress, rejected: RejectedRecords?
   ) async throws -> CatalogImport.Summary {
-    var spec = self.spec
+    var spec = specFindingOtherNames
     // An export's settings make a new catalog's schema, and say where the ids are.
     var settings = try exportSettings()
     if settings == nil {

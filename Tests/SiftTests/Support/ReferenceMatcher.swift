@@ -17,8 +17,8 @@ struct ReferenceMatcher {
   }
 
   /// The README's magnitude, plainly: with a ranking field where larger is better, an item
-  /// whose value fewer than V / 10^m items exceed (V: the items with a value) reaches
-  /// magnitude m + 1, for m = 0…9. Its place, never its value.
+  /// whose value fewer than ⌊V / 10^(k/2)⌋ items exceed (V: the items with a value) reaches
+  /// magnitude k + 1, for k = 0…19. Its place, never its value.
   func magnitudes(of items: [Item]) -> [ItemID: Int] {
     guard let ranking = schema.rankingField, !ranking.isAscending else { return [:] }
     let values = items.compactMap { item in item[ranking.field].indexedNumber.map { (item.id, $0) }
@@ -26,11 +26,10 @@ struct ReferenceMatcher {
     var result: [ItemID: Int] = [:]
     for (id, value) in values {
       let above = values.count { $0.1 > value }
-      var reach = values.count
       var magnitude = 0
-      for _ in 0..<10 {
+      for k in 0..<20 {
+        let reach = Int((Double(values.count) / pow(10, Double(k) / 2)).rounded(.down))
         if above < reach { magnitude += 1 }
-        reach /= 10
       }
       result[id] = magnitude
     }
@@ -56,7 +55,7 @@ struct ReferenceMatcher {
     // Exact matches count toward the threshold when every term starts a word (exactness < 3),
     // or all of them when infix matches count.
     // While a one-word query that may have typos is typed in a catalog where popularity
-    // weighs, only a start without typos weighing 4 or more (attribute 11 or less) counts.
+    // weighs, only a start without typos weighing 7 or more (attribute 24 or less) counts.
     let positiveText = resolved.allTerms.filter { !$0.isNegated && $0.textCondition != nil }
     let strongStartsOnly =
       resolved.query.endsInTypedWord && positiveText.count == 1
@@ -65,7 +64,7 @@ struct ReferenceMatcher {
       guard matches($0, resolved, nearSpellings: false) else { return false }
       if typos.countsInfixMatches { return true }
       let rank = rank($0, resolved, nearSpellings: false)
-      return strongStartsOnly ? rank[0] == 0 && rank[1] == 1 && rank[2] <= 11 : rank[1] < 3
+      return strongStartsOnly ? rank[0] == 0 && rank[1] == 1 && rank[2] <= 24 : rank[1] < 4
     }
     // Near spellings look for a term with punctuation word by word.
     let split = Self.splitForNearSpellings(resolved)
@@ -101,7 +100,7 @@ struct ReferenceMatcher {
     return items.enumerated().compactMap { entry -> (ItemID, [Int], Double, Int)? in
       let ranks = alternatives.filter { matches(entry.element, $0.criteria) }.map {
         let rank = rank(entry.element, $0.criteria, nearSpellings: false)
-        return [rank[1] == 3 ? 1 : 0, $0.synonym ? 1 : 0] + rank
+        return [rank[1] == 4 ? 1 : 0, $0.synonym ? 1 : 0] + rank
       }
       guard let best = ranks.min(by: { $0.lexicographicallyPrecedes($1) }) else { return nil }
       let popularity = ranking.flatMap { (entry.element[$0.field]).indexedNumber }
@@ -204,7 +203,11 @@ struct ReferenceMatcher {
         var criteria = resolved
         criteria.query.terms = text
         criteria.tokenTerms = tokens
-        criteria.query.text += " "
+        // Ranked as finished words when the searcher's terms offer the alternatives.
+        if (resolved.query.terms + resolved.tokenTerms).contains(where: { $0.alternatives != nil })
+        {
+          criteria.query.text += " "
+        }
         // Not when a synonym stands for every word: the query equals the synonym.
         let words = (text + tokens).filter { !$0.isNegated }.compactMap(\.textCondition)
         let synonyms = words.count { $0.synonymOf != nil }
@@ -236,9 +239,9 @@ struct ReferenceMatcher {
     return split
   }
 
-  /// How a rank tuple orders: a match inside a word (exactness 3) after every other, then as
+  /// How a rank tuple orders: a match inside a word (exactness 4) after every other, then as
   /// it reads (typos first: a near spelling of a word start never before an exact one).
-  static func orderKey(_ rank: [Int]) -> [Int] { [rank[1] == 3 ? 1 : 0] + rank }
+  static func orderKey(_ rank: [Int]) -> [Int] { [rank[1] == 4 ? 1 : 0] + rank }
 
   /// The README's agreement of an item whose value equals or starts with the query: twice 3
   /// less the fields with a value equal to the query (at most 3), plus 1 unless the title holds
@@ -319,9 +322,15 @@ struct ReferenceMatcher {
     guard !terms.isEmpty else { return [0, 0, 0, 0] }
     let allText = schema.fields.filter { $0.kind == .text }.map(\.name)
     let allNumbers = schema.fields.filter { $0.kind == .number }.map(\.name)
-    let titleFirst = [schema.titleField] + allText.filter { $0 != schema.titleField }
+    // Names first (the title, then other names), then the fields that describe the item.
+    let isName = { (field: String) in
+      field == schema.titleField || schema.field(named: field)?.namesItem == true
+    }
+    let describing = allText.filter { !isName($0) }
     func attribute(_ field: String) -> Int {
-      titleFirst.firstIndex(of: field) ?? (allText.count + (allNumbers.firstIndex(of: field) ?? 0))
+      if isName(field) { return 0 }
+      if let index = describing.firstIndex(of: field) { return index + 1 }
+      return allText.count + (allNumbers.firstIndex(of: field) ?? 0)
     }
     var best: [Int]?  // attribute, position
     func consider(_ candidate: [Int]) {
@@ -335,14 +344,28 @@ struct ReferenceMatcher {
     var equalAttribute = Int.max
     var startingAttribute = Int.max
     var equalFields = 0
+    var (equalInTitle, startsInTitle) = (false, false)
+    let finished = !resolved.query.endsInTypedWord
     let queryFields = Set(terms.flatMap { $0.textCondition!.field.map { [$0] } ?? textFields })
     for field in queryFields {
       let folded = (item[field]).indexedStrings.map { TextFolding.fold($0) }
+      // A describing value equal to the query agrees with it; only a name decides.
       if folded.contains(query) {
-        equals = true
         equalFields += 1
+        guard isName(field) else { continue }
+        equals = true
         equalAttribute = min(equalAttribute, attribute(field))
-      } else if folded.contains(where: { $0.utf8.starts(with: query.utf8) }) {
+        if field == schema.titleField { equalInTitle = true }
+      } else if isName(field),
+        folded.contains(where: { value in
+          // A finished query starts a value only where its last word ends one of the value's.
+          let bytes = Array(value.utf8)
+          return bytes.starts(with: query.utf8)
+            && (!finished || bytes.count == query.utf8.count
+              || Self.isBoundary(bytes[query.utf8.count]))
+        })
+      {
+        if field == schema.titleField { startsInTitle = true }
         startsValue = true
         startingAttribute = min(startingAttribute, attribute(field))
       }
@@ -426,12 +449,12 @@ struct ReferenceMatcher {
       terms.count == 1, let budget = Self.typoBudget(terms[0])
     {
       // A one-word query being typed, misspelt: a value starting with a word within the budget
-      // (whole, or its beginning) is a start, 6 taken from its weight per edit. It equals when
+      // (whole, or its beginning) is a start, 12 taken from its weight per edit. It equals when
       // the value is that word and the cheapest beginning is all of it.
       let letters = Array(query.unicodeScalars)
       var start: (key: [Int], points: Int, cost: Int, attribute: Int)?
       var nearEqualFields = 0
-      for field in textFields {
+      for field in textFields where isName(field) {
         var fieldEquals = false
         defer { if fieldEquals { nearEqualFields += 1 } }
         for string in item[field].indexedStrings {
@@ -444,9 +467,9 @@ struct ReferenceMatcher {
           guard let cost = costs.min(), cost <= budget else { continue }
           let isEqual = folded == String(decoding: first, as: UTF8.self) && costs.last == cost
           if isEqual { fieldEquals = true }
-          let isTitle = attribute(field) == 0
-          let points = isTitle && isEqual ? 5 : isTitle || isEqual ? 2 : 0
-          let key = [6 * cost - points, cost, attribute(field)]
+          let isTitle = field == schema.titleField
+          let points = isTitle && isEqual ? 10 : isTitle || isEqual ? 4 : 0
+          let key = [12 * cost - points, cost, attribute(field)]
           if start.map({ key.lexicographicallyPrecedes($0.key) }) ?? true {
             start = (key, points, cost, attribute(field))
           }
@@ -454,7 +477,7 @@ struct ReferenceMatcher {
       }
       if let start {
         return [
-          start.cost, 1, 15 - min(15, max(0, magnitude + start.points - 6 * start.cost)),
+          start.cost, 1, 31 - min(31, max(0, magnitude + start.points - 12 * start.cost)),
           weighsAgreement
             ? Self.agreement(
               titleHoldsTerms: textFields.contains(schema.titleField)
@@ -465,21 +488,42 @@ struct ReferenceMatcher {
     }
     if resolved.query.endsInTypedWord, equals || startsValue {
       // The last word is being typed: every value equal to the query or starting with it is a
-      // start, weighed by its magnitude (its place in the popularity order) and 5 points
-      // for a title equal to the query, 2 for a title starting with it or another value equal.
-      let titleEquals = equals && equalAttribute == 0
-      let titleStarts = titleEquals || (startsValue && startingAttribute == 0)
-      let points = titleEquals ? 5 : titleStarts || equals ? 2 : 0
-      return [min(typoCount, 7), 1, 15 - min(15, magnitude + points), agreement]
+      // start, weighed by its magnitude (its place in the popularity order) and 10 points
+      // for a title equal to the query, 4 for a title starting with it or another name equal.
+      let titleEquals = equalInTitle
+      let titleStarts = titleEquals || startsInTitle
+      let points = titleEquals ? 10 : titleStarts || equals ? 4 : 0
+      return [min(typoCount, 7), 1, 31 - min(31, magnitude + points), agreement]
     }
-    let exactness = equals ? 0 : startsValue ? 1 : allWordStarts ? 2 : 3
+    // A finished term (each but the last while it is typed) that occurs only inside longer
+    // words, never whole: word beginnings.
+    let finishedTerms = resolved.query.endsInTypedWord ? terms.dropLast() : terms[...]
+    let begun = finishedTerms.contains { term in
+      let condition = term.textCondition!
+      if condition.matchesInitials { return false }
+      if condition.field == nil, let number = condition.number,
+        numberFields.contains(where: { (item[$0]).indexedNumber == number })
+      {
+        return false
+      }
+      let needle = Array(condition.needle.utf8)
+      let values = (condition.field.map { [$0] } ?? textFields).flatMap { field in
+        (item[field]).indexedStrings.map { Array(TextFolding.fold($0).utf8) }
+      }
+      let occurs = values.contains { Self.contains($0, needle) }
+      return occurs && !values.contains { Self.containsWholeWords($0, needle) }
+    }
+    let exactness = equals ? 0 : startsValue ? 1 : allWordStarts ? (begun ? 3 : 2) : 4
     if equals || startsValue {
       return [
-        min(typoCount, 7), exactness, min(equals ? equalAttribute : startingAttribute, 15),
+        min(typoCount, 7), exactness, min(equals ? equalAttribute : startingAttribute, 31),
         agreement,
       ]
     }
-    return [min(typoCount, 7), exactness, min(best?[0] ?? 15, 15), best?[1] ?? 7]
+    // Word position ranks after popularity: in the tuple only without a ranking field.
+    return [
+      min(typoCount, 7), exactness, min(best?[0] ?? 31, 31), weighsAgreement ? best?[1] ?? 7 : 0,
+    ]
   }
 
   /// The edits a term may have, or nil when it may have none.

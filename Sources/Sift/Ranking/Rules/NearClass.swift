@@ -7,6 +7,7 @@ extension MatchRank {
   package static func nearClass(_ packed: UInt16) -> UInt16 {
     let rank = MatchRank(packed: packed)
     let titleMatch = rank.titleHoldsTerms ?? (rank.attribute == 0)
-    return (packed >> 9) << 2 | (rank.exactness == .substring ? 2 : 0) | (titleMatch ? 0 : 1)
+    return (packed >> MatchRank.typosShift) << 2 | (rank.exactness == .substring ? 2 : 0)
+      | (titleMatch ? 0 : 1)
   }
 }

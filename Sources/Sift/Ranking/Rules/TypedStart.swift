@@ -4,14 +4,15 @@
 /// start.
 extension MatchRank {
   /// The points a title equal to a word being typed adds to its item's magnitude, and those
-  /// of a title starting with it or another value equal to it (`typedPoints`): as if the item
-  /// stood 100,000 and 100 times higher in the popularity order. Found on the relevance benchmark
+  /// of a title starting with it or another name equal to it (`typedPoints`): as if the item
+  /// stood 100,000 and 100 times nearer the top of the popularity order (a magnitude counts
+  /// half powers of ten: `SearchIndex.magnitudeStarts`). Found on the relevance benchmark
   /// (`Benchmarks/README.md`, issue 29).
-  static let typedTitleEqualPoints = 5
-  static let typedStartPoints = 2
+  static let typedTitleEqualPoints = 10
+  static let typedStartPoints = 4
 
-  /// An item's points while the last word is typed: 5 when its title equals the query, 2 when
-  /// its title starts with it or another value equals it, else 0.
+  /// An item's points while the last word is typed: 10 when its title equals the query, 4 when
+  /// its title starts with it or another name equals it, else 0.
   static func typedPoints(titleEquals: Bool, titleStarts: Bool, valueEquals: Bool)
     -> Int
   {
@@ -21,13 +22,13 @@ extension MatchRank {
   /// What an edit takes from the weight of a value that starts a word being typed only with
   /// typos (`typedStart(magnitude:points:edits:)`): as much as a millionfold higher place.
   /// Found on the relevance benchmark (`Benchmarks/README.md`, issue 29).
-  static let typedEditPenalty = 6
+  static let typedEditPenalty = 12
 
   /// The weight from which an exact start of a one-word query being typed is strong enough
   /// evidence that near spellings are not looked for (`isStrongTypedStart`): a title starting
-  /// with the query of an item among the catalog's most popular tenth (magnitude 2), or a title
+  /// with the query of an item among the catalog's most popular tenth (magnitude 3), or a title
   /// equal to it. A place, never a value: it means the same in every catalog.
-  static let strongTypedWeight = 4
+  static let strongTypedWeight = 7
 
   /// Whether this exact start of a one-word query being typed weighs `strongTypedWeight` or
   /// more: only such a match counts toward the typo threshold then (`TypoTolerance`).
@@ -36,7 +37,7 @@ extension MatchRank {
   }
 
   /// The rank of a value that equals or starts with a query whose last word is still being
-  /// typed (`MatchRequest.isTyping`): a start, whose attribute is 15 less the item's magnitude
+  /// typed (`MatchRequest.isTyping`): a start, whose attribute is 31 less the item's magnitude
   /// and its points (`typedPoints`) — so that a more popular item comes first unless its name
   /// outweighs it ("pra": Prague, whose title starts so, before Delhi, ten times as large, whose
   /// alternate name does); equal weights go to the `agreement`, then to popularity.
@@ -54,6 +55,6 @@ extension MatchRank {
   }
 
   /// The weight of a typed start (`typedStart(magnitude:points:edits:)`) read back from its
-  /// rank: 15 less its attribute.
+  /// rank: 31 less its attribute.
   package var typedWeight: Int { Self.maximumAttribute - attribute }
 }
