@@ -135,6 +135,70 @@ package struct MatchRequest: Hashable, Sendable {
     return expanded
   }
 
+  /// The request whose terms offer, beside the words as typed, the same words with the spaces
+  /// between them moved — each word split in two at every letter (with a space or a hyphen
+  /// between, or a dot in a word of four letters at most: `spiderman` finds Spider-Man,
+  /// `laguardia` La Guardia, `et` E.T.), and each
+  /// two neighbouring words joined (`sun flower` finds Sunflower); nil when the request has no
+  /// plain word, or offers alternatives already. Searched when the words as typed start no
+  /// word (`SearchIndex.searchSlots`), like near spellings.
+  var spellingVariants: MatchRequest? {
+    guard !hasAlternatives else { return nil }
+    let user = Array(terms.dropLast(baseTermCount))
+    let plain = user.indices.filter { index in
+      guard !user[index].isNegated, let text = user[index].textCondition else { return false }
+      return text.isPlain && text.synonymOf == nil
+        && !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
+    }
+    guard !plain.isEmpty else { return nil }
+    func variant(_ needle: String, of typed: String, _ range: Range<Int>) -> QueryTerm {
+      QueryTerm(
+        condition: .text(TextCondition(needle: needle, synonymOf: typed, movesSpaces: true)),
+        range: range)
+    }
+    // At most `maximumAlternatives` in all, the words as typed among them: a long text (a
+    // pasted paragraph) offers its first words' ways and stops there.
+    let most = Self.maximumAlternatives - 1
+    var variants: [[QueryTerm]] = []
+    for (a, b) in zip(plain, plain.dropFirst()) where b == a + 1 && variants.count < most {
+      let (left, right) = (user[a].textCondition!.needle, user[b].textCondition!.needle)
+      var joined = user
+      let range = user[a].range.lowerBound..<max(user[a].range.upperBound, user[b].range.upperBound)
+      joined[a] = variant(left + right, of: left + " " + right, range)
+      joined.remove(at: b)
+      variants.append(joined)
+    }
+    for index in plain where variants.count < most {
+      let typed = user[index].textCondition!.needle
+      let letters = Array(typed.unicodeScalars)
+      guard (2...Self.longestSplitWord).contains(letters.count) else { continue }
+      for cut in 1..<letters.count where variants.count < most {
+        let left = String(String.UnicodeScalarView(letters[..<cut]))
+        let right = String(String.UnicodeScalarView(letters[cut...]))
+        // A dot only inside a short abbreviation ("e.t", "u.s"): the letters of a longer word
+        // are not initials.
+        for separator in letters.count <= 4 ? [" ", "-", "."] : [" ", "-"] {
+          var split = user
+          split[index] = variant(left + separator + right, of: typed, user[index].range)
+          variants.append(split)
+        }
+      }
+    }
+    guard !variants.isEmpty else { return nil }
+    var request = self
+    request.terms =
+      [
+        QueryTerm(
+          condition: .either([user] + variants.prefix(most)),
+          range: (user.map(\.range.lowerBound).min() ?? 0)..<(user.map(\.range.upperBound).max()
+            ?? 0))
+      ] + terms.suffix(baseTermCount)
+    return request
+  }
+
+  /// The longest word split in two (`spellingVariants`): 23 cuts, 46 ways of writing it.
+  static let longestSplitWord = 24
+
   /// Whether this alternative holds a synonym beside what was typed: its items rank after
   /// those of what was typed. Not when a synonym stands for every word typed — "ny" with
   /// `ny = new york` means New York as much as it means the values that equal "ny", and ranks

@@ -90,7 +90,17 @@ extension SearchIndex {
     _ slot: Int, request: MatchRequest, nearSpellings: Bool
   ) -> (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)? {
     var best: (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)?
-    for alternative in request.hasAlternatives ? request.alternatives : [request] {
+    // The words with their spaces moved answer a search the words as typed start no word of
+    // (`MatchRequest.spellingVariants`): a slot they found is placed by them.
+    let written = request.hasAlternatives ? request.alternatives : [request]
+    let moved = nearSpellings ? [] : request.spellingVariants?.alternatives.dropFirst() ?? []
+    for alternative in written + moved {
+      // Only where the words as typed find the slot no better than inside a word.
+      if let best, best.rank.rank & MatchRank.insideWordBit == 0,
+        alternative.terms.contains(where: { $0.textCondition?.movesSpaces == true })
+      {
+        break
+      }
       let plan = plan(alternative, nearSpellings: nearSpellings)
       guard matches(plan, slot: slot, nearSpellings: nearSpellings),
         var ranked = rank([Int32(slot)], plan, nearSpellings: nearSpellings).first
@@ -101,10 +111,15 @@ extension SearchIndex {
     return best
   }
 
-  /// The synonyms an alternative holds, as `--explain` names them: "flower → rose".
+  /// The synonyms an alternative holds, as `--explain` names them: "flower → rose", or
+  /// "spiderman → spider-man (spaces moved)".
   static func synonymsUsed(in request: MatchRequest) -> String? {
     let used = request.terms.flatMap(\.flattened).compactMap { term in
-      term.textCondition.flatMap { text in text.synonymOf.map { "\($0) → \(text.needle)" } }
+      term.textCondition.flatMap { text in
+        text.synonymOf.map {
+          "\($0) → \(text.needle)" + (text.movesSpaces ? " (spaces moved)" : "")
+        }
+      }
     }
     return used.isEmpty ? nil : used.joined(separator: ", ")
   }
