@@ -69,6 +69,18 @@ extension SearchIndex {
           $0.entries, total: exact.count, typos, strongStartsOnly: countsStrongStartsOnly(plan))
           < typos.threshold
       } ?? false
+    // Near spellings first: splitting a misspelt name at every letter finds names it never
+    // meant ("jihu" as "Ji Hu…" before Jishu), so the spaces are moved only where no near
+    // spelling is found.
+    var nearOutcome: SearchOutcome?
+    if fewExact, mayLookForNear {
+      let near = nearMatchingSlots(nearPlan)
+      let ranked = order(rank(near, nearPlan, nearSpellings: true), sort: plan.sort)
+      nearOutcome = SearchOutcome(
+        slots: near, ordered: ranked, isComplete: true, includesNearSpellings: true,
+        exactCount: ranked.count { MatchRank(packed: $0.rank).typos == 0 })
+      if near.count > exact.count || variants == nil { return nearOutcome! }
+    }
     if fewExact, let variants, let counted {
       // The words with their spaces moved ("spiderman" as Spider-Man): when they start words
       // the words as typed do not, they are the answer, ranked whole. The typed words' own
@@ -81,13 +93,7 @@ extension SearchIndex {
         if wordStarts > typedStarts { return found }
       }
     }
-    if fewExact, mayLookForNear {
-      let near = nearMatchingSlots(nearPlan)
-      let ranked = order(rank(near, nearPlan, nearSpellings: true), sort: plan.sort)
-      return SearchOutcome(
-        slots: near, ordered: ranked, isComplete: true, includesNearSpellings: true,
-        exactCount: ranked.count { MatchRank(packed: $0.rank).typos == 0 })
-    }
+    if let nearOutcome { return nearOutcome }
     let first =
       plan.sort == nil
       ? counted ?? firstRows(exact, plan, rows: rows)

@@ -66,15 +66,6 @@ struct ReferenceMatcher {
       let rank = rank($0, resolved, nearSpellings: false)
       return strongStartsOnly ? rank[0] == 0 && rank[1] == 1 && rank[2] <= 24 : rank[1] < 4
     }
-    // Fewer word-start matches than the threshold: the words with their spaces moved, when
-    // they find more than the words as typed.
-    if counted.count < typos.threshold, let variants = Self.spellingVariants(resolved) {
-      let moved = alternativeRows(items: items, variants)
-      let typedStarts = items.count {
-        matches($0, resolved) && rank($0, resolved, nearSpellings: false)[1] != 4
-      }
-      if moved.count(where: { $0.rank[1] != 4 }) > typedStarts { return moved }
-    }
     // Near spellings look for a term with punctuation word by word.
     let split = Self.splitForNearSpellings(resolved)
     let near =
@@ -82,6 +73,18 @@ struct ReferenceMatcher {
       && split.allTerms.contains {
         !$0.isNegated && Self.typoBudget($0, anchored: Self.anchors(split)) != nil
       }
+    // Fewer word-start matches than the threshold and no near spelling: the words with their
+    // spaces moved, when they start words the words as typed do not.
+    let exactCount = items.count { matches($0, resolved) }
+    if counted.count < typos.threshold, let variants = Self.spellingVariants(resolved),
+      !near || items.count(where: { matches($0, split, nearSpellings: true) }) <= exactCount
+    {
+      let moved = alternativeRows(items: items, variants)
+      let typedStarts = items.count {
+        matches($0, resolved) && rank($0, resolved, nearSpellings: false)[1] != 4
+      }
+      if moved.count(where: { $0.rank[1] != 4 }) > typedStarts { return moved }
+    }
     let searched = near ? split : resolved
     let matching = items.enumerated().filter { matches($0.element, searched, nearSpellings: near) }
     let ranking = schema.rankingField
