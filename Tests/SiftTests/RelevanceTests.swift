@@ -214,45 +214,6 @@ struct RelevanceTests {
     #expect(Array(other.rows) == ["hamlet", "vienna"])
   }
 
-  @Test("joined, split and dotted words: spiderman, laguardia, et, xmen, sun flower")
-  func spacesMoved() throws {
-    let schema = CatalogSchema(
-      name: "titles", fields: [.text("title"), .text("about")], titleField: "title")
-    let titles = [
-      "Spider-Man", "La Guardia Airport", "E.T. the Extra-Terrestrial", "X-Men", "Sunflower",
-      "The Tree", "Spiders of Manhattan", "Lagoon", "Men in Black", "Sun Valley",
-    ]
-    let items = titles.enumerated().map { index, title in
-      Item(id: ItemID(String(index)), fields: ["title": .text(title)])
-    }
-    var collection = try FilteredCollection(schema: schema, items: items)
-    let reference = ReferenceMatcher(schema: schema)
-    for (query, expected) in [
-      ("spiderman", "Spider-Man"), ("spiderm", "Spider-Man"), ("laguardia", "La Guardia Airport"),
-      ("et ", "E.T. the Extra-Terrestrial"), ("xmen", "X-Men"), ("sun flower", "Sunflower"),
-    ] {
-      collection.filter(by: SearchCriteria(text: query))
-      let found = collection.rows.map { collection.item(id: $0)?["title"]?.strings.first ?? "" }
-      #expect(found.first == expected, "\(query): \(found)")
-      #expect(
-        reference.rows(items: items, criteria: SearchCriteria(text: query)) == collection.rows,
-        "\(query)")
-      // Said in --explain — but for "spiderm", whose near spelling of Spider's start is
-      // found first.
-      let explanation = try #require(collection.explanation(forRow: 0))
-      #expect(
-        query == "spiderm" || explanation.synonym?.hasSuffix("(spaces moved)") == true,
-        "\(query)")
-    }
-    // "et" never finds "the tree", whose "e t" spans no word's start.
-    collection.filter(by: SearchCriteria(text: "et "))
-    #expect(!collection.rows.contains("5"))
-    // The words as typed come first where they start a word: "sun" finds Sun Valley and
-    // Sunflower as typed, no variant looked for.
-    collection.filter(by: SearchCriteria(text: "sun"))
-    #expect(Set(collection.rows) == ["4", "9"])
-  }
-
   @Test("typing: only an exact start weighing 4 or more holds near spellings back")
   func strongStartsHoldNearSpellingsBack() throws {
     func search(

@@ -15,9 +15,6 @@ struct MatchPlan: Sendable {
     /// Matched only as whole words, from a word's start to a word's end: a synonym is a
     /// finished expression ("ny" for "new york" never finds Nyack).
     var wholeWords = false
-    /// Matched only from a word's start: words with their spaces moved
-    /// (`TextCondition.movesSpaces`: "e.t" finds E.T., never "the tree").
-    var startsWord = false
   }
 
   /// A term's letters and the edits it may have.
@@ -116,7 +113,7 @@ extension SearchIndex {
           numberColumns: text.field == nil ? unfieldedNumbers : [],
           typo: term.isNegated || !request.typos.isEnabled
             ? nil : Self.typoProbe(text, anchored: anchored),
-          wholeWords: text.synonymOf != nil && !text.movesSpaces, startsWord: text.movesSpaces)
+          wholeWords: text.synonymOf != nil)
         condition = .text(probe)
         if !term.isNegated, ranked { rankProbes.append(probe) }
       case .number(let field, let predicate):
@@ -244,9 +241,7 @@ extension SearchIndex {
     // The paths above find where a needle occurs; a whole-words term holds only where it
     // starts and ends a word.
     for term in plan.terms {
-      guard case .text(let probe) = term.condition, probe.wholeWords || probe.startsWord else {
-        continue
-      }
+      guard case .text(let probe) = term.condition, probe.wholeWords else { continue }
       slots.removeAll { matchesExactly(probe, slot: Int($0)) == term.isNegated }
     }
     return slots
@@ -477,12 +472,8 @@ extension SearchIndex {
 
   private func matchesExactly(_ probe: MatchPlan.TextProbe, slot: Int) -> Bool {
     for column in probe.columns {
-      if probe.wholeWords || probe.startsWord {
-        if holdsWholeWords(
-          probe.needle, in: columns[column], slot: slot, toWordEnd: probe.wholeWords)
-        {
-          return true
-        }
+      if probe.wholeWords {
+        if holdsWholeWords(probe.needle, in: columns[column], slot: slot) { return true }
         continue
       }
       if columns[column].slot(slot, contains: probe.needle) { return true }
@@ -499,11 +490,8 @@ extension SearchIndex {
   }
 
   /// Whether `needle` occurs in the slot's values of `column` from a word's start to a word's
-  /// end ("new york" in "New York City", not in "New Yorker"); without `toWordEnd`, from a
-  /// word's start.
-  func holdsWholeWords(
-    _ needle: [UInt8], in column: FoldedColumn, slot: Int, toWordEnd: Bool = true
-  ) -> Bool {
+  /// end ("new york" in "New York City", not in "New Yorker").
+  func holdsWholeWords(_ needle: [UInt8], in column: FoldedColumn, slot: Int) -> Bool {
     needle.withUnsafeBufferPointer { needle in
       column.withUnsafeBytes { bytes, starts in
         let (start, end) = (Int(starts[slot]), Int(starts[slot + 1]))
@@ -511,7 +499,7 @@ extension SearchIndex {
         while let found = ByteSearch.firstOffset(of: needle, in: bytes, range: from..<end) {
           let after = found + needle.count
           if found == start || NearSpelling.isWordBoundary(bytes[found - 1]),
-            !toWordEnd || after == end || NearSpelling.isWordBoundary(bytes[after])
+            after == end || NearSpelling.isWordBoundary(bytes[after])
           {
             return true
           }

@@ -90,17 +90,7 @@ extension SearchIndex {
     _ slot: Int, request: MatchRequest, nearSpellings: Bool
   ) -> (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)? {
     var best: (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)?
-    // The words with their spaces moved answer a search the words as typed start no word of
-    // (`MatchRequest.spellingVariants`): a slot they found is placed by them.
-    let written = request.hasAlternatives ? request.alternatives : [request]
-    let moved = nearSpellings ? [] : request.spellingVariants?.alternatives.dropFirst() ?? []
-    for alternative in written + moved {
-      // Only where the words as typed find the slot no better than inside a word.
-      if let best, best.rank.rank & MatchRank.insideWordBit == 0,
-        alternative.terms.contains(where: { $0.textCondition?.movesSpaces == true })
-      {
-        break
-      }
+    for alternative in request.hasAlternatives ? request.alternatives : [request] {
       let plan = plan(alternative, nearSpellings: nearSpellings)
       guard matches(plan, slot: slot, nearSpellings: nearSpellings),
         var ranked = rank([Int32(slot)], plan, nearSpellings: nearSpellings).first
@@ -111,15 +101,10 @@ extension SearchIndex {
     return best
   }
 
-  /// The synonyms an alternative holds, as `--explain` names them: "flower → rose", or
-  /// "spiderman → spider-man (spaces moved)".
+  /// The synonyms an alternative holds, as `--explain` names them: "flower → rose".
   static func synonymsUsed(in request: MatchRequest) -> String? {
     let used = request.terms.flatMap(\.flattened).compactMap { term in
-      term.textCondition.flatMap { text in
-        text.synonymOf.map {
-          "\($0) → \(text.needle)" + (text.movesSpaces ? " (spaces moved)" : "")
-        }
-      }
+      term.textCondition.flatMap { text in text.synonymOf.map { "\($0) → \(text.needle)" } }
     }
     return used.isEmpty ? nil : used.joined(separator: ", ")
   }

@@ -52,48 +52,27 @@ extension SearchIndex {
     let typos = request.typos
     let nearPlan = nearSpellingPlan(request, exact: plan)
     let mayLookForNear = typos.isEnabled && nearPlan.hasTypoTerms
-    let variants = request.spellingVariants
     // The threshold's count reads the first rows by relevance: at least that many must be in
     // order. Under a sort they are ranked apart from the rows shown, and only when near
-    // spellings or words written apart may be looked for.
+    // spellings may be looked for.
     var byRelevance = plan
     byRelevance.sort = nil
     let counted: (entries: [RankedSlot], isComplete: Bool)? =
-      mayLookForNear || variants != nil
+      mayLookForNear
       ? firstRows(
         exact, byRelevance,
         rows: plan.sort == nil ? max(rows, typos.threshold) : typos.threshold) : nil
-    let fewExact =
-      counted.map {
-        Self.countedExactMatches(
-          $0.entries, total: exact.count, typos, strongStartsOnly: countsStrongStartsOnly(plan))
-          < typos.threshold
-      } ?? false
-    // Near spellings first: splitting a misspelt name at every letter finds names it never
-    // meant ("jihu" as "Ji Hu…" before Jishu), so the spaces are moved only where no near
-    // spelling is found.
-    var nearOutcome: SearchOutcome?
-    if fewExact, mayLookForNear {
+    if let counted,
+      Self.countedExactMatches(
+        counted.entries, total: exact.count, typos,
+        strongStartsOnly: countsStrongStartsOnly(plan)) < typos.threshold
+    {
       let near = nearMatchingSlots(nearPlan)
       let ranked = order(rank(near, nearPlan, nearSpellings: true), sort: plan.sort)
-      nearOutcome = SearchOutcome(
+      return SearchOutcome(
         slots: near, ordered: ranked, isComplete: true, includesNearSpellings: true,
         exactCount: ranked.count { MatchRank(packed: $0.rank).typos == 0 })
-      if near.count > exact.count || variants == nil { return nearOutcome! }
     }
-    if fewExact, let variants, let counted {
-      // The words with their spaces moved ("spiderman" as Spider-Man): when they start words
-      // the words as typed do not, they are the answer, ranked whole. The typed words' own
-      // word starts are all counted: the order holds every one, or a match inside a word
-      // after them.
-      let typedStarts = counted.entries.count { $0.rank & MatchRank.insideWordBit == 0 }
-      if counted.isComplete || typedStarts < counted.entries.count {
-        let found = searchAlternatives(variants, within: nil, rows: .max)
-        let wordStarts = found.ordered.count { $0.rank & MatchRank.insideWordBit == 0 }
-        if wordStarts > typedStarts { return found }
-      }
-    }
-    if let nearOutcome { return nearOutcome }
     let first =
       plan.sort == nil
       ? counted ?? firstRows(exact, plan, rows: rows)

@@ -73,18 +73,6 @@ struct ReferenceMatcher {
       && split.allTerms.contains {
         !$0.isNegated && Self.typoBudget($0, anchored: Self.anchors(split)) != nil
       }
-    // Fewer word-start matches than the threshold and no near spelling: the words with their
-    // spaces moved, when they start words the words as typed do not.
-    let exactCount = items.count { matches($0, resolved) }
-    if counted.count < typos.threshold, let variants = Self.spellingVariants(resolved),
-      !near || items.count(where: { matches($0, split, nearSpellings: true) }) <= exactCount
-    {
-      let moved = alternativeRows(items: items, variants)
-      let typedStarts = items.count {
-        matches($0, resolved) && rank($0, resolved, nearSpellings: false)[1] != 4
-      }
-      if moved.count(where: { $0.rank[1] != 4 }) > typedStarts { return moved }
-    }
     let searched = near ? split : resolved
     let matching = items.enumerated().filter { matches($0.element, searched, nearSpellings: near) }
     let ranking = schema.rankingField
@@ -230,62 +218,6 @@ struct ReferenceMatcher {
     return result
   }
 
-  /// The README's joined, split and dotted words, plainly: each plain word split in two at
-  /// every letter, with a space, a hyphen or a dot between, and each two neighbouring plain
-  /// words joined — every way one at a time, beside the words as typed; nil without a plain
-  /// word.
-  static func spellingVariants(_ resolved: ResolvedCriteria) -> ResolvedCriteria? {
-    let terms = resolved.query.terms
-    func isPlain(_ term: QueryTerm) -> Bool {
-      guard !term.isNegated, let condition = term.textCondition else { return false }
-      return condition.field == nil && !condition.isPhrase && condition.number == nil
-        && !condition.matchesInitials && condition.synonymOf == nil
-        && !condition.needle.utf8.contains(where: isBoundary)
-    }
-    func variant(_ needle: String, of typed: String, _ range: Range<Int>) -> QueryTerm {
-      QueryTerm(
-        condition: .text(TextCondition(needle: needle, synonymOf: typed, movesSpaces: true)),
-        range: range)
-    }
-    var variants: [[QueryTerm]] = []
-    for index in terms.indices.dropLast() where isPlain(terms[index]) && isPlain(terms[index + 1]) {
-      let (left, right) = (
-        terms[index].textCondition!.needle, terms[index + 1].textCondition!.needle
-      )
-      var joined = terms
-      joined[index] = variant(
-        left + right, of: left + " " + right,
-        terms[index].range
-          .lowerBound..<max(
-            terms[index].range.upperBound, terms[index + 1].range.upperBound))
-      joined.remove(at: index + 1)
-      variants.append(joined)
-    }
-    for (index, term) in terms.enumerated() where isPlain(term) && variants.count < 63 {
-      let typed = term.textCondition!.needle
-      let letters = Array(typed.unicodeScalars)
-      guard (2...24).contains(letters.count) else { continue }
-      for cut in 1..<letters.count where variants.count < 63 {
-        let left = String(String.UnicodeScalarView(letters[..<cut]))
-        let right = String(String.UnicodeScalarView(letters[cut...]))
-        for separator in letters.count <= 4 ? [" ", "-", "."] : [" ", "-"] {
-          var split = terms
-          split[index] = variant(left + separator + right, of: typed, term.range)
-          variants.append(split)
-        }
-      }
-    }
-    guard !variants.isEmpty else { return nil }
-    var result = resolved
-    result.query.terms = [
-      QueryTerm(
-        condition: .either([terms] + variants.prefix(63)),
-        range: (terms.map(\.range.lowerBound).min() ?? 0)..<(terms.map(\.range.upperBound).max()
-          ?? 0))
-    ]
-    return result
-  }
-
   /// The criteria near spellings are looked for with: a plain, positive term holding
   /// punctuation ("cluj-napcoa") becomes one term per word.
   static func splitForNearSpellings(_ resolved: ResolvedCriteria) -> ResolvedCriteria {
@@ -350,15 +282,13 @@ struct ReferenceMatcher {
         hit =
           fields.contains { field in
             (item[field]).indexedStrings.contains { string in
-              condition.movesSpaces
-                ? Self.containsWordStart(Array(TextFolding.fold(string).utf8), needle)
-                : condition.synonymOf != nil
-                  ? Self.containsWholeWords(Array(TextFolding.fold(string).utf8), needle)
-                  : Self.contains(Array(TextFolding.fold(string).utf8), needle)
-                    || (condition.matchesInitials
-                      && TextFolding.initialConsonants(of: string).map {
-                        Self.contains(Array($0.utf8), needle)
-                      } == true)
+              condition.synonymOf != nil
+                ? Self.containsWholeWords(Array(TextFolding.fold(string).utf8), needle)
+                : Self.contains(Array(TextFolding.fold(string).utf8), needle)
+                  || (condition.matchesInitials
+                    && TextFolding.initialConsonants(of: string).map {
+                      Self.contains(Array($0.utf8), needle)
+                    } == true)
             }
           }
           || (condition.field == nil
@@ -679,11 +609,6 @@ struct ReferenceMatcher {
 
   static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     !offsets(haystack, needle).isEmpty
-  }
-
-  /// Whether `needle` occurs from a word's start: how words with their spaces moved match.
-  static func containsWordStart(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    offsets(haystack, needle).contains { $0 == 0 || isBoundary(haystack[$0 - 1]) }
   }
 
   /// Whether `needle` occurs from a word's start to a word's end: how a synonym matches.
