@@ -6,9 +6,10 @@ FTS5 and Tantivy on the same queries.
 Usage: pets.py --sift PATH [--out DIR] [--seed N]
 
 The catalog is imported as a person would:
-  sift import pets.jsonl --catalog pets.sqlite --title name --text species \
+  sift import pets.jsonl --catalog pets.sqlite --title name --category species \
       --text primary_breed --text secondary_breed --id license
-(the species, searched as text: categories are not searched as text yet).
+(the species a category, as it groups the pets: an import's category is searched as text too,
+after the name and the breeds).
 
 The queries are drawn from the data (seeded; the seed is printed), each with the answers a
 person would accept, decided by a rule on the records:
@@ -181,7 +182,7 @@ def main():
             f.write(json.dumps(pet, ensure_ascii=False) + "\n")
     if not os.path.exists(catalog):
         subprocess.run([args.sift, "import", source, "--catalog", catalog, "--title", "name",
-                        "--text", "species", "--text", "primary_breed", "--text",
+                        "--category", "species", "--text", "primary_breed", "--text",
                         "secondary_breed", "--id", "license"], check=True, capture_output=True)
     queries = judged(pets, random.Random(args.seed))
     fts = build_fts(pets)

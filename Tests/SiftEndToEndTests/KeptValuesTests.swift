@@ -73,6 +73,15 @@ struct KeptValuesTests {
     #expect(comedy.titles == ["Toy Story", "Fargo"])
     let values = try sift.run(["facets", "--catalog", "films.sqlite"])
     #expect(values.stdout.hasPrefix("Action     2\nComedy     2\nCrime      2\nDrama      2\n"))
+    // An import's category is text too, the weakest: any value of the list finds the film.
+    let searched = try sift.run(["search", "--catalog", "films.sqlite", "crime", "--json"])
+    #expect(searched.titles == ["Fargo", "Heat"])
+    let unsearched = try sift.run([
+      "import", file, "--catalog", "films.sqlite", "--no-search-category",
+    ])
+    try #require(unsearched.status == 0, "\(unsearched.stderr)")
+    let filtered = try sift.run(["search", "--catalog", "films.sqlite", "crime", "--json"])
+    #expect(filtered.titles == [])
 
     let token = try sift.write("admin.key", Self.admin)
     let server = try ServeCommandTests.Server(

@@ -44,6 +44,44 @@ struct ImportTests {
     #expect(try store.loadSchema().field(named: "name")?.namesItem == false)
   }
 
+  @Test("an import's category is searched, after every other field, unless it says not to")
+  func categorySearchedAsText() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let pets = folder.file("pets.jsonl")
+    let lines = [
+      #"{"id": 1, "name": "Truffle", "species": "Goat", "breed": "Miniature"}"#,
+      #"{"id": 2, "name": "Billy", "species": "Dog", "breed": "Goatherd Mix"}"#,
+      #"{"id": 3, "name": "Goat", "species": "Dog", "breed": "Bernese"}"#,
+      #"{"id": 4, "name": "Rex", "species": "Dog", "breed": "Boxer"}"#,
+    ]
+    try lines.joined(separator: "\n").write(to: pets, atomically: true, encoding: .utf8)
+    let url = folder.file("pets.sqlite")
+    var spec = ImportSpec(
+      titleField: "name", textFields: ["breed"], categoryField: "species", idField: "id")
+    func goats() throws -> [String] {
+      let store = try CatalogStore.open(at: url)
+      defer { try? store.close() }
+      var collection = try store.loadDocument().makeCollection()
+      collection.filter(by: SearchCriteria(text: "goat"))
+      return collection.rows.map(\.rawValue)
+    }
+    // The name, then the breed that describes the pet, then the species: catalog order and
+    // popularity would say otherwise.
+    _ = try CatalogImporter.run(file: pets, into: url, spec: spec)
+    #expect(try goats() == ["3", "2", "1"])
+    // Turned off by a later import, kept by one that does not say, turned on again.
+    spec.searchesCategory = false
+    _ = try CatalogImporter.run(file: pets, into: url, spec: spec)
+    #expect(try goats() == ["3", "2"])
+    spec.searchesCategory = nil
+    _ = try CatalogImporter.run(file: pets, into: url, spec: spec)
+    #expect(try goats() == ["3", "2"])
+    spec.searchesCategory = true
+    _ = try CatalogImporter.run(file: pets, into: url, spec: spec)
+    #expect(try goats() == ["3", "2", "1"])
+  }
+
   @Test("real cities: JSON Lines with arrays, numbers and many categories")
   func cities() throws {
     let folder = try TemporaryFolder()

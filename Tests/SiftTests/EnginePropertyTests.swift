@@ -6,17 +6,22 @@ import Testing
 /// Seeded random catalogs, queries and edits, checked against `ReferenceMatcher`.
 @Suite("Engine properties", .tags(.unit))
 struct EnginePropertyTests {
-  static let schema = CatalogSchema(
-    name: "things",
-    fields: [
-      .text("title"), .text("tags"), .number("year"), .number("price", decimals: 2),
-      .category("kind"), .text("note", searchable: false),
-    ],
-    titleField: "title", categoryField: "kind",
-    scopes: [
-      .all(), .category("Fruit"), .category("Tool"), .fields("Tags", ["tags"]),
-      .fields("Year", ["year"]),
-    ])
+  static let schema = schema(searchingCategory: false)
+
+  /// The schema; `searchingCategory`: plain terms find the kind too, as the weakest text.
+  static func schema(searchingCategory: Bool) -> CatalogSchema {
+    CatalogSchema(
+      name: "things",
+      fields: [
+        .text("title"), .text("tags"), .number("year"), .number("price", decimals: 2),
+        .category("kind", searchable: searchingCategory), .text("note", searchable: false),
+      ],
+      titleField: "title", categoryField: "kind",
+      scopes: [
+        .all(), .category("Fruit"), .category("Tool"), .fields("Tags", ["tags"]),
+        .fields("Year", ["year"]),
+      ])
+  }
 
   static let words = [
     "red", "rose", "Đà", "Nẵng", "da", "nang", "서울", "부산", "apple", "APPLE", "app", "ß",
@@ -48,7 +53,7 @@ struct EnginePropertyTests {
       "red", "ro", "rose", "da nang", "\"da n\"", "-a", "-\"red rose\"", "ㅅ", "ㅅㅇ", "서", "부",
       "app", "ss", "2007", "16.99", "25", "year:2006..2008", "price:<20", "year:>=2009",
       "title:a", "tags:b", "kind:fruit", "-kind:tool", "category:Tool", "note:pie", "pie", "b",
-      "prise:3", "price:<", "l", "lodz", "Ł",
+      "prise:3", "price:<", "l", "lodz", "Ł", "fruit", "too", "frut",
     ]
     return (0..<Int.random(in: 0...3, using: &random))
       .map { _ in pieces.randomElement(using: &random)! }.joined(separator: " ")
@@ -63,15 +68,18 @@ struct EnginePropertyTests {
     return all.filter { _ in Int.random(in: 0..<4, using: &random) == 0 }
   }
 
-  @Test("search agrees with the reference on random catalogs and queries")
-  func searchMatchesReference() throws {
+  @Test(
+    "search agrees with the reference on random catalogs and queries",
+    arguments: [false, true])
+  func searchMatchesReference(searchingCategory: Bool) throws {
     var random = SplitMix64(seed: 2026)
-    let reference = ReferenceMatcher(schema: Self.schema)
+    let schema = Self.schema(searchingCategory: searchingCategory)
+    let reference = ReferenceMatcher(schema: schema)
     for round in 0..<200 {
       let items = (0..<Int.random(in: 0...40, using: &random)).map {
         Self.randomItem($0, using: &random)
       }
-      var collection = try FilteredCollection(schema: Self.schema, items: items)
+      var collection = try FilteredCollection(schema: schema, items: items)
       for _ in 0..<20 {
         let criteria = SearchCriteria(
           text: Self.randomQuery(using: &random), tokens: Self.randomTokens(using: &random),
@@ -114,7 +122,7 @@ struct EnginePropertyTests {
 
   /// Up to `count` random items, a collection of them and random criteria it is filtered by.
   static func randomFilteredCatalog(
-    upTo count: Int, using random: inout SplitMix64
+    upTo count: Int, schema: CatalogSchema = schema, using random: inout SplitMix64
   ) throws -> (items: [Item], collection: FilteredCollection, criteria: SearchCriteria) {
     let items = (0..<Int.random(in: 0...count, using: &random)).map {
       randomItem($0, using: &random)
@@ -127,14 +135,17 @@ struct EnginePropertyTests {
     return (items, collection, criteria)
   }
 
-  @Test("random edits while filtering: rows equal filtering from scratch; changes replay")
-  func editsMatchReference() throws {
+  @Test(
+    "random edits while filtering: rows equal filtering from scratch; changes replay",
+    arguments: [false, true])
+  func editsMatchReference(searchingCategory: Bool) throws {
     var random = SplitMix64(seed: 31337)
-    let reference = ReferenceMatcher(schema: Self.schema)
+    let schema = Self.schema(searchingCategory: searchingCategory)
+    let reference = ReferenceMatcher(schema: schema)
     var rounds = 0
     for _ in 0..<60 {
       var (items, collection, criteria) = try Self.randomFilteredCatalog(
-        upTo: 25, using: &random)
+        upTo: 25, schema: schema, using: &random)
       var nextID = items.count
       for _ in 0..<40 {
         rounds += 1

@@ -62,6 +62,11 @@ struct RelevanceTests {
       first: item("a", "Sendiaville", population: 50),
       second: item("b", "Sendai", population: 1_000_000)),
     Case(
+      rule: "where words match: initial consonants at a word's start before inside a word",
+      query: "ㄷㅇ",
+      first: item("german", "독일어", population: 10),
+      second: item("akkadian", "아카드어", population: 500)),
+    Case(
       rule: "where words match: a misspelt word start before a match inside a word",
       query: "tolde",
       first: item("a", "Toledo", population: 10),
@@ -193,6 +198,52 @@ struct RelevanceTests {
       #expect(
         reference.rows(items: items, criteria: SearchCriteria(text: query)) == collection.rows)
     }
+  }
+
+  @Test("roles: a searched category is the weakest text, after names and describing fields")
+  func categoryIsWeakestText() throws {
+    let schema = CatalogSchema(
+      name: "pets",
+      fields: [
+        .text("name"), .text("breed"), .category("species", searchable: true), .number("age"),
+      ],
+      titleField: "name", categoryField: "species", rankingField: RankingField("age"))
+    func pet(_ id: String, _ name: String, _ species: String, breed: String, age: Double) -> Item {
+      Item(
+        id: ItemID(id),
+        fields: [
+          "name": .text(name), "species": .text(species), "breed": .text(breed),
+          "age": .number(age),
+        ])
+    }
+    // Catalog order and popularity (age) both favour the goats: the rule alone orders them.
+    let items =
+      [
+        pet("truffle", "Truffle", "Goat", breed: "Miniature", age: 15),
+        pet("billy", "Billy", "Dog", breed: "Goatherd Mix", age: 12),
+        pet("goat", "Goat", "Dog", breed: "Bernese", age: 2),
+        pet("luna-dog", "Luna", "Dog", breed: "Australian Cattle Dog", age: 14),
+        pet("luna-cat", "Luna", "Cat", breed: "Domestic Shorthair", age: 1),
+      ] + (0..<20).map { pet("other \($0)", "Qq", "Dog", breed: "Boxer", age: 5) }
+    var collection = try FilteredCollection(schema: schema, items: items)
+    let reference = ReferenceMatcher(schema: schema)
+    for (query, expected) in [
+      ("goat", ["goat", "billy", "truffle"]), ("luna cat ", ["luna-cat", "luna-dog"]),
+      ("cat", ["luna-dog", "luna-cat"]),
+    ] {
+      collection.filter(by: SearchCriteria(text: query))
+      #expect(collection.rows.map(\.description) == expected, "\(query)")
+      #expect(
+        reference.rows(items: items, criteria: SearchCriteria(text: query)) == collection.rows)
+    }
+    // Not searched, the category finds nothing; its token still filters.
+    var unsearched = schema
+    unsearched.fields[2].isSearchable = false
+    var other = try FilteredCollection(schema: unsearched, items: items)
+    other.filter(by: SearchCriteria(text: "goat"))
+    #expect(other.rows.map(\.description) == ["goat", "billy"])
+    other.filter(by: SearchCriteria(text: "species:goat"))
+    #expect(other.rows.map(\.description) == ["truffle"])
   }
 
   @Test("roles: an other name equal to the query is a name, as the title is")

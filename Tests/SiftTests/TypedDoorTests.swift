@@ -25,6 +25,29 @@ struct TypedDoorTests {
     #expect(ranges.map { String(floss.name[$0]) } == ["Ca"])
   }
 
+  @Test("a category declared searchable is found by plain terms, after the names, highlighted")
+  func searchableCategory() throws {
+    let schema = try SearchSchema<Candy>(
+      name: "candies", title: .text("name", \.name),
+      fields: [.category("category", \.category, searchable: true)])
+    var candies = try SearchCollection(Candy.all, schema: schema)
+    // "Hard" names no candy: the hard candies, in catalog order.
+    candies.filter(by: SearchCriteria(text: "hard"))
+    #expect(
+      candies.results.map(\.name) == ["Lollipop", "Candy Cane", "Jaw Breaker", "Toffee Apple"])
+    let lollipop = try #require(candies.results.first)
+    let ranges = candies.highlightRanges(in: "Hard", field: "category", of: lollipop)
+    #expect(ranges.map { String("Hard"[$0]) } == ["Hard"])
+    // A candy named with the word comes before the ones whose category holds it.
+    candies.filter(by: SearchCriteria(text: "choc"))
+    #expect(candies.results.count == 5)
+    #expect(candies.results.allSatisfy { $0.name.contains("Chocolate") })
+    // The seeds' own schema does not search it.
+    var seeds = try SearchCollection(Candy.all, schema: Candy.schema.get())
+    seeds.filter(by: SearchCriteria(text: "hard"))
+    #expect(seeds.results.isEmpty)
+  }
+
   @Test("Product: numbers from Int and Decimal, range tokens by key path, ranking by a key path")
   func products() throws {
     var products = try SearchCollection(Product.all, schema: Product.schema.get())

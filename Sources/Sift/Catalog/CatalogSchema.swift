@@ -172,6 +172,24 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     }
   }
 
+  /// The category field when plain terms search its values (`FieldDefinition.isSearchable`).
+  package var searchedCategory: FieldDefinition? {
+    guard let categoryField else { return nil }
+    return fields.first { $0.name == categoryField && $0.kind == .category && $0.isSearchable }
+  }
+
+  /// The fields an index keeps as text, in its order: the text fields in schema order, then a
+  /// searched category as a text field of its own, last — the weakest text, so a name or a
+  /// describing field that matches comes first.
+  package var indexedTextFields: [FieldDefinition] {
+    var texts = fields.filter { $0.kind == .text }
+    if var category = searchedCategory {
+      category.kind = .text
+      texts.append(category)
+    }
+    return texts
+  }
+
   /// The field a query names, by name or label, ignoring case, spaces and underscores
   /// (`year`, `Year introduced`, `yearintroduced`); `category` names the category field.
   public func field(named name: String) -> FieldDefinition? {

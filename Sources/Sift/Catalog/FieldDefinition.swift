@@ -15,7 +15,9 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
   /// What a person reads ("Intro price"); also accepted in queries, case-insensitively.
   public var label: String
   public var kind: Kind
-  /// Whether plain terms search this field when no field scope is selected.
+  /// Whether plain terms search this field when no field scope is selected. For the category,
+  /// whether plain terms search its values as text, ranked after every other field: `goat`
+  /// finds the pets whose species is Goat, after any named Goat.
   public var isSearchable: Bool
   /// Decimals to show for a number field (prices: 2); nil shows the number as it is.
   public var decimals: Int?
@@ -50,8 +52,12 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
     Self(name: name, label: label, kind: .number, isSearchable: searchable, decimals: decimals)
   }
 
-  public static func category(_ name: String, label: String? = nil) -> Self {
-    Self(name: name, label: label, kind: .category, isSearchable: false)
+  /// The category; `searchable: true` lets plain terms find its values too, as the weakest
+  /// text (an import's category is searched unless it says `--no-search-category`).
+  public static func category(_ name: String, label: String? = nil, searchable: Bool = false)
+    -> Self
+  {
+    Self(name: name, label: label, kind: .category, isSearchable: searchable)
   }
 
   /// The value as this field shows it.

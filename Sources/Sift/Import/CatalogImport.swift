@@ -273,8 +273,12 @@ public enum CatalogImport {
             "field \"\(field.name)\" is a \(existing.kind.rawValue) field in the catalog, not \(field.kind.rawValue)"
           )
         }
-        // An import that names a field's role (`--other-names`) gives it.
+        // An import that names a field's role (`--other-names`) gives it, and one that says
+        // whether the category is searched (`--[no-]search-category`) decides it.
         if field.namesItem { schema.fields[index].namesItem = true }
+        if field.kind == .category, let searched = spec.searchesCategory {
+          schema.fields[index].isSearchable = searched
+        }
       } else if let index = schema.storedFields.firstIndex(where: { $0.name == field.name }) {
         // Kept until now, searched from here on: text may become a category, not a number.
         let kept = schema.storedFields[index]

@@ -18,6 +18,10 @@ public struct ImportSpec: Hashable, Sendable {
   }
   public var numberFields: [String]
   public var categoryField: String?
+  /// Whether plain terms search the category's values as text, after every other field
+  /// (`FieldDefinition.isSearchable`): `goat` finds the goats. Nil: a new catalog's category
+  /// is searched, a catalog that has one keeps what it says.
+  public var searchesCategory: Bool?
   /// The field whose value becomes each item's id; without it, items get the next free numbers.
   public var idField: String?
   /// The number field that orders ties (popularity); it is imported as a number field even
@@ -118,7 +122,7 @@ public struct ImportSpec: Hashable, Sendable {
       fields.append(.number(name, searchable: !isCoordinate))
     }
     if let categoryField, names.insert(categoryField).inserted {
-      fields.append(.category(categoryField))
+      fields.append(.category(categoryField, searchable: searchesCategory ?? true))
     }
     return fields
   }

@@ -134,8 +134,7 @@ extension SearchIndex {
     let request = nearSpellings ? request.forNearSpellings : request
     let positive = request.searchedByUser.flatMap(\.flattened).filter { !$0.isNegated }
     let scoped = schema.searchesUnfielded(definition, in: request)
-    switch definition.kind {
-    case .text:
+    func textRanges(_ definition: FieldDefinition) -> [Range<String.Index>] {
       let conditions = highlightedConditions(of: definition, in: request)
       let anchored = request.anchorsShortWords
       return Highlighting.ranges(
@@ -144,6 +143,10 @@ extension SearchIndex {
         nearTerms: nearSpellings && request.typos.isEnabled
           ? conditions.compactMap { Self.typoProbe($0, anchored: anchored) } : [],
         wordStartsOnly: lettersStartingAWord(conditions, of: id, in: request))
+    }
+    switch definition.kind {
+    case .text:
+      return textRanges(definition)
     case .number:
       // Only a number field needs the element's value: reading it for every value of a text
       // field (a city's alternate names) was a quarter of a page of highlights.
@@ -164,7 +167,11 @@ extension SearchIndex {
         }
         return false
       }
-      return hit ? [text.startIndex..<text.endIndex] : []
+      if hit { return [text.startIndex..<text.endIndex] }
+      // A searched category is text too (`CatalogSchema.indexedTextFields`).
+      guard var asText = schema.searchedCategory, asText.name == field else { return [] }
+      asText.kind = .text
+      return textRanges(asText)
     }
   }
 }

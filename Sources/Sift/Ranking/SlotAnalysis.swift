@@ -140,12 +140,15 @@ extension SearchIndex {
           }
           if first.anyWordStart || (settled && mayStartWord) { wordStart = true }
         }
+        // Initial consonants ("ㄷㅇ" for 독일어) start a word as letters do: where the keys of
+        // a word's syllables begin with them, not in the middle of 아카드어's.
         if probe.initials, let initials = context.initials[Int(column)],
-          ByteSearch.contains(
-            needle, in: initials.bytes,
-            range: Int(initials.starts[slot])..<Int(initials.starts[slot + 1]))
+          let first = Self.occurrences(
+            of: needle, inSlot: slot, bytes: initials.bytes, starts: initials.starts,
+            lookForWordStart: !wordStart, needsPosition: false)
         {
           found = true
+          if first.anyWordStart { wordStart = true }
           consider(attribute, MatchRank.maximumPosition, .text(Int(column)), nil)
         }
       }

@@ -20,7 +20,8 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   /// The number of live items.
   private(set) var count = 0
 
-  /// The schema's text fields, in schema order; `columns[i]` holds field `textFields[i]`.
+  /// The schema's text fields, in schema order, then a searched category
+  /// (`CatalogSchema.indexedTextFields`); `columns[i]` holds field `textFields[i]`.
   let textFields: [FieldDefinition]
   private(set) var columns: [FoldedColumn]
   /// Initial-consonant keys per text field, created when the first Hangul value arrives.
@@ -65,7 +66,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
 
   /// Empty storage for `schema`'s fields.
   init(empty schema: CatalogSchema, summarised: Bool = true) {
-    textFields = schema.fields.filter { $0.kind == .text }
+    textFields = schema.indexedTextFields
     numberFields = schema.fields.filter { $0.kind == .number }
     columns = Array(repeating: FoldedColumn(), count: textFields.count)
     initialColumns = Array(repeating: nil, count: textFields.count)

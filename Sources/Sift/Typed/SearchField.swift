@@ -154,42 +154,48 @@ public struct SearchField<Element: Sendable>: Sendable {
   // MARK: - Category
 
   /// The catalog's grouping (CandySearch's category): what category scopes and tokens filter by.
+  /// `searchable: true` lets plain terms find its values too, ranked after every other field.
   public static func category(
-    _ name: String, _ keyPath: any KeyPath<Element, String> & Sendable, label: String? = nil
+    _ name: String, _ keyPath: any KeyPath<Element, String> & Sendable, label: String? = nil,
+    searchable: Bool = false
   ) -> Self {
-    Self(.category(name, label: label), keyPath, .category { [$0[keyPath: keyPath]] })
+    Self(.category(name, label: label, searchable: searchable), keyPath, .category { [$0[keyPath: keyPath]] })
   }
 
   /// A category that may be missing.
   public static func category(
-    _ name: String, _ keyPath: any KeyPath<Element, String?> & Sendable, label: String? = nil
+    _ name: String, _ keyPath: any KeyPath<Element, String?> & Sendable, label: String? = nil,
+    searchable: Bool = false
   ) -> Self {
     Self(
-      .category(name, label: label), keyPath,
+      .category(name, label: label, searchable: searchable), keyPath,
       .category { $0[keyPath: keyPath].map { [$0] } ?? [] })
   }
 
   /// An element in several categories at once (a film's genres): each value counts in the
   /// facets, and a scope or token of any of them keeps the element.
   public static func category(
-    _ name: String, _ keyPath: any KeyPath<Element, [String]> & Sendable, label: String? = nil
+    _ name: String, _ keyPath: any KeyPath<Element, [String]> & Sendable, label: String? = nil,
+    searchable: Bool = false
   ) -> Self {
-    Self(.category(name, label: label), keyPath, .category { $0[keyPath: keyPath] })
+    Self(.category(name, label: label, searchable: searchable), keyPath, .category { $0[keyPath: keyPath] })
   }
 
   /// A category held as a `String`-backed enum (`Candy.Category.chocolate`).
   public static func category<Value: RawRepresentable & SendableMetatype>(
-    _ name: String, _ keyPath: any KeyPath<Element, Value> & Sendable, label: String? = nil
+    _ name: String, _ keyPath: any KeyPath<Element, Value> & Sendable, label: String? = nil,
+    searchable: Bool = false
   ) -> Self where Value.RawValue == String {
-    Self(.category(name, label: label), keyPath, .category { [$0[keyPath: keyPath].rawValue] })
+    Self(.category(name, label: label, searchable: searchable), keyPath, .category { [$0[keyPath: keyPath].rawValue] })
   }
 
   /// Several categories held as `String`-backed enums.
   public static func category<Value: RawRepresentable & SendableMetatype>(
-    _ name: String, _ keyPath: any KeyPath<Element, [Value]> & Sendable, label: String? = nil
+    _ name: String, _ keyPath: any KeyPath<Element, [Value]> & Sendable, label: String? = nil,
+    searchable: Bool = false
   ) -> Self where Value.RawValue == String {
     Self(
-      .category(name, label: label), keyPath,
+      .category(name, label: label, searchable: searchable), keyPath,
       .category { $0[keyPath: keyPath].map(\.rawValue) })
   }
 }

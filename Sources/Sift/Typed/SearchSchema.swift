@@ -21,7 +21,8 @@ public struct SearchSchema<Element: Sendable>: Sendable {
   public internal(set) var catalog: CatalogSchema
   /// The declared fields, title first.
   public let fields: [SearchField<Element>]
-  /// Readers of the text fields, in the order the index keeps them (schema order).
+  /// Readers of the text fields, in the order the index keeps them (schema order, then a
+  /// searched category).
   let textReaders: [@Sendable (Element) -> [String]]
   /// Readers of the number fields, in schema order.
   let numberReaders: [@Sendable (Element) -> Double?]
@@ -109,6 +110,8 @@ public struct SearchSchema<Element: Sendable>: Sendable {
       case .category(let read): category = read
       }
     }
+    // A searched category is the last text column too (`CatalogSchema.indexedTextFields`).
+    if catalog.searchedCategory != nil, let category { texts.append(category) }
     textReaders = texts
     numberReaders = numbers
     categoryReader = category

@@ -71,6 +71,13 @@ struct ImportCommand: AsyncParsableCommand {
   )
   var category: String?
 
+  @Flag(
+    name: .customLong("search-category"), inversion: .prefixedNo,
+    help:
+      "Whether plain terms search the category's values too, after every other field (\"goat\" finds the goats): a new catalog's category is searched; an existing catalog keeps what it says unless told."
+  )
+  var searchCategory: Bool?
+
   @Option(help: "The field that gives each item its id; re-importing an id replaces that item.")
   var id: String?
 
@@ -191,6 +198,7 @@ struct ImportCommand: AsyncParsableCommand {
       labels: labels, location: location.flatMap(LocationFields.init(parsing:)))
     spec.catalogTitle = name
     spec.otherNameFields = otherNames
+    spec.searchesCategory = searchCategory
     return spec
   }
 

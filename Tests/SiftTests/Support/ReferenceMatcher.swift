@@ -254,12 +254,13 @@ struct ReferenceMatcher {
   func searched(_ resolved: ResolvedCriteria) -> (text: [String], numbers: [String]) {
     if case .fields(let names) = resolved.scope?.filter {
       return (
-        schema.fields.filter { $0.kind == .text && names.contains($0.name) }.map(\.name),
+        schema.indexedTextFields.filter { names.contains($0.name) }.map(\.name),
         schema.fields.filter { $0.kind == .number && names.contains($0.name) }.map(\.name)
       )
     }
     return (
-      schema.fields.filter { $0.kind == .text && $0.isSearchable }.map(\.name),
+      // A searched category is text too, after every other field.
+      schema.indexedTextFields.filter(\.isSearchable).map(\.name),
       schema.fields.filter { $0.kind == .number && $0.isSearchable }.map(\.name)
     )
   }
@@ -320,7 +321,7 @@ struct ReferenceMatcher {
     let (textFields, numberFields) = searched(resolved)
     let terms = resolved.allTerms.filter { !$0.isNegated && $0.textCondition != nil }
     guard !terms.isEmpty else { return [0, 0, 0, 0] }
-    let allText = schema.fields.filter { $0.kind == .text }.map(\.name)
+    let allText = schema.indexedTextFields.map(\.name)
     let allNumbers = schema.fields.filter { $0.kind == .number }.map(\.name)
     // Names first (the title, then other names), then the fields that describe the item.
     let isName = { (field: String) in
@@ -416,11 +417,16 @@ struct ReferenceMatcher {
             if offset == 0 || Self.isBoundary(folded[offset - 1]) { wordStart = true }
           }
           if condition.matchesInitials,
-            let initials = TextFolding.initialConsonants(of: string),
-            Self.contains(Array(initials.utf8), needle)
+            let initials = TextFolding.initialConsonants(of: string).map({ Array($0.utf8) }),
+            Self.contains(initials, needle)
           {
             found = true
             consider([attribute(field), 7])
+            // Initials start a word as letters do.
+            for offset in Self.offsets(initials, needle)
+            where offset == 0 || Self.isBoundary(initials[offset - 1]) {
+              wordStart = true
+            }
           }
         }
         if let first {
