@@ -64,7 +64,7 @@ public struct MatchExplanation: Hashable, Sendable {
     /// `penaltyPerEdit` from the weight.
     public var edits: Int = 0
 
-    /// What an edit takes from the weight (12: as much as a millionfold higher place).
+    /// What an edit takes from the weight (11: as much as a 300,000-fold higher place).
     public static var penaltyPerEdit: Int { MatchRank.typedEditPenalty }
 
     /// The sum: magnitude and points, less the edits' penalty. It may fall below 0 (a near

@@ -159,7 +159,9 @@ public struct SearchField<Element: Sendable>: Sendable {
     _ name: String, _ keyPath: any KeyPath<Element, String> & Sendable, label: String? = nil,
     searchable: Bool = false
   ) -> Self {
-    Self(.category(name, label: label, searchable: searchable), keyPath, .category { [$0[keyPath: keyPath]] })
+    Self(
+      .category(name, label: label, searchable: searchable), keyPath,
+      .category { [$0[keyPath: keyPath]] })
   }
 
   /// A category that may be missing.
@@ -178,7 +180,9 @@ public struct SearchField<Element: Sendable>: Sendable {
     _ name: String, _ keyPath: any KeyPath<Element, [String]> & Sendable, label: String? = nil,
     searchable: Bool = false
   ) -> Self {
-    Self(.category(name, label: label, searchable: searchable), keyPath, .category { $0[keyPath: keyPath] })
+    Self(
+      .category(name, label: label, searchable: searchable), keyPath,
+      .category { $0[keyPath: keyPath] })
   }
 
   /// A category held as a `String`-backed enum (`Candy.Category.chocolate`).
@@ -186,7 +190,9 @@ public struct SearchField<Element: Sendable>: Sendable {
     _ name: String, _ keyPath: any KeyPath<Element, Value> & Sendable, label: String? = nil,
     searchable: Bool = false
   ) -> Self where Value.RawValue == String {
-    Self(.category(name, label: label, searchable: searchable), keyPath, .category { [$0[keyPath: keyPath].rawValue] })
+    Self(
+      .category(name, label: label, searchable: searchable), keyPath,
+      .category { [$0[keyPath: keyPath].rawValue] })
   }
 
   /// Several categories held as `String`-backed enums.

@@ -474,7 +474,7 @@ struct ReferenceMatcher {
           let isEqual = folded == String(decoding: first, as: UTF8.self) && costs.last == cost
           if isEqual { fieldEquals = true }
           let isTitle = field == schema.titleField
-          let points = isTitle && isEqual ? 10 : isTitle || isEqual ? 4 : 0
+          let points = isTitle && isEqual ? 9 : isTitle || isEqual ? 4 : 0
           let key = [12 * cost - points, cost, attribute(field)]
           if start.map({ key.lexicographicallyPrecedes($0.key) }) ?? true {
             start = (key, points, cost, attribute(field))
@@ -483,7 +483,7 @@ struct ReferenceMatcher {
       }
       if let start {
         return [
-          start.cost, 1, 31 - min(31, max(0, magnitude + start.points - 12 * start.cost)),
+          start.cost, 1, 31 - min(31, max(0, magnitude + start.points - 11 * start.cost)),
           weighsAgreement
             ? Self.agreement(
               titleHoldsTerms: textFields.contains(schema.titleField)
@@ -494,11 +494,11 @@ struct ReferenceMatcher {
     }
     if resolved.query.endsInTypedWord, equals || startsValue {
       // The last word is being typed: every value equal to the query or starting with it is a
-      // start, weighed by its magnitude (its place in the popularity order) and 10 points
+      // start, weighed by its magnitude (its place in the popularity order) and 9 points
       // for a title equal to the query, 4 for a title starting with it or another name equal.
       let titleEquals = equalInTitle
       let titleStarts = titleEquals || startsInTitle
-      let points = titleEquals ? 10 : titleStarts || equals ? 4 : 0
+      let points = titleEquals ? 9 : titleStarts || equals ? 4 : 0
       return [min(typoCount, 7), 1, 31 - min(31, magnitude + points), agreement]
     }
     // A finished term (each but the last while it is typed) that occurs only inside longer

@@ -5,13 +5,14 @@
 extension MatchRank {
   /// The points a title equal to a word being typed adds to its item's magnitude, and those
   /// of a title starting with it or another name equal to it (`typedPoints`): as if the item
-  /// stood 100,000 and 100 times nearer the top of the popularity order (a magnitude counts
-  /// half powers of ten: `SearchIndex.magnitudeStarts`). Found on the relevance benchmark
-  /// (`Benchmarks/README.md`, issue 29).
-  static let typedTitleEqualPoints = 10
+  /// stood about 30,000 and 100 times nearer the top of the popularity order (a magnitude
+  /// counts half powers of ten: `SearchIndex.magnitudeStarts`). Five half-decades apart: an
+  /// item more than 300 times nearer the top whose title starts with the word comes before a
+  /// title equal to it — `war` gives Warsaw before a hamlet named War, as `pra` gives Prague.
+  static let typedTitleEqualPoints = 9
   static let typedStartPoints = 4
 
-  /// An item's points while the last word is typed: 10 when its title equals the query, 4 when
+  /// An item's points while the last word is typed: 9 when its title equals the query, 4 when
   /// its title starts with it or another name equals it, else 0.
   static func typedPoints(titleEquals: Bool, titleStarts: Bool, valueEquals: Bool)
     -> Int
@@ -20,9 +21,11 @@ extension MatchRank {
   }
 
   /// What an edit takes from the weight of a value that starts a word being typed only with
-  /// typos (`typedStart(magnitude:points:edits:)`): as much as a millionfold higher place.
-  /// Found on the relevance benchmark (`Benchmarks/README.md`, issue 29).
-  static let typedEditPenalty = 12
+  /// typos (`typedStart(magnitude:points:edits:)`): as much as a 300,000-fold higher place,
+  /// so that a near spelling of a title equal to the word keeps the weight it had above the
+  /// starts' near spellings (`mag − 2`). Found on the relevance benchmark
+  /// (`Benchmarks/README.md`, issues 29 and 68).
+  static let typedEditPenalty = 11
 
   /// The weight from which an exact start of a one-word query being typed is strong enough
   /// evidence that near spellings are not looked for (`isStrongTypedStart`): a title starting
