@@ -31,7 +31,7 @@ struct RelevanceCommandTests {
         Red Rose  —  Year introduced: 2010 · Intro price: 24.99 · Type: Funerals
             ↳ typos 0 · starts a value (title "Red Rose"), typed: weight 4 = magnitude 0 + name 4 · best in title "Red Rose" · title holds the words, no field equals · catalog order 13 · ahead of the next by exactness · matched title: [Red] Rose
         Carnation Red  —  Year introduced: 2006 · Intro price: 23.99 · Type: Weddings
-            ↳ typos 0 · word starts · best in title "Carnation Red" at word 2 · catalog order 6 · matched title: Carnation [Red]
+            ↳ typos 0 · word starts · best in title "Carnation Red" at word 2 · title has words the query leaves out · catalog order 6 · matched title: Carnation [Red]
 
         """)
     let json = try sift.run(["search", "--catalog", "products", "--explain", "--json", "gingr"])

@@ -91,6 +91,21 @@ struct NoPopularityTests {
       ],
       expected: ["EDLN", "SCML", "EDNS"]),
     Case(
+      rule: "coverage: a title the query's words cover whole before one with words left out",
+      query: "heathrow london",
+      items: [
+        airport("EGLL2", "Heathrow Heliport", city: "London"),
+        airport("EGLL", "Heathrow", city: "London", iata: "LHR"),
+      ],
+      expected: ["EGLL", "EGLL2"]),
+    Case(
+      rule: "coverage: the same while the last word is typed", query: "heathrow lon",
+      items: [
+        airport("EGLL2", "Heathrow Heliport", city: "London"),
+        airport("EGLL", "Heathrow", city: "London", iata: "LHR"),
+      ],
+      expected: ["EGLL", "EGLL2"]),
+    Case(
       rule: "near a place: a title match nearby before one far away", query: "midway",
       items: [
         airport("PN62", "Midway Airport", city: "Midway", at: (40.93, -79.90)),

@@ -37,7 +37,8 @@ public struct MatchExplanation: Hashable, Sendable {
   /// distance; nil without a place or a location.
   public var distanceKilometers: Double?
   /// The first rule that puts this result before the next one — the sort's field, "typos",
-  /// "exactness", "attribute", "title", "equal fields" (`MatchRank.agreement`), "position",
+  /// "exactness", "attribute", "title", "equal fields" (`MatchRank.agreement`), "title
+  /// coverage" (`MatchRank.coverage`), "position",
   /// the ranking field's name or "catalog order" — nil
   /// for the last (`sift search` and `sift serve` compare within what they print: nil for its
   /// last result).
@@ -230,7 +231,7 @@ extension MatchExplanation {
     if first & 7 != second & 7 {
       // A value equal to the query or starting with it: its position bits are the agreement.
       guard a.rank.titleHoldsTerms != nil, b.rank.titleHoldsTerms != nil else {
-        return "position"
+        return first & 4 != second & 4 ? "title coverage" : "position"
       }
       return a.rank.equalFields != b.rank.equalFields ? "equal fields" : "title"
     }

@@ -138,7 +138,10 @@ extension MatchExplanation {
     if ranksByAgreement, let title = rank.titleHoldsTerms, let equal = rank.equalFields {
       members += [("title_holds_terms", .bool(title)), ("equal_fields", .number(Double(equal)))]
     } else {
-      members.append(("position", .number(Double(rank.position))))
+      members.append(("position", .number(Double(rank.wordPosition))))
+      if ranksByAgreement, let covered = rank.titleCovered {
+        members.append(("title_covered", .bool(covered)))
+      }
     }
     if let rankingField {
       members += [

@@ -56,8 +56,9 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
   /// that describe the item in schema order, then number fields. When a value equals or starts with the query,
   /// the best such value's field.
   public var attribute: Int
-  /// Words before the best match in its value (0: the value starts with it), at most 7 —
-  /// only where no ranking field comes first: word position ranks after popularity. When a
+  /// Where no ranking field comes first (word position ranks after popularity): 4 when the
+  /// title has a word no word of the query starts, plus the words before the best match in
+  /// its value, at most 3 (`coverage(titleCovered:wordPosition:)`). When a
   /// value equals or starts with the query, the agreement instead (`agreement`,
   /// `titleHoldsTerms`, `equalFields`), or 0 where a ranking field breaks those ties.
   public var position: Int
@@ -72,6 +73,23 @@ public struct MatchRank: Hashable, Sendable, Comparable, CustomStringConvertible
     self.attribute = attribute
     self.position = position
   }
+
+  /// The position bits of an item whose values neither equal nor start with the query, where
+  /// no ranking field comes first: a title every word of which a word of the query starts
+  /// before one with words the query leaves out — "jessie dog" gives Jessie before Jessie
+  /// Bean, as a shorter field scores higher under bm25 — then the earlier word (up to 3).
+  static func coverage(titleCovered: Bool, wordPosition: Int) -> Int {
+    (titleCovered ? 0 : 4) + min(wordPosition, 3)
+  }
+
+  /// For a rank whose position bits hold the coverage (`coverage`: a match that neither
+  /// equals nor starts a value, where no ranking field comes first), whether every word of the
+  /// title starts with a word of the query; nil for a rank that holds the agreement.
+  public var titleCovered: Bool? { holdsAgreement ? nil : position & 4 == 0 }
+
+  /// The words before the best match in its value (at most 3), for a rank that holds the
+  /// coverage; 0 otherwise.
+  public var wordPosition: Int { holdsAgreement ? 0 : position & 3 }
 
   /// No text to rank by: every such item ties, and popularity decides.
   public static let unranked = MatchRank()

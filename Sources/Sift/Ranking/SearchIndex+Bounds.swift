@@ -291,7 +291,9 @@ extension SearchIndex {
     return MatchRank(
       typos: 0, exactness: wordStart ? .wordStarts : .substring,
       attribute: min(bestAttribute, MatchRank.maximumAttribute),
-      position: context.weighsAgreement ? min(bestPosition, MatchRank.maximumPosition) : 0
+      position: context.weighsAgreement
+        ? MatchRank.coverage(
+          titleCovered: titleCovered(slot, context), wordPosition: bestPosition) : 0
     ).packed
   }
 }

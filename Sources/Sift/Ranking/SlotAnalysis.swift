@@ -175,11 +175,14 @@ extension SearchIndex {
     if allWordStarts, decided == nil, !finishedTermsAreWholeWords(slot, context) {
       exactness = .wordBeginnings
     }
-    // Word position ranks after popularity: in the rank only where no ranking field decides.
+    // The title's coverage and the word position rank after popularity: in the rank only
+    // where no ranking field decides.
     var rank = MatchRank(
       typos: typos, exactness: exactness,
       attribute: min(best.attribute, MatchRank.maximumAttribute),
-      position: context.weighsAgreement ? min(best.position, MatchRank.maximumPosition) : 0)
+      position: context.weighsAgreement
+        ? MatchRank.coverage(
+          titleCovered: titleCovered(slot, context), wordPosition: best.position) : 0)
     var typedPoints: Int?
     if let decided {
       best = (decided.attribute, 0, decided.field, decided.offset)
@@ -324,6 +327,31 @@ extension SearchIndex {
   /// fields that describe the item in schema order (`SlotStorage.textAttributes`).
   @inline(__always)
   func attribute(ofText column: Int) -> Int { storage.textAttributes[column] }
+
+  /// Whether every word of the slot's title starts with a word of the query's terms
+  /// (`MatchRank.coverage`): "jessie dog" covers Jessie, not Jessie Bean. A slot without a
+  /// title is covered.
+  @inline(__always)
+  func titleCovered(_ slot: Int, _ context: RankingContext) -> Bool {
+    guard let titleColumn else { return true }
+    let title = context.columns[titleColumn]
+    var covered = true
+    NearSpelling.forEachWord(
+      in: title.bytes, range: Int(title.starts[slot])..<Int(title.starts[slot + 1])
+    ) { word in
+      guard covered else { return }
+      covered = context.probes.contains { probe in
+        var startsWord = false
+        let needle = context.needle(probe)
+        NearSpelling.forEachWord(in: needle, range: 0..<needle.count) { part in
+          guard !startsWord, part.count <= word.count else { return }
+          startsWord = zip(part, word).allSatisfy { needle[$0] == title.bytes[$1] }
+        }
+        return startsWord
+      }
+    }
+    return covered
+  }
 
   /// Whether a text column names the item (`SlotStorage.namesItem`).
   @inline(__always)

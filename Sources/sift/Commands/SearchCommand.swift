@@ -426,10 +426,12 @@ struct SearchCommand: AsyncParsableCommand {
         } ?? ""),
       explanation.field.map { field in
         "best in \(field)" + (explanation.value.map { " \"\($0)\"" } ?? "")
-          + (rank.titleHoldsTerms == nil && rank.position > 0
-            ? " at word \(rank.position + 1)" : "")
+          + (rank.wordPosition > 0 ? " at word \(rank.wordPosition + 1)" : "")
       } ?? "no text term",
     ]
+    if explanation.ranksByAgreement, rank.titleCovered == false {
+      parts.append("title has words the query leaves out")
+    }
     if explanation.ranksByAgreement, let title = rank.titleHoldsTerms,
       let equal = rank.equalFields
     {

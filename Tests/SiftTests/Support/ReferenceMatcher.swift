@@ -526,9 +526,17 @@ struct ReferenceMatcher {
         agreement,
       ]
     }
-    // Word position ranks after popularity: in the tuple only without a ranking field.
+    // The title's coverage, then word position, rank after popularity: in the tuple only
+    // without a ranking field. Every word of the title must start with a word of a term.
+    let queryWords = terms.flatMap { Self.words(Array($0.textCondition!.needle.utf8)) }
+    let titleCovered = (item[schema.titleField]).indexedStrings.allSatisfy { title in
+      Self.words(Array(TextFolding.fold(title).utf8)).allSatisfy { word in
+        queryWords.contains { $0.count <= word.count && Array(word.prefix($0.count)) == $0 }
+      }
+    }
     return [
-      min(typoCount, 7), exactness, min(best?[0] ?? 31, 31), weighsAgreement ? best?[1] ?? 7 : 0,
+      min(typoCount, 7), exactness, min(best?[0] ?? 31, 31),
+      weighsAgreement ? (titleCovered ? 0 : 4) + min(best?[1] ?? 7, 3) : 0,
     ]
   }
 
@@ -631,6 +639,11 @@ struct ReferenceMatcher {
     return (0...(haystack.count - needle.count)).filter {
       Array(haystack[$0..<$0 + needle.count]) == needle
     }
+  }
+
+  /// The words of folded bytes: runs of bytes that do not separate words.
+  static func words(_ bytes: [UInt8]) -> [[UInt8]] {
+    bytes.split(whereSeparator: isBoundary).map(Array.init)
   }
 
   static func isBoundary(_ byte: UInt8) -> Bool {
