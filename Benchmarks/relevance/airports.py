@@ -28,7 +28,9 @@ edit from four letters, the last term a prefix), all terms required, BM25; no --
 Prints a Markdown table and writes misses-sift.txt (query, accepted, Sift's first three) into
 --out (default: a temporary folder).
 """
-import argparse, json, os, re, sqlite3, subprocess, sys, tempfile, unicodedata
+import argparse, json, os, re, sqlite3, subprocess, sys, tempfile
+
+from common import ensure, fold, sift_ids
 
 JUDGED = [
     # places
@@ -88,18 +90,6 @@ JUDGED = [
 ]
 
 
-def fold(text):
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if unicodedata.category(c) not in ("Mn", "Me", "Cf")).casefold()
-
-
-def ensure(package):
-    try:
-        __import__(package)
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", package], check=True)
-
-
 def records():
     import airportsdata
     for icao, a in sorted(airportsdata.load().items()):
@@ -109,11 +99,7 @@ def records():
 
 
 def run_sift(sift, catalog, query, near):
-    command = [sift, "search", "--catalog", catalog, "--json", "--limit", "3"]
-    if near:
-        command += ["--near", near]
-    done = subprocess.run(command + ["--", query], capture_output=True, text=True, check=True)
-    return [json.loads(line)["id"] for line in done.stdout.splitlines() if line.strip()]
+    return sift_ids(sift, catalog, query, options=["--near", near] if near else [])
 
 
 def build_fts(airports):
@@ -177,8 +163,7 @@ def main():
     args = parser.parse_args()
     out = args.out or tempfile.mkdtemp(prefix="sift-airports-")
     os.makedirs(out, exist_ok=True)
-    for package in ("airportsdata", "tantivy"):
-        ensure(package)
+    ensure("airportsdata", "tantivy")
     airports = list(records())
     known = {a["icao"] for a in airports}
     for entry in JUDGED:

