@@ -294,6 +294,31 @@ struct RelevanceTests {
     #expect(try search("sendia", town: 17_500, ranking: nil) == (["town"], false))
   }
 
+  @Test("typing: an obscure item's word start holds near spellings back with several words neither")
+  func weakStartsOfSeveralWords() throws {
+    let items =
+      [
+        Self.item("doctrine", "The Monroe Doctrine", population: 13),
+        Self.item("doctor", "The Doctor", population: 5_000),
+      ] + (1...18).map { Self.item("other \($0)", "Qq", population: Double($0) * 1_000) }
+    for (text, ranking, expected, near) in [
+      // Typed: the Monroe Doctrine is last of 20, a weak start; The Doctor is one edit away.
+      ("the doctr", RankingField("population"), ["doctrine", "doctor"], true),
+      // Finished, or without a ranking field, every exact word start counts, as before.
+      ("the doctr ", RankingField("population"), ["doctrine"], false),
+      ("the doctr", nil, ["doctrine"], false),
+    ] {
+      let schema = Self.schema(ranking: ranking)
+      var collection = try FilteredCollection(schema: schema, items: items)
+      collection.filter(by: SearchCriteria(text: text))
+      #expect(collection.rows.map(\.description) == expected, "\(text)")
+      #expect(collection.includesNearSpellings == near, "\(text)")
+      #expect(
+        ReferenceMatcher(schema: schema).rows(items: items, criteria: SearchCriteria(text: text))
+          == collection.rows)
+    }
+  }
+
   @Test("popularity: descending by default, ascending on request, missing values last")
   func popularityOrder() throws {
     let items = [

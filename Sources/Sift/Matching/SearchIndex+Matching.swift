@@ -60,10 +60,6 @@ struct MatchPlan: Sendable {
   /// The place asked for, whose radius (if any) keeps only the slots within it.
   var near: NearPlan?
 
-  /// A one-word query being typed that may have typos: where popularity weighs, only a strong
-  /// exact start counts toward the typo threshold (`MatchRank.isStrongTypedStart`).
-  var isTypedTypoWord: Bool { isTyping && rankProbes.count == 1 && rankProbes[0].typo != nil }
-
   var hasTypoTerms: Bool { rankProbes.contains { $0.typo != nil } }
 }
 

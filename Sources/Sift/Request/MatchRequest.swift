@@ -200,10 +200,10 @@ extension CatalogSchema {
 ///
 /// By default an exact match counts toward the threshold only when every term starts a word in
 /// it: "exter" inside "Dexter" is a match, but no sign that the person did not mean "Exeter",
-/// so near spellings are still looked for (and rank after the exact matches). While a one-word
-/// query is typed in a catalog whose ranking field weighs (`MatchRequest.isTyping`), only an
-/// exact start weighing 4 or more counts (`MatchRank.typedStart`: a title starting with the
-/// query, of an item among the catalog's most popular tenth).
+/// so near spellings are still looked for (and rank after the exact matches). While a query's
+/// last word is typed in a catalog whose ranking field weighs (`MatchRequest.isTyping`), only
+/// an exact start weighing 7 or more counts (`MatchRank.isStrongTypedStart`: a name starting
+/// with the query, of an item among the catalog's most popular tenth).
 public struct TypoTolerance: Hashable, Sendable {
   public var isEnabled: Bool
   /// Near spellings are looked for while exact matches are fewer than this.

@@ -83,7 +83,7 @@ extension SearchIndex {
   }
 
   /// The exact matches that count toward the typo threshold: those where every term starts a
-  /// word (while a one-word query is typed, only strong starts: `MatchRank.isStrongTypedStart`),
+  /// word (while a query is typed, only strong starts: `MatchRank.isStrongTypedStart`),
   /// unless infix matches count too — read from the first of them in order, which hold every
   /// such match or at least `threshold` of them (they rank before every other).
   static func countedExactMatches(
@@ -93,11 +93,13 @@ extension SearchIndex {
     return first.count { counts(MatchRank(packed: $0.rank), strongStartsOnly: strongStartsOnly) }
   }
 
-  /// Whether only strong exact starts count toward the typo threshold: a one-word query that
-  /// may have typos, typed, in a catalog whose popularity weighs (`CatalogSchema.weighsMagnitude`;
-  /// without it every start weighs its points alone, and every word start counts).
+  /// Whether only strong exact starts count toward the typo threshold: a query whose last word
+  /// is typed and one of whose terms may have typos, in a catalog whose popularity weighs
+  /// (`CatalogSchema.weighsMagnitude`; without it every start weighs its points alone, and every
+  /// word start counts). An obscure item's word start is weak evidence with one word or
+  /// several: `the doctr` finds The Monroe Doctrine (13 votes) and looks for The Doctor too.
   func countsStrongStartsOnly(_ plan: MatchPlan) -> Bool {
-    plan.isTypedTypoWord && schema.weighsMagnitude
+    plan.isTyping && plan.hasTypoTerms && schema.weighsMagnitude
   }
 
   /// Whether an exact match of this rank counts toward the typo threshold.

@@ -54,12 +54,14 @@ struct ReferenceMatcher {
     }
     // Exact matches count toward the threshold when every term starts a word (exactness < 3),
     // or all of them when infix matches count.
-    // While a one-word query that may have typos is typed in a catalog where popularity
+    // While a query with a term that may have typos is typed in a catalog where popularity
     // weighs, only a start without typos weighing 7 or more (attribute 24 or less) counts.
     let positiveText = resolved.allTerms.filter { !$0.isNegated && $0.textCondition != nil }
+    let anchored = Self.anchors(resolved)
     let strongStartsOnly =
-      resolved.query.endsInTypedWord && positiveText.count == 1
-      && Self.typoBudget(positiveText[0]) != nil && schema.rankingField?.isAscending == false
+      resolved.query.endsInTypedWord
+      && positiveText.contains { Self.typoBudget($0, anchored: anchored) != nil }
+      && schema.rankingField?.isAscending == false
     let counted = items.filter {
       guard matches($0, resolved, nearSpellings: false) else { return false }
       if typos.countsInfixMatches { return true }
