@@ -231,7 +231,7 @@ extension MatchExplanation {
     if first & 7 != second & 7 {
       // A value equal to the query or starting with it: its position bits are the agreement.
       guard a.rank.titleHoldsTerms != nil, b.rank.titleHoldsTerms != nil else {
-        return first & 4 != second & 4 ? "title coverage" : "position"
+        return a.rank.titleCovered != b.rank.titleCovered ? "title coverage" : "position"
       }
       return a.rank.equalFields != b.rank.equalFields ? "equal fields" : "title"
     }

@@ -168,9 +168,9 @@ extension SearchIndex {
         return false
       }
       if hit { return [text.startIndex..<text.endIndex] }
-      // A searched category is text too (`CatalogSchema.indexedTextFields`).
-      guard var asText = schema.searchedCategory, asText.name == field else { return [] }
-      asText.kind = .text
+      // A searched category is one of the index's text fields too
+      // (`CatalogSchema.indexedTextFields`).
+      guard let asText = textFields.first(where: { $0.name == field }) else { return [] }
       return textRanges(asText)
     }
   }

@@ -18,6 +18,9 @@ struct RankingContext {
   var probes: UnsafeBufferPointer<Probe>
   /// Needles and the query, back to back.
   var arena: UnsafeBufferPointer<UInt8>
+  /// The words of the probes' needles, as ranges of `arena`, found once a pass: what a
+  /// title's coverage compares its words with (`SearchIndex.titleCovered`).
+  var queryWords: UnsafeBufferPointer<Range<Int>>
   /// Column lists of the probes, back to back.
   var columnLists: UnsafeBufferPointer<Int32>
   var query: UnsafeBufferPointer<UInt8>
@@ -101,24 +104,32 @@ extension SearchIndex {
     // Ten binary searches a context. Found once per plan instead, they were found for plans
     // that rank nothing (a kept list answers them) and cost a bench 2 MB more peak.
     let starts = plan.isTyping ? magnitudeStarts() : []
+    var queryWords: [Range<Int>] = []
+    arena.withUnsafeBufferPointer { arena in
+      for probe in probes {
+        NearSpelling.forEachWord(in: arena, range: probe.needle) { queryWords.append($0) }
+      }
+    }
 
     return withRawColumns { columns, initials in
       withNumberBuffers { numbers in
         arena.withUnsafeBufferPointer { arena in
           lists.withUnsafeBufferPointer { lists in
             probes.withUnsafeBufferPointer { probes in
-              body(
-                RankingContext(
-                  columns: columns, initials: initials, numbers: numbers, probes: probes,
-                  arena: arena, columnLists: lists,
-                  query: UnsafeBufferPointer(rebasing: arena[queryRange]),
-                  queryColumns: UnsafeBufferPointer(rebasing: lists[queryColumnsRange]),
-                  queryNumber: plan.queryNumber?.value,
-                  queryNumberColumns: UnsafeBufferPointer(rebasing: lists[queryNumberRange]),
-                  isTyping: plan.isTyping,
-                  popularityRanks: starts.isEmpty ? nil : popularityRanks,
-                  magnitudeStarts: starts,
-                  weighsAgreement: weighsAgreement(plan.sort)))
+              queryWords.withUnsafeBufferPointer { queryWords in
+                body(
+                  RankingContext(
+                    columns: columns, initials: initials, numbers: numbers, probes: probes,
+                    arena: arena, queryWords: queryWords, columnLists: lists,
+                    query: UnsafeBufferPointer(rebasing: arena[queryRange]),
+                    queryColumns: UnsafeBufferPointer(rebasing: lists[queryColumnsRange]),
+                    queryNumber: plan.queryNumber?.value,
+                    queryNumberColumns: UnsafeBufferPointer(rebasing: lists[queryNumberRange]),
+                    isTyping: plan.isTyping,
+                    popularityRanks: starts.isEmpty ? nil : popularityRanks,
+                    magnitudeStarts: starts,
+                    weighsAgreement: weighsAgreement(plan.sort)))
+              }
             }
           }
         }

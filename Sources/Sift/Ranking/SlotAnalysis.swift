@@ -340,14 +340,9 @@ extension SearchIndex {
       in: title.bytes, range: Int(title.starts[slot])..<Int(title.starts[slot + 1])
     ) { word in
       guard covered else { return }
-      covered = context.probes.contains { probe in
-        var startsWord = false
-        let needle = context.needle(probe)
-        NearSpelling.forEachWord(in: needle, range: 0..<needle.count) { part in
-          guard !startsWord, part.count <= word.count else { return }
-          startsWord = zip(part, word).allSatisfy { needle[$0] == title.bytes[$1] }
-        }
-        return startsWord
+      covered = context.queryWords.contains { part in
+        part.count <= word.count
+          && zip(part, word).allSatisfy { context.arena[$0] == title.bytes[$1] }
       }
     }
     return covered
