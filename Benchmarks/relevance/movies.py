@@ -27,10 +27,10 @@ each term a fuzzy term query on title, year and genres (one edit from four lette
 term a prefix), all required, BM25 weighted by votes (`weight_by_field`). FTS5 has no typo
 tolerance; neither joins words.
 """
-import argparse, json, os, random, re, sqlite3, subprocess, tempfile
-from collections import Counter, defaultdict
+import argparse, os, random, re, sqlite3, tempfile
+from collections import defaultdict
 
-from common import ensure, fold, sift_ids, words
+from common import ensure, fold, imported, judge, sift_ids, words
 
 GENRES = ["Action", "Animation", "Comedy", "Drama", "Documentary", "Romance", "Short"]
 ARTICLE = re.compile(r"^(.*), (The|A|An|Les|La|Le|L'|Il|El|Los|Las|Der|Die|Das|Un|Une)$")
@@ -183,46 +183,18 @@ def main():
     out = args.out or tempfile.mkdtemp(prefix="sift-movies-")
     os.makedirs(out, exist_ok=True)
     films = list(records())
-    source = os.path.join(out, "movies.jsonl")
-    catalog = os.path.join(out, "movies.sqlite")
-    with open(source, "w", encoding="utf-8") as f:
-        for film in films:
-            f.write(json.dumps(film, ensure_ascii=False) + "\n")
-    if not os.path.exists(catalog):
-        subprocess.run([args.sift, "import", source, "--catalog", catalog, "--title", "title",
-                        "--number", "year", "--category", "genres", "--id", "id",
-                        "--rank-by", "votes"], check=True, capture_output=True)
+    catalog = imported(args.sift, out, "movies", films,
+                       ["--title", "title", "--number", "year", "--category", "genres",
+                        "--id", "id", "--rank-by", "votes"])
     queries = judged(films, random.Random(args.seed))
     fts = build_fts(films)
     tantivy, schema, searcher = build_tantivy(films)
-    engines = ["Sift", "FTS5 bm25", "FTS5 by votes", "Tantivy"]
-    kinds = ["title", "title+year", "prefix", "misspelt", "joined"]
-    hits = {(e, k): 0 for e in engines for k in kinds}
-    counts = Counter(q[0] for q in queries)
-    scored = {q[0]: q[3] for q in queries}
-    misses = []
-    for kind, query, accepted, k in queries:
-        answers = {"Sift": run_sift(args.sift, catalog, query),
-                   "FTS5 bm25": run_fts(fts, query, "bm25"),
-                   "FTS5 by votes": run_fts(fts, query, "votes"),
-                   "Tantivy": run_tantivy(tantivy, schema, searcher, query)}
-        for engine, found in answers.items():
-            if accepted & set(found[:k]):
-                hits[(engine, kind)] += 1
-        if not accepted & set(answers["Sift"][:k]):
-            misses.append(f"{kind}\t{query}\t{','.join(map(str, answers['Sift']))}")
-    with open(os.path.join(out, "misses-sift.txt"), "w", encoding="utf-8") as f:
-        f.write("\n".join(misses) + "\n")
-    print(f"seed {args.seed}: {len(films):,} films, {len(queries)} judged queries; Sift's misses: "
-          f"{os.path.join(out, 'misses-sift.txt')}")
-    print("| queries | n | scored at | " + " | ".join(engines) + " |")
-    print("|---|---:|---|" + "---:|" * len(engines))
-    for kind in kinds:
-        if counts[kind] == 0:
-            continue
-        cells = [f"{100.0 * hits[(e, kind)] / counts[kind]:.1f}%" for e in engines]
-        print(f"| {kind} | {counts[kind]} | @{scored[kind]} | " + " | ".join(cells) + " |")
-
+    judge(queries, {"Sift": lambda q: run_sift(args.sift, catalog, q),
+                    "FTS5 bm25": lambda q: run_fts(fts, q, "bm25"),
+                    "FTS5 by votes": lambda q: run_fts(fts, q, "votes"),
+                    "Tantivy": lambda q: run_tantivy(tantivy, schema, searcher, q)},
+          ["title", "title+year", "prefix", "misspelt", "joined"], out,
+          f"seed {args.seed}: {len(films):,} films")
 
 if __name__ == "__main__":
     main()

@@ -27,10 +27,10 @@ each term a prefix query, ANDed, by bm25. Tantivy: each term a fuzzy term query 
 (one edit from four letters, the last term a prefix), all required, BM25. Neither has --near,
 and neither needs it here.
 """
-import argparse, json, os, random, re, sqlite3, subprocess, tempfile
+import argparse, os, random, re, sqlite3, tempfile
 from collections import Counter
 
-from common import ensure, fold, sift_ids, words
+from common import ensure, fold, imported, judge, sift_ids, words
 
 
 def records():
@@ -158,42 +158,17 @@ def main():
             seen.add(pet["license"])
             unique.append(pet)
     pets = unique
-    source = os.path.join(out, "pets.jsonl")
-    catalog = os.path.join(out, "pets.sqlite")
-    with open(source, "w", encoding="utf-8") as f:
-        for pet in pets:
-            f.write(json.dumps(pet, ensure_ascii=False) + "\n")
-    if not os.path.exists(catalog):
-        subprocess.run([args.sift, "import", source, "--catalog", catalog, "--title", "name",
-                        "--category", "species", "--text", "primary_breed", "--text",
-                        "secondary_breed", "--id", "license"], check=True, capture_output=True)
+    catalog = imported(args.sift, out, "pets", pets,
+                       ["--title", "name", "--category", "species", "--text", "primary_breed",
+                        "--text", "secondary_breed", "--id", "license"])
     queries = judged(pets, random.Random(args.seed))
     fts = build_fts(pets)
     tantivy, schema, searcher = build_tantivy(pets)
-    engines = ["Sift", "FTS5 bm25", "Tantivy"]
-    kinds = ["name", "name+kind", "typing", "misspelt", "breed"]
-    hits = {(e, k): 0 for e in engines for k in kinds}
-    counts = Counter(q[0] for q in queries)
-    scored = {q[0]: q[3] for q in queries}
-    misses = []
-    for kind, query, accepted, k in queries:
-        answers = {"Sift": run_sift(args.sift, catalog, query), "FTS5 bm25": run_fts(fts, query),
-                   "Tantivy": run_tantivy(tantivy, schema, searcher, query)}
-        for engine, found in answers.items():
-            if accepted & set(found[:k]):
-                hits[(engine, kind)] += 1
-        if not accepted & set(answers["Sift"][:k]):
-            misses.append(f"{kind}\t{query}\t{','.join(answers['Sift'])}")
-    with open(os.path.join(out, "misses-sift.txt"), "w", encoding="utf-8") as f:
-        f.write("\n".join(misses) + "\n")
-    print(f"seed {args.seed}: {len(pets):,} pets, {len(queries)} judged queries; Sift's misses: "
-          f"{os.path.join(out, 'misses-sift.txt')}")
-    print("| queries | n | scored at | " + " | ".join(engines) + " |")
-    print("|---|---:|---|" + "---:|" * len(engines))
-    for kind in kinds:
-        cells = [f"{100.0 * hits[(e, kind)] / counts[kind]:.1f}%" for e in engines]
-        print(f"| {kind} | {counts[kind]} | @{scored[kind]} | " + " | ".join(cells) + " |")
-
+    judge(queries, {"Sift": lambda q: run_sift(args.sift, catalog, q),
+                    "FTS5 bm25": lambda q: run_fts(fts, q),
+                    "Tantivy": lambda q: run_tantivy(tantivy, schema, searcher, q)},
+          ["name", "name+kind", "typing", "misspelt", "breed"], out,
+          f"seed {args.seed}: {len(pets):,} pets")
 
 if __name__ == "__main__":
     main()
