@@ -48,6 +48,9 @@ public struct MatchExplanation: Hashable, Sendable {
   /// The synonyms the item matched through, typed word first ("flower → rose"); nil when it
   /// matched what was typed (`MatchRank.viaSynonym`).
   public var synonym: String?
+  /// What ends `synonym` when the item was found by the words typed with a space moved
+  /// ("spiderman → spider-man (spaces moved)"): no synonym, the words typed with a slip.
+  public static let spacesMoved = "(spaces moved)"
   /// Whether the item stands here because it is pinned at this row for the query (`Pins`),
   /// whatever the rules say.
   public var pinned = false
@@ -250,7 +253,7 @@ extension SearchIndex {
     guard let best = bestAlternative(slot, request: request, nearSpellings: near) else {
       return nil
     }
-    var analysis = analyse(slot, best.plan, nearSpellings: near)
+    var analysis = analyse(slot, best.plan, nearSpellings: best.nearSpellings)
     analysis.rank.viaSynonym = MatchRank(packed: best.rank.rank).viaSynonym
     func located(_ field: SlotAnalysis.Field?, _ offset: Int?) -> (value: Int, byte: Int)? {
       guard case .text(let column) = field, let offset else { return nil }

@@ -131,11 +131,12 @@ extension SearchIndex {
     request: MatchRequest, nearSpellings: Bool
   ) -> [Range<String.Index>] {
     guard let definition = schema.fields.first(where: { $0.name == field }) else { return [] }
+    let moved = nearSpellings ? request.movedSpaceConditions : []
     let request = nearSpellings ? request.forNearSpellings : request
     let positive = request.searchedByUser.flatMap(\.flattened).filter { !$0.isNegated }
     let scoped = schema.searchesUnfielded(definition, in: request)
     func textRanges(_ definition: FieldDefinition) -> [Range<String.Index>] {
-      let conditions = highlightedConditions(of: definition, in: request)
+      let conditions = highlightedConditions(of: definition, in: request, adding: moved)
       let anchored = request.anchorsShortWords
       return Highlighting.ranges(
         in: text, needles: conditions.map(\.needle),
@@ -190,8 +191,9 @@ extension SearchIndex {
     guard let column = textFields.firstIndex(where: { $0.name == field }),
       let slot = slotByID[id]
     else { return nil }
+    let moved = nearSpellings ? request.movedSpaceConditions : []
     let request = nearSpellings ? request.forNearSpellings : request
-    let conditions = highlightedConditions(of: textFields[column], in: request)
+    let conditions = highlightedConditions(of: textFields[column], in: request, adding: moved)
     let nearTerms = nearSpellings && request.typos.isEnabled
     let anchored = request.anchorsShortWords
     guard
@@ -259,12 +261,15 @@ extension SearchIndex {
 
   /// The text terms of `request` that mark a text field: its own (`field:term`) and, where the
   /// request searches it, the unfielded ones.
+  /// With near spellings, the words with their spaces moved (`adding`) mark it too:
+  /// "spiderman" marks Spider-Man.
   fileprivate func highlightedConditions(
-    of field: FieldDefinition, in request: MatchRequest
+    of field: FieldDefinition, in request: MatchRequest, adding moved: [TextCondition] = []
   ) -> [TextCondition] {
     let scoped = schema.searchesUnfielded(field, in: request)
-    return request.searchedByUser.flatMap(\.flattened).filter { !$0.isNegated }
-      .compactMap(\.textCondition)
+    return
+      (request.searchedByUser.flatMap(\.flattened).filter { !$0.isNegated }
+      .compactMap(\.textCondition) + moved)
       .filter { $0.field == field.name || ($0.field == nil && scoped) }
   }
 }

@@ -15,6 +15,9 @@ struct MatchPlan: Sendable {
     /// Matched only as whole words, from a word's start to a word's end: a synonym is a
     /// finished expression ("ny" for "new york" never finds Nyack).
     var wholeWords = false
+    /// Matched only from a word's start: words with their spaces moved
+    /// (`TextCondition.movesSpaces`: "e.t" finds E.T., never "the tree").
+    var startsWord = false
   }
 
   /// A term's letters and the edits it may have.
@@ -54,6 +57,10 @@ struct MatchPlan: Sendable {
   var queryNumber: (value: Double, columns: [Int])?
   /// The last word is still being typed (`MatchRequest.isTyping`).
   var isTyping = false
+  /// Edits spent before matching: 1 for the words typed with a space moved
+  /// (`MatchRequest.movedSpaces`), ranked as a one-letter near spelling is — typos, and a
+  /// typed start's weight.
+  var spentEdits = 0
   /// Results by a field's value first (`MatchRequest.sort`), or by distance after typos, word starts and a title match (`MatchRank.nearClass`);
   /// nil: relevance.
   var sort: SortPlan?
@@ -109,7 +116,7 @@ extension SearchIndex {
           numberColumns: text.field == nil ? unfieldedNumbers : [],
           typo: term.isNegated || !request.typos.isEnabled
             ? nil : Self.typoProbe(text, anchored: anchored),
-          wholeWords: text.synonymOf != nil)
+          wholeWords: text.synonymOf != nil && !text.movesSpaces, startsWord: text.movesSpaces)
         condition = .text(probe)
         if !term.isNegated, ranked { rankProbes.append(probe) }
       case .number(let field, let predicate):
@@ -145,6 +152,7 @@ extension SearchIndex {
       terms: terms, rankProbes: rankProbes, requiredCategory: requiredCategory, query: nil,
       queryColumns: [], queryNumber: nil, isTyping: request.isTyping,
       sort: sortPlan(request), near: nearPlan(request.near))
+    plan.spentEdits = rankProbes.contains(where: \.startsWord) ? 1 : 0
     if !rankProbes.isEmpty {
       plan.query = Array(rankProbes.map(\.needle).joined(separator: [UInt8(ascii: " ")]))
       plan.queryColumns = Array(Set(rankProbes.flatMap(\.columns))).sorted()
@@ -237,7 +245,9 @@ extension SearchIndex {
     // The paths above find where a needle occurs; a whole-words term holds only where it
     // starts and ends a word.
     for term in plan.terms {
-      guard case .text(let probe) = term.condition, probe.wholeWords else { continue }
+      guard case .text(let probe) = term.condition, probe.wholeWords || probe.startsWord else {
+        continue
+      }
       slots.removeAll { matchesExactly(probe, slot: Int($0)) == term.isNegated }
     }
     return slots
@@ -468,8 +478,12 @@ extension SearchIndex {
 
   private func matchesExactly(_ probe: MatchPlan.TextProbe, slot: Int) -> Bool {
     for column in probe.columns {
-      if probe.wholeWords {
-        if holdsWholeWords(probe.needle, in: columns[column], slot: slot) { return true }
+      if probe.wholeWords || probe.startsWord {
+        if holdsWholeWords(
+          probe.needle, in: columns[column], slot: slot, toWordEnd: probe.wholeWords)
+        {
+          return true
+        }
         continue
       }
       if columns[column].slot(slot, contains: probe.needle) { return true }
@@ -486,8 +500,11 @@ extension SearchIndex {
   }
 
   /// Whether `needle` occurs in the slot's values of `column` from a word's start to a word's
-  /// end ("new york" in "New York City", not in "New Yorker").
-  func holdsWholeWords(_ needle: [UInt8], in column: FoldedColumn, slot: Int) -> Bool {
+  /// end ("new york" in "New York City", not in "New Yorker"); without `toWordEnd`, from a
+  /// word's start.
+  func holdsWholeWords(
+    _ needle: [UInt8], in column: FoldedColumn, slot: Int, toWordEnd: Bool = true
+  ) -> Bool {
     needle.withUnsafeBufferPointer { needle in
       column.withUnsafeBytes { bytes, starts in
         let (start, end) = (Int(starts[slot]), Int(starts[slot + 1]))
@@ -495,7 +512,7 @@ extension SearchIndex {
         while let found = ByteSearch.firstOffset(of: needle, in: bytes, range: from..<end) {
           let after = found + needle.count
           if found == start || NearSpelling.isWordBoundary(bytes[found - 1]),
-            after == end || NearSpelling.isWordBoundary(bytes[after])
+            !toWordEnd || after == end || NearSpelling.isWordBoundary(bytes[after])
           {
             return true
           }

@@ -58,12 +58,17 @@ public struct TextCondition: Hashable, Sendable {
   /// Hangul text ("ㅅㅇ" finds "서울").
   public var matchesInitials: Bool
   /// The folded expression typed when this condition stands for one of its synonyms
-  /// ("sofa" for `couch`); nil for what was typed.
+  /// ("sofa" for `couch`), or for another way of writing it (`movesSpaces`); nil for what
+  /// was typed.
   public var synonymOf: String?
+  /// Whether this condition is what was typed (`synonymOf`) with the space between words
+  /// moved: a word split in two ("spider-man" for `spiderman`, "e.t" for `et`) or two words
+  /// joined ("sunflower" for `sun flower`). It matches from a word's start.
+  public var movesSpaces: Bool
 
   public init(
     needle: String, field: String? = nil, isPhrase: Bool = false, number: Double? = nil,
-    matchesInitials: Bool = false, synonymOf: String? = nil
+    matchesInitials: Bool = false, synonymOf: String? = nil, movesSpaces: Bool = false
   ) {
     self.needle = needle
     self.field = field
@@ -71,6 +76,7 @@ public struct TextCondition: Hashable, Sendable {
     self.number = number
     self.matchesInitials = matchesInitials
     self.synonymOf = synonymOf
+    self.movesSpaces = movesSpaces
   }
 }
 

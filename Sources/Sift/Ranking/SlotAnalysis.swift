@@ -108,7 +108,7 @@ extension SearchIndex {
     // alternate equal to the query does not borrow the title's attribute from a word the title
     // merely holds.
     let decided = decidingValue(slot, context)
-    var typos = 0
+    var typos = plan.spentEdits
     var allWordStarts = true
     // Once a value decides the place, the terms can only add near spellings' edits.
     for (index, probe) in context.probes.enumerated() where decided == nil || nearSpellings {
@@ -188,7 +188,13 @@ extension SearchIndex {
       best = (decided.attribute, 0, decided.field, decided.offset)
       rank = decided.rank
       rank.typos = typos
-    } else if typos > 0, context.isTyping, plan.rankProbes.count == 1,
+      if plan.spentEdits > 0, let magnitude = decided.typingMagnitude {
+        // A space moved costs a typed start what an edit does.
+        rank = MatchRank.typedStart(
+          magnitude: magnitude, points: decided.typedPoints, edits: typos,
+          agreement: decided.agreement)
+      }
+    } else if typos > plan.spentEdits, context.isTyping, plan.rankProbes.count == 1,
       let start = nearStart(plan.rankProbes[0], slot: slot, context)
     {
       typedPoints = start.points

@@ -135,6 +135,76 @@ package struct MatchRequest: Hashable, Sendable {
     return expanded
   }
 
+  /// The query with the spaces between its words moved, one way per request: each plain word
+  /// split in two at every letter (with a space or a hyphen between, or a dot in a word of four
+  /// letters at most: `spiderman` finds Spider-Man, `laguardia` La Guardia, `et` E.T.), and
+  /// each two neighbouring plain words joined (`sun flower` finds Sunflower). Empty when the
+  /// request has no plain word, offers alternatives already, or allows no typos: a moved space
+  /// is a slip of the keyboard, looked for when near spellings are
+  /// (`SearchIndex.searchSlots`). Each is ranked as the words typed are, a last word being
+  /// typed included: the words are what was typed, with a slip.
+  var movedSpaces: [MatchRequest] {
+    guard typos.isEnabled, !hasAlternatives else { return [] }
+    let user = Array(searchedByUser)
+    let plain = user.indices.filter { index in
+      guard !user[index].isNegated, let text = user[index].textCondition else { return false }
+      return text.isPlain && text.synonymOf == nil
+        && !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
+    }
+    guard !plain.isEmpty else { return [] }
+    func variant(_ terms: [QueryTerm]) -> MatchRequest {
+      var request = self
+      request.terms = terms + self.terms.suffix(baseTermCount)
+      return request
+    }
+    func term(_ needle: String, of typed: String, _ range: Range<Int>) -> QueryTerm {
+      QueryTerm(
+        condition: .text(TextCondition(needle: needle, synonymOf: typed, movesSpaces: true)),
+        range: range)
+    }
+    // At most `maximumAlternatives` ways: a long text (a pasted paragraph) offers its first
+    // words' ways and stops there.
+    let most = Self.maximumAlternatives
+    var variants: [MatchRequest] = []
+    for (a, b) in zip(plain, plain.dropFirst()) where b == a + 1 && variants.count < most {
+      let (left, right) = (user[a].textCondition!.needle, user[b].textCondition!.needle)
+      var joined = user
+      let range = user[a].range.lowerBound..<max(user[a].range.upperBound, user[b].range.upperBound)
+      joined[a] = term(left + right, of: left + " " + right, range)
+      joined.remove(at: b)
+      variants.append(variant(joined))
+    }
+    for index in plain where variants.count < most {
+      let typed = user[index].textCondition!.needle
+      let letters = Array(typed.unicodeScalars)
+      guard (2...Self.longestSplitWord).contains(letters.count) else { continue }
+      for cut in 1..<letters.count where variants.count < most {
+        let left = String(String.UnicodeScalarView(letters[..<cut]))
+        let right = String(String.UnicodeScalarView(letters[cut...]))
+        // A dot only inside a short abbreviation ("e.t", "u.s"): the letters of a longer word
+        // are not initials.
+        for separator in letters.count <= 4 ? [" ", "-", "."] : [" ", "-"]
+        where variants.count < most {
+          var split = user
+          split[index] = term(left + separator + right, of: typed, user[index].range)
+          variants.append(variant(split))
+        }
+      }
+    }
+    return variants
+  }
+
+  /// The longest word split in two (`movedSpaces`): 23 cuts, 46 ways of writing it.
+  static let longestSplitWord = 24
+
+  /// The term of a `movedSpaces` request whose spaces were moved.
+  var movedSpaceCondition: TextCondition? {
+    searchedByUser.lazy.compactMap(\.textCondition).first(where: \.movesSpaces)
+  }
+
+  /// The moved terms of every `movedSpaces` request: what they mark in a highlight.
+  var movedSpaceConditions: [TextCondition] { movedSpaces.compactMap(\.movedSpaceCondition) }
+
   /// Whether this alternative holds a synonym beside what was typed: its items rank after
   /// those of what was typed. Not when a synonym stands for every word typed — "ny" with
   /// `ny = new york` means New York as much as it means the values that equal "ny", and ranks
@@ -142,7 +212,8 @@ package struct MatchRequest: Hashable, Sendable {
   package var viaSynonym: Bool {
     let text = searchedByUser.flatMap(\.flattened).filter { !$0.isNegated }.compactMap(
       \.textCondition)
-    let synonyms = text.filter { $0.synonymOf != nil }
+    // Words with their spaces moved stand for what was typed, not beside it.
+    let synonyms = text.filter { $0.synonymOf != nil && !$0.movesSpaces }
     return !synonyms.isEmpty && synonyms.count < text.count
   }
 

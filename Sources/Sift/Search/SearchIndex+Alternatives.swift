@@ -85,26 +85,39 @@ extension SearchIndex {
   }
 
   /// The alternative of `request` that places `slot` best, its plan and its rank; nil when
-  /// none matches. A request without alternatives is its own.
+  /// none matches. A request without alternatives is its own; searched with near spellings,
+  /// its words with their spaces moved are its alternatives too (`searchNear`), and
+  /// `nearSpellings` says whether the plan that placed the slot allows near spellings.
   func bestAlternative(
     _ slot: Int, request: MatchRequest, nearSpellings: Bool
-  ) -> (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)? {
-    var best: (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)?
+  ) -> (plan: MatchPlan, rank: RankedSlot, request: MatchRequest, nearSpellings: Bool)? {
+    var best: (plan: MatchPlan, rank: RankedSlot, request: MatchRequest, nearSpellings: Bool)?
     for alternative in request.hasAlternatives ? request.alternatives : [request] {
       let plan = plan(alternative, nearSpellings: nearSpellings)
       guard matches(plan, slot: slot, nearSpellings: nearSpellings),
         var ranked = rank([Int32(slot)], plan, nearSpellings: nearSpellings).first
       else { continue }
       if alternative.viaSynonym { ranked.rank |= MatchRank.synonymBit }
-      if ranked.rank < best?.rank.rank ?? .max { best = (plan, ranked, alternative) }
+      if ranked.rank < best?.rank.rank ?? .max { best = (plan, ranked, alternative, nearSpellings) }
+    }
+    if nearSpellings, !request.hasAlternatives,
+      let moved = bestMovedSpace(slot, request: request),
+      moved.rank.rank < best?.rank.rank ?? .max
+    {
+      best = (moved.plan, moved.rank, moved.request, false)
     }
     return best
   }
 
-  /// The synonyms an alternative holds, as `--explain` names them: "flower → rose".
+  /// The synonyms an alternative holds, as `--explain` names them: "flower → rose", or
+  /// "spiderman → spider-man (spaces moved)".
   static func synonymsUsed(in request: MatchRequest) -> String? {
     let used = request.terms.flatMap(\.flattened).compactMap { term in
-      term.textCondition.flatMap { text in text.synonymOf.map { "\($0) → \(text.needle)" } }
+      term.textCondition.flatMap { text in
+        text.synonymOf.map {
+          "\($0) → \(text.needle)" + (text.movesSpaces ? " \(MatchExplanation.spacesMoved)" : "")
+        }
+      }
     }
     return used.isEmpty ? nil : used.joined(separator: ", ")
   }

@@ -51,14 +51,14 @@ extension SearchIndex {
     let exact = matchingSlots(plan, within: candidates)
     let typos = request.typos
     let nearPlan = nearSpellingPlan(request, exact: plan)
-    let mayLookForNear = typos.isEnabled && nearPlan.hasTypoTerms
+    let mayLookFurther = typos.isEnabled && (nearPlan.hasTypoTerms || !request.movedSpaces.isEmpty)
     // The threshold's count reads the first rows by relevance: at least that many must be in
     // order. Under a sort they are ranked apart from the rows shown, and only when near
     // spellings may be looked for.
     var byRelevance = plan
     byRelevance.sort = nil
     let counted: (entries: [RankedSlot], isComplete: Bool)? =
-      mayLookForNear
+      mayLookFurther
       ? firstRows(
         exact, byRelevance,
         rows: plan.sort == nil ? max(rows, typos.threshold) : typos.threshold) : nil
@@ -67,11 +67,7 @@ extension SearchIndex {
         counted.entries, total: exact.count, typos,
         strongStartsOnly: countsStrongStartsOnly(plan)) < typos.threshold
     {
-      let near = nearMatchingSlots(nearPlan)
-      let ranked = order(rank(near, nearPlan, nearSpellings: true), sort: plan.sort)
-      return SearchOutcome(
-        slots: near, ordered: ranked, isComplete: true, includesNearSpellings: true,
-        exactCount: ranked.count { MatchRank(packed: $0.rank).typos == 0 })
+      return searchNear(request, exact: plan, exactSlots: exact, nearPlan: nearPlan)
     }
     let first =
       plan.sort == nil
@@ -111,11 +107,6 @@ extension SearchIndex {
   /// One slot's place among the results of `request` searched with or without near spellings
   /// (an edit placed among rows already shown), nil when it does not match.
   func place(_ slot: Int, request: MatchRequest, nearSpellings: Bool) -> RankedSlot? {
-    if request.hasAlternatives {
-      return bestAlternative(slot, request: request, nearSpellings: nearSpellings)?.rank
-    }
-    let plan = plan(request, nearSpellings: nearSpellings)
-    guard matches(plan, slot: slot, nearSpellings: nearSpellings) else { return nil }
-    return rank([Int32(slot)], plan, nearSpellings: nearSpellings).first
+    bestAlternative(slot, request: request, nearSpellings: nearSpellings)?.rank
   }
 }

@@ -323,6 +323,26 @@ final class TypoDictionary: Sendable {
     return low
   }
 
+  /// The words equal to `word` (one or none) or, with `asPrefix`, every word starting with it:
+  /// where the parts of a word with its spaces moved look for their slots.
+  func run(of word: [UInt8], asPrefix: Bool) -> Range<Int> {
+    guard !word.isEmpty, wordCount > 0 else { return 0..<0 }
+    return words.withUnsafeBufferPointer { words in
+      wordStarts.withUnsafeBufferPointer { starts in
+        word.withUnsafeBufferPointer { word in
+          let first = Self.lowerBound(word, from: 0, words: words, starts: starts)
+          guard first < wordCount, Self.word(first, words: words, starts: starts).starts(with: word)
+          else { return first..<first }
+          if !asPrefix {
+            return Self.word(first, words: words, starts: starts).count == word.count
+              ? first..<first + 1 : first..<first
+          }
+          return first..<Self.end(ofPrefix: word, from: first, words: words, starts: starts)
+        }
+      }
+    }
+  }
+
   /// Calls `body` with the slots of the words in `run`.
   func forEachSlot(inWords run: Range<Int>, _ body: (Int32) -> Void) {
     let slotCount = Int32(self.slotCount)

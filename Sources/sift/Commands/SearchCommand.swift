@@ -446,7 +446,11 @@ struct SearchCommand: AsyncParsableCommand {
       // Near a place without a sort: the rule right after typos, word starts and the title.
       parts.insert("distance \(MatchExplanation.kilometers(distance))", at: 2)
     }
-    if let synonym = explanation.synonym { parts.insert("via synonym \(synonym)", at: 0) }
+    if let synonym = explanation.synonym {
+      // Words written apart or together are what was typed, not a synonym of it.
+      parts.insert(
+        synonym.hasSuffix(MatchExplanation.spacesMoved) ? synonym : "via synonym \(synonym)", at: 0)
+    }
     if explanation.pinned { parts.insert("pinned", at: 0) }
     if let field = explanation.rankingField {
       parts.append("\(field) \(explanation.popularity.map(FieldValue.grouped) ?? "none")")

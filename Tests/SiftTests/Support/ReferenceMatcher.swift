@@ -75,14 +75,46 @@ struct ReferenceMatcher {
       && split.allTerms.contains {
         !$0.isNegated && Self.typoBudget($0, anchored: Self.anchors(split)) != nil
       }
-    let searched = near ? split : resolved
-    let matching = items.enumerated().filter { matches($0.element, searched, nearSpellings: near) }
+    // Fewer word-start matches than the threshold: near spellings, and the words with their
+    // spaces moved, each item at its best rank.
+    let variants = typos.isEnabled ? Self.spellingVariants(resolved) : []
+    let further = near || (typos.isEnabled && counted.count < typos.threshold && !variants.isEmpty)
+    let searched = further ? split : resolved
+    let matching = items.enumerated().filter {
+      matches($0.element, searched, nearSpellings: further)
+    }
+    if further, !variants.isEmpty {
+      let ranking = schema.rankingField
+      return items.enumerated().compactMap { entry -> (ItemID, [Int], Double, Int)? in
+        var ranks: [[Int]] = []
+        if matches(entry.element, split, nearSpellings: true) {
+          ranks.append(rank(entry.element, split, nearSpellings: true))
+        }
+        for variant in variants where matches(entry.element, variant) {
+          ranks.append(rank(entry.element, variant, nearSpellings: false))
+        }
+        // The first best: the words as typed where a way of writing them ties.
+        guard
+          let best = ranks.min(by: {
+            Self.orderKey($0).lexicographicallyPrecedes(Self.orderKey($1))
+          })
+        else { return nil }
+        let popularity = ranking.flatMap { (entry.element[$0.field]).indexedNumber }
+        let key = popularity.map { ranking!.isAscending ? $0 : -$0 } ?? .infinity
+        return (entry.element.id, best, key, entry.offset)
+      }
+      .sorted {
+        let (a, b) = (Self.orderKey($0.1), Self.orderKey($1.1))
+        return a.lexicographicallyPrecedes(b) || (a == b && ($0.2, $0.3) < ($1.2, $1.3))
+      }
+      .map { ($0.0, $0.1) }
+    }
     let ranking = schema.rankingField
     return matching.map { entry in
       let popularity = ranking.flatMap { (entry.element[$0.field]).indexedNumber }
       let key = popularity.map { ranking!.isAscending ? $0 : -$0 } ?? .infinity
       return (
-        rank: rank(entry.element, searched, nearSpellings: near), popularity: key,
+        rank: rank(entry.element, searched, nearSpellings: further), popularity: key,
         position: entry.offset, id: entry.element.id
       )
     }
@@ -220,6 +252,60 @@ struct ReferenceMatcher {
     return result
   }
 
+  /// The README's joined, split and dotted words, plainly: each two neighbouring plain words
+  /// joined, then each plain word split in two at every letter, with a space, a hyphen or (in a
+  /// word of four letters at most) a dot between — every way one at a time, the first 64, each
+  /// ranked as the words typed are.
+  static func spellingVariants(_ resolved: ResolvedCriteria) -> [ResolvedCriteria] {
+    let terms = resolved.query.terms + resolved.tokenTerms
+    guard !terms.contains(where: { $0.alternatives != nil }) else { return [] }
+    func isPlain(_ term: QueryTerm) -> Bool {
+      guard !term.isNegated, let condition = term.textCondition else { return false }
+      return condition.field == nil && !condition.isPhrase && condition.number == nil
+        && !condition.matchesInitials && condition.synonymOf == nil
+        && !condition.needle.utf8.contains(where: isBoundary)
+    }
+    func variant(_ needle: String, of typed: String, _ range: Range<Int>) -> QueryTerm {
+      QueryTerm(
+        condition: .text(TextCondition(needle: needle, synonymOf: typed, movesSpaces: true)),
+        range: range)
+    }
+    var variants: [[QueryTerm]] = []
+    for index in terms.indices.dropLast() where isPlain(terms[index]) && isPlain(terms[index + 1]) {
+      let (left, right) = (
+        terms[index].textCondition!.needle, terms[index + 1].textCondition!.needle
+      )
+      var joined = terms
+      joined[index] = variant(
+        left + right, of: left + " " + right,
+        terms[index].range
+          .lowerBound..<max(
+            terms[index].range.upperBound, terms[index + 1].range.upperBound))
+      joined.remove(at: index + 1)
+      variants.append(joined)
+    }
+    for (index, term) in terms.enumerated() where isPlain(term) {
+      let typed = term.textCondition!.needle
+      let letters = Array(typed.unicodeScalars)
+      guard (2...24).contains(letters.count) else { continue }
+      for cut in 1..<letters.count {
+        let left = String(String.UnicodeScalarView(letters[..<cut]))
+        let right = String(String.UnicodeScalarView(letters[cut...]))
+        for separator in letters.count <= 4 ? [" ", "-", "."] : [" ", "-"] {
+          var split = terms
+          split[index] = variant(left + separator + right, of: typed, term.range)
+          variants.append(split)
+        }
+      }
+    }
+    return variants.prefix(64).map { terms in
+      var criteria = resolved
+      criteria.query.terms = terms
+      criteria.tokenTerms = []
+      return criteria
+    }
+  }
+
   /// The criteria near spellings are looked for with: a plain, positive term holding
   /// punctuation ("cluj-napcoa") becomes one term per word.
   static func splitForNearSpellings(_ resolved: ResolvedCriteria) -> ResolvedCriteria {
@@ -285,13 +371,15 @@ struct ReferenceMatcher {
         hit =
           fields.contains { field in
             (item[field]).indexedStrings.contains { string in
-              condition.synonymOf != nil
-                ? Self.containsWholeWords(Array(TextFolding.fold(string).utf8), needle)
-                : Self.contains(Array(TextFolding.fold(string).utf8), needle)
-                  || (condition.matchesInitials
-                    && TextFolding.initialConsonants(of: string).map {
-                      Self.contains(Array($0.utf8), needle)
-                    } == true)
+              condition.movesSpaces
+                ? Self.containsWordStart(Array(TextFolding.fold(string).utf8), needle)
+                : condition.synonymOf != nil
+                  ? Self.containsWholeWords(Array(TextFolding.fold(string).utf8), needle)
+                  : Self.contains(Array(TextFolding.fold(string).utf8), needle)
+                    || (condition.matchesInitials
+                      && TextFolding.initialConsonants(of: string).map {
+                        Self.contains(Array($0.utf8), needle)
+                      } == true)
             }
           }
           || (condition.field == nil
@@ -401,7 +489,9 @@ struct ReferenceMatcher {
     let agreement =
       weighsAgreement
       ? Self.agreement(titleHoldsTerms: titleHoldsTerms, equalFields: equalFields) : 0
-    var typoCount = 0
+    // A space moved is one edit spent before matching (and taken from a typed start's weight).
+    let spent = terms.contains { $0.textCondition!.movesSpaces } ? 1 : 0
+    var typoCount = spent
     var allWordStarts = true
     for term in terms {
       let condition = term.textCondition!
@@ -453,7 +543,7 @@ struct ReferenceMatcher {
       allWordStarts = allWordStarts && wordStart
     }
     let magnitude = magnitudes[item.id] ?? 0
-    if resolved.query.endsInTypedWord, !equals, !startsValue, nearSpellings, typoCount > 0,
+    if resolved.query.endsInTypedWord, !equals, !startsValue, nearSpellings, typoCount > spent,
       terms.count == 1, let budget = Self.typoBudget(terms[0])
     {
       // A one-word query being typed, misspelt: a value starting with a word within the budget
@@ -501,7 +591,9 @@ struct ReferenceMatcher {
       let titleEquals = equalInTitle
       let titleStarts = titleEquals || startsInTitle
       let points = titleEquals ? 9 : titleStarts || equals ? 4 : 0
-      return [min(typoCount, 7), 1, 31 - min(31, magnitude + points), agreement]
+      return [
+        min(typoCount, 7), 1, 31 - min(31, max(0, magnitude + points - 11 * spent)), agreement,
+      ]
     }
     // A finished term (each but the last while it is typed) that occurs only inside longer
     // words, never whole: word beginnings.
@@ -625,6 +717,11 @@ struct ReferenceMatcher {
 
   static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     !offsets(haystack, needle).isEmpty
+  }
+
+  /// Whether `needle` occurs from a word's start: how words with their spaces moved match.
+  static func containsWordStart(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    offsets(haystack, needle).contains { $0 == 0 || isBoundary(haystack[$0 - 1]) }
   }
 
   /// Whether `needle` occurs from a word's start to a word's end: how a synonym matches.
