@@ -25,7 +25,8 @@ FTS5: one table of title, year and genres (tokenize "unicode61 remove_diacritics
 a prefix query, ANDed; by bm25, and separately by votes (what a GRDB app would write). Tantivy:
 each term a fuzzy term query on title, year and genres (one edit from four letters, the last
 term a prefix), all required, BM25 weighted by votes (`weight_by_field`). FTS5 has no typo
-tolerance; neither joins words.
+tolerance; neither joins words (Sift looks for words written together or apart when it
+looks for near spellings).
 """
 import argparse, os, random, re, sqlite3, tempfile
 from collections import defaultdict

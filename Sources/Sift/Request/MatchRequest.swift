@@ -144,14 +144,9 @@ package struct MatchRequest: Hashable, Sendable {
   /// (`SearchIndex.searchSlots`). Each is ranked as the words typed are, a last word being
   /// typed included: the words are what was typed, with a slip.
   var movedSpaces: [MatchRequest] {
-    guard typos.isEnabled, !hasAlternatives else { return [] }
-    let user = Array(searchedByUser)
-    let plain = user.indices.filter { index in
-      guard !user[index].isNegated, let text = user[index].textCondition else { return false }
-      return text.isPlain && text.synonymOf == nil
-        && !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
-    }
+    let plain = movablePlainTerms
     guard !plain.isEmpty else { return [] }
+    let user = Array(searchedByUser)
     func variant(_ terms: [QueryTerm]) -> MatchRequest {
       var request = self
       request.terms = terms + self.terms.suffix(baseTermCount)
@@ -192,6 +187,30 @@ package struct MatchRequest: Hashable, Sendable {
       }
     }
     return variants
+  }
+
+  /// Whether `movedSpaces` has a way of writing, without making them (every search asks).
+  var mayMoveSpaces: Bool {
+    let plain = movablePlainTerms
+    let user = searchedByUser
+    return zip(plain, plain.dropFirst()).contains { $1 == $0 + 1 }
+      || plain.contains {
+        (2...Self.longestSplitWord).contains(
+          user[user.startIndex + $0].textCondition!.needle.unicodeScalars.count)
+      }
+  }
+
+  /// The positions in `searchedByUser` of the words whose spaces may move: plain, positive,
+  /// one word each, typed rather than a synonym; none when typos are off or the request offers
+  /// alternatives.
+  private var movablePlainTerms: [Int] {
+    guard typos.isEnabled, !hasAlternatives else { return [] }
+    let user = Array(searchedByUser)
+    return user.indices.filter { index in
+      guard !user[index].isNegated, let text = user[index].textCondition else { return false }
+      return text.isPlain && text.synonymOf == nil
+        && !text.needle.utf8.contains(where: NearSpelling.isWordBoundary)
+    }
   }
 
   /// The longest word split in two (`movedSpaces`): 23 cuts, 46 ways of writing it.

@@ -10,46 +10,40 @@
 /// than the words as typed: a shard, an edit placed among shown rows and a facet count all
 /// decide it the same way (`includesNearSpellings`).
 extension SearchIndex {
-  /// The live slots, in slot order, that `variant` (one of `MatchRequest.movedSpaces`) matches
-  /// as written. Candidates come from the word dictionaries, as near spellings' do: the slots
-  /// holding the moved term's first word whole and a word that starts with its last
-  /// ("spider" and "man…" for `spider-man`), and the slots added since a dictionary was built.
-  /// A way of writing that no item's words allow costs two lookups.
-  func movedSpaceSlots(_ variant: MatchRequest, _ plan: MatchPlan) -> [Int32] {
-    guard
-      let probe = plan.rankProbes.first(where: \.startsWord),
-      case let parts = probe.needle.split(whereSeparator: NearSpelling.isWordBoundary),
-      let last = parts.last
-    else { return [] }
-    var hits = SlotSet(capacity: slotCount)
-    var any = false
-    for column in probe.columns {
+  /// The slots that may hold `needle`, the moved term of one of `MatchRequest.movedSpaces`, in
+  /// `columns`, in slot order; nil when no item's words allow it. They come from the word
+  /// dictionaries, as near spellings' candidates do: the slots holding the needle's first word
+  /// whole and a word that starts with its last ("spider" and "man…" for `spider-man`), and the
+  /// slots added since a dictionary was built. A way of writing that no item's words allow —
+  /// most of the 64 — costs a binary search or two.
+  func movedSpaceCandidates(_ needle: [UInt8], columns: [Int]) -> [Int32]? {
+    let parts = needle.split(whereSeparator: NearSpelling.isWordBoundary)
+    guard let last = parts.last, parts.count <= 2 else { return nil }
+    var hits: SlotSet?
+    func insert(_ slot: Int32) {
+      if hits == nil { hits = SlotSet(capacity: slotCount) }
+      hits?.insert(Int(slot))
+    }
+    for column in columns {
       let dictionary = typoDictionary(column: column)
       let lastRun = dictionary.run(of: Array(last), asPrefix: true)
       if parts.count == 1 {
-        dictionary.forEachSlot(inWords: lastRun) { hits.insert(Int($0)) }
-        any = any || !lastRun.isEmpty
-      } else {
-        // A split in two: the first part is a whole word, the second starts one.
+        dictionary.forEachSlot(inWords: lastRun, insert)
+      } else if !lastRun.isEmpty {
+        // A split in two: the first part is a whole word, the second starts one. The slots of
+        // the rarer part are the candidates (a second part of one letter starts words in most
+        // items); the needle is checked in each.
         let firstRun = dictionary.run(of: Array(parts[0]), asPrefix: false)
-        if !firstRun.isEmpty, !lastRun.isEmpty {
-          var first = SlotSet(capacity: slotCount)
-          dictionary.forEachSlot(inWords: firstRun) { first.insert(Int($0)) }
-          dictionary.forEachSlot(inWords: lastRun) { slot in
-            if first.contains(Int(slot)) {
-              hits.insert(Int(slot))
-              any = true
-            }
-          }
+        if !firstRun.isEmpty {
+          let rarer =
+            dictionary.postingCount(inWords: firstRun) <= dictionary.postingCount(inWords: lastRun)
+            ? firstRun : lastRun
+          dictionary.forEachSlot(inWords: rarer, insert)
         }
       }
-      for slot in min(dictionary.slotCount, slotCount)..<slotCount {
-        hits.insert(slot)
-        any = true
-      }
+      for slot in min(dictionary.slotCount, slotCount)..<slotCount { insert(Int32(slot)) }
     }
-    guard any else { return [] }
-    return matchingSlots(plan, within: hits.sorted)
+    return hits?.sorted
   }
 
   /// The near-spelling search of `request`: its near spellings (when none of its words may
@@ -58,31 +52,49 @@ extension SearchIndex {
   func searchNear(
     _ request: MatchRequest, exact: MatchPlan, exactSlots: [Int32], nearPlan: MatchPlan
   ) -> SearchOutcome {
-    var best: [Int32: UInt16] = [:]
-    var typedExact = Set<Int32>()
     // Placed as `place(_:request:nearSpellings:)` places an edit: by the near-spelling plan.
     let typedSlots =
       nearPlan.hasTypoTerms
       ? nearMatchingSlots(nearPlan)
       : request.splitsForNearSpellings ? matchingSlots(nearPlan, within: nil) : exactSlots
     let typed = rank(typedSlots, nearPlan, nearSpellings: true)
-    for entry in typed {
-      best[entry.slot] = entry.rank
-      if MatchRank(packed: entry.rank).typos == 0 { typedExact.insert(entry.slot) }
-    }
+    // Every moved term searches the columns the plain words do: planned once, and each way of
+    // writing planned only when the dictionaries allow it.
+    var moved: [RankedSlot] = []
+    var columns: [Int]?
     for variant in request.movedSpaces where !SearchStop.shouldStop {
-      let plan = plan(variant)
-      let slots = movedSpaceSlots(variant, plan)
-      for entry in rank(slots, plan, nearSpellings: false)
-      where entry.rank < best[entry.slot] ?? .max {
-        best[entry.slot] = entry.rank
-        typedExact.remove(entry.slot)
+      guard let needle = variant.movedSpaceCondition.map({ Array($0.needle.utf8) }) else {
+        continue
       }
+      if columns == nil {
+        columns = plan(variant).rankProbes.first(where: \.startsWord)?.columns ?? []
+      }
+      guard let candidates = movedSpaceCandidates(needle, columns: columns ?? []) else {
+        continue
+      }
+      let plan = plan(variant)
+      moved += rank(matchingSlots(plan, within: candidates), plan, nearSpellings: false)
+    }
+    let exactCount = typed.count { MatchRank(packed: $0.rank).typos == 0 }
+    guard !moved.isEmpty else {
+      return SearchOutcome(
+        slots: typedSlots, ordered: order(typed, sort: exact.sort), isComplete: true,
+        includesNearSpellings: true, exactCount: exactCount)
+    }
+    // Each slot at its best rank; the words as typed keep a tie.
+    var best: [Int32: UInt16] = [:]
+    for entry in typed { best[entry.slot] = entry.rank }
+    var typedExact = exactCount
+    for entry in moved where entry.rank < best[entry.slot] ?? .max {
+      if let typedRank = best[entry.slot], MatchRank(packed: typedRank).typos == 0 {
+        typedExact -= 1
+      }
+      best[entry.slot] = entry.rank
     }
     let ranked = order(best.map { RankedSlot(slot: $0.key, rank: $0.value) }, sort: exact.sort)
     return SearchOutcome(
       slots: best.keys.sorted(), ordered: ranked, isComplete: true, includesNearSpellings: true,
-      exactCount: typedExact.count)
+      exactCount: typedExact)
   }
 
   /// The best place of `slot` among the moved-space matches of `request`, with the plan and

@@ -51,7 +51,7 @@ extension SearchIndex {
     let exact = matchingSlots(plan, within: candidates)
     let typos = request.typos
     let nearPlan = nearSpellingPlan(request, exact: plan)
-    let mayLookFurther = typos.isEnabled && (nearPlan.hasTypoTerms || !request.movedSpaces.isEmpty)
+    let mayLookFurther = typos.isEnabled && (nearPlan.hasTypoTerms || request.mayMoveSpaces)
     // The threshold's count reads the first rows by relevance: at least that many must be in
     // order. Under a sort they are ranked apart from the rows shown, and only when near
     // spellings may be looked for.

@@ -343,6 +343,11 @@ final class TypoDictionary: Sendable {
     }
   }
 
+  /// How many postings the words in `run` have: what iterating them costs.
+  func postingCount(inWords run: Range<Int>) -> Int {
+    run.isEmpty ? 0 : Int(postingStarts[run.upperBound]) - Int(postingStarts[run.lowerBound])
+  }
+
   /// Calls `body` with the slots of the words in `run`.
   func forEachSlot(inWords run: Range<Int>, _ body: (Int32) -> Void) {
     let slotCount = Int32(self.slotCount)
