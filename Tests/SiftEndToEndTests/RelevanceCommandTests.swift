@@ -77,6 +77,35 @@ struct RelevanceCommandTests {
       bad.stderr.contains("--rank-by \"population:up\" is not FIELD, FIELD:asc or FIELD:desc"))
   }
 
+  @Test("words written together or apart: found, explained and counted as near spellings")
+  func movedSpaces() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let file = try sift.write(
+      "films.jsonl",
+      """
+      {"id":1,"title":"Spider-Man","votes":63228}
+      {"id":2,"title":"Spiders of Manhattan","votes":12}
+      {"id":3,"title":"Sunflower","votes":400}
+      {"id":4,"title":"Sun Valley","votes":90}
+
+      """)
+    let importing = [
+      "import", file, "--catalog", "films.sqlite", "--title", "title", "--id", "id",
+      "--rank-by", "votes",
+    ]
+    #expect(try sift.run(importing).status == 0)
+    let found = try sift.run([
+      "search", "--catalog", "films.sqlite", "--explain", "--limit", "1", "spiderman",
+    ])
+    #expect(found.stdout.hasPrefix("Spider-Man"))
+    #expect(found.stdout.contains("↳ spiderman → spider-man (spaces moved) · typos 1 ·"))
+    #expect(!found.stdout.contains("via synonym"))
+    #expect(found.stderr.contains("No exact matches — showing 1 near spelling"))
+    let joined = try sift.run(["search", "--catalog", "films.sqlite", "--json", "sun flower "])
+    #expect(joined.objects.compactMap { idText($0["id"]) } == ["3"])
+  }
+
   @Test("--queries runs every line against one open catalog")
   func queriesFile() throws {
     let sift = try SiftProcess()
