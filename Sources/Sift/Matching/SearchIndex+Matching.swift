@@ -58,7 +58,7 @@ struct MatchPlan: Sendable {
   /// The last word is still being typed (`MatchRequest.isTyping`).
   var isTyping = false
   /// Edits spent before matching: 1 for the words typed with a space moved
-  /// (`MatchRequest.movedSpaces`), ranked as a one-letter near spelling is — typos, and a
+  /// (`MatchRequest.spaceMoves`), ranked as a one-letter near spelling is — typos, and a
   /// typed start's weight.
   var spentEdits = 0
   /// Results by a field's value first (`MatchRequest.sort`), or by distance after typos, word starts and a title match (`MatchRank.nearClass`);

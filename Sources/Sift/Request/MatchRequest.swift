@@ -135,61 +135,71 @@ package struct MatchRequest: Hashable, Sendable {
     return expanded
   }
 
-  /// The query with the spaces between its words moved, one way per request: each plain word
-  /// split in two at every letter (with a space or a hyphen between, or a dot in a word of four
-  /// letters at most: `spiderman` finds Spider-Man, `laguardia` La Guardia, `et` E.T.), and
-  /// each two neighbouring plain words joined (`sun flower` finds Sunflower). Empty when the
-  /// request has no plain word, offers alternatives already, or allows no typos: a moved space
-  /// is a slip of the keyboard, looked for when near spellings are
-  /// (`SearchIndex.searchSlots`). Each is ranked as the words typed are, a last word being
-  /// typed included: the words are what was typed, with a slip.
-  var movedSpaces: [MatchRequest] {
+  /// One way of writing the query with a space moved: the term written (its `TextCondition`
+  /// `movesSpaces`) and the searched terms with it in place of the word or words it stands for.
+  struct SpaceMove {
+    var condition: TextCondition
+    var terms: [QueryTerm]
+  }
+
+  /// The query with the spaces between its words moved: each plain word split in two at every
+  /// letter (with a space or a hyphen between, or a dot in a word of four letters at most:
+  /// `spiderman` finds Spider-Man, `laguardia` La Guardia, `et` E.T.), and each two
+  /// neighbouring plain words joined (`sun flower` finds Sunflower). Empty when the request
+  /// has no plain word, offers alternatives already, or allows no typos: a moved space is a
+  /// slip of the keyboard, looked for when near spellings are (`SearchIndex.searchSlots`).
+  /// Only the terms are made: a way becomes a request (`request(moving:)`) where it may match.
+  var spaceMoves: [SpaceMove] {
     let plain = movablePlainTerms
     guard !plain.isEmpty else { return [] }
     let user = Array(searchedByUser)
-    func variant(_ terms: [QueryTerm]) -> MatchRequest {
-      var request = self
-      request.terms = terms + self.terms.suffix(baseTermCount)
-      return request
-    }
-    func term(_ needle: String, of typed: String, _ range: Range<Int>) -> QueryTerm {
-      QueryTerm(
-        condition: .text(TextCondition(needle: needle, synonymOf: typed, movesSpaces: true)),
-        range: range)
+    func move(_ needle: String, of typed: String, _ range: Range<Int>, replacing: Range<Int>)
+      -> SpaceMove
+    {
+      let condition = TextCondition(needle: needle, synonymOf: typed, movesSpaces: true)
+      var terms = user
+      terms.replaceSubrange(replacing, with: [QueryTerm(condition: .text(condition), range: range)])
+      return SpaceMove(condition: condition, terms: terms)
     }
     // At most `maximumAlternatives` ways: a long text (a pasted paragraph) offers its first
     // words' ways and stops there.
     let most = Self.maximumAlternatives
-    var variants: [MatchRequest] = []
-    for (a, b) in zip(plain, plain.dropFirst()) where b == a + 1 && variants.count < most {
+    var moves: [SpaceMove] = []
+    for (a, b) in zip(plain, plain.dropFirst()) where b == a + 1 && moves.count < most {
       let (left, right) = (user[a].textCondition!.needle, user[b].textCondition!.needle)
-      var joined = user
       let range = user[a].range.lowerBound..<max(user[a].range.upperBound, user[b].range.upperBound)
-      joined[a] = term(left + right, of: left + " " + right, range)
-      joined.remove(at: b)
-      variants.append(variant(joined))
+      moves.append(move(left + right, of: left + " " + right, range, replacing: a..<b + 1))
     }
-    for index in plain where variants.count < most {
+    for index in plain where moves.count < most {
       let typed = user[index].textCondition!.needle
       let letters = Array(typed.unicodeScalars)
       guard (2...Self.longestSplitWord).contains(letters.count) else { continue }
-      for cut in 1..<letters.count where variants.count < most {
+      for cut in 1..<letters.count where moves.count < most {
         let left = String(String.UnicodeScalarView(letters[..<cut]))
         let right = String(String.UnicodeScalarView(letters[cut...]))
         // A dot only inside a short abbreviation ("e.t", "u.s"): the letters of a longer word
         // are not initials.
         for separator in letters.count <= 4 ? [" ", "-", "."] : [" ", "-"]
-        where variants.count < most {
-          var split = user
-          split[index] = term(left + separator + right, of: typed, user[index].range)
-          variants.append(variant(split))
+        where moves.count < most {
+          moves.append(
+            move(
+              left + separator + right, of: typed, user[index].range,
+              replacing: index..<index + 1))
         }
       }
     }
-    return variants
+    return moves
   }
 
-  /// Whether `movedSpaces` has a way of writing, without making them (every search asks).
+  /// The request of one of `spaceMoves`: ranked as the words typed are, a last word being typed
+  /// included — the words are what was typed, with a slip.
+  func request(moving move: SpaceMove) -> MatchRequest {
+    var request = self
+    request.terms = move.terms + terms.suffix(baseTermCount)
+    return request
+  }
+
+  /// Whether `spaceMoves` has a way of writing, without making them (every search asks).
   var mayMoveSpaces: Bool {
     let plain = movablePlainTerms
     let user = searchedByUser
@@ -213,16 +223,11 @@ package struct MatchRequest: Hashable, Sendable {
     }
   }
 
-  /// The longest word split in two (`movedSpaces`): 23 cuts, 46 ways of writing it.
+  /// The longest word split in two (`spaceMoves`): 23 cuts, 46 ways of writing it.
   static let longestSplitWord = 24
 
-  /// The term of a `movedSpaces` request whose spaces were moved.
-  var movedSpaceCondition: TextCondition? {
-    searchedByUser.lazy.compactMap(\.textCondition).first(where: \.movesSpaces)
-  }
-
-  /// The moved terms of every `movedSpaces` request: what they mark in a highlight.
-  var movedSpaceConditions: [TextCondition] { movedSpaces.compactMap(\.movedSpaceCondition) }
+  /// The moved terms of every `spaceMoves`: what they mark in a highlight.
+  var movedSpaceConditions: [TextCondition] { spaceMoves.map(\.condition) }
 
   /// Whether this alternative holds a synonym beside what was typed: its items rank after
   /// those of what was typed. Not when a synonym stands for every word typed — "ny" with

@@ -1,7 +1,7 @@
 /// Joined, split and dotted words: `spiderman` finds Spider-Man, `laguardia` La Guardia,
 /// `sun flower` Sunflower, `et` E.T. A space typed where there is none, or left out where there
 /// is one, is a slip of the keyboard like a wrong letter, so the query's ways of writing it
-/// with the spaces moved (`MatchRequest.movedSpaces`) are searched exactly when near spellings
+/// with the spaces moved (`MatchRequest.spaceMoves`) are searched exactly when near spellings
 /// are — fewer exact word-start matches than the threshold — and their matches join the near
 /// spellings, each item at its best rank. A moved space is one edit (`MatchPlan.spentEdits`):
 /// ranked as a one-letter near spelling, so that match quality and popularity decide between
@@ -10,7 +10,7 @@
 /// than the words as typed: a shard, an edit placed among shown rows and a facet count all
 /// decide it the same way (`includesNearSpellings`).
 extension SearchIndex {
-  /// The slots that may hold `needle`, the moved term of one of `MatchRequest.movedSpaces`, in
+  /// The slots that may hold `needle`, the moved term of one of `MatchRequest.spaceMoves`, in
   /// `columns`, in slot order; nil when no item's words allow it. They come from the word
   /// dictionaries, as near spellings' candidates do: the slots holding the needle's first word
   /// whole and a word that starts with its last ("spider" and "man…" for `spider-man`), and the
@@ -58,21 +58,16 @@ extension SearchIndex {
       ? nearMatchingSlots(nearPlan)
       : request.splitsForNearSpellings ? matchingSlots(nearPlan, within: nil) : exactSlots
     let typed = rank(typedSlots, nearPlan, nearSpellings: true)
-    // Every moved term searches the columns the plain words do: planned once, and each way of
-    // writing planned only when the dictionaries allow it.
+    // Each way of writing is planned only when the dictionaries allow it.
     var moved: [RankedSlot] = []
     var columns: [Int]?
-    for variant in request.movedSpaces where !SearchStop.shouldStop {
-      guard let needle = variant.movedSpaceCondition.map({ Array($0.needle.utf8) }) else {
-        continue
-      }
-      if columns == nil {
-        columns = plan(variant).rankProbes.first(where: \.startsWord)?.columns ?? []
-      }
-      guard let candidates = movedSpaceCandidates(needle, columns: columns ?? []) else {
-        continue
-      }
-      let plan = plan(variant)
+    for move in request.spaceMoves where !SearchStop.shouldStop {
+      if columns == nil { columns = movedTermColumns(request, move) }
+      guard
+        let candidates = movedSpaceCandidates(
+          Array(move.condition.needle.utf8), columns: columns ?? [])
+      else { continue }
+      let plan = plan(request.request(moving: move))
       moved += rank(matchingSlots(plan, within: candidates), plan, nearSpellings: false)
     }
     let exactCount = typed.count { MatchRank(packed: $0.rank).typos == 0 }
@@ -98,12 +93,22 @@ extension SearchIndex {
   }
 
   /// The best place of `slot` among the moved-space matches of `request`, with the plan and
-  /// way of writing that place it; nil when no way of writing matches it.
+  /// way of writing that place it; nil when no way of writing matches it. Only the ways whose
+  /// moved term the slot holds at a word's start are planned and ranked.
   func bestMovedSpace(
     _ slot: Int, request: MatchRequest
   ) -> (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)? {
     var best: (plan: MatchPlan, rank: RankedSlot, request: MatchRequest)?
-    for variant in request.movedSpaces {
+    var columns: [Int]?
+    for move in request.spaceMoves {
+      if columns == nil { columns = movedTermColumns(request, move) }
+      let needle = Array(move.condition.needle.utf8)
+      guard
+        (columns ?? []).contains(where: {
+          holdsWholeWords(needle, in: self.columns[$0], slot: slot, toWordEnd: false)
+        })
+      else { continue }
+      let variant = request.request(moving: move)
       let plan = plan(variant)
       guard matches(plan, slot: slot, nearSpellings: false),
         let ranked = rank([Int32(slot)], plan, nearSpellings: false).first
@@ -111,5 +116,10 @@ extension SearchIndex {
       if best.map({ ranked.rank < $0.rank.rank }) ?? true { best = (plan, ranked, variant) }
     }
     return best
+  }
+
+  /// The columns every moved term searches (those the plain words do), from the plan of one.
+  private func movedTermColumns(_ request: MatchRequest, _ move: MatchRequest.SpaceMove) -> [Int] {
+    plan(request.request(moving: move)).rankProbes.first(where: \.startsWord)?.columns ?? []
   }
 }
