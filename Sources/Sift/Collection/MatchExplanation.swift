@@ -61,7 +61,7 @@ public struct MatchExplanation: Hashable, Sendable {
     /// for each half power of ten it is among (the most popular tenth 3, hundredth 5, …), up
     /// to 20.
     public var magnitude: Int
-    /// 10 for a title equal to the query, 4 for a title starting with it or another name equal
+    /// 9 for a title equal to the query, 4 for a title starting with it or another name equal
     /// to it, else 0.
     public var points: Int
     /// The edits of a value that starts with a near spelling of the query: each takes

@@ -19,10 +19,13 @@ extension SearchIndex {
   func movedSpaceCandidates(_ needle: [UInt8], columns: [Int]) -> [Int32]? {
     let parts = needle.split(whereSeparator: NearSpelling.isWordBoundary)
     guard let last = parts.last, parts.count <= 2 else { return nil }
-    var hits: SlotSet?
+    // Most ways hold a few hundred slots: gathered and sorted, not marked in a set of every
+    // slot and read back whole.
+    var hits: [Int32] = []
+    var allowed = false
     func insert(_ slot: Int32) {
-      if hits == nil { hits = SlotSet(capacity: slotCount) }
-      hits?.insert(Int(slot))
+      allowed = true
+      hits.append(slot)
     }
     for column in columns {
       let dictionary = typoDictionary(column: column)
@@ -43,7 +46,21 @@ extension SearchIndex {
       }
       for slot in min(dictionary.slotCount, slotCount)..<slotCount { insert(Int32(slot)) }
     }
-    return hits?.sorted
+    guard allowed else { return nil }
+    // Many (a part of one letter): a set of every slot, read back in order, costs less.
+    if hits.count > slotCount / 32 {
+      var set = SlotSet(capacity: slotCount)
+      for slot in hits { set.insert(Int(slot)) }
+      return set.sorted
+    }
+    hits.sort()
+    var kept = 0
+    for index in hits.indices where kept == 0 || hits[kept - 1] != hits[index] {
+      hits[kept] = hits[index]
+      kept += 1
+    }
+    hits.removeLast(hits.count - kept)
+    return hits
   }
 
   /// The near-spelling search of `request`: its near spellings (when none of its words may
@@ -68,7 +85,9 @@ extension SearchIndex {
           Array(move.condition.needle.utf8), columns: columns ?? [])
       else { continue }
       let plan = plan(request.request(moving: move))
-      moved += rank(matchingSlots(plan, within: candidates), plan, nearSpellings: false)
+      // Most ways match nothing: a ranking pass costs its setup even then.
+      let slots = matchingSlots(plan, within: candidates)
+      if !slots.isEmpty { moved += rank(slots, plan, nearSpellings: false) }
     }
     let exactCount = typed.count { MatchRank(packed: $0.rank).typos == 0 }
     guard !moved.isEmpty else {
