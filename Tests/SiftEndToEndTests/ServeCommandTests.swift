@@ -391,6 +391,86 @@ struct ServeCommandTests {
     }
   }
 
+  @Test(
+    "a served file shows what other processes write to it: an import, a pin, synonyms, an edit"
+  )
+  func followsTheFile() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let films = try sift.write(
+      "films.jsonl",
+      [
+        #"{"id":"1","title":"New York Stories","votes":2699}"#,
+        #"{"id":"2","title":"Gangs of New York","votes":34808}"#,
+        #"{"id":"3","title":"Stripes","votes":40000}"#,
+      ].joined(separator: "\n") + "\n")
+    let imported = try sift.run(
+      ["import", films, "--catalog", "films.sqlite", "--title", "title", "--rank-by", "votes"])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let tokenFile = try sift.write("token", "abc123\n")
+    let server = try Server(sift, ["--catalog", "films.sqlite", "--token-file", tokenFile])
+    defer { _ = server.stop() }
+    /// The ids the server answers for `query` once they are `expected`, and how long that took
+    /// (nil: not within ten seconds).
+    func shown(_ query: String, _ expected: [String]) throws -> Double? {
+      let started = Date()
+      let path =
+        "/catalogs/films/search?q="
+        + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+      while Date().timeIntervalSince(started) < 10 {
+        if Self.ids(try server.request("GET", path).json) == expected {
+          return Date().timeIntervalSince(started)
+        }
+        usleep(20_000)
+      }
+      return nil
+    }
+    #expect(try shown("zebra", []) != nil)
+    // Another process adds an item with an import.
+    let more = try sift.write(
+      "more.jsonl", #"{"id":"4","title":"Zebra Crossing","votes":10}"# + "\n")
+    let merged = try sift.run(["import", more, "--catalog", "films.sqlite", "--merge"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    let seenImport = try shown("zebra", ["4"])
+    print("an import from another process shown after \(seenImport ?? -1) s")
+    #expect(seenImport != nil)
+    // A pin and synonyms from the command line.
+    #expect(
+      try sift.run(["pins", "add", "--catalog", "films.sqlite", "new york", "3"]).status == 0)
+    let seenPin = try shown("new york", ["3", "1", "2"])
+    print("a pin shown after \(seenPin ?? -1) s")
+    #expect(seenPin != nil)
+    #expect(
+      try sift.run(["synonyms", "add", "--catalog", "films.sqlite", "ny", "new york"]).status
+        == 0)
+    let seenSynonym = try shown("ny ", ["1", "2"])
+    print("synonyms shown after \(seenSynonym ?? -1) s")
+    #expect(seenSynonym != nil)
+    // The server's own edit, then another process's: both kept, in order.
+    let added = try server.request(
+      "POST", "/catalogs/films/items", body: #"{"id":"5","title":"Zebra Force","votes":20}"#,
+      token: "abc123")
+    #expect(added.status == 201)
+    let again = try sift.run(["import", more, "--catalog", "films.sqlite", "--merge"])
+    #expect(again.status == 0)
+    #expect(try shown("zebra", ["5", "4"]) != nil)
+    // What a process that opens the file now finds, the server answers.
+    for query in ["zebra", "new york", "ny ", "s", "gangs"] {
+      let path =
+        "/catalogs/films/search?q="
+        + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+      let searched = try sift.run(["search", "--catalog", "films.sqlite", "--json", query])
+      let served = Self.ids(try server.request("GET", path).json)
+      let printed = searched.lines.compactMap { line -> String? in
+        guard
+          let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else { return nil }
+        return idText(object["id"])
+      }
+      #expect(served == printed, "\(query)")
+    }
+  }
+
   @Test("a read-only server refuses edits; an empty token file or a bad port is a usage error")
   func readOnlyAndUsage() throws {
     let sift = try SiftProcess()

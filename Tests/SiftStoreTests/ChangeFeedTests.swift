@@ -20,12 +20,16 @@ struct ChangeFeedTests {
     var random: SplitMix64
     var serial = 0
 
-    init(seed: UInt64) throws {
+    /// `followsFile`: the catalog reads what others write to its file before each of its
+    /// edits (its timer never fires in a test).
+    init(seed: UInt64, followsFile: Bool = false) throws {
       folder = try TemporaryFolder()
       let document = try SeedCatalog.products.load()
       _ = try CatalogStore.create(at: folder.file("shop.sqlite"), document: document)
       store = try CatalogStore.open(at: folder.file("shop.sqlite"), concurrentReads: true)
-      catalog = try StoredCatalog(name: "shop", store: store, warmsUp: false)
+      catalog = try StoredCatalog(
+        name: "shop", store: store, warmsUp: false, followsFile: followsFile,
+        followInterval: .seconds(3_600))
       random = SplitMix64(seed: seed)
     }
 

@@ -114,7 +114,45 @@ extension CatalogStore {
   public func changes(
     since: Int64, limit: Int, catalog name: String, visible: FeedVisibility?
   ) throws(StoreError) -> ChangeFeedAnswer {
-    let answer = try read { db -> ChangeFeedAnswer in
+    let path = path
+    return try read { db -> ChangeFeedAnswer in
+      try Self.changes(db, since: since, limit: limit, catalog: name, visible: visible, path: path)
+    }
+  }
+
+  /// `changes(since:limit:catalog:visible:)` for a served catalog that follows its file
+  /// (`StoredCatalog.catchUpWithFile()`), with the ids that took a new place in catalog order
+  /// in the page's versions — added, or deleted and added again, as their log's inserts say:
+  /// they go to the end of the order, where an edit in place would keep them where they were.
+  func followedChanges(
+    since: Int64, limit: Int, catalog name: String
+  ) throws(StoreError) -> (answer: ChangeFeedAnswer, placed: Set<ItemID>) {
+    let path = path
+    return try read { db in try Self.followedChanges(db, since: since, limit: limit, name, path) }
+  }
+
+  /// `followedChanges(since:limit:catalog:)` in the read transaction `db`.
+  private static func followedChanges(
+    _ db: Database, since: Int64, limit: Int, _ name: String, _ path: String
+  ) throws -> (answer: ChangeFeedAnswer, placed: Set<ItemID>) {
+    let answer = try changes(
+      db, since: since, limit: limit, catalog: name, visible: nil, path: path)
+    guard case .page(let page) = answer else { return (answer, []) }
+    let placed = try String.fetchAll(
+      db,
+      sql: """
+        SELECT DISTINCT id FROM items_changes
+        WHERE generation > ? AND generation <= ? AND inserted = 1
+        """, arguments: [since, page.next ?? page.version])
+    return (answer, Set(placed.map { ItemID($0) }))
+  }
+
+  /// `changes(since:limit:catalog:visible:)` in the read transaction `db`.
+  static func changes(
+    _ db: Database, since: Int64, limit: Int, catalog name: String, visible: FeedVisibility?,
+    path: String
+  ) throws -> ChangeFeedAnswer {
+    do {  // The body of a read: every name resolves as it did in the closure it was.
       let (identity, logStart) = try Self.feedState(db, path: path)
       let now = try Self.itemsGeneration(db)
       func startOver(_ reason: String) -> ChangeFeedAnswer {
@@ -176,7 +214,6 @@ extension CatalogStore {
           return was.map(visible) ?? true
         })
     }
-    return answer
   }
 
   /// Of `ids`, those the catalog held at generation `since`, each with what it held then (nil

@@ -23,7 +23,17 @@ public final class StoredCatalog: SearchCatalog {
   /// instead of copying the index that searches are reading (tens of megabytes an edit, which
   /// cost a third of the searches' throughput while a client edited): the collection
   /// searches read before the last edit, and the edit it has not had yet.
-  private let standby = Locked<(collection: FilteredCollection, behind: CatalogEdit?)?>(nil)
+  private let standby = Locked<(collection: FilteredCollection, behind: [MissedChange])?>(nil)
+
+  /// What the standby collection has not had yet: an edit, or a setting the searches read.
+  private enum MissedChange: Sendable {
+    case edit(CatalogEdit)
+    case synonyms(Synonyms)
+    case pins(Pins)
+  }
+
+  /// Reads the file's change log now and then (`followsFile`); nil when it does not.
+  private let fileFollower = Locked<Task<Void, Never>?>(nil)
 
   /// The collection searches start from, its edit count, and the searches answered on it.
   private struct State: Sendable {
@@ -47,11 +57,17 @@ public final class StoredCatalog: SearchCatalog {
   /// `warmsUp`: the near-spelling dictionaries and trigrams are built at once in the
   /// background, for the requests to come; a command that searches once builds what its
   /// search needs, when it needs it.
+  /// `followsFile`: what other processes write to the file (`sift import`, `sift pins`,
+  /// `sift synonyms`, another server, the terminal app) is read from its change log every
+  /// `followInterval` and searched from then on (`catchUpWithFile()`), until `close()`.
   public init(
     name: String, store: CatalogStore, typoTolerance: TypoTolerance = .automatic,
-    recentSearches: Int = 64, editable: Bool = true, warmsUp: Bool = true
+    recentSearches: Int = 64, editable: Bool = true, warmsUp: Bool = true,
+    followsFile: Bool = false, followInterval: Duration = .milliseconds(250)
   ) throws(StoreError) {
     self.name = name
+    self.typoTolerance = typoTolerance
+    self.editable = editable
     // Pages read a snapshot of the file taken with each edit: that needs a pool. Without
     // edits they read the file the collection was opened from.
     let store =
@@ -68,7 +84,21 @@ public final class StoredCatalog: SearchCatalog {
     if editable {
       editQueue.async { [weak self] in self?.prepareForEditing() }
     }
+    if followsFile {
+      fileFollower.withLock {
+        $0 = Task { [weak self] in
+          while !Task.isCancelled {
+            try? await Task.sleep(for: followInterval)
+            guard let self else { return }
+            try? await self.catchUpWithFile()
+          }
+        }
+      }
+    }
   }
+
+  private let typoTolerance: TypoTolerance
+  private let editable: Bool
 
   /// Makes the standby copy, and has each copy change once in memory, off the request path:
   /// the first change of a copy opened from the mapped index file copies its buffers out of it
@@ -93,7 +123,7 @@ public final class StoredCatalog: SearchCatalog {
       state.edits += 1
       state.recent.removeAll()
     }
-    standby.withLock { $0 = (second, nil) }
+    standby.withLock { $0 = (second, []) }
   }
 
   public var schema: CatalogSchema { collection.schema }
@@ -164,15 +194,24 @@ public final class StoredCatalog: SearchCatalog {
 
   /// `commit(_:)`, on `editQueue`.
   private func commitNow(_ edit: CatalogEdit) throws(CatalogFailure) -> ItemID {
-    let searched = current.withLock { $0.collection }
+    // What another process wrote first: the edit is checked against the file as it is.
+    if following { try? catchUpWithFileNow() }
+    let (searched, before) = current.withLock { ($0.collection, $0.generation) }
     var controller = SearchController(collection: caughtUpStandby() ?? searched)
     var committed: CommittedEdit?
+    var interleaved = false
     defer {
       let edited = controller.collection
       // The generation the file holds now, with the edit (edits are written here one at a
-      // time, so it is the edit's own). Unreadable, it stays behind: pages then find their
+      // time, and one moves it by one). Unreadable, it stays behind: pages then find their
       // rows changed, and search again once it is read.
-      let generation = committed == nil ? nil : try? store.itemsGeneration()
+      var generation = committed == nil ? nil : try? store.itemsGeneration()
+      // Another process wrote between the catch-up and this edit: the log from before both
+      // is read again (applying this edit twice leaves what once does).
+      if following, let written = generation, written != before + 1 {
+        generation = nil
+        interleaved = true
+      }
       current.withLock { state in
         guard committed != nil else { return }
         state.collection = edited
@@ -181,7 +220,10 @@ public final class StoredCatalog: SearchCatalog {
         state.recent.removeAll()
       }
       // The collection searches read until now is the next edit's, once it has this one.
-      standby.withLock { $0 = committed.map { (searched, $0.edit) } ?? (edited, nil) }
+      standby.withLock {
+        $0 = committed.map { (searched, [.edit($0.edit)]) } ?? (edited, [])
+      }
+      if interleaved { try? catchUpWithFileNow() }
     }
     do throws(CatalogEditFailure<StoreError>) {
       committed = try controller.commit(edit, to: store)
@@ -202,6 +244,7 @@ public final class StoredCatalog: SearchCatalog {
   /// so that a server stopped with SIGTERM leaves one whole file and no log to replay. Searches
   /// after it fail as unavailable.
   public func close() {
+    fileFollower.withLock { $0?.cancel() }
     editQueue.sync {
       standby.withLock { $0 = nil }
       try? store.checkpointAndClose()
@@ -271,12 +314,15 @@ public final class StoredCatalog: SearchCatalog {
     _ name: String, save: () throws(StoreError) -> Void,
     in change: (inout FilteredCollection) -> Void
   ) throws(CatalogFailure) {
+    if following { try? catchUpWithFileNow() }
+    let before = current.withLock { $0.generation }
     do {
       try save()
     } catch {
       throw .unavailable("the \(name) were not saved: \(error)")
     }
-    let generation = try? store.itemsGeneration()
+    var generation = try? store.itemsGeneration()
+    if following, let written = generation, written != before + 1 { generation = nil }
     current.withLock { state in
       change(&state.collection)
       if let generation { state.generation = generation }
@@ -286,6 +332,7 @@ public final class StoredCatalog: SearchCatalog {
     standby.withLock { standby in
       if standby != nil { change(&standby!.collection) }
     }
+    if following, generation == nil { try? catchUpWithFileNow() }
   }
 
   /// The changes after `version` from the file's log (`CatalogStore.changes`).
@@ -317,6 +364,111 @@ public final class StoredCatalog: SearchCatalog {
     }
   }
 
+  // MARK: - Following the file
+
+  /// Whether the file's change log is followed (`followsFile`).
+  private var following: Bool { fileFollower.withLock { $0 != nil } }
+
+  /// How many log entries one read brings at most.
+  static let followBatch = 2_000
+
+  /// Reads what the file's change log holds after the generation searched now — what other
+  /// processes wrote — and makes it what the next search sees: each changed item as the file
+  /// holds it (added, replaced or deleted), the synonyms and pins as they are. A log that
+  /// cannot explain the way there (an import wrote the file again, or the log was cut past
+  /// it) opens the file's collection anew. After the edits before it (on `editQueue`).
+  public func catchUpWithFile() async throws(CatalogFailure) {
+    try await onEditQueue { () throws(CatalogFailure) in try self.catchUpWithFileNow() }
+  }
+
+  /// `catchUpWithFile()`, on `editQueue`.
+  private func catchUpWithFileNow() throws(CatalogFailure) {
+    while true {
+      let since = current.withLock { $0.generation }
+      let read: (answer: ChangeFeedAnswer, placed: Set<ItemID>)
+      do {
+        guard try store.itemsGeneration() != since else { return }
+        read = try store.followedChanges(since: since, limit: Self.followBatch, catalog: name)
+      } catch {
+        throw .unavailable("the catalog's changes could not be read: \(error)")
+      }
+      switch read.answer {
+      case .startOver:
+        try reopen()
+        return
+      case .page(let page):
+        applyFollowed(page.changes, placed: read.placed, reaching: page.next ?? page.version)
+        if page.next == nil { return }
+      }
+    }
+  }
+
+  /// Makes `changes`, read from the file's log, what the next search sees, at `generation`.
+  /// An item `placed` anew in catalog order (added, or deleted and added again) goes to the
+  /// end of it, those in the order of their places; another changed item stays where it is.
+  private func applyFollowed(
+    _ changes: [CatalogChange], placed: Set<ItemID>, reaching generation: Int64
+  ) {
+    let searched = current.withLock { $0.collection }
+    var edited = caughtUpStandby() ?? searched
+    var missed: [MissedChange] = []
+    func apply(_ edit: CatalogEdit) {
+      if (try? edited.apply(edit)) != nil { missed.append(.edit(edit)) }
+    }
+    var appended: [(item: Item, position: Int64)] = []
+    for change in changes {
+      if let item = change.put {
+        let held = edited.contains(id: item.id)
+        if held, !placed.contains(item.id) {
+          apply(.update(item))
+        } else {
+          if held { apply(.delete(item.id)) }
+          appended.append((item, change.position ?? .max))
+        }
+      } else if let id = change.delete, edited.contains(id: id) {
+        apply(.delete(id))
+      }
+      if let synonyms = change.synonyms {
+        edited.synonyms = synonyms
+        missed.append(.synonyms(synonyms))
+      }
+      if let pins = change.pins {
+        edited.pins = pins
+        missed.append(.pins(pins))
+      }
+    }
+    for (item, _) in appended.sorted(by: { $0.position < $1.position }) {
+      apply(.add(item.id, fields: item.fields))
+    }
+    current.withLock { state in
+      state.collection = edited
+      state.generation = generation
+      state.edits += 1
+      state.recent.removeAll()
+    }
+    standby.withLock { $0 = (searched, missed) }
+  }
+
+  /// Opens the file's collection anew and searches it from now on: what an import that wrote
+  /// the file again leaves (it saves its index, so this reads it back rather than builds it).
+  private func reopen() throws(CatalogFailure) {
+    let opened: (collection: FilteredCollection, report: CatalogStore.OpenReport)
+    do {
+      opened = try store.openCollection(typoTolerance: typoTolerance)
+    } catch {
+      throw .unavailable("the catalog could not be opened again: \(error)")
+    }
+    opened.collection.index.prepareForSearchingInBackground()
+    current.withLock { state in
+      state.collection = opened.collection
+      state.generation = opened.report.generation
+      state.edits += 1
+      state.recent.removeAll()
+    }
+    standby.withLock { $0 = nil }
+    if editable { prepareForEditing() }
+  }
+
   /// The standby collection with the edit it missed made (in place, unless a search still
   /// holds it), taken out of `standby` so that nothing else refers to it; nil before the first
   /// edit.
@@ -324,7 +476,13 @@ public final class StoredCatalog: SearchCatalog {
     // One reference only (a second would make the edit copy the index).
     guard var standby = standby.withLock({ $0.take() }) else { return nil }
     // It was made on the searched collection, which this one was, so it fits.
-    if let behind = standby.behind { _ = try? standby.collection.apply(behind) }
+    for change in standby.behind {
+      switch change {
+      case .edit(let edit): _ = try? standby.collection.apply(edit)
+      case .synonyms(let synonyms): standby.collection.synonyms = synonyms
+      case .pins(let pins): standby.collection.pins = pins
+      }
+    }
     return standby.collection
   }
 

@@ -48,7 +48,8 @@ struct OpenedCatalog {
       let store = try parsed.openStore(concurrentReads: true)
       catalog = try Failure.catching { () throws(StoreError) in
         try StoredCatalog(
-          name: name, store: store, recentSearches: recentSearches, editable: editable)
+          name: name, store: store, recentSearches: recentSearches, editable: editable,
+          followsFile: true)
       }
     }
     // A served file is checkpointed and closed when the server stops; a searched one is read
