@@ -75,10 +75,10 @@ struct SearchEndpointTests {
   static func expected(
     _ store: CatalogStore, _ input: SearchRequestInput
   ) throws -> (ids: [String], indicator: String, matched: Int) {
-    var session = try CatalogSession(store: store)
-    try session.apply(input)
-    let rows = session.controller.rows
-    return (rows.map(\.rawValue), session.controller.indicator.text, rows.count)
+    var controller = SearchController(collection: try CatalogSession(store: store).collection)
+    try controller.apply(input)
+    let rows = controller.rows
+    return (rows.map(\.rawValue), controller.indicator.text, rows.count)
   }
 
   @Test("distinct=FIELD: one result per value, as the session answers; facets count items")
@@ -142,12 +142,13 @@ struct SearchEndpointTests {
     let counted = try await Self.get(
       server, "/catalogs/products/facets/type?search=rose&token=year:%3E%3D2010&limit=1"
     ).json
-    var session = try CatalogSession(store: stores["products"]!)
-    try session.apply(SearchRequestInput(text: "rose", tokens: ["year:>=2010"]))
-    let facets = session.controller.facets
-    let best = try #require(facets.namedCategories(schema: session.controller.schema).first)
+    var controller = SearchController(
+      collection: try CatalogSession(store: stores["products"]!).collection)
+    try controller.apply(SearchRequestInput(text: "rose", tokens: ["year:>=2010"]))
+    let facets = controller.facets
+    let best = try #require(facets.namedCategories(schema: controller.schema).first)
     #expect(values(counted) == ["\(best.value) \(best.count)"])
-    #expect(counted["matched"] as? Int == session.controller.rows.count)
+    #expect(counted["matched"] as? Int == controller.rows.count)
     for (query, message) in [
       ("year", "facets/year: not a category of catalog products; its category is type"),
       ("type?limit=0", "limit: \"0\" is not a whole number from 1 to 1000"),
@@ -589,11 +590,12 @@ struct SearchEndpointTests {
     let results = json["results"] as? [[String: Any]] ?? []
     #expect(!results.isEmpty)
     // The same values the engine gives for those rows.
-    var session = try CatalogSession(store: stores["media"]!)
-    try session.apply(SearchRequestInput(text: "the"))
+    var controller = SearchController(
+      collection: try CatalogSession(store: stores["media"]!).collection)
+    try controller.apply(SearchRequestInput(text: "the"))
     for (row, result) in results.enumerated() {
       let explain = result["explain"] as? [String: Any] ?? [:]
-      let expected = session.controller.collection.explanation(forRow: row)
+      let expected = controller.collection.explanation(forRow: row)
       #expect(explain["typos"] as? Int == expected?.rank.typos)
       #expect(explain["exactness"] as? String == expected?.rank.exactness.name)
       #expect(explain["field"] as? String == expected?.field)

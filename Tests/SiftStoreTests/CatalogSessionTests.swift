@@ -14,9 +14,8 @@ struct CatalogSessionTests {
     let url = folder.file("meals.sqlite")
     var session = try CatalogSession(
       store: try CatalogStore.create(at: url, document: try BuiltInCatalog.meals.load()))
-    session.send(.focus)
-    session.send(.setText("chicken"))
-    var chicken = try #require(session.controller.collection.item(atRow: 0))
+    session.filter(by: SearchCriteria(text: "chicken"))
+    var chicken = try #require(session.collection.item(atRow: 0))
     chicken["name"] = .text("Roast Beef")
     #expect(try session.update(chicken) == RowChanges(deleted: [0]))
     let (soupID, added) = try session.add(fields: [
@@ -24,16 +23,16 @@ struct CatalogSessionTests {
     ])
     #expect(added == RowChanges(inserted: [0]))
     try session.add(Item(id: "dup", fields: ["name": .text("Chicken Soup"), "rating": .number(1)]))
-    #expect(session.controller.rows == [soupID, "dup"])
+    #expect(session.collection.rows == [soupID, "dup"])
     #expect(try session.deleteRow(1) == RowChanges(deleted: [1]))
     #expect(throws: StoreError.self) { try session.update(Item(id: "nope", fields: [:])) }
     #expect(throws: StoreError.self) { try session.add(Item(id: soupID, fields: [:])) }
     // A NUL would come back from SQLite cut short: refused, and the view is unchanged.
-    let rowsBefore = Array(session.controller.rows)
+    let rowsBefore = Array(session.collection.rows)
     #expect {
       try session.add(Item(id: "nul", fields: ["name": .text("Chicken\u{0} Pie")]))
     } throws: { "\($0)".contains("field \"name\" contains a NUL character") }
-    #expect(session.controller.rows == rowsBefore)
+    #expect(session.collection.rows == rowsBefore)
     try session.store.close()
 
     let reopened = try CatalogStore.open(at: url)
@@ -73,27 +72,29 @@ struct CatalogSessionTests {
     let folder = try TemporaryFolder()
     defer { folder.cleanup() }
     let url = folder.file("media.sqlite")
-    var session = try CatalogSession(
-      store: try CatalogStore.create(at: url, document: try BuiltInCatalog.media.load()))
-    #expect(try session.restoreSearchState().isEmpty, "nothing saved yet: a clean start")
-    session.send(.focus)
-    session.send(.insertToken(session.schema.suggestedTokens[0], at: 0))
-    session.send(.setText("o"))
-    session.send(.selectScope(0))
-    session.send(.select(session.controller.rows[2]))
-    try session.saveSearchState()
-    let saved = session.controller.snapshot
-    try session.store.close()
+    let store = try CatalogStore.create(at: url, document: try BuiltInCatalog.media.load())
+    #expect(try store.loadSearchState() == nil, "nothing saved yet: a clean start")
+    // The terminal app's controller over the session's items.
+    var controller = SearchController(collection: try CatalogSession(store: store).collection)
+    controller.send(.focus)
+    controller.send(.insertToken(controller.schema.suggestedTokens[0], at: 0))
+    controller.send(.setText("o"))
+    controller.send(.selectScope(0))
+    controller.send(.select(controller.rows[2]))
+    try store.saveSearchState(controller.encodedSnapshot())
+    let saved = controller.snapshot
+    try store.close()
 
-    var relaunched = try CatalogSession(store: try CatalogStore.open(at: url))
-    #expect(try relaunched.restoreSearchState().isEmpty)
-    #expect(relaunched.controller.snapshot == saved)
-    #expect(relaunched.controller.rows == session.controller.rows)
+    let reopened = try CatalogStore.open(at: url)
+    var relaunched = SearchController(collection: try CatalogSession(store: reopened).collection)
+    #expect(relaunched.restore(from: try #require(try reopened.loadSearchState())).isEmpty)
+    #expect(relaunched.snapshot == saved)
+    #expect(relaunched.rows == controller.rows)
 
     // A damaged saved state gives a clean start and a reported problem.
-    try relaunched.store.saveSearchState(Data("{broken".utf8))
-    let problems = try relaunched.restoreSearchState()
+    try reopened.saveSearchState(Data("{broken".utf8))
+    let problems = relaunched.restore(from: try #require(try reopened.loadSearchState()))
     #expect(problems.count == 1)
-    #expect(!relaunched.controller.isActive)
+    #expect(!relaunched.isActive)
   }
 }

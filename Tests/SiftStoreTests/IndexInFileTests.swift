@@ -59,7 +59,7 @@ struct IndexInFileTests {
     #expect(session.openReport.indexSource == .archive)
     var random = SplitMix64(seed: 31)
     for step in 0..<30 {
-      let ids = session.controller.collection.allItems.map(\.id)
+      let ids = session.collection.allItems.map(\.id)
       let title = ["Rose", "Tulip", "Red Lily", "Candle"].randomElement(using: &random)!
       switch Int.random(in: 0..<3, using: &random) {
       case 0: _ = try session.add(fields: ["title": .text("\(title) \(step)")])
@@ -440,7 +440,7 @@ struct IndexInFileTests {
     // The file was renamed over; the first open's mapping still holds the old one, whole.
     Self.expectSameRows(early, as: before)
     #expect(early.index.archived() == before.index.archived())
-    #expect(try store.openCollection().collection.contains(id: session.controller.rows.last!))
+    #expect(try store.openCollection().collection.contains(id: session.collection.rows.last!))
   }
 
   @Test("a catalog of the first format is upgraded; its first open builds and saves the index")

@@ -24,15 +24,15 @@ struct ReadWhenShownTests {
     let store = try CatalogStore.create(at: folder.file("products.sqlite"), document: document)
     var session = try CatalogSession(store: store)
     var held = try document.makeCollection()
-    #expect(session.controller.collection.readsElementsWhenShown)
+    #expect(session.collection.readsElementsWhenShown)
     #expect(!held.readsElementsWhenShown)
     let titles = ["Rose", "Tulip", "Red Lily", "Candle", "Red Rose Bouquet", "Cactus"]
     for step in 0..<60 {
       let ids = held.allItems.map(\.id)
       let criteria = SearchCriteria(
         text: Self.queries.randomElement(using: &random)!, tokens: [], scopeIndex: 0)
-      session.send(.setText(criteria.text))
-      held.filter(by: session.controller.collection.criteria)
+      session.filter(by: criteria)
+      held.filter(by: criteria)
       let title = "\(titles.randomElement(using: &random)!) \(step % 5)"
       let changes: (RowChanges, RowChanges)
       switch Int.random(in: 0..<4, using: &random) {
@@ -47,7 +47,7 @@ struct ReadWhenShownTests {
         changes = (try session.delete(id: id), try held.delete(id: id))
       }
       #expect(changes.0 == changes.1, "step \(step)")
-      let shown = session.controller.collection
+      let shown = session.collection
       #expect(shown.rows == held.rows, "step \(step)")
       let page = Int.random(in: 0...max(0, held.rows.count), using: &random)
       let rows = page..<(page + Int.random(in: 0...12, using: &random))
@@ -58,7 +58,7 @@ struct ReadWhenShownTests {
         #expect(shown.item(id: id) == held.item(id: id), "step \(step) \(id)")
       }
     }
-    #expect(session.controller.collection.allItems == held.allItems)
+    #expect(session.collection.allItems == held.allItems)
     #expect(try store.loadDocument().items == held.allItems)
   }
 
@@ -69,7 +69,7 @@ struct ReadWhenShownTests {
     let store = try CatalogStore.create(
       at: folder.file("candies.sqlite"), document: try BuiltInCatalog.candies.load())
     let session = try CatalogSession(store: store)
-    let collection = session.controller.collection
+    let collection = session.collection
     let count = collection.rows.count
     #expect(collection.elements(atRows: count..<(count + 5)).isEmpty)
     #expect(collection.elements(atRows: 0..<0).isEmpty)

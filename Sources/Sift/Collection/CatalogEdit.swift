@@ -1,5 +1,5 @@
 /// One change to a catalog's items, as every editor of a catalog makes it: the terminal app's
-/// form, `CatalogSession`, an app's own screens. See `SearchController.commit(_:to:)`.
+/// form, a served catalog, an app's own screens. See `SearchCollection.commit(_:to:)`.
 public enum CatalogEdit: Hashable, Sendable {
   /// Adds an item. With a nil id, the catalog names it (`CatalogPersistence.makeItemID()`).
   case add(ItemID?, fields: [String: FieldValue])
@@ -58,9 +58,60 @@ public struct CommittedEdit: Hashable, Sendable {
 }
 
 extension SearchCollection where Element == Item {
+  // MARK: - The one edit pipeline
+
+  /// Makes one edit the way every catalog editor in Sift does — the terminal app's form
+  /// (through `SearchController.commit(_:to:)`), a served catalog and a PostgreSQL node's
+  /// copy alike: check it against the items, name a new item (`persistence.makeItemID()`),
+  /// write it (`persistence.persist(_:)`, which logs it where the store keeps a log), and only
+  /// then apply it to the items in memory. A refused edit or a failed write changes neither the
+  /// catalog nor the items.
+  ///
+  /// - Complexity: the write, plus the edit's cost in the collection (see `add(_:)`).
+  @discardableResult
+  public mutating func commit<Persistence: CatalogPersistence>(
+    _ edit: CatalogEdit, to persistence: Persistence
+  ) throws(CatalogEditFailure<Persistence.Failure>) -> CommittedEdit {
+    let resolved: CatalogEdit
+    let id: ItemID
+    switch edit {
+    case .add(let given, let fields):
+      if let given {
+        guard !contains(id: given) else { throw .refused(.duplicateID(given)) }
+        id = given
+      } else {
+        do {
+          id = try persistence.makeItemID()
+        } catch {
+          throw .notSaved(error)
+        }
+        // The catalog and the items agree, so a fresh id is free here too; refuse if not.
+        guard !contains(id: id) else { throw .refused(.duplicateID(id)) }
+      }
+      resolved = .add(id, fields: fields)
+    case .update(let item):
+      guard contains(id: item.id) else { throw .refused(.unknownID(item.id)) }
+      (resolved, id) = (edit, item.id)
+    case .delete(let given):
+      guard contains(id: given) else { throw .refused(.unknownID(given)) }
+      (resolved, id) = (edit, given)
+    }
+    do {
+      try persistence.persist(resolved)
+    } catch {
+      throw .notSaved(error)
+    }
+    do {
+      return CommittedEdit(id: id, edit: resolved, changes: try apply(resolved))
+    } catch {
+      // Unreachable: the edit was checked against these items above.
+      throw .refused(error)
+    }
+  }
+
   /// Makes an edit already written (`CommittedEdit.edit`: an add carries its id) to the items
-  /// in memory: what `SearchController.commit(_:to:)` does once the write succeeded, and what a
-  /// second copy of the items replays to catch up.
+  /// in memory: what `commit(_:to:)` does once the write succeeded, and what a second copy of
+  /// the items replays to catch up.
   @discardableResult
   public mutating func apply(_ edit: CatalogEdit) throws(CatalogEditError) -> RowChanges {
     switch edit {

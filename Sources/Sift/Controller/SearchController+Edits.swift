@@ -1,52 +1,19 @@
 extension SearchController {
-  // MARK: - Edits saved first (the one edit pipeline)
+  // MARK: - Edits saved first
 
-  /// Makes one edit the way every catalog editor in Sift does — the terminal app's form and
-  /// `CatalogSession` alike: check it against the items, name a new item
-  /// (`persistence.makeItemID()`), write it (`persistence.persist(_:)`), and only then apply it
-  /// to the rows shown. A refused edit or a failed write changes neither the catalog nor the rows.
+  /// Makes one edit through the collection's pipeline (`FilteredCollection.commit(_:to:)`:
+  /// checked, written, then applied), then settles what the screen shows: the facets counted
+  /// again and a selection the edit hid dropped. A refused edit or a failed write changes
+  /// neither the catalog nor the rows.
   ///
   /// - Complexity: the write, plus the edit's cost in the collection (see `add(_:)`).
   @discardableResult
   public mutating func commit<Persistence: CatalogPersistence>(
     _ edit: CatalogEdit, to persistence: Persistence
   ) throws(CatalogEditFailure<Persistence.Failure>) -> CommittedEdit {
-    let resolved: CatalogEdit
-    let id: ItemID
-    switch edit {
-    case .add(let given, let fields):
-      if let given {
-        guard !collection.contains(id: given) else { throw .refused(.duplicateID(given)) }
-        id = given
-      } else {
-        do {
-          id = try persistence.makeItemID()
-        } catch {
-          throw .notSaved(error)
-        }
-        // The catalog and the rows agree, so a fresh id is free here too; refuse if not.
-        guard !collection.contains(id: id) else { throw .refused(.duplicateID(id)) }
-      }
-      resolved = .add(id, fields: fields)
-    case .update(let item):
-      guard collection.contains(id: item.id) else { throw .refused(.unknownID(item.id)) }
-      (resolved, id) = (edit, item.id)
-    case .delete(let given):
-      guard collection.contains(id: given) else { throw .refused(.unknownID(given)) }
-      (resolved, id) = (edit, given)
-    }
-    do {
-      try persistence.persist(resolved)
-    } catch {
-      throw .notSaved(error)
-    }
-    do {
-      let changes = settled(try collection.apply(resolved))
-      return CommittedEdit(id: id, edit: resolved, changes: changes)
-    } catch {
-      // Unreachable: the edit was checked against these items above.
-      throw .refused(error)
-    }
+    let committed = try collection.commit(edit, to: persistence)
+    return CommittedEdit(
+      id: committed.id, edit: committed.edit, changes: settled(committed.changes))
   }
 
   // MARK: - Edits to the rows alone

@@ -380,7 +380,7 @@ extension CatalogStore {
 
   // MARK: - Search state
 
-  /// Saves the search state (a `SearchController.Snapshot` as JSON) under `name`.
+  /// Saves a search state (the terminal app's snapshot of its search, as JSON) under `name`.
   public func saveSearchState(_ snapshot: Data, name: String = "default") throws(StoreError) {
     try write { db in
       try db.execute(
@@ -401,7 +401,7 @@ extension CatalogStore {
   }
 }
 
-/// The catalog file is where the edit pipeline writes (`SearchController.commit(_:to:)`).
+/// The catalog file is where the edit pipeline writes (`FilteredCollection.commit(_:to:)`).
 extension CatalogStore: CatalogPersistence {
   public func persist(_ edit: CatalogEdit) throws(StoreError) {
     switch edit {

@@ -197,11 +197,10 @@ public final class StoredCatalog: SearchCatalog {
     // What another process wrote first: the edit is checked against the file as it is.
     if following { try? catchUpWithFileNow() }
     let (searched, before) = current.withLock { ($0.collection, $0.generation) }
-    var controller = SearchController(collection: caughtUpStandby() ?? searched)
+    var edited = caughtUpStandby() ?? searched
     var committed: CommittedEdit?
     var interleaved = false
     defer {
-      let edited = controller.collection
       // The generation the file holds now, with the edit (edits are written here one at a
       // time, and one moves it by one). Unreadable, it stays behind: pages then find their
       // rows changed, and search again once it is read.
@@ -226,7 +225,7 @@ public final class StoredCatalog: SearchCatalog {
       if interleaved { try? catchUpWithFileNow() }
     }
     do throws(CatalogEditFailure<StoreError>) {
-      committed = try controller.commit(edit, to: store)
+      committed = try edited.commit(edit, to: store)
       return committed!.id
     } catch .refused(.unknownID(let id)) {
       throw .notFound("no item \"\(id.rawValue.prefix(100))\" in catalog \(name)")

@@ -1,12 +1,15 @@
 import Foundation
 import Sift
 
-/// An open catalog and the search over it, kept in agreement: every edit is written to the file
-/// in one transaction first, and only then applied to the `SearchController`'s filtered view,
-/// so a failed write changes neither.
+/// An open catalog file and its items in memory, kept in agreement: every edit goes through the
+/// collection's pipeline (`FilteredCollection.commit(_:to:)`), written to the file in one
+/// transaction first and only then applied, so a failed write changes neither. What a screen
+/// shows of it (a search field, tokens, a selection) is the caller's own controller over
+/// `collection`: this keeps only the items and the file.
 public struct CatalogSession: Sendable {
   public let store: CatalogStore
-  public private(set) var controller: SearchController
+  /// The items, filtered by the last `filter(by:)`.
+  public private(set) var collection: FilteredCollection
 
   /// How the catalog was opened: where its index came from and what it cost.
   public let openReport: CatalogStore.OpenReport
@@ -20,35 +23,28 @@ public struct CatalogSession: Sendable {
   ) throws(StoreError) {
     self.store = store
     let (collection, report) = try store.openCollection(typoTolerance: typoTolerance)
-    controller = SearchController(collection: collection)
+    self.collection = collection
     openReport = report
     indexGeneration = report.generation
   }
 
-  public var schema: CatalogSchema { controller.schema }
+  public var schema: CatalogSchema { collection.schema }
 
-  /// Activates the search and applies a scope by title, tokens by identifier and the text, as
-  /// `sift search` and `sift serve` receive them (`SearchController.apply(_:)`).
-  public mutating func apply(_ input: SearchRequestInput) throws(SearchRequestError) {
-    try controller.apply(input)
-  }
-
-  /// Forwards a search event to the controller.
-  @discardableResult
-  public mutating func send(_ event: SearchController.Event) -> [SearchController.Action] {
-    controller.send(event)
+  /// Shows the items that match `criteria`: the rows later edits report their changes in.
+  public mutating func filter(by criteria: SearchCriteria) {
+    collection.filter(by: criteria)
   }
 
   // MARK: - Edits
 
-  /// Makes one edit through the pipeline the terminal app uses too
-  /// (`SearchController.commit(_:to:)`): checked, written to the file, then shown.
+  /// Makes one edit through the pipeline every editor uses (`FilteredCollection.commit(_:to:)`):
+  /// checked, written to the file, then applied.
   @discardableResult
   public mutating func commit(_ edit: CatalogEdit) throws(StoreError) -> CommittedEdit {
     let tracked = TrackedStore(store: store, generation: indexGeneration)
     defer { indexGeneration = tracked.generation }
     do {
-      return try controller.commit(edit, to: tracked)
+      return try collection.commit(edit, to: tracked)
     } catch {
       switch error {
       case .refused(let refusal): throw .edit(refusal)
@@ -82,10 +78,10 @@ public struct CatalogSession: Sendable {
   /// Deletes the item shown at `row` of the current results.
   @discardableResult
   public mutating func deleteRow(_ row: Int) throws(StoreError) -> RowChanges {
-    guard controller.rows.indices.contains(row) else {
-      throw .edit(.rowOutOfRange(row, rowCount: controller.rows.count))
+    guard collection.rows.indices.contains(row) else {
+      throw .edit(.rowOutOfRange(row, rowCount: collection.rows.count))
     }
-    return try delete(id: controller.rows[row])
+    return try delete(id: collection.rows[row])
   }
 
   // MARK: - The index in the file
@@ -95,23 +91,7 @@ public struct CatalogSession: Sendable {
   @discardableResult
   public func saveIndex() throws(StoreError) -> Bool {
     guard let indexGeneration else { return false }
-    return try store.saveIndex(controller.collection.index, builtAtGeneration: indexGeneration)
-  }
-
-  // MARK: - Search state
-
-  /// Saves the search state (text, tokens, scope, active, focus, selection) into the catalog.
-  public func saveSearchState() throws(StoreError) {
-    try store.saveSearchState(controller.encodedSnapshot())
-  }
-
-  /// Restores the saved search state, if any; returns what could not be restored.
-  @discardableResult
-  public mutating func restoreSearchState() throws(StoreError) -> [SearchController
-    .RestorationProblem]
-  {
-    guard let data = try store.loadSearchState() else { return [] }
-    return controller.restore(from: data)
+    return try store.saveIndex(collection.index, builtAtGeneration: indexGeneration)
   }
 }
 

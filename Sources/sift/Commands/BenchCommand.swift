@@ -126,7 +126,7 @@ struct BenchCommand: AsyncParsableCommand {
     let indexMilliseconds = Self.milliseconds(report.indexDuration)
     if let notice = report.notice { StandardStreams.error("sift: \(notice)") }
     let heapAfterSession = ProcessMemory.heapInUse()
-    var controller = session.controller
+    var controller = SearchController(collection: session.collection)
     controller.send(.focus)
     do throws(SearchRequestError) {
       if let sort = try resolvedSort(controller.schema) { controller.send(.setSort(sort)) }
@@ -260,7 +260,7 @@ struct BenchCommand: AsyncParsableCommand {
     /// nil where the heap cannot be read.
     init?(session: CatalogSession, heapBefore: Int?, heapAfter: Int?) throws {
       guard let heapBefore, let heapAfter else { return nil }
-      let collection = session.controller.collection
+      let collection = session.collection
       let count = max(1, collection.totalCount)
       total = (heapAfter - heapBefore) / count
       // Items read from the file when shown: what the session holds is the index.
