@@ -142,6 +142,12 @@ struct NodeTests {
     #expect(
       again.openNotice?.contains("applied 6 changes since") == true, "\(again.openNotice ?? "")")
     #expect(again.counters.withLock { $0.loads } == 0)
+    // The copy records the version it reached itself: no note beside it.
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.cache(1).path)
+    #expect(!files.contains { $0.hasSuffix(".json") }, "\(files)")
+    #expect(
+      try CatalogStore.open(at: writer.localCopyURL).syncedVersion() == writer.version,
+      "\(files)")
     #expect(try await Self.pages(again, ["tardy rose"]) == Self.pages(writer, ["tardy rose"]))
     let tardy = try await Self.pages(again, ["tardy rose"]).first ?? ""
     #expect(tardy.hasPrefix("Items found: 5:"), "\(tardy)")

@@ -10,34 +10,16 @@ import Darwin
 #endif
 
 /// Where a node keeps its copy of a PostgreSQL catalog: a .sqlite catalog (with its index file)
-/// in the cache folder, and beside it a note of the catalog it copies and the version it
-/// reflects. A restart opens the copy and reads only the changes since that version.
-///
-/// The note is written after the changes it counts are in the copy, so it never claims more
-/// than the copy holds; a node killed between the two reads those changes again, which changes
-/// nothing (`StoredCatalog.follow(_:)`). One process uses a folder's copy at a time (a lock
-/// file): two nodes on one machine give each its own `--cache`.
+/// in the cache folder, which records in itself the catalog it copies and the version it
+/// reflects (`SyncSource`, as a `sift sync` copy does), written in the transaction of the
+/// changes that reach it: the copy never claims more or less than it holds. A restart opens
+/// the copy and reads only the changes since that version. One process uses a folder's copy
+/// at a time (a lock file): two nodes on one machine give each its own `--cache`.
 final class LocalCopy: Sendable {
-  /// What the note says.
-  struct Note: Codable, Hashable, Sendable {
-    /// The catalog copied (`LogState.identity`): a copy of another catalog under the same name
-    /// (dropped and made again) is not this one's.
-    var identity: String
-    /// The version the copy reflects.
-    var version: Int64
-    /// The copy's file name in the folder (a new copy gets a new name, so that searches still
-    /// reading the old one finish on it).
-    var file: String
-    /// The address the copy follows, without its password: for whoever reads the folder.
-    var address: String
-  }
-
   let folder: URL
   /// A copy made for one command because another process holds the folder's: removed with
   /// its folder when released.
   let isTemporary: Bool
-  /// The note's file: `<key>.json`.
-  let noteURL: URL
   let key: String
   private let lockDescriptor: Int32
   private let released = Locked(false)
@@ -50,7 +32,6 @@ final class LocalCopy: Sendable {
     self.folder = folder
     self.isTemporary = isTemporary
     key = Self.key(address)
-    noteURL = folder.appendingPathComponent("\(key).json")
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     } catch {
@@ -109,18 +90,23 @@ final class LocalCopy: Sendable {
       })
   }
 
-  /// The note, when there is one and its copy is there.
-  func readNote() -> Note? {
-    guard let data = try? Data(contentsOf: noteURL),
-      let note = try? JSONDecoder().decode(Note.self, from: data),
-      FileManager.default.fileExists(atPath: url(of: note.file).path)
-    else { return nil }
-    return note
-  }
-
-  /// Replaces the note at once (written aside, then renamed over the old one).
-  func write(_ note: Note) throws {
-    try JSONEncoder().encode(note).write(to: noteURL, options: .atomic)
+  /// The newest copy in the folder that records its source (a load cut off before the end
+  /// records none): its file name, opened, and where it stands.
+  func latestCopy() -> (file: String, store: CatalogStore, source: SyncSource)? {
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    let copies = files.filter { $0.hasPrefix(key + ".") && $0.hasSuffix(".sqlite") }.map {
+      file -> (String, Date) in
+      let attributes = try? FileManager.default.attributesOfItem(atPath: url(of: file).path)
+      return (file, attributes?[.modificationDate] as? Date ?? .distantPast)
+    }
+    for (file, _) in copies.sorted(by: { $0.1 > $1.1 }) {
+      guard let store = try? CatalogStore.open(at: url(of: file), concurrentReads: true) else {
+        continue
+      }
+      if let source = try? store.syncSource() { return (file, store, source) }
+      try? store.close()
+    }
+    return nil
   }
 
   func url(of file: String) -> URL { folder.appendingPathComponent(file) }
@@ -128,11 +114,11 @@ final class LocalCopy: Sendable {
   /// A new file name for a copy.
   func newFileName() -> String { "\(key).\(UUID().uuidString.prefix(8)).sqlite" }
 
-  /// Removes the copies in the folder that the note does not name (left by a reload, or by a
-  /// node killed while it loaded one).
+  /// Removes the copies in the folder but `kept` (left by a reload, or by a node killed while
+  /// it loaded one).
   func removeCopies(except kept: String?) {
     let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for file in files where file.hasPrefix(key + ".") && !file.hasSuffix(".json") {
+    for file in files where file.hasPrefix(key + ".") {
       guard !file.hasSuffix(".lock"), kept.map({ !file.hasPrefix($0) }) ?? true else { continue }
       try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
     }

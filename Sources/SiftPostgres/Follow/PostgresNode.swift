@@ -10,8 +10,9 @@ import SiftStore
 /// - `LISTEN` tells it of a change at once; the log is read again every second besides, in
 ///   version order, so a notification lost with a connection costs a second, never a change;
 /// - an edit through the node is one transaction in PostgreSQL (the item and its log entry),
-///   durable before it is answered, and shown by the node's next search (the node applies it,
-///   in version order with the log, before it answers);
+///   durable before it is answered, and shown by the node's next search (the node reads it
+///   back from the log, in version order with everyone's, before it answers): the node's copy
+///   is written by the log alone, each batch with the version it reaches in one transaction;
 /// - with PostgreSQL out of reach, searches go on from memory and edits fail as unavailable;
 ///   once it is back the node catches up by itself.
 public final class PostgresNode: SearchCatalog {
@@ -37,7 +38,14 @@ public final class PostgresNode: SearchCatalog {
 
   private struct Following {
     var local: StoredCatalog
-    var note: LocalCopy.Note
+    /// The copy's file name in the cache folder (a new copy gets a new name, so that searches
+    /// still reading the old one finish on it).
+    var file: String
+    /// The catalog copied (`LogState.identity`): a copy of another catalog under the same name
+    /// (dropped and made again) is not this one's.
+    var identity: String
+    /// The version the copy reflects, as it records it (`SyncSource`).
+    var version: Int64
   }
 
   /// What opening said: loaded whole, or from the local copy with N changes since.
@@ -67,21 +75,22 @@ public final class PostgresNode: SearchCatalog {
       let started = ContinuousClock.now
       var notice: String
       var following: Following
-      if let note = copy.readNote(),
+      if let found = copy.latestCopy(),
         let local = try? StoredCatalog(
-          name: address.catalog,
-          store: CatalogStore.open(at: copy.url(of: note.file), concurrentReads: true),
-          typoTolerance: typoTolerance, recentSearches: recentSearches, warmsUp: follows)
+          name: address.catalog, store: found.store, typoTolerance: typoTolerance,
+          recentSearches: recentSearches, warmsUp: follows)
       {
-        following = Following(local: local, note: note)
-        notice = "opened the local copy at version \(note.version)"
+        following = Following(
+          local: local, file: found.file, identity: found.source.identity,
+          version: found.source.version)
+        notice = "opened the local copy at version \(found.source.version)"
       } else {
         following = try await load(
           catalog, into: copy, typoTolerance: typoTolerance, recentSearches: recentSearches,
           warmsUp: follows)
         notice = "loaded \(following.local.count()) items from PostgreSQL"
       }
-      copy.removeCopies(except: following.note.file)
+      copy.removeCopies(except: following.file)
       let node = PostgresNode(
         name: name ?? address.catalog, catalog: catalog, copy: copy, following: following,
         typoTolerance: typoTolerance, recentSearches: recentSearches)
@@ -130,28 +139,38 @@ public final class PostgresNode: SearchCatalog {
 
   private let wakes: AsyncStream<Void>
 
-  /// Loads the catalog whole into a new local copy and writes its note.
+  /// Loads the catalog whole into a new local copy, its items at the catalog's positions and
+  /// the version it reflects recorded in it.
   private static func load(
     _ catalog: PostgresCatalog, into copy: LocalCopy, typoTolerance: TypoTolerance,
     recentSearches: Int, warmsUp: Bool
   ) async throws(PostgresError) -> Following {
-    let (logState, document) = try await catalog.snapshot()
+    let read = try await catalog.snapshotPage(after: nil, limit: nil)
     let file = copy.newFileName()
     let description = catalog.address.description
     do {
-      let store = try CatalogStore.create(at: copy.url(of: file), document: document)
-      try store.close()
+      try CatalogStore.createCopy(
+        at: copy.url(of: file), schema: read.schema, items: read.items,
+        source: source(of: catalog, identity: read.state.identity, version: read.state.version))
       let local = try StoredCatalog(
         name: catalog.address.catalog,
         store: CatalogStore.open(at: copy.url(of: file), concurrentReads: true),
         typoTolerance: typoTolerance, recentSearches: recentSearches, warmsUp: warmsUp)
-      let note = LocalCopy.Note(
-        identity: logState.identity, version: logState.version, file: file, address: description)
-      try copy.write(note)
-      return Following(local: local, note: note)
+      return Following(
+        local: local, file: file, identity: read.state.identity, version: read.state.version)
     } catch {
       throw .unsuitable(description, reason: "its local copy could not be written: \(error)")
     }
+  }
+
+  /// What a copy of `catalog` records of it at `version`: its address without the password
+  /// (for whoever reads the folder), its identity and the version.
+  private static func source(
+    of catalog: PostgresCatalog, identity: String, version: Int64
+  ) -> SyncSource {
+    SyncSource(
+      url: catalog.address.description, catalog: catalog.address.catalog, identity: identity,
+      version: version, rows: "all")
   }
 
   // MARK: - Following
@@ -198,41 +217,51 @@ public final class PostgresNode: SearchCatalog {
   private func catchUp() async throws(PostgresError) {
     do throws(PostgresError) {
       while true {
-        let (local, note) = state.withLock { ($0.local, $0.note) }
+        let (local, identity, version) = state.withLock { ($0.local, $0.identity, $0.version) }
         // Bounded: a database that stops answering mid-read must not stop the follower.
         let catalog = self.catalog
-        let (logState, changes) = try await Self.answered(within: Self.readPatience) {
+        let (logState, logged) = try await Self.answered(within: Self.readPatience) {
           () async throws(PostgresError) in
-          try await catalog.changes(after: note.version, limit: Self.batch)
+          try await catalog.changes(after: version, limit: Self.batch)
         }
-        if logState.identity != note.identity || note.version < logState.logStart
-          || note.version > logState.version || changes.contains(where: { $0.kind == .replace })
+        if logState.identity != identity || version < logState.logStart
+          || version > logState.version || logged.contains(where: { $0.kind == .replace })
         {
           try await reload()
           continue
         }
-        var followed: [StoredCatalog.FollowedChange] = []
-        for change in changes {
-          switch change.kind {
-          case .put: if let item = change.item { followed.append(.put(item)) }
-          case .delete: if let id = change.id { followed.append(.delete(id)) }
+        var changes: [CatalogChange] = []
+        for entry in logged {
+          switch entry.kind {
+          case .put:
+            if let item = entry.item, let position = entry.position {
+              changes.append(.put(item, at: position, version: entry.version))
+            }
+          case .delete:
+            if let id = entry.id { changes.append(.delete(id, version: entry.version)) }
           case .synonyms:
             // The synonyms and the pins as they are now: one entry says either changed.
             let schema = try await catalog.currentSchema()
-            followed += [.synonyms(schema.synonyms), .pins(schema.pins)]
+            changes.append(
+              .synonyms(schema.synonyms, pins: schema.pins, version: entry.version))
           case .replace: break
           }
         }
-        if !followed.isEmpty {
+        let full = logged.count == Self.batch
+        let reached = full ? logged.last!.version : logState.version
+        if reached != version {
           do {
-            try await local.follow(followed)
+            // The changes and the version they reach, in one transaction of the copy.
+            try await local.followUpstream(
+              changes,
+              source: Self.source(of: catalog, identity: identity, version: reached))
           } catch {
             throw PostgresError.unsuitable(
               catalog.address.description, reason: "its local copy could not follow: \(error)")
           }
+          state.withLock { $0.version = max($0.version, reached) }
+          counters.withLock { $0.applied += logged.count }
         }
-        let full = changes.count == Self.batch
-        advance(note, to: full ? changes.last!.version : logState.version, applied: changes.count)
         lastFailure.withLock { $0 = nil }
         if !full { return }
       }
@@ -254,7 +283,7 @@ public final class PostgresNode: SearchCatalog {
     }
     counters.withLock { $0.loads += 1 }
     let copy = self.copy
-    let kept = following.note.file
+    let kept = following.file
     Task.detached {
       try? await Task.sleep(for: .seconds(10))
       old.close()
@@ -262,37 +291,13 @@ public final class PostgresNode: SearchCatalog {
     }
   }
 
-  /// Applies the node's own edit, saved at `version`: at once when it is the next version (no
-  /// read of the log), else by reading the log up to it (another writer's changes came
-  /// between). Through `gate`, so in version order with the follower's.
-  private func applyOwn(_ change: StoredCatalog.FollowedChange, at version: Int64) async {
+  /// Shows the node's own edit, saved at `version`: read back from the log, as every writer's
+  /// is (with whatever came between), through `gate`, so in version order with the follower.
+  private func showOwn(at version: Int64) async {
     await gate.run {
-      let note = self.state.withLock { $0.note }
-      guard note.version < version else { return }
-      guard note.version == version - 1 else {
-        try? await self.catchUp()
-        return
-      }
-      let local = self.state.withLock { $0.local }
-      do {
-        try await local.follow([change])
-      } catch {
-        try? await self.catchUp()
-        return
-      }
-      self.advance(note, to: version, applied: 1)
+      guard self.version < version else { return }
+      try? await self.catchUp()
     }
-  }
-
-  /// Records that the copy, at `note`'s version until now, holds the changes up to `version`
-  /// (`applied` entries): the note on disk first, then what searches and `reach` read.
-  private func advance(_ note: LocalCopy.Note, to version: Int64, applied: Int) {
-    guard version != note.version else { return }
-    var reached = note
-    reached.version = version
-    try? copy.write(reached)
-    state.withLock { $0.note = reached }
-    counters.withLock { $0.applied += applied }
   }
 
   /// Returns once the copy reflects `version`, waking the follower; false when `timeout` passed
@@ -375,11 +380,11 @@ public final class PostgresNode: SearchCatalog {
   private var local: StoredCatalog { state.withLock { $0.local } }
 
   /// The local copy's file (a .sqlite catalog), as the node reflects it now.
-  public var localCopyURL: URL { copy.url(of: state.withLock { $0.note.file }) }
+  public var localCopyURL: URL { copy.url(of: state.withLock { $0.file }) }
 
   public var schema: CatalogSchema { local.schema }
 
-  public var version: Int64 { state.withLock { $0.note.version } }
+  public var version: Int64 { state.withLock { $0.version } }
 
   public func count() -> Int { local.count() }
 
@@ -416,20 +421,8 @@ public final class PostgresNode: SearchCatalog {
       }
       throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
     }
-    // As the database holds it (its fields as the schema keeps them).
-    let change: StoredCatalog.FollowedChange
-    switch edit {
-    case .add(_, let fields): change = .put(Self.stored(Item(id: saved.id, fields: fields), schema))
-    case .update(let item): change = .put(Self.stored(item, schema))
-    case .delete(let id): change = .delete(id)
-    }
-    await Self.waitAtMost(Self.editShownWithin) { await self.applyOwn(change, at: saved.version) }
+    await Self.waitAtMost(Self.editShownWithin) { await self.showOwn(at: saved.version) }
     return saved
-  }
-
-  /// `item` as it reads back from the database.
-  static func stored(_ item: Item, _ schema: CatalogSchema) -> Item {
-    (try? ItemRow.item(id: item.id.rawValue, fields: ItemRow.json(item, schema))) ?? item
   }
 
   @discardableResult
@@ -438,9 +431,7 @@ public final class PostgresNode: SearchCatalog {
     let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
       try await catalog.saveSynonyms(synonyms)
     }
-    await Self.waitAtMost(Self.editShownWithin) {
-      await self.applyOwn(.synonyms(synonyms), at: version)
-    }
+    await Self.waitAtMost(Self.editShownWithin) { await self.showOwn(at: version) }
     return version
   }
 
@@ -450,9 +441,7 @@ public final class PostgresNode: SearchCatalog {
     let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
       try await catalog.savePins(pins)
     }
-    await Self.waitAtMost(Self.editShownWithin) {
-      await self.applyOwn(.pins(pins), at: version)
-    }
+    await Self.waitAtMost(Self.editShownWithin) { await self.showOwn(at: version) }
     return version
   }
 

@@ -147,36 +147,23 @@ public final class StoredCatalog: SearchCatalog {
     }
   }
 
-  /// What a catalog this one follows changed (`follow(_:)`).
-  public enum FollowedChange: Sendable {
-    /// The item as it is now: added when this catalog has no item with its id, else replaced.
-    case put(Item)
-    case delete(ItemID)
-    case synonyms(Synonyms)
-    case pins(Pins)
-  }
-
-  /// Makes `changes`, in order, each as `commit(_:)` makes an edit: what a node does with the
-  /// changes of the store it follows. Applying a change twice leaves what applying it once
-  /// does (a put finds its item there and replaces it; a delete finds none), so a follower that
-  /// crashed before recording how far it got may read them again.
-  public func follow(_ changes: [FollowedChange]) async throws(CatalogFailure) {
+  /// Writes what the catalog this one copies changed (a PostgreSQL node's upstream) to the
+  /// file, with the upstream's version, in one transaction (`CatalogStore.applySynced`), then
+  /// makes it what the next search sees: an item put in place is replaced, one that took a new
+  /// place in catalog order joins the end, a delete of an id the copy lacks is nothing — so a
+  /// follower that read some changes again, or its own edit back, ends the same.
+  package func followUpstream(
+    _ changes: [CatalogChange], source: SyncSource
+  ) async throws(CatalogFailure) {
     try await onEditQueue { () throws(CatalogFailure) in
-      for change in changes {
-        // Every edit before this one is in `current` (edits run here, one at a time).
-        let held = { (id: ItemID) in self.current.withLock { $0.collection.contains(id: id) } }
-        switch change {
-        case .put(let item):
-          _ = try self.commitNow(
-            held(item.id) ? .update(item) : .add(item.id, fields: item.fields))
-        case .delete(let id):
-          if held(id) { _ = try self.commitNow(.delete(id)) }
-        case .synonyms(let synonyms):
-          try self.replaceSynonymsNow(synonyms)
-        case .pins(let pins):
-          try self.replacePinsNow(pins)
-        }
+      let report: SyncReport
+      do {
+        report = try self.store.applySynced(changes, source: source)
+      } catch {
+        throw .unavailable("the copy could not be written: \(error)")
       }
+      guard let generation = try? self.store.itemsGeneration() else { return }
+      self.applyFollowed(report.changes, placed: [], reaching: generation)
     }
   }
 

@@ -4,16 +4,16 @@ import Sift
 
 /// Where a copy made by a sync comes from, and the server's version it shows: its own table,
 /// `sync_source`, which only a sync writes (a catalog without it was not made by one).
-struct SyncSource: Hashable, Sendable {
-  var url: String
-  var catalog: String
-  var identity: String
-  var version: Int64
+package struct SyncSource: Hashable, Sendable {
+  package var url: String
+  package var catalog: String
+  package var identity: String
+  package var version: Int64
   /// Which rows the copy holds: "all", or a tenant token's filters ("filter seller:42"). A copy
   /// read with a token that sees other rows starts over.
-  var rows: String
+  package var rows: String
 
-  init(url: String, catalog: String, identity: String, version: Int64, rows: String) {
+  package init(url: String, catalog: String, identity: String, version: Int64, rows: String) {
     self.url = url
     self.catalog = catalog
     self.identity = identity
@@ -31,7 +31,7 @@ struct SyncSource: Hashable, Sendable {
 
 extension CatalogStore {
   /// Where this copy comes from; nil when no sync made it.
-  func syncSource() throws(StoreError) -> SyncSource? {
+  package func syncSource() throws(StoreError) -> SyncSource? {
     try read { db in
       guard try db.tableExists("sync_source"),
         let row = try Row.fetchOne(
@@ -57,6 +57,21 @@ extension CatalogStore {
             identity = excluded.identity, version = excluded.version, rows = excluded.rows;
         """,
       arguments: [source.url, source.catalog, source.identity, source.version, source.rows])
+  }
+
+  /// A new copy at `url` of a catalog read whole — its schema, its items at their positions —
+  /// with `source` recorded in it: what a PostgreSQL node loads. The items keep the source's
+  /// positions, so that the source's changes (`applySynced`) replace them in place. A copy
+  /// cut off before its source is recorded has none, and is not taken for one.
+  package static func createCopy(
+    at url: URL, schema: CatalogSchema, items: [PositionedItem], source: SyncSource
+  ) throws(StoreError) {
+    let store = try create(at: url, document: CatalogDocument(schema: schema, items: []))
+    try store.beginBulkCopy()
+    try store.insertSynced(items)
+    try store.endBulkCopy()
+    try store.write { db in try Self.record(source, db) }
+    try store.close()
   }
 
   /// A snapshot page's items, each at its position, in one transaction (of a new copy). An id
@@ -125,7 +140,7 @@ extension CatalogStore {
   /// `changes` made in order, and `source` recorded, in one transaction. A put replaces the
   /// item in place when it keeps its position, else takes its new one; a delete of an id the
   /// copy lacks is nothing. Counted by what each id was before and is after.
-  func applySynced(_ changes: [CatalogChange], source: SyncSource) throws(StoreError)
+  package func applySynced(_ changes: [CatalogChange], source: SyncSource) throws(StoreError)
     -> SyncReport
   {
     try write { db in
