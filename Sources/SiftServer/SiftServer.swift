@@ -166,8 +166,8 @@ public struct SiftServer: Sendable {
       var anonymous = false
       if case .anonymous = access { anonymous = true }
       await self.recordIfFinished(
-        parameters, answer: answer, forced: forced, anonymous: anonymous, in: catalog)
-      return Self.json(answer, version: shown)
+        parameters, found: answer.matched > 0, forced: forced, anonymous: anonymous, in: catalog)
+      return Self.json(answer.json, version: shown)
     }
     router.getOrHead("search") { request, _ in
       let access = try self.access(request)
@@ -691,12 +691,13 @@ public struct SiftServer: Sendable {
     return chosen
   }
 
-  /// One catalog's answer to a search: its page, indicator, suggestions and (asked) facets.
-  /// `forced`: a tenant token's filters, searched as the request's base filter — the catalog
-  /// answers as if it held only the tenant's rows (`SearchCriteria.base`).
+  /// One catalog's answer to a search: its page, indicator, suggestions and (asked) facets as
+  /// JSON, and how many items matched (what a recorded search's "found" reads). `forced`: a
+  /// tenant token's filters, searched as the request's base filter — the catalog answers as if
+  /// it held only the tenant's rows (`SearchCriteria.base`).
   static func searchAnswer(
     _ catalog: any SearchCatalog, _ parameters: SearchParameters, forced: ForcedFilters? = nil
-  ) async throws(ServerError) -> JSONValue {
+  ) async throws(ServerError) -> (json: JSONValue, matched: Int) {
     let request = try Self.request(parameters.input, catalog: catalog, forced: forced)
     let page = try await answering { () async throws(CatalogFailure) in
       try await catalog.search(request, page: parameters.page)
@@ -708,9 +709,10 @@ public struct SiftServer: Sendable {
     if let forced, page.facets != nil {
       scopeTitles = try await tenantScopes(of: catalog, forced: forced)
     }
-    return SearchResponse.json(
+    let json = SearchResponse.json(
       catalog: catalog.name, page: page, schema: catalog.schema, tokens: request.tokens,
       sort: request.sort, distinct: request.distinct, scopeTitles: scopeTitles)
+    return (json, page.indicator.matchCount)
   }
 
   /// `input` read against `catalog`, a tenant's filters as its base; a refusal names the
@@ -741,12 +743,10 @@ public struct SiftServer: Sendable {
   /// Counts a finished search (`record=1`: the page says so once the typing stops), whether
   /// it found anything, in the searcher's frame — when the server records searches.
   private func recordIfFinished(
-    _ parameters: SearchParameters, answer: JSONValue, forced: ForcedFilters?, anonymous: Bool,
+    _ parameters: SearchParameters, found: Bool, forced: ForcedFilters?, anonymous: Bool,
     in catalog: any SearchCatalog
   ) async {
     guard recordsSearches, parameters.record, !parameters.input.text.isEmpty else { return }
-    var found = false
-    if case .number(let matched)? = answer["matched"] { found = matched > 0 }
     try? await recorder.record(
       parameters.input.text, found: found, tenant: Self.frame(forced), anonymous: anonymous,
       in: catalog)
@@ -832,7 +832,8 @@ public struct SiftServer: Sendable {
         group.addTask {
           do throws(ServerError) {
             return (
-              catalog.name, .success(try await searchAnswer(catalog, parameters, forced: forced))
+              catalog.name,
+              .success(try await searchAnswer(catalog, parameters, forced: forced).json)
             )
           } catch {
             return (catalog.name, .failure(error))
