@@ -410,15 +410,16 @@ struct ServeCommandTests {
     let tokenFile = try sift.write("token", "abc123\n")
     let server = try Server(sift, ["--catalog", "films.sqlite", "--token-file", tokenFile])
     defer { _ = server.stop() }
+    func search(_ query: String) -> String {
+      "/catalogs/films/search?q="
+        + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    }
     /// The ids the server answers for `query` once they are `expected`, and how long that took
     /// (nil: not within ten seconds).
     func shown(_ query: String, _ expected: [String]) throws -> Double? {
       let started = Date()
-      let path =
-        "/catalogs/films/search?q="
-        + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
       while Date().timeIntervalSince(started) < 10 {
-        if Self.ids(try server.request("GET", path).json) == expected {
+        if Self.ids(try server.request("GET", search(query)).json) == expected {
           return Date().timeIntervalSince(started)
         }
         usleep(20_000)
@@ -456,17 +457,9 @@ struct ServeCommandTests {
     #expect(try shown("zebra", ["5", "4"]) != nil)
     // What a process that opens the file now finds, the server answers.
     for query in ["zebra", "new york", "ny ", "s", "gangs"] {
-      let path =
-        "/catalogs/films/search?q="
-        + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
       let searched = try sift.run(["search", "--catalog", "films.sqlite", "--json", query])
-      let served = Self.ids(try server.request("GET", path).json)
-      let printed = searched.lines.compactMap { line -> String? in
-        guard
-          let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        else { return nil }
-        return idText(object["id"])
-      }
+      let served = Self.ids(try server.request("GET", search(query)).json)
+      let printed = searched.objects.compactMap { idText($0["id"]) }
       #expect(served == printed, "\(query)")
     }
   }

@@ -86,4 +86,37 @@ struct FollowFileTests {
       if answered != expected { return }
     }
   }
+
+  @Test(
+    "an upstream batch that puts an id and deletes it, puts it twice or moves it ends as the file")
+  func upstreamBatches() async throws {
+    let served = try ChangeFeedTests.Served(seed: 5)
+    defer { served.folder.cleanup() }
+    let file = served.folder.file("shop.sqlite")
+    let item = { (id: String, title: String) in
+      Item(id: ItemID(id), fields: ["title": .text(title), "type": .text("Weddings")])
+    }
+    let first = try #require(try served.store.loadDocument().items.first)
+    let source = SyncSource(
+      url: "postgresql://test/shop", catalog: "shop", identity: "upstream", version: 7,
+      rows: "all")
+    try await served.catalog.followUpstream(
+      [
+        .put(item("gone", "Gone Rose"), at: 1_000, version: 1), .delete("gone", version: 2),
+        .put(item("twice", "First Rose"), at: 1_001, version: 3),
+        .put(item("twice", "Second Rose"), at: 1_001, version: 4),
+        .delete(first.id, version: 5), .put(first, at: 1_002, version: 6),
+      ], source: source)
+    let fresh = try StoredCatalog(
+      name: "shop", store: CatalogStore.open(at: file), editable: false, warmsUp: false)
+    defer { fresh.close() }
+    #expect(try await Self.answers(served.catalog) == Self.answers(fresh))
+    #expect(try CatalogStore.open(at: file).syncedVersion() == 7)
+    let roses = try await served.catalog.search(
+      try SearchRequest(SearchRequestInput(text: "rose"), schema: served.catalog.schema),
+      page: PageRequest(limit: 50))
+    let titles = roses.results.compactMap { $0.item["title"]?.displayText }
+    #expect(titles.contains("Second Rose") && !titles.contains("First Rose"))
+    #expect(!titles.contains("Gone Rose"))
+  }
 }

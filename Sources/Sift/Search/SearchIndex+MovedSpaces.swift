@@ -19,14 +19,9 @@ extension SearchIndex {
   func movedSpaceCandidates(_ needle: [UInt8], columns: [Int]) -> [Int32]? {
     let parts = needle.split(whereSeparator: NearSpelling.isWordBoundary)
     guard let last = parts.last, parts.count <= 2 else { return nil }
-    // Most ways hold a few hundred slots: gathered and sorted, not marked in a set of every
-    // slot and read back whole.
+    // Most ways hold a few hundred slots: gathered, then sorted (`SlotSet.distinctSorted`).
     var hits: [Int32] = []
-    var allowed = false
-    func insert(_ slot: Int32) {
-      allowed = true
-      hits.append(slot)
-    }
+    func insert(_ slot: Int32) { hits.append(slot) }
     for column in columns {
       let dictionary = typoDictionary(column: column)
       let lastRun = dictionary.run(of: Array(last), asPrefix: true)
@@ -46,21 +41,7 @@ extension SearchIndex {
       }
       for slot in min(dictionary.slotCount, slotCount)..<slotCount { insert(Int32(slot)) }
     }
-    guard allowed else { return nil }
-    // Many (a part of one letter): a set of every slot, read back in order, costs less.
-    if hits.count > slotCount / 32 {
-      var set = SlotSet(capacity: slotCount)
-      for slot in hits { set.insert(Int(slot)) }
-      return set.sorted
-    }
-    hits.sort()
-    var kept = 0
-    for index in hits.indices where kept == 0 || hits[kept - 1] != hits[index] {
-      hits[kept] = hits[index]
-      kept += 1
-    }
-    hits.removeLast(hits.count - kept)
-    return hits
+    return hits.isEmpty ? nil : SlotSet.distinctSorted(hits, capacity: slotCount)
   }
 
   /// The near-spelling search of `request`: its near spellings (when none of its words may

@@ -14,6 +14,26 @@ struct SlotSet {
     words[slot >> 6] & (1 << UInt64(slot & 63)) != 0
   }
 
+  /// `slots` (any order, repeats allowed, each below `capacity`) once each, in increasing
+  /// order: sorted in place when they are few, through a set of every slot when they are many
+  /// (past one in 32, reading the set back costs less than sorting them).
+  static func distinctSorted(_ slots: [Int32], capacity: Int) -> [Int32] {
+    if slots.count > capacity / 32 {
+      var set = SlotSet(capacity: capacity)
+      for slot in slots { set.insert(Int(slot)) }
+      return set.sorted
+    }
+    var slots = slots
+    slots.sort()
+    var kept = 0
+    for index in slots.indices where kept == 0 || slots[kept - 1] != slots[index] {
+      slots[kept] = slots[index]
+      kept += 1
+    }
+    slots.removeLast(slots.count - kept)
+    return slots
+  }
+
   /// The members in increasing order.
   var sorted: [Int32] {
     var result: [Int32] = []

@@ -175,6 +175,26 @@ public final class PostgresNode: SearchCatalog {
 
   // MARK: - Following
 
+  /// The log's entries as the changes a copy makes: a put with the item as it is now and its
+  /// place, a delete, and for an entry that says the synonyms or pins changed, `settings` as
+  /// they are now (read once by the caller; nil: none changed). An import's entry is none.
+  static func changes(
+    of logged: [PostgresCatalog.Change], settings: (synonyms: Synonyms, pins: Pins)?
+  ) -> [CatalogChange] {
+    logged.compactMap { entry in
+      switch entry.kind {
+      case .put:
+        entry.item.flatMap { item in
+          entry.position.map { .put(item, at: $0, version: entry.version) }
+        }
+      case .delete: entry.id.map { .delete($0, version: entry.version) }
+      case .synonyms:
+        settings.map { .synonyms($0.synonyms, pins: $0.pins, version: entry.version) }
+      case .replace: nil
+      }
+    }
+  }
+
   /// How many entries one read of the log brings at most.
   static let batch = 2_000
 
@@ -230,23 +250,10 @@ public final class PostgresNode: SearchCatalog {
           try await reload()
           continue
         }
-        var changes: [CatalogChange] = []
-        for entry in logged {
-          switch entry.kind {
-          case .put:
-            if let item = entry.item, let position = entry.position {
-              changes.append(.put(item, at: position, version: entry.version))
-            }
-          case .delete:
-            if let id = entry.id { changes.append(.delete(id, version: entry.version)) }
-          case .synonyms:
-            // The synonyms and the pins as they are now: one entry says either changed.
-            let schema = try await catalog.currentSchema()
-            changes.append(
-              .synonyms(schema.synonyms, pins: schema.pins, version: entry.version))
-          case .replace: break
-          }
-        }
+        let settings =
+          logged.contains(where: { $0.kind == .synonyms })
+          ? try await catalog.currentSchema() : nil
+        let changes = Self.changes(of: logged, settings: settings.map { ($0.synonyms, $0.pins) })
         let full = logged.count == Self.batch
         let reached = full ? logged.last!.version : logState.version
         if reached != version {
@@ -472,32 +479,14 @@ public final class PostgresNode: SearchCatalog {
     if logged.contains(where: { $0.kind == .replace }) {
       return startOver("since: catalog \(name) was imported again after version \(version)")
     }
-    var settings: CatalogSchema?
+    var settings: (Synonyms, Pins)?
     if logged.contains(where: { $0.kind == .synonyms }) {
-      settings = try await Self.answering { () async throws(PostgresError) in
+      let schema = try await Self.answering { () async throws(PostgresError) in
         try await catalog.currentSchema()
       }
+      settings = (schema.synonyms, try await visiblePins(schema.pins, visible: visible))
     }
-    var changes: [CatalogChange] = []
-    for entry in logged {
-      switch entry.kind {
-      case .put:
-        if let item = entry.item, let position = entry.position {
-          changes.append(.put(item, at: position, version: entry.version))
-        }
-      case .delete:
-        if let id = entry.id { changes.append(.delete(id, version: entry.version)) }
-      case .synonyms:
-        if let settings {
-          changes.append(
-            .synonyms(
-              settings.synonyms, pins: try await visiblePins(settings.pins, visible: visible),
-              version: entry.version))
-        }
-      case .replace:
-        break
-      }
-    }
+    var changes = Self.changes(of: logged, settings: settings)
     // Each id once, at its last entry (every put carries the item as it is now), and the last
     // synonyms: a copy far behind reads an item changed many times once, as a file's feed gives
     // it. (No id holds a NUL, so the synonyms' key is no id's.)

@@ -121,12 +121,14 @@ extension CatalogStore {
   }
 
   /// `changes(since:limit:catalog:visible:)` for a served catalog that follows its file
-  /// (`StoredCatalog.catchUpWithFile()`), with the ids that took a new place in catalog order
-  /// in the page's versions — added, or deleted and added again, as their log's inserts say:
-  /// they go to the end of the order, where an edit in place would keep them where they were.
+  /// (`StoredCatalog.catchUpWithFile()`), as a copy's sync reports them
+  /// (`SyncReport.changes`): an item that took a new place in catalog order in the page's
+  /// versions — added, or deleted and added again, as its log's inserts say — comes as a
+  /// delete and a put, so that a collection in memory moves it to the end rather than
+  /// replaces it where it was.
   func followedChanges(
     since: Int64, limit: Int, catalog name: String
-  ) throws(StoreError) -> (answer: ChangeFeedAnswer, placed: Set<ItemID>) {
+  ) throws(StoreError) -> ChangeFeedAnswer {
     let path = path
     return try read { db in try Self.followedChanges(db, since: since, limit: limit, name, path) }
   }
@@ -134,17 +136,22 @@ extension CatalogStore {
   /// `followedChanges(since:limit:catalog:)` in the read transaction `db`.
   private static func followedChanges(
     _ db: Database, since: Int64, limit: Int, _ name: String, _ path: String
-  ) throws -> (answer: ChangeFeedAnswer, placed: Set<ItemID>) {
+  ) throws -> ChangeFeedAnswer {
     let answer = try changes(
       db, since: since, limit: limit, catalog: name, visible: nil, path: path)
-    guard case .page(let page) = answer else { return (answer, []) }
-    let placed = try String.fetchAll(
-      db,
-      sql: """
-        SELECT DISTINCT id FROM items_changes
-        WHERE generation > ? AND generation <= ? AND inserted = 1
-        """, arguments: [since, page.next ?? page.version])
-    return (answer, Set(placed.map { ItemID($0) }))
+    guard case .page(var page) = answer else { return answer }
+    let placed = Set(
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT DISTINCT id FROM items_changes
+          WHERE generation > ? AND generation <= ? AND inserted = 1
+          """, arguments: [since, page.next ?? page.version]))
+    page.changes = page.changes.flatMap { change -> [CatalogChange] in
+      guard let item = change.put, placed.contains(item.id.rawValue) else { return [change] }
+      return [.delete(item.id, version: change.version), change]
+    }
+    return .page(page)
   }
 
   /// `changes(since:limit:catalog:visible:)` in the read transaction `db`.
@@ -152,68 +159,66 @@ extension CatalogStore {
     _ db: Database, since: Int64, limit: Int, catalog name: String, visible: FeedVisibility?,
     path: String
   ) throws -> ChangeFeedAnswer {
-    do {  // The body of a read: every name resolves as it did in the closure it was.
-      let (identity, logStart) = try Self.feedState(db, path: path)
-      let now = try Self.itemsGeneration(db)
-      func startOver(_ reason: String) -> ChangeFeedAnswer {
-        .startOver(reason: reason, identity: identity, version: now)
-      }
-      if since > now {
-        return startOver(
-          "since: version \(since) is past catalog \(name)'s version \(now): it is another catalog, or was restored from an older copy"
-        )
-      }
-      if since < logStart {
-        return startOver(
-          "since: version \(since) is older than the log catalog \(name) keeps, which starts after version \(logStart)"
-        )
-      }
-      guard try Self.changeLogExplains(from: since, to: now, db) else {
-        return startOver(
-          "since: catalog \(name)'s schema changed after version \(since) (an import)")
-      }
-      // Each changed id once, under the last generation that changed it.
-      var changed: [(id: String, version: Int64)] = []
-      let rows = try Row.fetchCursor(
-        db,
-        sql: """
-          SELECT id, max(generation) AS last FROM items_changes WHERE generation > ?
-          GROUP BY id ORDER BY last, id
-          """, arguments: [since])
-      var more = false
-      while let row = try rows.next() {
-        let version: Int64 = row[1]
-        if changed.count >= limit, version != changed.last!.version {
-          more = true
-          break
-        }
-        changed.append((row[0], version))
-      }
-      let schema = try Self.schema(db, path: path)
-      let pins = try Self.pins(of: schema, visible: visible, db)
-      let ids = changed.map { ItemID($0.id) }.filter { !$0.rawValue.isEmpty }
-      let found = Dictionary(
-        try Self.positionedItems(withIDs: ids, fields: schema.allFields, db).map {
-          ($0.item.id, $0)
-        }, uniquingKeysWith: { first, _ in first })
-      let changes = changed.map { (id, version) -> CatalogChange in
-        if id.isEmpty { return .synonyms(schema.synonyms, pins: pins, version: version) }
-        guard let item = found[ItemID(id)] else { return .delete(ItemID(id), version: version) }
-        return .put(item.item, at: item.position, version: version)
-      }
-      let page = ChangeFeedPage(
-        catalog: name, identity: identity, version: now, changes: changes,
-        next: more ? changed.last!.version : nil)
-      guard let visible else { return .page(page) }
-      let before = try Self.itemsAt(since, ids: Set(changed.map(\.id)), db)
-      return .page(
-        page.restricted(to: visible) { id in
-          // Not there at `since`: the reader never saw it. There, but from a log older than
-          // the items' own record of it: it may have.
-          guard let was = before[id.rawValue] else { return false }
-          return was.map(visible) ?? true
-        })
+    let (identity, logStart) = try Self.feedState(db, path: path)
+    let now = try Self.itemsGeneration(db)
+    func startOver(_ reason: String) -> ChangeFeedAnswer {
+      .startOver(reason: reason, identity: identity, version: now)
     }
+    if since > now {
+      return startOver(
+        "since: version \(since) is past catalog \(name)'s version \(now): it is another catalog, or was restored from an older copy"
+      )
+    }
+    if since < logStart {
+      return startOver(
+        "since: version \(since) is older than the log catalog \(name) keeps, which starts after version \(logStart)"
+      )
+    }
+    guard try Self.changeLogExplains(from: since, to: now, db) else {
+      return startOver(
+        "since: catalog \(name)'s schema changed after version \(since) (an import)")
+    }
+    // Each changed id once, under the last generation that changed it.
+    var changed: [(id: String, version: Int64)] = []
+    let rows = try Row.fetchCursor(
+      db,
+      sql: """
+        SELECT id, max(generation) AS last FROM items_changes WHERE generation > ?
+        GROUP BY id ORDER BY last, id
+        """, arguments: [since])
+    var more = false
+    while let row = try rows.next() {
+      let version: Int64 = row[1]
+      if changed.count >= limit, version != changed.last!.version {
+        more = true
+        break
+      }
+      changed.append((row[0], version))
+    }
+    let schema = try Self.schema(db, path: path)
+    let pins = try Self.pins(of: schema, visible: visible, db)
+    let ids = changed.map { ItemID($0.id) }.filter { !$0.rawValue.isEmpty }
+    let found = Dictionary(
+      try Self.positionedItems(withIDs: ids, fields: schema.allFields, db).map {
+        ($0.item.id, $0)
+      }, uniquingKeysWith: { first, _ in first })
+    let changes = changed.map { (id, version) -> CatalogChange in
+      if id.isEmpty { return .synonyms(schema.synonyms, pins: pins, version: version) }
+      guard let item = found[ItemID(id)] else { return .delete(ItemID(id), version: version) }
+      return .put(item.item, at: item.position, version: version)
+    }
+    let page = ChangeFeedPage(
+      catalog: name, identity: identity, version: now, changes: changes,
+      next: more ? changed.last!.version : nil)
+    guard let visible else { return .page(page) }
+    let before = try Self.itemsAt(since, ids: Set(changed.map(\.id)), db)
+    return .page(
+      page.restricted(to: visible) { id in
+        // Not there at `since`: the reader never saw it. There, but from a log older than
+        // the items' own record of it: it may have.
+        guard let was = before[id.rawValue] else { return false }
+        return was.map(visible) ?? true
+      })
   }
 
   /// Of `ids`, those the catalog held at generation `since`, each with what it held then (nil

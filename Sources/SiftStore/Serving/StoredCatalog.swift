@@ -68,6 +68,7 @@ public final class StoredCatalog: SearchCatalog {
     self.name = name
     self.typoTolerance = typoTolerance
     self.editable = editable
+    self.followsFile = followsFile
     // Pages read a snapshot of the file taken with each edit: that needs a pool. Without
     // edits they read the file the collection was opened from.
     let store =
@@ -99,6 +100,9 @@ public final class StoredCatalog: SearchCatalog {
 
   private let typoTolerance: TypoTolerance
   private let editable: Bool
+  /// Whether the file's change log is followed: read every `followInterval` and before each of
+  /// this catalog's own writes.
+  private let followsFile: Bool
 
   /// Makes the standby copy, and has each copy change once in memory, off the request path:
   /// the first change of a copy opened from the mapped index file copies its buffers out of it
@@ -163,7 +167,7 @@ public final class StoredCatalog: SearchCatalog {
         throw .unavailable("the copy could not be written: \(error)")
       }
       guard let generation = try? self.store.itemsGeneration() else { return }
-      self.applyFollowed(report.changes, placed: [], reaching: generation)
+      self.applyFollowed(report.changes, reaching: generation)
     }
   }
 
@@ -182,22 +186,12 @@ public final class StoredCatalog: SearchCatalog {
   /// `commit(_:)`, on `editQueue`.
   private func commitNow(_ edit: CatalogEdit) throws(CatalogFailure) -> ItemID {
     // What another process wrote first: the edit is checked against the file as it is.
-    if following { try? catchUpWithFileNow() }
+    if followsFile { try? catchUpWithFileNow() }
     let (searched, before) = current.withLock { ($0.collection, $0.generation) }
     var edited = caughtUpStandby() ?? searched
     var committed: CommittedEdit?
-    var interleaved = false
     defer {
-      // The generation the file holds now, with the edit (edits are written here one at a
-      // time, and one moves it by one). Unreadable, it stays behind: pages then find their
-      // rows changed, and search again once it is read.
-      var generation = committed == nil ? nil : try? store.itemsGeneration()
-      // Another process wrote between the catch-up and this edit: the log from before both
-      // is read again (applying this edit twice leaves what once does).
-      if following, let written = generation, written != before + 1 {
-        generation = nil
-        interleaved = true
-      }
+      let generation = committed == nil ? nil : generationAfterOwnWrite(from: before)
       current.withLock { state in
         guard committed != nil else { return }
         state.collection = edited
@@ -209,7 +203,7 @@ public final class StoredCatalog: SearchCatalog {
       standby.withLock {
         $0 = committed.map { (searched, [.edit($0.edit)]) } ?? (edited, [])
       }
-      if interleaved { try? catchUpWithFileNow() }
+      if committed != nil, generation == nil, followsFile { try? catchUpWithFileNow() }
     }
     do throws(CatalogEditFailure<StoreError>) {
       committed = try edited.commit(edit, to: store)
@@ -300,15 +294,14 @@ public final class StoredCatalog: SearchCatalog {
     _ name: String, save: () throws(StoreError) -> Void,
     in change: (inout FilteredCollection) -> Void
   ) throws(CatalogFailure) {
-    if following { try? catchUpWithFileNow() }
+    if followsFile { try? catchUpWithFileNow() }
     let before = current.withLock { $0.generation }
     do {
       try save()
     } catch {
       throw .unavailable("the \(name) were not saved: \(error)")
     }
-    var generation = try? store.itemsGeneration()
-    if following, let written = generation, written != before + 1 { generation = nil }
+    let generation = generationAfterOwnWrite(from: before)
     current.withLock { state in
       change(&state.collection)
       if let generation { state.generation = generation }
@@ -318,7 +311,17 @@ public final class StoredCatalog: SearchCatalog {
     standby.withLock { standby in
       if standby != nil { change(&standby!.collection) }
     }
-    if following, generation == nil { try? catchUpWithFileNow() }
+    if followsFile, generation == nil { try? catchUpWithFileNow() }
+  }
+
+  /// The generation the file holds after one write of this catalog's made at `before` (writes
+  /// are made here one at a time, and one moves it by one); nil when it cannot be read — pages
+  /// then find their rows changed, and search again once it is — or, while following the file,
+  /// when another process wrote in between: the log from before both is read again then
+  /// (applying this write twice leaves what once does).
+  private func generationAfterOwnWrite(from before: Int64) -> Int64? {
+    guard let written = try? store.itemsGeneration() else { return nil }
+    return followsFile && written != before + 1 ? nil : written
   }
 
   /// The changes after `version` from the file's log (`CatalogStore.changes`).
@@ -352,9 +355,6 @@ public final class StoredCatalog: SearchCatalog {
 
   // MARK: - Following the file
 
-  /// Whether the file's change log is followed (`followsFile`).
-  private var following: Bool { fileFollower.withLock { $0 != nil } }
-
   /// How many log entries one read brings at most.
   static let followBatch = 2_000
 
@@ -371,48 +371,48 @@ public final class StoredCatalog: SearchCatalog {
   private func catchUpWithFileNow() throws(CatalogFailure) {
     while true {
       let since = current.withLock { $0.generation }
-      let read: (answer: ChangeFeedAnswer, placed: Set<ItemID>)
+      let answer: ChangeFeedAnswer
       do {
         guard try store.itemsGeneration() != since else { return }
-        read = try store.followedChanges(since: since, limit: Self.followBatch, catalog: name)
+        answer = try store.followedChanges(since: since, limit: Self.followBatch, catalog: name)
       } catch {
         throw .unavailable("the catalog's changes could not be read: \(error)")
       }
-      switch read.answer {
+      switch answer {
       case .startOver:
         try reopen()
         return
       case .page(let page):
-        applyFollowed(page.changes, placed: read.placed, reaching: page.next ?? page.version)
+        applyFollowed(page.changes, reaching: page.next ?? page.version)
         if page.next == nil { return }
       }
     }
   }
 
-  /// Makes `changes`, read from the file's log, what the next search sees, at `generation`.
-  /// An item `placed` anew in catalog order (added, or deleted and added again) goes to the
-  /// end of it, those in the order of their places; another changed item stays where it is.
-  private func applyFollowed(
-    _ changes: [CatalogChange], placed: Set<ItemID>, reaching generation: Int64
-  ) {
+  /// Makes `changes` — read from the file's log, or from a sync of the upstream, in the form
+  /// of `SyncReport.changes` — what the next search sees, at `generation`. A put of an item
+  /// held is replaced where it is; an item not held (added, or deleted just before: it took a
+  /// new place) joins the end, those in the order of their places.
+  private func applyFollowed(_ changes: [CatalogChange], reaching generation: Int64) {
     let searched = current.withLock { $0.collection }
     var edited = caughtUpStandby() ?? searched
     var missed: [MissedChange] = []
     func apply(_ edit: CatalogEdit) {
       if (try? edited.apply(edit)) != nil { missed.append(.edit(edit)) }
     }
-    var appended: [(item: Item, position: Int64)] = []
+    // The items that join the end, as the last change of each has them (a batch of the
+    // upstream's log may put an id, then put or delete it again).
+    var appended: [ItemID: (item: Item, position: Int64)] = [:]
     for change in changes {
       if let item = change.put {
-        let held = edited.contains(id: item.id)
-        if held, !placed.contains(item.id) {
+        if edited.contains(id: item.id) {
           apply(.update(item))
         } else {
-          if held { apply(.delete(item.id)) }
-          appended.append((item, change.position ?? .max))
+          appended[item.id] = (item, change.position ?? .max)
         }
-      } else if let id = change.delete, edited.contains(id: id) {
-        apply(.delete(id))
+      } else if let id = change.delete {
+        if edited.contains(id: id) { apply(.delete(id)) }
+        appended[id] = nil
       }
       if let synonyms = change.synonyms {
         edited.synonyms = synonyms
@@ -423,7 +423,9 @@ public final class StoredCatalog: SearchCatalog {
         missed.append(.pins(pins))
       }
     }
-    for (item, _) in appended.sorted(by: { $0.position < $1.position }) {
+    for (item, _) in appended.values.sorted(by: {
+      ($0.position, $0.item.id.rawValue) < ($1.position, $1.item.id.rawValue)
+    }) {
       apply(.add(item.id, fields: item.fields))
     }
     current.withLock { state in

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import Sift
 
-/// Where a copy made by a sync comes from, and the server's version it shows: its own table,
-/// `sync_source`, which only a sync writes (a catalog without it was not made by one).
+/// Where a copy comes from, and the version of its source it shows: its own table,
+/// `sync_source`, which only a copy's writer writes — `sift sync`, or a PostgreSQL node for its
+/// local copy (a catalog without it is no copy).
 package struct SyncSource: Hashable, Sendable {
   package var url: String
   package var catalog: String
