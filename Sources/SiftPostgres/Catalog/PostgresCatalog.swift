@@ -138,6 +138,19 @@ public final class PostgresCatalog: Sendable {
   /// commit: writes are made one after the other, each at the next version, and two never wait
   /// for each other's rows in opposite orders.
   public func commit(_ edit: CatalogEdit) async throws(PostgresError) -> CatalogCommit? {
+    try await save(edit)?.commit
+  }
+
+  /// An edit as `save(_:)` wrote it: what `commit(_:)` answers, and the change a copy makes
+  /// for it at its version — the same change a follower reads from the log, so the writer's own
+  /// copy can show it without reading it back.
+  public struct SavedEdit: Sendable {
+    public var commit: CatalogCommit
+    public var change: CatalogChange
+  }
+
+  /// `commit(_:)`, with the change a copy makes for the edit.
+  public func save(_ edit: CatalogEdit) async throws(PostgresError) -> SavedEdit? {
     var row: ItemRow?
     switch edit {
     case .add(let id, let fields):
@@ -148,7 +161,7 @@ public final class PostgresCatalog: Sendable {
       row = nil
     }
     let (table, catalogTable) = (self.table, self.catalogTable)
-    return try await link.transaction { connection -> CatalogCommit? in
+    return try await link.transaction { connection -> SavedEdit? in
       switch edit {
       case .add(let id, _):
         var order: Int64 = 0
@@ -169,19 +182,22 @@ public final class PostgresCatalog: Sendable {
           "INSERT INTO \(table) (id, ord, fields) VALUES ($1, $2, $3::jsonb)",
           [.text(row!.id), .integer(Int(order)), .text(row!.fields)])
         let version = try await log(.put, id: row!.id, previous: "null", on: connection)
-        return CatalogCommit(id: ItemID(row!.id), version: version)
+        return try Self.saved(row!, at: order, version: version)
       case .update:
         try await connection.execute("UPDATE \(catalogTable) SET generation = generation + 1")
-        guard
-          let previous = try await replaced(
-            """
-            UPDATE \(table) AS i SET fields = $2::jsonb
-            FROM (SELECT fields FROM \(table) WHERE id = $1) AS old
-            WHERE i.id = $1 RETURNING old.fields::text
-            """, [.text(row!.id), .text(row!.fields)], on: connection)
-        else { return nil }
-        let version = try await log(.put, id: row!.id, previous: previous, on: connection)
-        return CatalogCommit(id: ItemID(row!.id), version: version)
+        var replaced: (previous: String, order: Int64)?
+        for try await found in try await connection.execute(
+          """
+          UPDATE \(table) AS i SET fields = $2::jsonb
+          FROM (SELECT fields FROM \(table) WHERE id = $1) AS old
+          WHERE i.id = $1 RETURNING old.fields::text, i.ord
+          """, [.text(row!.id), .text(row!.fields)]
+        ).decode((String, Int64).self) {
+          replaced = found
+        }
+        guard let replaced else { return nil }
+        let version = try await log(.put, id: row!.id, previous: replaced.previous, on: connection)
+        return try Self.saved(row!, at: replaced.order, version: version)
       case .delete(let id):
         try await connection.execute(
           "UPDATE \(catalogTable) SET generation = generation + 1, item_count = item_count - 1")
@@ -191,9 +207,20 @@ public final class PostgresCatalog: Sendable {
             on: connection)
         else { return nil }
         let version = try await log(.delete, id: id.rawValue, previous: previous, on: connection)
-        return CatalogCommit(id: id, version: version)
+        return SavedEdit(
+          commit: CatalogCommit(id: id, version: version), change: .delete(id, version: version))
       }
     }
+  }
+
+  /// A put of `row` at `order`, as a follower reads it from the log: the item back from the
+  /// JSON written, so the writer's copy holds what every other copy holds.
+  private static func saved(
+    _ row: ItemRow, at order: Int64, version: Int64
+  ) throws(PostgresError) -> SavedEdit {
+    SavedEdit(
+      commit: CatalogCommit(id: ItemID(row.id), version: version),
+      change: .put(try ItemRow.item(id: row.id, fields: row.fields), at: order, version: version))
   }
 
   /// The text `sql` returns for the row it changed (what the row held before); nil when it

@@ -307,6 +307,25 @@ public final class PostgresNode: SearchCatalog {
     }
   }
 
+  /// Shows the node's own item edit: when the copy is at the version just before it, the
+  /// change as it was saved is the log's next entry, applied as the follower would apply it
+  /// (no read back); otherwise the log is read, as for `showOwn(at:)`.
+  private func showOwn(_ change: CatalogChange) async {
+    await gate.run {
+      let (local, identity, version) = self.state.withLock { ($0.local, $0.identity, $0.version) }
+      guard version < change.version else { return }
+      if version == change.version - 1 {
+        let source = Self.source(of: self.catalog, identity: identity, version: change.version)
+        if (try? await local.followUpstream([change], source: source)) != nil {
+          self.state.withLock { $0.version = max($0.version, change.version) }
+          self.counters.withLock { $0.applied += 1 }
+          return
+        }
+      }
+      try? await self.catchUp()
+    }
+  }
+
   /// Returns once the copy reflects `version`, waking the follower; false when `timeout` passed
   /// first.
   private func caughtUp(to version: Int64, within timeout: Duration) async -> Bool {
@@ -419,8 +438,8 @@ public final class PostgresNode: SearchCatalog {
   public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit {
     let catalog = self.catalog
     let saved = try await Self.answering(unsaved: true) {
-      () async throws(PostgresError) -> CatalogCommit? in
-      try await catalog.commit(edit)
+      () async throws(PostgresError) -> PostgresCatalog.SavedEdit? in
+      try await catalog.save(edit)
     }
     guard let saved else {
       if case .add(let id?, _) = edit {
@@ -428,8 +447,8 @@ public final class PostgresNode: SearchCatalog {
       }
       throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
     }
-    await Self.waitAtMost(Self.editShownWithin) { await self.showOwn(at: saved.version) }
-    return saved
+    await Self.waitAtMost(Self.editShownWithin) { await self.showOwn(saved.change) }
+    return saved.commit
   }
 
   @discardableResult
