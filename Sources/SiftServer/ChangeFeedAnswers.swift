@@ -80,5 +80,37 @@ extension SiftServer {
     }
     return number
   }
+
+  /// `GET /catalogs/NAME/export`: the catalog as `sift export` writes it (JSON Lines, its
+  /// settings first), the items a tenant token sees; streamed a page of items at a time, so
+  /// that a large catalog is never whole in memory. A failure once lines are sent ends the
+  /// body early: the last line is then not an item's whole.
+  /// A reader that takes nothing for `stallTimeout` is cut off (`StalledReaders`).
+  static func export(
+    _ catalog: any SearchCatalog, visible: FeedVisibility?, stallTimeout: Duration
+  ) -> Response {
+    let headers: HTTPFields = [
+      .contentType: "application/x-ndjson; charset=utf-8",
+      .contentDisposition: "attachment; filename=\"\(catalog.name).jsonl\"",
+    ]
+    return Response(
+      status: .ok, headers: headers,
+      body: ResponseBody { writer in
+        try await StalledReaders.writing(to: writer, cutAfter: stallTimeout) { write in
+          var buffer = ByteBuffer()
+          try await CatalogExport.write(catalog, visible: visible) { line in
+            buffer.writeString(line)
+            buffer.writeInteger(UInt8(ascii: "\n"))
+            if buffer.readableBytes >= 1 << 16 {
+              try await write(buffer)
+              buffer.clear()
+            }
+          }
+          if buffer.readableBytes > 0 { try await write(buffer) }
+        }
+        try await writer.finish(nil)
+      })
+  }
+
 }
 #endif

@@ -21,15 +21,4 @@ struct HeadWithoutBodyMiddleware<Context: RequestContext>: RouterMiddleware {
       body: ResponseBody(contentLength: nil) { writer in try await writer.finish(nil) })
   }
 }
-
-extension Router {
-  /// A `GET` route that answers `HEAD` too (`HeadWithoutBodyMiddleware` drops that body).
-  @discardableResult func getOrHead(
-    _ path: RouterPath,
-    use handler: @Sendable @escaping (Request, Context) async throws -> some ResponseGenerator
-  ) -> Self {
-    on(path, method: .get, use: handler)
-    return on(path, method: .head, use: handler)
-  }
-}
 #endif

@@ -43,6 +43,32 @@ struct SearchWorkersTests {
     }
     #expect(try await workers.run { () throws(CatalogFailure) in 7 } == 7)
   }
+
+  @Test("a shutdown lets the jobs given finish, then stops the threads; a later job starts them")
+  func shutdownFinishesThenStops() async throws {
+    let workers = SearchWorkers(threads: 2)
+    #expect(workers.runningThreads == 0)
+    let gate = DispatchSemaphore(value: 0)
+    let finished = LockedList()
+    for index in 0..<10 {
+      workers.enqueue {
+        if index == 0 { gate.wait() }
+        finished.append(index)
+      }
+    }
+    #expect(workers.runningThreads == 2)
+    // The first job holds a thread until the shutdown has begun: the rest must still run.
+    let stopped = Task.detached { workers.shutdown() }
+    try await Task.sleep(for: .milliseconds(50))
+    gate.signal()
+    await stopped.value
+    #expect(workers.runningThreads == 0)
+    #expect(finished.values.sorted() == Array(0..<10))
+    #expect(try await workers.run { () throws(CatalogFailure) in 7 } == 7)
+    #expect(workers.runningThreads == 2)
+    workers.shutdown()
+    #expect(workers.runningThreads == 0)
+  }
 }
 
 private final class LockedList: @unchecked Sendable {

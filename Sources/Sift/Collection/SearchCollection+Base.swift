@@ -25,6 +25,23 @@ extension SearchCollection {
     return index.facets(of: base, request: request, matches: index.search(request))
   }
 
+  /// The scope titles the base filter's rows hold — a tenant's scope buttons: every scope that
+  /// is not a category's, and each category's that some row holds, never the titles of other
+  /// sellers' categories. Nil without a base filter.
+  public var scopesHeldByBase: [String]? {
+    guard hasBase else { return nil }
+    let scopes = schema.scopes
+    let categories = scopes.compactMap { scope -> String? in
+      guard case .category(let value) = scope.filter else { return nil }
+      return value
+    }
+    guard !categories.isEmpty, let facets = baseFacets else { return scopes.map(\.title) }
+    return scopes.compactMap { scope in
+      guard case .category(let value) = scope.filter else { return scope.title }
+      return facets.count(ofCategory: value) > 0 ? scope.title : nil
+    }
+  }
+
   /// `offered` without the category tokens the base filter's rows do not hold (a token of
   /// another kind, `year:>=2010`, is the schema's and stays).
   func heldByBase(_ offered: [SearchToken]) -> [SearchToken] {

@@ -17,11 +17,14 @@ public struct SearchPage: Sendable {
   /// searcher should hear about rather than an empty page (`sift search` and `sift serve`
   /// refuse the request with it).
   public var unknownCategory: SearchRequestError?
+  /// With facets asked and a base filter in force: the scope titles its rows hold
+  /// (`SearchCollection.scopesHeldByBase`), the scope buttons a tenant sees; nil otherwise.
+  public var heldScopes: [String]?
 
   public init(
     indicator: ResultsIndicator, offset: Int, results: [PageResult],
     suggestions: [SearchToken], diagnostics: [QueryDiagnostic], facets: Facets?,
-    didYouMean: String?, unknownCategory: SearchRequestError? = nil
+    didYouMean: String?, unknownCategory: SearchRequestError? = nil, heldScopes: [String]? = nil
   ) {
     self.indicator = indicator
     self.offset = offset
@@ -31,6 +34,7 @@ public struct SearchPage: Sendable {
     self.facets = facets
     self.didYouMean = didYouMean
     self.unknownCategory = unknownCategory
+    self.heldScopes = heldScopes
   }
 }
 
@@ -243,7 +247,8 @@ extension SearchCollection where Element == Item {
       suggestions: offered.count > 1 ? facets?.ordering(offered) ?? offered : offered,
       diagnostics: resolved.diagnostics, facets: page.facets ? facets : nil,
       didYouMean: didYouMean(text: text, indicator: indicator),
-      unknownCategory: matched == 0 ? unknownCategory(in: tokens) : nil)
+      unknownCategory: matched == 0 ? unknownCategory(in: tokens) : nil,
+      heldScopes: page.facets ? scopesHeldByBase : nil)
   }
 
   /// The first `category:` token of `tokens` whose value no item has; nil when each names one

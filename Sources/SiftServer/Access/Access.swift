@@ -153,6 +153,13 @@ extension SiftServer {
     }
   }
 
+  /// The catalog the request's path names, once its caller is known to be allowed to edit it.
+  func editable(_ context: SiftRequestContext) throws(ServerError) -> any SearchCatalog {
+    let catalog = try context.catalog()
+    try authorizeEdit(context.access, catalog: catalog.name)
+    return catalog
+  }
+
   /// Refuses what only an admin may do: keys, and the metrics of a private server.
   func authorizeAdmin(_ access: Access) throws(ServerError) {
     switch access {

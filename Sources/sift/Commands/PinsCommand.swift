@@ -90,12 +90,7 @@ struct PinsCommand: AsyncParsableCommand {
       await opened.close()
       for entry in pins.entries {
         if json {
-          print(
-            JSONValue.object(
-              [("query", .string(entry.query)), ("id", .string(entry.id.rawValue))]
-                + (entry.position.map { [("at", JSONValue.number(Double($0)))] }
-                  ?? [("hidden", .bool(true))])
-            ).text)
+          print(entry.json.text)
         } else {
           print(entry.description)
         }

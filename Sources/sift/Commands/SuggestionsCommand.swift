@@ -60,10 +60,7 @@ struct SuggestionsCommand: AsyncParsableCommand {
     let width = entries.map(\.text.count).max() ?? 0
     for entry in entries {
       if json {
-        print(
-          JSONValue.object(sorting: [
-            ("text", .string(entry.text)), ("count", .number(Double(entry.count))),
-          ]).text)
+        print(entry.json.text)
       } else {
         let padding = String(repeating: " ", count: width - entry.text.count)
         print("\(entry.text.inert)\(padding)  \(FieldValue.grouped(Double(entry.count)))")

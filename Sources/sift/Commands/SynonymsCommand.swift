@@ -69,9 +69,7 @@ struct SynonymsCommand: AsyncParsableCommand {
       let synonyms = try await SynonymsCommand.read(options.catalog)
       for entry in synonyms.entries {
         if json {
-          var object: [(String, JSONValue)] = [("expressions", .strings(entry.expressions))]
-          if let to = entry.to { object.append(("to", .strings(to))) }
-          print(JSONValue.object(object).text)
+          print(entry.json.text)
         } else {
           print(entry.description)
         }
