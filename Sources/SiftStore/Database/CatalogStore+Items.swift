@@ -84,23 +84,26 @@ extension CatalogStore {
     }
   }
 
-  /// The items with these ids as they were at the items' generation `generation`, read in one
-  /// transaction; nil when one of them changed since (or the change log cannot tell). With no
-  /// generation, as they are now. A server
-  /// searches a collection of one generation while edits are saved: a page's rows are read as
-  /// that search saw them, without holding a read transaction open between edits (which would
-  /// keep SQLite from ever restarting its write-ahead log).
+  /// The items with these ids as they were at the items' generation `generation` (nil: now),
+  /// read in one transaction. A server searches a collection of one generation while edits are
+  /// saved: a page's rows are read as that search saw them — an item changed since is what the
+  /// change log kept of it (`items_changes.previous`) — without holding a read transaction open
+  /// between edits, which would keep SQLite from ever restarting its write-ahead log. Where the
+  /// log cannot tell (cut past `generation`, or a change made without Sift), the item as the
+  /// file holds it now. Nil in place of an id no longer held.
   public func items(
     withIDs ids: [ItemID], fields: [FieldDefinition], asOf generation: Int64?
-  ) throws(StoreError) -> [Item]? {
+  ) throws(StoreError) -> [Item?] {
     try read { db in
-      if let generation, case let now = try Self.itemsGeneration(db), now != generation {
-        guard now > generation,
-          try Self.changeLogExplains(from: generation, to: now, db),
-          try !Self.anyChanged(ids, since: generation, db)
-        else { return nil }
+      let now = try Self.items(withIDs: ids, fields: fields, db)
+      var byID = Dictionary(now.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      if let generation, try Self.itemsGeneration(db) > generation,
+        try Self.feedState(db, path: "").logStart <= generation
+      {
+        let held = try Self.itemsAt(generation, ids: Set(ids.map(\.rawValue)), db)
+        for case let (id, item?) in held { byID[ItemID(id)] = item }
       }
-      return try Self.items(withIDs: ids, fields: fields, db)
+      return ids.map { byID[$0] }
     }
   }
 
@@ -109,18 +112,6 @@ extension CatalogStore {
     try Int64.fetchOne(
       db, sql: "SELECT count(DISTINCT generation) FROM items_changes WHERE generation > ?",
       arguments: [start]) == end - start
-  }
-
-  /// Whether one of `ids` was added, changed or deleted after generation `start`.
-  private static func anyChanged(_ ids: [ItemID], since start: Int64, _ db: Database) throws
-    -> Bool
-  {
-    guard !ids.isEmpty else { return false }
-    let changed = Set(
-      try String.fetchAll(
-        db, sql: "SELECT DISTINCT id FROM items_changes WHERE generation > ?",
-        arguments: [start]))
-    return ids.contains { changed.contains($0.rawValue) }
   }
 
   static func schema(_ db: Database, path: String) throws -> CatalogSchema {

@@ -6,9 +6,9 @@ import Sift
 /// Searches take the current collection (a value: copying it shares the index) with the items'
 /// generation it shows, and run on `SearchWorkers` with no lock held; an edit replaces both
 /// once it is written, so a search sees the catalog before an edit or after it, never half of
-/// one: a page's rows are read as of that generation (`CatalogStore.items(withIDs:fields:asOf:)`)
-/// and the search is made again on the newer collection in the rare case an edit changed one
-/// of them meanwhile.
+/// one: a page's rows are read once, as of that generation
+/// (`CatalogStore.items(withIDs:fields:asOf:)`: an item changed since is what the change log
+/// kept of it).
 /// The last searches on the current collection are kept (`RecentSearches`): a keystroke refines
 /// the one before it, and a repeated search is not searched again.
 public final class StoredCatalog: SearchCatalog {
@@ -512,36 +512,19 @@ public final class StoredCatalog: SearchCatalog {
     return try answer.get()
   }
 
-  /// The page of `request`, with its items read from the file as the search's collection
-  /// shows it: searches never wait for an edit. When an edit saved meanwhile changed one of the
-  /// page's items, the search is made again on the collection that holds it (a few times at
-  /// most; past that the rows are read as the file holds them).
+  /// The page of `request`, its items read once from the file as the search's collection
+  /// shows them (`CatalogStore.items(withIDs:fields:asOf:)`): searches never wait for an edit.
   func searchNow(_ request: SearchRequest, page: PageRequest) throws(CatalogFailure) -> SearchPage {
-    var attempts = 0
-    while true {
-      attempts += 1
-      let (searched, generation) = self.searched(request)
-      let ids = searched.ids(atRows: page.rows)
-      let found: [Item]?
-      do {
-        found = try store.items(
-          withIDs: ids, fields: searched.schema.allFields,
-          asOf: attempts < Self.searchAttempts ? generation : nil)
-      } catch {
-        throw .unavailable("the catalog could not be read: \(error)")
-      }
-      guard let found else {
-        // The edit that changed a row is saved; its collection is installed a moment later.
-        usleep(UInt32(200 * attempts))
-        continue
-      }
-      let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      return searched.page(page, answering: request, items: ids.map { byID[$0] })
+    let (searched, generation) = self.searched(request)
+    let ids = searched.ids(atRows: page.rows)
+    let items: [Item?]
+    do {
+      items = try store.items(withIDs: ids, fields: searched.schema.allFields, asOf: generation)
+    } catch {
+      throw .unavailable("the catalog could not be read: \(error)")
     }
+    return searched.page(page, answering: request, items: items)
   }
-
-  /// How many times a search is made before its rows are read as the file holds them.
-  static let searchAttempts = 8
 
   /// The current collection searched for `request` — remembered, or refined from a recent
   /// search whose text the request's extends, or searched afresh — and the items' generation
