@@ -23,7 +23,7 @@ struct CatalogStoreTests {
     }
     #expect(applicationID == CatalogStore.applicationID)
     #expect(journal == "wal")
-    #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
+    #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
     #expect(try store.itemCount() == 15)
     let document = try store.loadDocument()
     #expect(document == (try BuiltInCatalog.candies.load()))

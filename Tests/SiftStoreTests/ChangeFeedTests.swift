@@ -377,7 +377,10 @@ struct ChangeFeedTests {
         == "since: version \(now + 5) is past catalog shop's version \(now): it is another catalog, or was restored from an older copy"
     )
     #expect(try await reason(since: now - 10) == nil)
-    try served.store.trimLog(keeping: 5)
+    // The rule of every store: past the count kept, but younger than the days kept, stays.
+    try served.store.trimLog(ChangeLogRetention(changes: 5, days: 1))
+    #expect(try await reason(since: now - 10) == nil)
+    try served.store.trimLog(ChangeLogRetention(changes: 5, days: 0))
     #expect(
       try await reason(since: now - 10)
         == "since: version \(now - 10) is older than the log catalog shop keeps, which starts after version \(now - 5)"

@@ -158,3 +158,25 @@ extension ChangeFeedPage {
     return page
   }
 }
+
+/// How much of a catalog's change log is kept — one rule for every store (a .sqlite file's
+/// `items_changes`, a PostgreSQL catalog's `changes`), so that a device's `sift sync` and a
+/// node read the same kind of log: an entry goes only once `changes` newer versions follow it
+/// *and* it is older than `days`. A copy that was away less than `days`, or fell behind by fewer
+/// than `changes` edits, catches up with the changes alone; one further behind copies the
+/// catalog whole again.
+public struct ChangeLogRetention: Sendable, Hashable {
+  public var changes: Int
+  public var days: Int
+
+  public init(changes: Int = 100_000, days: Int = 7) {
+    self.changes = changes
+    self.days = days
+  }
+
+  /// The newest version an entry may have and be cut, at `version`.
+  public func newestCut(at version: Int64) -> Int64 { version - Int64(changes) }
+
+  /// How long an entry is kept at least, in seconds.
+  public var seconds: Int { days * 86_400 }
+}

@@ -20,16 +20,8 @@ extension PostgresCatalog {
   /// The channel nodes `LISTEN` on; the payload is "VERSION SCHEMA".
   static let changesChannel = "sift_changes"
 
-  /// How much of the log is kept: the last `changes` entries and those younger than `days`,
-  /// whichever is more. A follower further behind loads the catalog whole.
-  public struct Retention: Sendable, Hashable {
-    public var changes: Int
-    public var days: Int
-    public init(changes: Int = 100_000, days: Int = 7) {
-      self.changes = changes
-      self.days = days
-    }
-  }
+  /// How much of the log is kept: the rule every store keeps its log by.
+  public typealias Retention = ChangeLogRetention
 
   /// Writes the entry of the change the transaction on `connection` made (the catalog row's
   /// generation moved already) and tells listening nodes on commit; returns its version. Every
@@ -49,7 +41,7 @@ extension PostgresCatalog {
         UPDATE \(catalogTable) SET log_start = greatest(log_start, (SELECT max(version) FROM gone))
         WHERE EXISTS (SELECT 1 FROM gone)
         """,
-        [.integer(Int(version) - retention.changes), .integer(retention.days)])
+        [.integer(Int(retention.newestCut(at: version))), .integer(retention.days)])
     }
     return version
   }

@@ -10,11 +10,11 @@ import Sift
 /// position, or a delete when the row is gone), under the last generation that changed it. A
 /// generation the log has no entry for — a schema change, which an import makes — cannot be
 /// explained, and a copy from before it starts over; so does one from before `log_start`, the
-/// generation up to which the log was cut (`keptChanges`).
+/// generation up to which the log was cut (`retention`).
 extension CatalogStore {
-  /// How many generations of the log an index save keeps: what a copy may fall behind by and
-  /// still catch up with the changes alone.
-  public static let keptChanges: Int64 = 100_000
+  /// How much of the log an index save keeps: what a copy may fall behind by and still catch
+  /// up with the changes alone — the rule a PostgreSQL catalog's log is kept by too.
+  public static let retention = ChangeLogRetention()
 
   /// The `inserted` of a log entry that says the synonyms changed (under the empty id).
   static let synonymsEntry: Int64 = 2
@@ -61,22 +61,34 @@ extension CatalogStore {
       sql: "UPDATE feed SET log_start = (SELECT value FROM items_generation WHERE id = 1)")
   }
 
-  /// The log cut to the last `keptChanges` generations, but never past `generation` (the index
-  /// file's, which an open replays the log from).
+  /// The log cut by `retention`, but never past `generation` (the index file's, which an open
+  /// replays the log from). An entry past the count kept is stamped with the time it was first
+  /// seen so, and goes once that is `retention.days` old: a stamp is never earlier than its
+  /// entry, so nothing goes sooner than the rule says.
   static func trimLog(
-    keepingAfter generation: Int64, keeping kept: Int64 = keptChanges, _ db: Database
+    keepingAfter generation: Int64, retention: ChangeLogRetention = retention, _ db: Database
   ) throws {
-    let cut = min(generation, try itemsGeneration(db) - kept)
-    guard cut > (try feedState(db, path: "").logStart) else { return }
+    let bound = min(generation, retention.newestCut(at: try itemsGeneration(db)))
+    let logStart = try feedState(db, path: "").logStart
+    guard bound > logStart else { return }
+    let now = Int64(Date().timeIntervalSince1970)
+    try db.execute(
+      sql: "UPDATE items_changes SET at = ? WHERE generation <= ? AND at IS NULL",
+      arguments: [now, bound])
+    // Cut up to the first entry too young to go (stamps grow with generations).
+    let youngest = try Int64.fetchOne(
+      db, sql: "SELECT min(generation) FROM items_changes WHERE generation <= ? AND at > ?",
+      arguments: [bound, now - Int64(retention.seconds)])
+    let cut = youngest.map { $0 - 1 } ?? bound
+    guard cut > logStart else { return }
     try db.execute(sql: "DELETE FROM items_changes WHERE generation <= ?", arguments: [cut])
     try db.execute(sql: "UPDATE feed SET log_start = ?", arguments: [cut])
   }
 
-  /// The log cut to its last `kept` generations now (an index save does it with
-  /// `keptChanges`).
-  func trimLog(keeping kept: Int64) throws(StoreError) {
+  /// The log cut by `retention` now (an index save does it with `CatalogStore.retention`).
+  func trimLog(_ retention: ChangeLogRetention) throws(StoreError) {
     try write { db in
-      try Self.trimLog(keepingAfter: try Self.itemsGeneration(db), keeping: kept, db)
+      try Self.trimLog(keepingAfter: try Self.itemsGeneration(db), retention: retention, db)
     }
   }
 

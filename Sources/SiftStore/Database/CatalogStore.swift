@@ -204,7 +204,7 @@ public final class CatalogStore: Sendable {
 
   /// The migrations this version of Sift knows, oldest first.
   static let knownMigrations: Set<String> = [
-    "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
+    "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
   ]
 
   /// The first column of every row `sql` gives, or SQLite's primary result code.
@@ -380,6 +380,12 @@ public final class CatalogStore: Sendable {
           DROP TRIGGER items_updated;
           DROP TRIGGER items_deleted;
           """ + CatalogStore.changeLogTriggers)
+    }
+    // v10: when each log entry was first past the count the log keeps (seconds since 1970,
+    // stamped when the log is next cut, so never earlier than the entry): the log is kept by
+    // the one rule of every store, changes and days (`ChangeLogRetention`).
+    migrator.registerMigration("v10") { db in
+      try db.execute(sql: "ALTER TABLE items_changes ADD COLUMN at INTEGER")
     }
     return migrator
   }()
