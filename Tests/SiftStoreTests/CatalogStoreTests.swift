@@ -32,6 +32,32 @@ struct CatalogStoreTests {
     #expect(leftovers.isEmpty)
   }
 
+  @Test("items read as of a generation are as they were then, from the log; without one, as now")
+  func itemsAsOfGeneration() throws {
+    let folder = try TemporaryFolder()
+    defer { folder.cleanup() }
+    let store = try CatalogStore.create(
+      at: folder.file("candies.sqlite"), document: try BuiltInCatalog.candies.load())
+    let schema = try store.loadDocument().schema
+    let ids = try store.loadDocument().items.prefix(3).map(\.id)
+    let before = try store.items(withIDs: ids, fields: schema.allFields, asOf: nil)
+    let generation = try store.itemsGeneration()
+    var changed = try #require(before[0])
+    changed.fields[schema.titleField] = .text("Changed twice")
+    try store.update(changed)
+    changed.fields[schema.titleField] = .text("Changed again")
+    try store.update(changed)
+    try store.delete(id: ids[1])
+    #expect(try store.itemsGeneration() == generation + 3)
+    // As the search of that generation saw them: once, whatever came after.
+    #expect(try store.items(withIDs: ids, fields: schema.allFields, asOf: generation) == before)
+    let now = try store.items(withIDs: ids, fields: schema.allFields, asOf: nil)
+    #expect(now == [changed, nil, before[2]])
+    // Past the log's start the log cannot tell: the items as the file holds them.
+    try store.trimLog(ChangeLogRetention(changes: 0, days: 0))
+    #expect(try store.items(withIDs: ids, fields: schema.allFields, asOf: generation) == now)
+  }
+
   @Test("a database failure keeps SQLite's message and extended result code, and compares")
   func databaseFailure() {
     let full = DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
