@@ -33,6 +33,13 @@ public final class PostgresNode: SearchCatalog {
   /// How many log entries this node applied, and how many times it loaded the catalog whole
   /// (tests count them: no change applied twice).
   package let counters = Locked<(applied: Int, loads: Int)>((0, 0))
+  /// The node's own item edits on their way, and the highest version a notification named
+  /// meanwhile. The database notifies of an edit as it commits, before the node hears that its
+  /// edit is saved: woken then, the follower would read back from the log the change the node
+  /// is about to apply as saved. So while an edit of its own is on its way a notification does
+  /// not wake it; the last edit shown wakes it for a later version heard meanwhile (another
+  /// writer's), and the edit itself reads the log when another came between (`showOwn`).
+  private let ownEdits = Locked<(onTheirWay: Int, heard: Int64)>((0, 0))
   /// Why the last attempt to read the log failed; nil once it succeeds.
   private let lastFailure = Locked<String?>(nil)
 
@@ -214,7 +221,11 @@ public final class PostgresNode: SearchCatalog {
             onListening: { [weak self] in self?.wake.yield() },
             onChange: { [weak self] version in
               guard let self, version > self.version else { return }
-              self.wake.yield()
+              let waits = self.ownEdits.withLock { own in
+                own.heard = max(own.heard, version)
+                return own.onTheirWay > 0
+              }
+              if !waits { self.wake.yield() }
             })
         } catch {}
         try? await Task.sleep(for: .milliseconds(500))
@@ -437,18 +448,39 @@ public final class PostgresNode: SearchCatalog {
 
   public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit {
     let catalog = self.catalog
-    let saved = try await Self.answering(unsaved: true) {
-      () async throws(PostgresError) -> PostgresCatalog.SavedEdit? in
-      try await catalog.save(edit)
+    ownEdits.withLock { $0.onTheirWay += 1 }
+    let saved: PostgresCatalog.SavedEdit?
+    do {
+      saved = try await Self.answering(unsaved: true) {
+        () async throws(PostgresError) -> PostgresCatalog.SavedEdit? in
+        try await catalog.save(edit)
+      }
+    } catch {
+      ownEditShown()
+      throw error
     }
     guard let saved else {
+      ownEditShown()
       if case .add(let id?, _) = edit {
         throw .conflict("id: catalog \(name) has an item \"\(id.rawValue.prefix(100))\" already")
       }
       throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
     }
-    await Self.waitAtMost(Self.editShownWithin) { await self.showOwn(saved.change) }
+    await Self.waitAtMost(Self.editShownWithin) {
+      await self.showOwn(saved.change)
+      self.ownEditShown()
+    }
     return saved.commit
+  }
+
+  /// One of the node's own edits is shown (or failed): the last of them wakes the follower
+  /// for a later version a notification named meanwhile.
+  private func ownEditShown() {
+    let heard = ownEdits.withLock { own -> Int64 in
+      own.onTheirWay -= 1
+      return own.onTheirWay == 0 ? own.heard : 0
+    }
+    if heard > version { wake.yield() }
   }
 
   @discardableResult
