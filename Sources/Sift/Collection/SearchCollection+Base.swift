@@ -31,11 +31,11 @@ extension SearchCollection {
   public var scopesHeldByBase: [String]? {
     guard hasBase else { return nil }
     let scopes = schema.scopes
-    let categories = scopes.compactMap { scope -> String? in
-      guard case .category(let value) = scope.filter else { return nil }
-      return value
+    let hasCategoryScope = scopes.contains {
+      if case .category = $0.filter { return true }
+      return false
     }
-    guard !categories.isEmpty, let facets = baseFacets else { return scopes.map(\.title) }
+    guard hasCategoryScope, let facets = baseFacets else { return scopes.map(\.title) }
     return scopes.compactMap { scope in
       guard case .category(let value) = scope.filter else { return scope.title }
       return facets.count(ofCategory: value) > 0 ? scope.title : nil

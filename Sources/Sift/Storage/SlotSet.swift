@@ -17,13 +17,12 @@ struct SlotSet {
   /// `slots` (any order, repeats allowed, each below `capacity`) once each, in increasing
   /// order: sorted in place when they are few, through a set of every slot when they are many
   /// (past one in 32, reading the set back costs less than sorting them).
-  static func distinctSorted(_ slots: [Int32], capacity: Int) -> [Int32] {
+  static func distinctSorted(_ slots: consuming [Int32], capacity: Int) -> [Int32] {
     if slots.count > capacity / 32 {
       var set = SlotSet(capacity: capacity)
       for slot in slots { set.insert(Int(slot)) }
       return set.sorted
     }
-    var slots = slots
     slots.sort()
     var kept = 0
     for index in slots.indices where kept == 0 || slots[kept - 1] != slots[index] {

@@ -19,21 +19,25 @@ struct FeedRoutes: RouteGroup {
   @Sendable func snapshot(
     _ request: Request, _ context: SiftRequestContext
   ) async throws -> Response {
-    let (catalog, forced) = (try context.catalog(), try context.searchFilters())
-    let query = try QueryString(request.uri.query)
-    return try await server.withinDeadline {
-      try await SiftServer.snapshotAnswer(catalog, query, forced: forced)
-    }
+    try await page(request, context, SiftServer.snapshotAnswer)
   }
 
   @Sendable func changes(
     _ request: Request, _ context: SiftRequestContext
   ) async throws -> Response {
+    try await page(request, context, SiftServer.changesAnswer)
+  }
+
+  /// A feed's page as `answer` reads it from the query string, within the request's deadline.
+  private func page(
+    _ request: Request, _ context: SiftRequestContext,
+    _ answer:
+      @escaping @Sendable (any SearchCatalog, QueryString, ForcedFilters?) async throws(ServerError)
+      -> Response
+  ) async throws -> Response {
     let (catalog, forced) = (try context.catalog(), try context.searchFilters())
     let query = try QueryString(request.uri.query)
-    return try await server.withinDeadline {
-      try await SiftServer.changesAnswer(catalog, query, forced: forced)
-    }
+    return try await server.withinDeadline { try await answer(catalog, query, forced) }
   }
 
   @Sendable func export(

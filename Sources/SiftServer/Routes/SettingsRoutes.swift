@@ -124,14 +124,11 @@ struct SettingsRoutes: RouteGroup {
   /// place (`pins[1]: …`).
   static func pins(from body: Data) throws(ServerError) -> [Pins.Entry] {
     struct Body: Decodable { var pins: [Pins.Entry] }
-    let decoded: Body
-    do {
-      decoded = try JSONDecoder().decode(Body.self, from: body)
-    } catch {
-      throw .badRequest(
-        "body: expected {\"pins\": [{\"query\": \"iphone\", \"id\": \"42\", \"at\": 1}, {\"query\": \"charger\", \"id\": \"7\", \"hidden\": true}]}"
-      )
-    }
+    let decoded = try decoded(
+      Body.self, from: body,
+      expected:
+        #"{"pins": [{"query": "iphone", "id": "42", "at": 1}, {"query": "charger", "id": "7", "hidden": true}]}"#
+    )
     for (index, entry) in decoded.pins.enumerated() {
       if let problem = Pins.problem(with: entry) { throw .badRequest("pins[\(index)]: \(problem)") }
     }
@@ -140,30 +137,35 @@ struct SettingsRoutes: RouteGroup {
 
   /// The body of `POST …/pins`: one entry.
   static func pin(from body: Data) throws(ServerError) -> Pins.Entry {
-    let entry: Pins.Entry
-    do {
-      entry = try JSONDecoder().decode(Pins.Entry.self, from: body)
-    } catch {
-      throw .badRequest(
-        "body: expected {\"query\": \"iphone\", \"id\": \"42\", \"at\": 1} or {\"query\": \"charger\", \"id\": \"7\", \"hidden\": true}"
-      )
-    }
+    let entry = try decoded(
+      Pins.Entry.self, from: body,
+      expected:
+        #"{"query": "iphone", "id": "42", "at": 1} or {"query": "charger", "id": "7", "hidden": true}"#
+    )
     if let problem = Pins.problem(with: entry) { throw .badRequest(problem) }
     return entry
+  }
+
+  /// `body` read as `type`; a body that is not one is a 400 showing the shape `expected`.
+  private static func decoded<Value: Decodable>(
+    _ type: Value.Type, from body: Data, expected: String
+  ) throws(ServerError) -> Value {
+    do {
+      return try JSONDecoder().decode(type, from: body)
+    } catch {
+      throw .badRequest("body: expected " + expected)
+    }
   }
 
   /// The body of `PUT …/synonyms`, the answer's shape; each entry checked, a fault named by
   /// its place (`synonyms[1]: …`).
   static func synonyms(from body: Data) throws(ServerError) -> Synonyms {
     struct Body: Decodable { var synonyms: [Synonyms.Entry] }
-    let decoded: Body
-    do {
-      decoded = try JSONDecoder().decode(Body.self, from: body)
-    } catch {
-      throw .badRequest(
-        "body: expected {\"synonyms\": [{\"expressions\": [\"sofa\", \"couch\"]}, {\"expressions\": [\"phone\"], \"to\": [\"iphone\"]}]}"
-      )
-    }
+    let decoded = try decoded(
+      Body.self, from: body,
+      expected:
+        #"{"synonyms": [{"expressions": ["sofa", "couch"]}, {"expressions": ["phone"], "to": ["iphone"]}]}"#
+    )
     for (index, entry) in decoded.synonyms.enumerated() {
       if let problem = Synonyms.problem(with: entry) {
         throw .badRequest("synonyms[\(index)]: \(problem)")
