@@ -10,9 +10,9 @@ import SiftStore
 /// - `LISTEN` tells it of a change at once; the log is read again every second besides, in
 ///   version order, so a notification lost with a connection costs a second, never a change;
 /// - an edit through the node is one transaction in PostgreSQL (the item and its log entry),
-///   durable before it is answered, and shown by the node's next search (the node reads it
-///   back from the log, in version order with everyone's, before it answers): the node's copy
-///   is written by the log alone, each batch with the version it reaches in one transaction;
+///   durable before it is answered, and shown by the node's next search (applied as the log's
+///   entry for it, in version order with everyone's, before it answers): the node's copy is
+///   written by log entries alone, each batch with the version it reaches in one transaction;
 /// - with PostgreSQL out of reach, searches go on from memory and edits fail as unavailable;
 ///   once it is back the node catches up by itself.
 public final class PostgresNode: SearchCatalog {
@@ -22,13 +22,12 @@ public final class PostgresNode: SearchCatalog {
   private let copy: LocalCopy
   private let typoTolerance: TypoTolerance
   private let recentSearches: Int
-  /// The copy searched now, the version it reflects, and the catalog it copies.
+  /// The copy searched now and the catalog it copies.
   private let state: Locked<Following>
-  /// Wakes the follower; several wakes before it runs count as one.
+  /// Wakes the follower, the one task that reads the log; several wakes before it runs count
+  /// as one. Changes are applied in the copy's order of edits (`StoredCatalog.followUpstream`),
+  /// in version order whoever brings them: the follower or the node's own edit.
   private let wake: AsyncStream<Void>.Continuation
-  /// Where changes are applied, one after the other: the follower's reads of the log and the
-  /// node's own edits.
-  private let gate = SerialGate()
   private let tasks = Locked<[Task<Void, Never>]>([])
   /// How many log entries this node applied, and how many times it loaded the catalog whole
   /// (tests count them: no change applied twice).
@@ -49,10 +48,9 @@ public final class PostgresNode: SearchCatalog {
     /// still reading the old one finish on it).
     var file: String
     /// The catalog copied (`LogState.identity`): a copy of another catalog under the same name
-    /// (dropped and made again) is not this one's.
+    /// (dropped and made again) is not this one's. The version the copy reflects it records
+    /// itself (`StoredCatalog.upstreamVersion`).
     var identity: String
-    /// The version the copy reflects, as it records it (`SyncSource`).
-    var version: Int64
   }
 
   /// What opening said: loaded whole, or from the local copy with N changes since.
@@ -87,9 +85,7 @@ public final class PostgresNode: SearchCatalog {
           name: address.catalog, store: found.store, typoTolerance: typoTolerance,
           recentSearches: recentSearches, warmsUp: follows)
       {
-        following = Following(
-          local: local, file: found.file, identity: found.source.identity,
-          version: found.source.version)
+        following = Following(local: local, file: found.file, identity: found.source.identity)
         notice = "opened the local copy at version \(found.source.version)"
       } else {
         following = try await load(
@@ -163,8 +159,7 @@ public final class PostgresNode: SearchCatalog {
         name: catalog.address.catalog,
         store: CatalogStore.open(at: copy.url(of: file), concurrentReads: true),
         typoTolerance: typoTolerance, recentSearches: recentSearches, warmsUp: warmsUp)
-      return Following(
-        local: local, file: file, identity: read.state.identity, version: read.state.version)
+      return Following(local: local, file: file, identity: read.state.identity)
     } catch {
       throw .unsuitable(description, reason: "its local copy could not be written: \(error)")
     }
@@ -210,7 +205,7 @@ public final class PostgresNode: SearchCatalog {
     let follower = Task { [weak self, wakes] in
       for await _ in wakes {
         guard let self else { return }
-        await self.gate.run { try? await self.catchUp() }
+        try? await self.catchUp()
       }
     }
     let listener = Task { [weak self] in
@@ -242,13 +237,13 @@ public final class PostgresNode: SearchCatalog {
 
   /// Reads the log after the copy's version and applies it, until it is at the catalog's
   /// version; loads the catalog whole when the log cannot explain the way there (the copy is of
-  /// another catalog or too far behind, or the catalog was replaced). Runs through `gate` (and
-  /// once when opening, before anything else), so changes are applied one after the other, in
-  /// order.
+  /// another catalog or too far behind, or the catalog was replaced). Run by the follower
+  /// alone (and once when opening, before it starts).
   private func catchUp() async throws(PostgresError) {
     do throws(PostgresError) {
       while true {
-        let (local, identity, version) = state.withLock { ($0.local, $0.identity, $0.version) }
+        let (local, identity) = state.withLock { ($0.local, $0.identity) }
+        let version = local.upstreamVersion ?? 0
         // Bounded: a database that stops answering mid-read must not stop the follower.
         let catalog = self.catalog
         let (logState, logged) = try await Self.answered(within: Self.readPatience) {
@@ -269,16 +264,16 @@ public final class PostgresNode: SearchCatalog {
         let reached = full ? logged.last!.version : logState.version
         if reached != version {
           do {
-            // The changes and the version they reach, in one transaction of the copy.
-            try await local.followUpstream(
-              changes,
+            // The changes and the version they reach, in one transaction of the copy (what
+            // the node's own edit applied meanwhile passed over).
+            let moved = try await local.followUpstream(
+              changes, after: version,
               source: Self.source(of: catalog, identity: identity, version: reached))
+            counters.withLock { $0.applied += Int(moved ?? 0) }
           } catch {
             throw PostgresError.unsuitable(
               catalog.address.description, reason: "its local copy could not follow: \(error)")
           }
-          state.withLock { $0.version = max($0.version, reached) }
-          counters.withLock { $0.applied += logged.count }
         }
         lastFailure.withLock { $0 = nil }
         if !full { return }
@@ -309,32 +304,19 @@ public final class PostgresNode: SearchCatalog {
     }
   }
 
-  /// Shows the node's own edit, saved at `version`: read back from the log, as every writer's
-  /// is (with whatever came between), through `gate`, so in version order with the follower.
-  private func showOwn(at version: Int64) async {
-    await gate.run {
-      guard self.version < version else { return }
-      try? await self.catchUp()
-    }
-  }
-
-  /// Shows the node's own item edit: when the copy is at the version just before it, the
-  /// change as it was saved is the log's next entry, applied as the follower would apply it
-  /// (no read back); otherwise the log is read, as for `showOwn(at:)`.
+  /// Shows the node's own item edit: the change as it was saved is the log's entry at its
+  /// version, applied as the follower would apply it (no read back) when the copy is at the
+  /// version just before; otherwise (another writer's change came between, or the copy was
+  /// loaded anew meanwhile) the follower reads the log up to it.
   private func showOwn(_ change: CatalogChange) async {
-    await gate.run {
-      let (local, identity, version) = self.state.withLock { ($0.local, $0.identity, $0.version) }
-      guard version < change.version else { return }
-      if version == change.version - 1 {
-        let source = Self.source(of: self.catalog, identity: identity, version: change.version)
-        if (try? await local.followUpstream([change], source: source)) != nil {
-          self.state.withLock { $0.version = max($0.version, change.version) }
-          self.counters.withLock { $0.applied += 1 }
-          return
-        }
-      }
-      try? await self.catchUp()
+    let (local, identity) = state.withLock { ($0.local, $0.identity) }
+    let source = Self.source(of: catalog, identity: identity, version: change.version)
+    if let moved = try? await local.followUpstream(
+      [change], after: change.version - 1, source: source)
+    {
+      counters.withLock { $0.applied += Int(moved) }
     }
+    _ = await caughtUp(to: change.version, within: Self.editShownWithin)
   }
 
   /// Returns once the copy reflects `version`, waking the follower; false when `timeout` passed
@@ -421,7 +403,7 @@ public final class PostgresNode: SearchCatalog {
 
   public var schema: CatalogSchema { local.schema }
 
-  public var version: Int64 { state.withLock { $0.version } }
+  public var version: Int64 { local.upstreamVersion ?? 0 }
 
   public func count() -> Int { local.count() }
 
@@ -466,10 +448,8 @@ public final class PostgresNode: SearchCatalog {
       }
       throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
     }
-    await Self.waitAtMost(Self.editShownWithin) {
-      await self.showOwn(saved.change)
-      self.ownEditShown()
-    }
+    await showOwn(saved.change)
+    ownEditShown()
     return saved.commit
   }
 
@@ -489,7 +469,7 @@ public final class PostgresNode: SearchCatalog {
     let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
       try await catalog.saveSynonyms(synonyms)
     }
-    await Self.waitAtMost(Self.editShownWithin) { await self.showOwn(at: version) }
+    _ = await caughtUp(to: version, within: Self.editShownWithin)
     return version
   }
 
@@ -499,7 +479,7 @@ public final class PostgresNode: SearchCatalog {
     let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
       try await catalog.savePins(pins)
     }
-    await Self.waitAtMost(Self.editShownWithin) { await self.showOwn(at: version) }
+    _ = await caughtUp(to: version, within: Self.editShownWithin)
     return version
   }
 

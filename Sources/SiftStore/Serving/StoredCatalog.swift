@@ -32,6 +32,11 @@ public final class StoredCatalog: SearchCatalog {
     case pins(Pins)
   }
 
+  /// The catalog this file copies and the version of it the file reflects (a PostgreSQL
+  /// node's copy: `SyncSource`), as recorded in the transaction of the changes that reached it;
+  /// nil for a catalog that copies none. Written by `followUpstream` alone, on `editQueue`.
+  private let upstream: Locked<SyncSource?>
+
   /// Reads the file's change log now and then (`followsFile`); nil when it does not.
   private let fileFollower = Locked<Task<Void, Never>?>(nil)
 
@@ -77,6 +82,7 @@ public final class StoredCatalog: SearchCatalog {
     self.store = store
     let (collection, report) = try store.openCollection(typoTolerance: typoTolerance)
     openNotice = report.notice
+    upstream = Locked(try store.syncSource())
     if warmsUp { collection.index.prepareForSearchingInBackground() }
     current = Locked(
       State(
@@ -151,23 +157,41 @@ public final class StoredCatalog: SearchCatalog {
     }
   }
 
+  /// The version of the catalog this file copies that it reflects (`upstream`); nil for a
+  /// catalog that copies none.
+  package var upstreamVersion: Int64? { upstream.withLock { $0?.version } }
+
   /// Writes what the catalog this one copies changed (a PostgreSQL node's upstream) to the
   /// file, with the upstream's version, in one transaction (`CatalogStore.applySynced`), then
   /// makes it what the next search sees: an item put in place is replaced, one that took a new
-  /// place in catalog order joins the end, a delete of an id the copy lacks is nothing — so a
-  /// follower that read some changes again, or its own edit back, ends the same.
+  /// place in catalog order joins the end, a delete of an id the copy lacks is nothing.
+  ///
+  /// `changes` are the upstream's log after version `start` up to `source.version`. They are
+  /// applied here, on `editQueue`, in version order whoever brings them — the node's follower
+  /// or its own edit, in either order: what the copy has (a change at or before the version it
+  /// reflects) is passed over. Returns how many versions the copy moved on (0: it had them
+  /// all); nil, with nothing applied, when the copy is behind `start` (a gap: read the log
+  /// from `upstreamVersion`).
+  @discardableResult
   package func followUpstream(
-    _ changes: [CatalogChange], source: SyncSource
-  ) async throws(CatalogFailure) {
-    try await onEditQueue { () throws(CatalogFailure) in
+    _ changes: [CatalogChange], after start: Int64? = nil, source: SyncSource
+  ) async throws(CatalogFailure) -> Int64? {
+    try await onEditQueue { () throws(CatalogFailure) -> Int64? in
+      let held = self.upstream.withLock { $0?.identity == source.identity ? $0?.version : nil }
+      if let start, start > held ?? .min { return nil }
+      if let held, source.version <= held { return 0 }
+      let fresh = held.map { held in changes.filter { $0.version > held } } ?? changes
       let report: SyncReport
       do {
-        report = try self.store.applySynced(changes, source: source)
+        report = try self.store.applySynced(fresh, source: source)
       } catch {
         throw .unavailable("the copy could not be written: \(error)")
       }
-      guard let generation = try? self.store.itemsGeneration() else { return }
-      self.applyFollowed(report.changes, reaching: generation)
+      self.upstream.withLock { $0 = source }
+      if let generation = try? self.store.itemsGeneration() {
+        self.applyFollowed(report.changes, reaching: generation)
+      }
+      return source.version - (held ?? start ?? source.version - Int64(fresh.count))
     }
   }
 
