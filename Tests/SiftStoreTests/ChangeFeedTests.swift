@@ -356,6 +356,32 @@ struct ChangeFeedTests {
       try await served.catalog.snapshot(after: nil, limit: 100, visible: nil).schema.pins == pins)
   }
 
+  @Test("an index save cuts a file's log by the retention its store was given (sift serve's)")
+  func indexSaveCutsByTheStoresRetention() async throws {
+    var served = try Served(seed: 11)
+    defer { served.folder.cleanup() }
+    for _ in 0..<12 { try await served.edit() }
+    let now = served.catalog.version
+    let store = served.store
+    let start = { () throws -> Int64 in
+      try store.read { db in try CatalogStore.feedState(db, path: "").logStart }
+    }
+    let before = try start()
+    // The default keeps 100,000 changes: a save cuts nothing of twelve.
+    #expect(try served.store.saveIndex(served.catalog.collection.index, builtAtGeneration: now))
+    #expect(try start() == before)
+    served.store.retention = ChangeLogRetention(changes: 4, days: 0)
+    #expect(try served.store.saveIndex(served.catalog.collection.index, builtAtGeneration: now))
+    #expect(try start() == now - 4)
+    if case .page(let page) = try await served.catalog.changes(
+      since: now - 4, limit: 10, visible: nil)
+    {
+      #expect(page.version == now)
+    } else {
+      Issue.record("the last four changes should still be in the log")
+    }
+  }
+
   @Test(
     "a copy must start over from a version past the catalog's, before its log, or before an import")
   func startOver() async throws {

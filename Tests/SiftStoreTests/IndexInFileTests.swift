@@ -133,7 +133,7 @@ struct IndexInFileTests {
       #expect(opened.collection.index.archived() == fresh, "round \(round)")
       try Self.expectSameRows(opened.collection, as: store)
       // Now and then the archive is saved; the log stays, for the copies that follow the
-      // catalog (it is cut only past `CatalogStore.retention`).
+      // catalog (it is cut only past the store's `retention`).
       if Bool.random(using: &random) {
         let logged = {
           try store.queue.read { db in

@@ -12,9 +12,14 @@ import Sift
 /// explained, and a copy from before it starts over; so does one from before `log_start`, the
 /// generation up to which the log was cut (`retention`).
 extension CatalogStore {
-  /// How much of the log an index save keeps: what a copy may fall behind by and still catch
-  /// up with the changes alone — the rule a PostgreSQL catalog's log is kept by too.
-  public static let retention = ChangeLogRetention()
+  /// How much of the log an index save keeps (when opening after many changes, after an
+  /// import, when the terminal app closes the file): what a copy may fall behind by and still
+  /// catch up with the changes alone — the rule a PostgreSQL catalog's log is kept by too.
+  /// `ChangeLogRetention()` unless set (`sift serve --keep-changes/--keep-days`).
+  public var retention: ChangeLogRetention {
+    get { keptRetention.withLock { $0 } }
+    set { keptRetention.withLock { $0 = newValue } }
+  }
 
   /// The `inserted` of a log entry that says the synonyms changed (under the empty id).
   static let synonymsEntry: Int64 = 2
@@ -66,7 +71,7 @@ extension CatalogStore {
   /// seen so, and goes once that is `retention.days` old: a stamp is never earlier than its
   /// entry, so nothing goes sooner than the rule says.
   static func trimLog(
-    keepingAfter generation: Int64, retention: ChangeLogRetention = retention, _ db: Database
+    keepingAfter generation: Int64, retention: ChangeLogRetention, _ db: Database
   ) throws {
     let bound = min(generation, retention.newestCut(at: try itemsGeneration(db)))
     let logStart = try feedState(db, path: "").logStart
@@ -85,7 +90,7 @@ extension CatalogStore {
     try db.execute(sql: "UPDATE feed SET log_start = ?", arguments: [cut])
   }
 
-  /// The log cut by `retention` now (an index save does it with `CatalogStore.retention`).
+  /// The log cut by `retention` now (an index save does it with the store's `retention`).
   func trimLog(_ retention: ChangeLogRetention) throws(StoreError) {
     try write { db in
       try Self.trimLog(keepingAfter: try Self.itemsGeneration(db), retention: retention, db)

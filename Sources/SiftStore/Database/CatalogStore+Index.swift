@@ -179,7 +179,9 @@ extension CatalogStore {
         unlink(written.temporary.path)
         return false
       }
-      try Self.install(written.temporary, token: written.token, generation: generation, url, db)
+      try Self.install(
+        written.temporary, token: written.token, generation: generation, url, retention: retention,
+        db)
       return true
     }
   }
@@ -207,7 +209,9 @@ extension CatalogStore {
     let generation = try Self.itemsGeneration(db)
     let written = try writeIndexFile(
       index, generation: generation, isLastUse: isLastUse, progress: progress)
-    try Self.install(written.temporary, token: written.token, generation: generation, url, db)
+    try Self.install(
+      written.temporary, token: written.token, generation: generation, url, retention: retention, db
+    )
   }
 
   /// Writes `index` — its archive, near-spelling dictionaries and trigram index — as an index
@@ -354,9 +358,10 @@ extension CatalogStore {
   /// it while it keeps that stamp). The change log up to that generation is done with, but for
   /// the copies that follow the catalog (`trimLog`).
   static func install(
-    _ temporary: URL, token: UUID, generation: Int64, _ catalog: URL, _ db: Database
+    _ temporary: URL, token: UUID, generation: Int64, _ catalog: URL,
+    retention: ChangeLogRetention, _ db: Database
   ) throws {
-    try trimLog(keepingAfter: generation, db)
+    try trimLog(keepingAfter: generation, retention: retention, db)
     try db.execute(
       sql: """
         INSERT INTO index_file (id, generation, token, stamp) VALUES (1, ?, ?, NULL)

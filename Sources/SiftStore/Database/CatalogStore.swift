@@ -21,6 +21,8 @@ public final class CatalogStore: Sendable {
   /// Set by `close()`: GRDB must not be asked anything after, and a search that reads its rows
   /// when shown may outlive the store's owner closing it.
   private let closed = ClosedFlag()
+  /// `retention`.
+  let keptRetention = Locked(ChangeLogRetention())
 
   private init(url: URL, queue: any DatabaseWriter) {
     self.url = url

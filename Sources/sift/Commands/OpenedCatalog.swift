@@ -46,6 +46,7 @@ struct OpenedCatalog {
       }
     case .serve(let recentSearches, let editable):
       let store = try parsed.openStore(concurrentReads: true)
+      store.retention = ChangeLogRetention(changes: keeping.changes, days: keeping.days)
       catalog = try Failure.catching { () throws(StoreError) in
         try StoredCatalog(
           name: name, store: store, recentSearches: recentSearches, editable: editable,

@@ -66,7 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "How many of a postgresql:// catalog's last changes its log keeps for nodes that fall behind (edits through this server cut it; older history is the catalog itself).",
+      "How many of a catalog's last changes its log keeps for copies and nodes that fall behind (a postgresql:// catalog's is cut by edits through this server, a .sqlite file's when its index is saved; older history is the catalog itself).",
       valueName: "N"))
   var keepChanges = 100_000
 
