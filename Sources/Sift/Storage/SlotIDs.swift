@@ -2,11 +2,23 @@
 /// UTF-8 bytes back to back, borrowed from a mapped file) and makes an id only when one is read:
 /// a search reads twenty, where making all 235,000 of the cities' was a tenth of a one-shot
 /// `sift search`. Ids appended since are kept as values.
+///
+/// An edit appends to an index whose ids the last search's matches still share (they read
+/// their rows through them), so appending must not copy every id: ids given at once are kept
+/// whole and never appended to, and appended ids are sealed in blocks of `blockSize`, so an
+/// append to shared ids copies at most one block.
 struct SlotIDs<ID: Hashable & Sendable>: RandomAccessCollection, Sendable {
   /// The first slots' ids, as archived; nil when every id is a value.
   private var archived: Archived?
-  /// The ids of the slots after the archived ones.
+  /// The ids given when made (a compaction's, a build's), after the archived ones.
+  private var given: [ID]
+  /// Full blocks of `blockSize` ids appended since, never changed again.
+  private var sealed: [[ID]]
+  /// The ids appended after the sealed blocks: fewer than `blockSize`.
   private var appended: [ID]
+
+  /// How many appended ids a block holds: what an append to shared ids copies at most.
+  static var blockSize: Int { 4_096 }
 
   /// Archived ids: slot *i*'s is made by `make` from `bytes[starts[i]..<starts[i + 1]]`.
   struct Archived: Sendable {
@@ -25,7 +37,9 @@ struct SlotIDs<ID: Hashable & Sendable>: RandomAccessCollection, Sendable {
 
   init(_ ids: [ID] = []) {
     archived = nil
-    appended = ids
+    given = ids
+    sealed = []
+    appended = []
   }
 
   /// Ids read from an archive; `starts` begins with 0, ends with `bytes.count` and never goes
@@ -35,18 +49,35 @@ struct SlotIDs<ID: Hashable & Sendable>: RandomAccessCollection, Sendable {
     make: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> ID
   ) {
     archived = Archived(bytes: bytes, starts: starts, make: make)
+    given = []
+    sealed = []
     appended = []
   }
 
   var startIndex: Int { 0 }
-  var endIndex: Int { (archived?.count ?? 0) + appended.count }
-
-  subscript(slot: Int) -> ID {
-    if let archived {
-      return slot < archived.count ? archived.id(at: slot) : appended[slot - archived.count]
-    }
-    return appended[slot]
+  var endIndex: Int {
+    (archived?.count ?? 0) + given.count + sealed.count * Self.blockSize + appended.count
   }
 
-  mutating func append(_ id: ID) { appended.append(id) }
+  subscript(slot: Int) -> ID {
+    var slot = slot
+    if let archived {
+      if slot < archived.count { return archived.id(at: slot) }
+      slot -= archived.count
+    }
+    if slot < given.count { return given[slot] }
+    slot -= given.count
+    let block = slot / Self.blockSize
+    return block < sealed.count
+      ? sealed[block][slot % Self.blockSize] : appended[slot - sealed.count * Self.blockSize]
+  }
+
+  mutating func append(_ id: ID) {
+    appended.append(id)
+    if appended.count == Self.blockSize {
+      sealed.append(appended)
+      appended = []
+      appended.reserveCapacity(Self.blockSize)
+    }
+  }
 }
