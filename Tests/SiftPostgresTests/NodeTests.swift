@@ -87,7 +87,7 @@ struct NodeTests {
             } else {
               edit = .delete(mine.remove(at: Int.random(in: 0..<mine.count, using: &random)))
             }
-            let saved = try await node.commit(edit)
+            let saved = try await node.served.commit(edit)
             if case .add = edit { mine.append(saved.id) }
             // The node it was made on shows it at once.
             #expect(node.version >= saved.version)
@@ -103,7 +103,7 @@ struct NodeTests {
     // Every edit got a version of its own, with no gap: nothing a follower could skip.
     #expect(outcomes.sorted() == Array(start + 1...start + 120))
     let last = outcomes.max()!
-    for node in nodes { try await node.reach(last, within: .seconds(10)) }
+    for node in nodes { try await node.served.reach(last, within: .seconds(10)) }
     let truth = try await PostgresCatalog.open(address)
     let written = try await truth.document()
     let reference = try StoredCatalog(
@@ -112,8 +112,8 @@ struct NodeTests {
         at: folder.url.appendingPathComponent("reference.sqlite"), document: written))
     let expected = try await Self.pages(reference, Self.queries)
     for (index, node) in nodes.enumerated() {
-      #expect(node.count() == reference.count())
-      #expect(try await Self.pages(node, Self.queries) == expected, "node \(index)")
+      #expect(node.served.count() == reference.count())
+      #expect(try await Self.pages(node.served, Self.queries) == expected, "node \(index)")
       let counted = node.counters.withLock { $0 }
       // Each change once: 120 entries applied, no reload.
       #expect(counted.applied == 120 && counted.loads == 0, "node \(index): \(counted)")
@@ -134,10 +134,10 @@ struct NodeTests {
     await first.close()
     let writer = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
     for index in 0..<5 {
-      _ = try await writer.commit(
+      _ = try await writer.served.commit(
         .add(ItemID("late-\(index)"), fields: [Self.title: .text("Late Rose \(index)")]))
     }
-    _ = try await writer.replaceSynonyms(Synonyms([.init(group: ["late", "tardy"])]))
+    _ = try await writer.served.replaceSynonyms(Synonyms([.init(group: ["late", "tardy"])]))
     let again = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
     #expect(
       again.openNotice?.contains("applied 6 changes since") == true, "\(again.openNotice ?? "")")
@@ -148,8 +148,10 @@ struct NodeTests {
     #expect(
       try CatalogStore.open(at: writer.localCopyURL).syncedVersion() == writer.version,
       "\(files)")
-    #expect(try await Self.pages(again, ["tardy rose"]) == Self.pages(writer, ["tardy rose"]))
-    let tardy = try await Self.pages(again, ["tardy rose"]).first ?? ""
+    #expect(
+      try await Self.pages(again.served, ["tardy rose"])
+        == Self.pages(writer.served, ["tardy rose"]))
+    let tardy = try await Self.pages(again.served, ["tardy rose"]).first ?? ""
     #expect(tardy.hasPrefix("Items found: 5:"), "\(tardy)")
     // Another copy's folder is not taken from under a running node.
     await #expect(throws: PostgresError.self) {
@@ -159,11 +161,12 @@ struct NodeTests {
     document.items.removeLast(10)
     let before = again.version
     try await PostgresCatalog.replace(address, with: document)
-    try await again.reach(before + 1, within: .seconds(10))
-    try await writer.reach(before + 1, within: .seconds(10))
-    #expect(again.count() == document.items.count)
+    try await again.served.reach(before + 1, within: .seconds(10))
+    try await writer.served.reach(before + 1, within: .seconds(10))
+    #expect(again.served.count() == document.items.count)
     #expect(again.counters.withLock { $0.loads } == 1)
-    #expect(try await Self.pages(again, Self.queries) == Self.pages(writer, Self.queries))
+    #expect(
+      try await Self.pages(again.served, Self.queries) == Self.pages(writer.served, Self.queries))
     await again.close()
     await writer.close()
   }
@@ -178,12 +181,13 @@ struct NodeTests {
     let address = try await Self.catalog("nodes_down", on: cluster)
     let one = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
     let two = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
-    let shown = try await Self.pages(one, Self.queries)
+    let shown = try await Self.pages(one.served, Self.queries)
     cluster.stop()
-    #expect(try await Self.pages(one, Self.queries) == shown)
-    #expect(try await Self.pages(two, Self.queries) == shown)
+    #expect(try await Self.pages(one.served, Self.queries) == shown)
+    #expect(try await Self.pages(two.served, Self.queries) == shown)
     do {
-      _ = try await one.commit(.add(ItemID("down"), fields: [Self.title: .text("Down Rose")]))
+      _ = try await one.served.commit(
+        .add(ItemID("down"), fields: [Self.title: .text("Down Rose")]))
       Issue.record("an edit with the database stopped was answered as saved")
     } catch {
       guard case .unavailable(let message) = error else {
@@ -196,12 +200,14 @@ struct NodeTests {
     // The first edit after may find its connection gone; the next one is saved.
     var saved: CatalogCommit?
     for _ in 0..<20 where saved == nil {
-      saved = try? await one.commit(.add(ItemID("back"), fields: [Self.title: .text("Back Rose")]))
+      saved = try? await one.served.commit(
+        .add(ItemID("back"), fields: [Self.title: .text("Back Rose")]))
       if saved == nil { try await Task.sleep(for: .milliseconds(250)) }
     }
     let version = try #require(saved).version
-    try await two.reach(version, within: .seconds(20))
-    #expect(try await Self.pages(two, ["back rose"]).first?.hasPrefix("1 item found") == true)
+    try await two.served.reach(version, within: .seconds(20))
+    #expect(
+      try await Self.pages(two.served, ["back rose"]).first?.hasPrefix("1 item found") == true)
     await one.close()
     await two.close()
   }
@@ -235,8 +241,8 @@ struct NodeTests {
     let caught = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
     #expect(caught.counters.withLock { $0 } == (applied: 5, loads: 0))
     #expect(
-      try await Self.pages(caught, Self.queries + ["kept"])
-        == Self.pages(reopened, Self.queries + ["kept"]))
+      try await Self.pages(caught.served, Self.queries + ["kept"])
+        == Self.pages(reopened.served, Self.queries + ["kept"]))
     await reopened.close()
     await caught.close()
     await writer.close()

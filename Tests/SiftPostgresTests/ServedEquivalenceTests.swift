@@ -39,7 +39,7 @@ struct ServedEquivalenceTests {
     let embedded = Application(
       router: SiftServer(catalogs: [try StoredCatalog(name: name, store: store)]).router())
     let onPostgres = Application(
-      router: SiftServer(catalogs: [postgres]).router())
+      router: SiftServer(catalogs: [postgres.served]).router())
     let seed = 15_100 + UInt64(name.count)
     print("served \(name): seed \(seed)")
     var random = SplitMix64(seed: seed)
@@ -129,7 +129,7 @@ struct ServedEquivalenceTests {
       ).router())
     let onPostgres = Application(
       router: SiftServer(
-        catalogs: [postgres], keys: keys, isPrivate: true
+        catalogs: [postgres.served], keys: keys, isPrivate: true
       ).router())
     let seed = 15_200 + UInt64(name.count)
     print("tenant \(name): seed \(seed)")

@@ -25,7 +25,7 @@ struct SyncFromNodeTests {
     // The log keeps 5 versions (cut every 256): a copy 300 edits behind starts over.
     let node = try await PostgresNode.open(
       address, cacheFolder: folder.cache(0), retention: .init(changes: 5, days: 0))
-    let server = SiftServer(catalogs: [node])
+    let server = SiftServer(catalogs: [node.served])
     let app = Application(
       router: server.router(),
       configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -48,8 +48,8 @@ struct SyncFromNodeTests {
         let edits = round == 4 ? 300 : Int.random(in: 3...20, using: &random)
         for _ in 0..<edits {
           serial += 1
-          let ids = try await node.search(
-            try SearchRequest(SearchRequestInput(text: ""), schema: node.schema),
+          let ids = try await node.served.search(
+            try SearchRequest(SearchRequestInput(text: ""), schema: node.served.schema),
             page: PageRequest(limit: 200)
           ).results.map(\.item.id)
           let title = titles.randomElement(using: &random)! + " \(serial)"
@@ -57,14 +57,14 @@ struct SyncFromNodeTests {
             NodeTests.title: .text(title), "type": .text("Weddings"), "year": .number(2000),
           ]
           switch Int.random(in: 0..<10, using: &random) {
-          case 0..<4: _ = try await node.commit(.add(nil, fields: fields))
+          case 0..<4: _ = try await node.served.commit(.add(nil, fields: fields))
           case 4..<7 where !ids.isEmpty:
-            _ = try await node.commit(
+            _ = try await node.served.commit(
               .update(Item(id: ids.randomElement(using: &random)!, fields: fields)))
           case 7..<9 where ids.count > 5:
-            _ = try await node.commit(.delete(ids.randomElement(using: &random)!))
+            _ = try await node.served.commit(.delete(ids.randomElement(using: &random)!))
           default:
-            try await node.replaceSynonyms(
+            try await node.served.replaceSynonyms(
               Synonyms([Synonyms.Entry(group: ["rose", "flower \(serial)"])]))
           }
         }
@@ -96,11 +96,12 @@ struct SyncFromNodeTests {
       [NodeTests.title: .text(title), "type": .text("Weddings"), "year": .number(2000)]
     }
     for round in 1...3 {
-      _ = try await node.commit(.update(Item(id: "1", fields: fields("Rose \(round)"))))
-      _ = try await node.commit(.update(Item(id: "2", fields: fields("Tulip \(round)"))))
+      _ = try await node.served.commit(.update(Item(id: "1", fields: fields("Rose \(round)"))))
+      _ = try await node.served.commit(.update(Item(id: "2", fields: fields("Tulip \(round)"))))
     }
-    _ = try await node.commit(.delete("2"))
-    guard case .page(let page) = try await node.changes(since: start, limit: 100, visible: nil)
+    _ = try await node.served.commit(.delete("2"))
+    guard
+      case .page(let page) = try await node.served.changes(since: start, limit: 100, visible: nil)
     else {
       Issue.record("no page")
       return
@@ -129,7 +130,7 @@ struct SyncFromNodeTests {
       "sync_churn", on: cluster,
       document: CatalogDocument(schema: try SeedCatalog.products.load().schema, items: items))
     let node = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
-    let server = SiftServer(catalogs: [node])
+    let server = SiftServer(catalogs: [node.served])
     let app = Application(
       router: server.router(),
       configuration: .init(address: .hostname("127.0.0.1", port: 0)))
@@ -142,8 +143,8 @@ struct SyncFromNodeTests {
         var count = 0
         while !Task.isCancelled, count < 5_000 {
           let id = ItemID("\(Int.random(in: 1...2_500, using: &random))")
-          _ = try? await node.commit(.delete(id))
-          _ = try? await node.commit(
+          _ = try? await node.served.commit(.delete(id))
+          _ = try? await node.served.commit(
             .add(
               id,
               fields: [
@@ -156,7 +157,7 @@ struct SyncFromNodeTests {
       }
       while node.version < 40 { try await Task.sleep(for: .milliseconds(20)) }
       var lines: [String] = []
-      try await CatalogExport.write(node) { lines.append($0) }
+      try await CatalogExport.write(node.served) { lines.append($0) }
       let ids = lines.dropFirst().compactMap { line -> String? in
         guard case .object(let members)? = try? JSONValue.parse(Data(line.utf8)) else { return nil }
         switch members.first?.1 {
@@ -177,7 +178,7 @@ struct SyncFromNodeTests {
       try await Self.expectSamePages(copy, node, "after the churn")
       // The churn may stop between a delete and its add: the node's own count is the truth.
       let held = try CatalogStore.open(at: copy).loadDocument().items.map(\.id)
-      let count = node.count()
+      let count = node.served.count()
       #expect(held.count == count && Set(held).count == count, "\(held.count) of \(count)")
       #expect(count >= 2_499)
     }
@@ -191,12 +192,12 @@ struct SyncFromNodeTests {
     let local = try StoredCatalog(name: "copy", store: store, editable: false, warmsUp: false)
     defer { local.close() }
     let queries = NodeTests.queries + ["flower", "2000", "wed"]
-    let expected = try await NodeTests.pages(node, queries)
+    let expected = try await NodeTests.pages(node.served, queries)
     let held = try await NodeTests.pages(local, queries)
     for (query, (mine, theirs)) in zip(queries, zip(held, expected)) {
       #expect(mine == theirs, "\(context), query \"\(query)\"")
     }
-    #expect(local.schema.synonyms == node.schema.synonyms, "\(context): synonyms")
+    #expect(local.schema.synonyms == node.served.schema.synonyms, "\(context): synonyms")
   }
 }
 #endif

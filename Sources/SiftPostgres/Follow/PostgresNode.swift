@@ -3,27 +3,30 @@ import Foundation
 import Sift
 import SiftStore
 
-/// A catalog kept in PostgreSQL, searched in memory: the node's local copy (a .sqlite catalog,
-/// `LocalCopy`) is served by the same `StoredCatalog` a .sqlite file is — the same engine, index
-/// and pages — and follows the catalog's change log. PostgreSQL keeps the truth and the order
-/// of changes; the node keeps up:
+/// A catalog kept in PostgreSQL, searched in memory: a node serves its local copy (a .sqlite
+/// catalog, `LocalCopy`) as `served`, the same `StoredCatalog` a .sqlite file is — the same
+/// engine, index and pages — whose upstream (`CatalogUpstream`) this is. PostgreSQL keeps the
+/// truth and the order of changes; the node keeps the copy up with them:
 /// - `LISTEN` tells it of a change at once; the log is read again every second besides, in
 ///   version order, so a notification lost with a connection costs a second, never a change;
 /// - an edit through the node is one transaction in PostgreSQL (the item and its log entry),
 ///   durable before it is answered, and shown by the node's next search (applied as the log's
-///   entry for it, in version order with everyone's, before it answers): the node's copy is
-///   written by log entries alone, each batch with the version it reaches in one transaction;
+///   entry for it, in version order with everyone's, before it answers): the copy is written
+///   by log entries alone, each batch with the version it reaches in one transaction;
 /// - with PostgreSQL out of reach, searches go on from memory and edits fail as unavailable;
 ///   once it is back the node catches up by itself.
-public final class PostgresNode: SearchCatalog {
-  public let name: String
+public final class PostgresNode: CatalogUpstream {
+  /// The catalog served: the local copy, searched in memory, written through this node.
+  public let served: StoredCatalog
   /// The catalog in PostgreSQL, which edits are written to.
   public let catalog: PostgresCatalog
   private let copy: LocalCopy
-  private let typoTolerance: TypoTolerance
-  private let recentSearches: Int
-  /// The copy searched now and the catalog it copies.
-  private let state: Locked<Following>
+  /// The copy's file name in the cache folder.
+  private let file: String
+  /// The catalog copied (`LogState.identity`): a copy of another catalog under the same name
+  /// (dropped and made again) is not this one's. The version the copy reflects it records
+  /// itself (`StoredCatalog.upstreamVersion`).
+  private let identity: Locked<String>
   /// Wakes the follower, the one task that reads the log; several wakes before it runs count
   /// as one. Changes are applied in the copy's order of edits (`StoredCatalog.followUpstream`),
   /// in version order whoever brings them: the follower or the node's own edit.
@@ -42,20 +45,15 @@ public final class PostgresNode: SearchCatalog {
   /// Why the last attempt to read the log failed; nil once it succeeds.
   private let lastFailure = Locked<String?>(nil)
 
-  private struct Following {
-    var local: StoredCatalog
-    /// The copy's file name in the cache folder (a new copy gets a new name, so that searches
-    /// still reading the old one finish on it).
-    var file: String
-    /// The catalog copied (`LogState.identity`): a copy of another catalog under the same name
-    /// (dropped and made again) is not this one's. The version the copy reflects it records
-    /// itself (`StoredCatalog.upstreamVersion`).
-    var identity: String
-  }
-
   /// What opening said: loaded whole, or from the local copy with N changes since.
   public var openNotice: String? { notice.withLock { $0 } }
   private let notice = Locked<String?>(nil)
+
+  /// The name it is served under.
+  public var name: String { served.name }
+
+  /// The version of the catalog the copy reflects.
+  public var version: Int64 { served.upstreamVersion ?? 0 }
 
   /// Opens the catalog at `address` for serving: from the local copy in `cacheFolder` when it
   /// has one, reading the changes since, else loaded whole (and the copy written). `follows`:
@@ -67,7 +65,7 @@ public final class PostgresNode: SearchCatalog {
     recentSearches: Int = 64, follows: Bool = true, retention: PostgresCatalog.Retention = .init()
   ) async throws(PostgresError) -> PostgresNode {
     let catalog = try await PostgresCatalog.open(address, retention: retention)
-    do {
+    do throws(PostgresError) {
       let copy: LocalCopy
       do throws(PostgresError) {
         copy = try LocalCopy(folder: cacheFolder, address: address)
@@ -78,31 +76,40 @@ public final class PostgresNode: SearchCatalog {
         copy = try LocalCopy.temporary(for: address)
       }
       let started = ContinuousClock.now
+      let served: StoredCatalog
+      let file: String
+      let identity: String
       var notice: String
-      var following: Following
-      if let found = copy.latestCopy(),
-        let local = try? StoredCatalog(
-          name: address.catalog, store: found.store, typoTolerance: typoTolerance,
+      let open = { (store: CatalogStore) throws(StoreError) -> StoredCatalog in
+        try StoredCatalog(
+          name: name ?? address.catalog, store: store, typoTolerance: typoTolerance,
           recentSearches: recentSearches, warmsUp: follows)
-      {
-        following = Following(local: local, file: found.file, identity: found.source.identity)
+      }
+      if let found = copy.latestCopy(), let local = try? open(found.store) {
+        (served, file, identity) = (local, found.file, found.source.identity)
         notice = "opened the local copy at version \(found.source.version)"
       } else {
-        following = try await load(
-          catalog, into: copy, typoTolerance: typoTolerance, recentSearches: recentSearches,
-          warmsUp: follows)
-        notice = "loaded \(following.local.count()) items from PostgreSQL"
+        file = copy.newFileName()
+        let read = try await load(catalog, into: copy.url(of: file))
+        do throws(StoreError) {
+          served = try open(try CatalogStore.open(at: copy.url(of: file), concurrentReads: true))
+        } catch {
+          throw PostgresError.unsuitable(
+            address.description, reason: "its local copy could not be opened: \(error)")
+        }
+        identity = read.identity
+        notice = "loaded \(served.count()) items from PostgreSQL"
       }
-      copy.removeCopies(except: following.file)
+      copy.removeCopies(except: file)
       let node = PostgresNode(
-        name: name ?? address.catalog, catalog: catalog, copy: copy, following: following,
-        typoTolerance: typoTolerance, recentSearches: recentSearches)
+        served: served, catalog: catalog, copy: copy, file: file, identity: identity)
+      served.follow(node)
       let before = node.counters.withLock { $0 }
       try await node.catchUp()
       let after = node.counters.withLock { $0 }
       if after.loads > before.loads {
         notice =
-          "loaded \(node.count()) items from PostgreSQL (the local copy was of another state)"
+          "loaded \(node.served.count()) items from PostgreSQL (the local copy was of another state)"
       } else if after.applied > before.applied {
         notice += " and applied \(after.applied - before.applied) changes since"
       }
@@ -126,15 +133,14 @@ public final class PostgresNode: SearchCatalog {
   }
 
   private init(
-    name: String, catalog: PostgresCatalog, copy: LocalCopy, following: Following,
-    typoTolerance: TypoTolerance, recentSearches: Int
+    served: StoredCatalog, catalog: PostgresCatalog, copy: LocalCopy, file: String,
+    identity: String
   ) {
-    self.name = name
+    self.served = served
     self.catalog = catalog
     self.copy = copy
-    self.typoTolerance = typoTolerance
-    self.recentSearches = recentSearches
-    state = Locked(following)
+    self.file = file
+    self.identity = Locked(identity)
     var continuation: AsyncStream<Void>.Continuation!
     wakes = AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation = $0 }
     wake = continuation
@@ -142,27 +148,21 @@ public final class PostgresNode: SearchCatalog {
 
   private let wakes: AsyncStream<Void>
 
-  /// Loads the catalog whole into a new local copy, its items at the catalog's positions and
-  /// the version it reflects recorded in it.
+  /// Loads the catalog whole into a new copy at `url`, its items at the catalog's positions
+  /// and the version it reflects recorded in it; what it copied.
   private static func load(
-    _ catalog: PostgresCatalog, into copy: LocalCopy, typoTolerance: TypoTolerance,
-    recentSearches: Int, warmsUp: Bool
-  ) async throws(PostgresError) -> Following {
+    _ catalog: PostgresCatalog, into url: URL
+  ) async throws(PostgresError) -> (identity: String, version: Int64, schema: CatalogSchema) {
     let read = try await catalog.snapshotPage(after: nil, limit: nil)
-    let file = copy.newFileName()
-    let description = catalog.address.description
     do {
       try CatalogStore.createCopy(
-        at: copy.url(of: file), schema: read.schema, items: read.items,
+        at: url, schema: read.schema, items: read.items,
         source: source(of: catalog, identity: read.state.identity, version: read.state.version))
-      let local = try StoredCatalog(
-        name: catalog.address.catalog,
-        store: CatalogStore.open(at: copy.url(of: file), concurrentReads: true),
-        typoTolerance: typoTolerance, recentSearches: recentSearches, warmsUp: warmsUp)
-      return Following(local: local, file: file, identity: read.state.identity)
     } catch {
-      throw .unsuitable(description, reason: "its local copy could not be written: \(error)")
+      throw .unsuitable(
+        catalog.address.description, reason: "its local copy could not be written: \(error)")
     }
+    return (read.state.identity, read.state.version, read.schema)
   }
 
   /// What a copy of `catalog` records of it at `version`: its address without the password
@@ -242,8 +242,8 @@ public final class PostgresNode: SearchCatalog {
   private func catchUp() async throws(PostgresError) {
     do throws(PostgresError) {
       while true {
-        let (local, identity) = state.withLock { ($0.local, $0.identity) }
-        let version = local.upstreamVersion ?? 0
+        let identity = self.identity.withLock { $0 }
+        let version = self.version
         // Bounded: a database that stops answering mid-read must not stop the follower.
         let catalog = self.catalog
         let (logState, logged) = try await Self.answered(within: Self.readPatience) {
@@ -266,7 +266,7 @@ public final class PostgresNode: SearchCatalog {
           do {
             // The changes and the version they reach, in one transaction of the copy (what
             // the node's own edit applied meanwhile passed over).
-            let moved = try await local.followUpstream(
+            let moved = try await served.followUpstream(
               changes, after: version,
               source: Self.source(of: catalog, identity: identity, version: reached))
             counters.withLock { $0.applied += Int(moved ?? 0) }
@@ -284,24 +284,22 @@ public final class PostgresNode: SearchCatalog {
     }
   }
 
-  /// Loads the catalog whole into a new copy and searches it from now on; the old copy is closed
-  /// and removed a little later, when the searches reading it are done.
+  /// Loads the catalog whole into a new file, and makes the copy that whole
+  /// (`StoredCatalog.replaceWhole`): searches read the copy as it was until then.
   private func reload() async throws(PostgresError) {
-    let following = try await Self.load(
-      catalog, into: copy, typoTolerance: typoTolerance, recentSearches: recentSearches,
-      warmsUp: true)
-    let old = state.withLock { state in
-      defer { state = following }
-      return state.local
-    }
+    let loaded = copy.url(of: copy.newFileName())
+    defer { copy.removeCopies(except: file) }
+    let read = try await Self.load(catalog, into: loaded)
     counters.withLock { $0.loads += 1 }
-    let copy = self.copy
-    let kept = following.file
-    Task.detached {
-      try? await Task.sleep(for: .seconds(10))
-      old.close()
-      copy.removeCopies(except: kept)
+    do {
+      try await served.replaceWhole(
+        with: loaded, schema: read.schema,
+        source: Self.source(of: catalog, identity: read.identity, version: read.version))
+    } catch {
+      throw .unsuitable(
+        catalog.address.description, reason: "its local copy could not be replaced: \(error)")
     }
+    identity.withLock { $0 = read.identity }
   }
 
   /// Shows the node's own item edit: the change as it was saved is the log's entry at its
@@ -309,9 +307,9 @@ public final class PostgresNode: SearchCatalog {
   /// version just before; otherwise (another writer's change came between, or the copy was
   /// loaded anew meanwhile) the follower reads the log up to it.
   private func showOwn(_ change: CatalogChange) async {
-    let (local, identity) = state.withLock { ($0.local, $0.identity) }
-    let source = Self.source(of: catalog, identity: identity, version: change.version)
-    if let moved = try? await local.followUpstream(
+    let source = Self.source(
+      of: catalog, identity: identity.withLock { $0 }, version: change.version)
+    if let moved = try? await served.followUpstream(
       [change], after: change.version - 1, source: source)
     {
       counters.withLock { $0.applied += Int(moved) }
@@ -341,7 +339,8 @@ public final class PostgresNode: SearchCatalog {
     // The listener gives its connection back before the connections close — unless the
     // database stopped answering (frozen): a server told to stop does not wait for it.
     await Self.waitAtMost(.seconds(2)) { for task in tasks { await task.value } }
-    state.withLock { $0.local }.close()
+    served.follow(nil)
+    served.close()
     await catalog.close()
     copy.release()
   }
@@ -394,30 +393,14 @@ public final class PostgresNode: SearchCatalog {
     }
   }
 
-  // MARK: - SearchCatalog
+  // MARK: - CatalogUpstream
 
-  private var local: StoredCatalog { state.withLock { $0.local } }
+  /// The local copy's file (a .sqlite catalog).
+  public var localCopyURL: URL { copy.url(of: file) }
 
-  /// The local copy's file (a .sqlite catalog), as the node reflects it now.
-  public var localCopyURL: URL { copy.url(of: state.withLock { $0.file }) }
-
-  public var schema: CatalogSchema { local.schema }
-
-  public var version: Int64 { local.upstreamVersion ?? 0 }
-
-  public func count() -> Int { local.count() }
-
-  public func search(
-    _ request: SearchRequest, page: PageRequest
-  ) async throws(CatalogFailure) -> SearchPage {
-    try await local.search(request, page: page)
-  }
-
-  public func item(_ id: ItemID) async throws(CatalogFailure) -> Item? {
-    try await local.item(id)
-  }
-
-  public func reach(_ version: Int64, within timeout: Duration) async throws(CatalogFailure) {
+  package func reach(
+    _ version: Int64, within timeout: Duration, in copy: StoredCatalog
+  ) async throws(CatalogFailure) {
     guard await caughtUp(to: version, within: timeout) else {
       let reason = lastFailure.withLock { $0 }.map { ": \($0)" } ?? ""
       throw .unavailable(
@@ -428,7 +411,9 @@ public final class PostgresNode: SearchCatalog {
   /// How long an edit waits for the node to show it before it is answered anyway (it is saved).
   static let editShownWithin = Duration.seconds(5)
 
-  public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit {
+  package func commit(
+    _ edit: CatalogEdit, showingIn copy: StoredCatalog
+  ) async throws(CatalogFailure) -> CatalogCommit {
     let catalog = self.catalog
     ownEdits.withLock { $0.onTheirWay += 1 }
     let saved: PostgresCatalog.SavedEdit?
@@ -448,8 +433,11 @@ public final class PostgresNode: SearchCatalog {
       }
       throw .notFound("no item \"\(edit.id?.rawValue.prefix(100) ?? "")\" in catalog \(name)")
     }
-    await showOwn(saved.change)
-    ownEditShown()
+    // Saved: answered within the bound even while the copy is busy (made whole again).
+    await Self.waitAtMost(Self.editShownWithin) {
+      await self.showOwn(saved.change)
+      self.ownEditShown()
+    }
     return saved.commit
   }
 
@@ -463,8 +451,9 @@ public final class PostgresNode: SearchCatalog {
     if heard > version { wake.yield() }
   }
 
-  @discardableResult
-  public func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64 {
+  package func replaceSynonyms(
+    _ synonyms: Synonyms, showingIn copy: StoredCatalog
+  ) async throws(CatalogFailure) -> Int64 {
     let catalog = self.catalog
     let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
       try await catalog.saveSynonyms(synonyms)
@@ -473,8 +462,9 @@ public final class PostgresNode: SearchCatalog {
     return version
   }
 
-  @discardableResult
-  public func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64 {
+  package func replacePins(
+    _ pins: Pins, showingIn copy: StoredCatalog
+  ) async throws(CatalogFailure) -> Int64 {
     let catalog = self.catalog
     let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
       try await catalog.savePins(pins)
@@ -486,8 +476,8 @@ public final class PostgresNode: SearchCatalog {
   /// The changes after `version`, read from the database's log (one entry a version): a put
   /// with the item as it is now (nothing when it is gone since, as its delete comes later), a
   /// delete, the synonyms as they are now. An import (an `r` entry) starts a copy over.
-  public func changes(
-    since version: Int64, limit: Int, visible: FeedVisibility?
+  package func changes(
+    since version: Int64, limit: Int, visible: FeedVisibility?, in copy: StoredCatalog
   ) async throws(CatalogFailure) -> ChangeFeedAnswer {
     let catalog = self.catalog
     let name = self.name
@@ -547,8 +537,8 @@ public final class PostgresNode: SearchCatalog {
   }
 
   /// A page of the catalog in catalog order, read from the database in one snapshot.
-  public func snapshot(
-    after position: Int64?, limit: Int, visible: FeedVisibility?
+  package func snapshot(
+    after position: Int64?, limit: Int, visible: FeedVisibility?, in copy: StoredCatalog
   ) async throws(CatalogFailure) -> CatalogSnapshotPage {
     let catalog = self.catalog
     let read = try await Self.answering { () async throws(PostgresError) in
@@ -570,7 +560,7 @@ public final class PostgresNode: SearchCatalog {
   ) async throws(CatalogFailure) -> Pins {
     guard let visible, !pins.isEmpty else { return pins }
     var items: [ItemID: Item] = [:]
-    for id in Set(pins.entries.map(\.id)) { items[id] = try await local.item(id) }
+    for id in Set(pins.entries.map(\.id)) { items[id] = try await served.item(id) }
     return pins.visible(to: visible) { items[$0] }
   }
 

@@ -35,7 +35,10 @@ public final class StoredCatalog: SearchCatalog {
   /// The catalog this file copies and the version of it the file reflects (a PostgreSQL
   /// node's copy: `SyncSource`), as recorded in the transaction of the changes that reached it;
   /// nil for a catalog that copies none. Written by `followUpstream` alone, on `editQueue`.
-  private let upstream: Locked<SyncSource?>
+  private let copied: Locked<SyncSource?>
+  /// Where writes go when the file is a copy of a catalog kept elsewhere (`follow(_:)`); nil
+  /// when the file is the catalog.
+  private let upstreamLink = Locked<(any CatalogUpstream)?>(nil)
 
   /// Reads the file's change log now and then (`followsFile`); nil when it does not.
   private let fileFollower = Locked<Task<Void, Never>?>(nil)
@@ -82,7 +85,7 @@ public final class StoredCatalog: SearchCatalog {
     self.store = store
     let (collection, report) = try store.openCollection(typoTolerance: typoTolerance)
     openNotice = report.notice
-    upstream = Locked(try store.syncSource())
+    copied = Locked(try store.syncSource())
     if warmsUp { collection.index.prepareForSearchingInBackground() }
     current = Locked(
       State(
@@ -145,21 +148,41 @@ public final class StoredCatalog: SearchCatalog {
 
   /// The items' generation the collection searched now shows: every change to the items moves
   /// it, in the change's transaction.
-  public var version: Int64 { current.withLock { $0.generation } }
+  /// A copy's version is its upstream's (`upstreamVersion`).
+  public var version: Int64 {
+    if upstream != nil, let version = upstreamVersion { return version }
+    return current.withLock { $0.generation }
+  }
+
+  /// The items' generation the collection searched now shows (the file's own version).
+  private var generation: Int64 { current.withLock { $0.generation } }
 
   /// Writes `edit` to the file, then makes it what the next search sees; returns the item's id
   /// (for an add without one, the id the catalog gave it) and the items' generation with it.
   /// Searches go on meanwhile, on the collection before it. The write runs on `editQueue`.
+  /// A copy's edit is saved upstream, which shows it here before answering.
   public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit {
-    try await onEditQueue { () throws(CatalogFailure) in
+    if let upstream { return try await upstream.commit(edit, showingIn: self) }
+    return try await onEditQueue { () throws(CatalogFailure) in
       let id = try self.commitNow(edit)
-      return CatalogCommit(id: id, version: self.version)
+      return CatalogCommit(id: id, version: self.generation)
     }
   }
 
-  /// The version of the catalog this file copies that it reflects (`upstream`); nil for a
+  /// The version of the catalog this file copies that it reflects (`copied`); nil for a
   /// catalog that copies none.
-  package var upstreamVersion: Int64? { upstream.withLock { $0?.version } }
+  package var upstreamVersion: Int64? { copied.withLock { $0?.version } }
+
+  /// Makes this the served copy of `upstream` (nil: none again): writes, the change feed and
+  /// the versions answered are the upstream's from now on; searches and items stay this
+  /// file's.
+  package func follow(_ upstream: (any CatalogUpstream)?) {
+    upstreamLink.withLock { $0 = upstream }
+  }
+
+  private var upstream: (any CatalogUpstream)? { upstreamLink.withLock { $0 } }
+
+  public var answersFromRemoteStore: Bool { upstream != nil }
 
   /// Writes what the catalog this one copies changed (a PostgreSQL node's upstream) to the
   /// file, with the upstream's version, in one transaction (`CatalogStore.applySynced`), then
@@ -177,7 +200,7 @@ public final class StoredCatalog: SearchCatalog {
     _ changes: [CatalogChange], after start: Int64? = nil, source: SyncSource
   ) async throws(CatalogFailure) -> Int64? {
     try await onEditQueue { () throws(CatalogFailure) -> Int64? in
-      let held = self.upstream.withLock { $0?.identity == source.identity ? $0?.version : nil }
+      let held = self.copied.withLock { $0?.identity == source.identity ? $0?.version : nil }
       if let start, start > held ?? .min { return nil }
       if let held, source.version <= held { return 0 }
       let fresh = held.map { held in changes.filter { $0.version > held } } ?? changes
@@ -187,11 +210,32 @@ public final class StoredCatalog: SearchCatalog {
       } catch {
         throw .unavailable("the copy could not be written: \(error)")
       }
-      self.upstream.withLock { $0 = source }
       if let generation = try? self.store.itemsGeneration() {
         self.applyFollowed(report.changes, reaching: generation)
       }
+      // Only now: a reader that waits for the version (`after=`) finds it searched.
+      self.copied.withLock { $0 = source }
       return source.version - (held ?? start ?? source.version - Int64(fresh.count))
+    }
+  }
+
+  /// Makes the file a copy of the catalog file at `other` whole — its items, schema and
+  /// rules — reflecting `source` (`CatalogStore.replaceContents`), and searches it from now on:
+  /// what a copy does when the upstream's log cannot explain the way from where it is (it was
+  /// imported again, or the copy fell behind the log it keeps). Searches go on meanwhile, on
+  /// the collection before it.
+  package func replaceWhole(
+    with other: URL, schema: CatalogSchema, source: SyncSource
+  ) async throws(CatalogFailure) {
+    try await onEditQueue { () throws(CatalogFailure) in
+      do {
+        _ = try self.store.replaceContents(with: other, schema: schema, source: source)
+      } catch {
+        throw .unavailable("the copy could not be written: \(error)")
+      }
+      try self.reopen()
+      // Only now: a reader that waits for the version finds it searched.
+      self.copied.withLock { $0 = source }
     }
   }
 
@@ -260,9 +304,10 @@ public final class StoredCatalog: SearchCatalog {
   /// catalog hear of them.
   @discardableResult
   public func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64 {
-    try await onEditQueue { () throws(CatalogFailure) in
+    if let upstream { return try await upstream.replaceSynonyms(synonyms, showingIn: self) }
+    return try await onEditQueue { () throws(CatalogFailure) in
       try self.replaceSynonymsNow(synonyms)
-      return self.version
+      return self.generation
     }
   }
 
@@ -273,8 +318,10 @@ public final class StoredCatalog: SearchCatalog {
       in: { $0.synonyms = synonyms })
   }
 
-  /// The searches recorded in the file.
+  /// The searches recorded in the file. A node's copy keeps none: the server holds them while
+  /// it serves it (they are the catalog's, not one node's).
   public func searchHistory() async throws(CatalogFailure) -> SearchHistory {
+    guard upstream == nil else { return SearchHistory() }
     do {
       return try store.loadSearchHistory()
     } catch {
@@ -285,7 +332,7 @@ public final class StoredCatalog: SearchCatalog {
   /// Writes what changed of the searches recorded in the file, after the edits before (on
   /// `editQueue`).
   public func saveSearchChanges(_ changes: SearchHistory.Changes) async throws(CatalogFailure) {
-    guard !changes.isEmpty else { return }
+    guard !changes.isEmpty, upstream == nil else { return }
     try await onEditQueue { () throws(CatalogFailure) in
       do {
         try self.store.saveSearchChanges(changes)
@@ -299,9 +346,10 @@ public final class StoredCatalog: SearchCatalog {
   /// `replaceSynonyms(_:)` does synonyms.
   @discardableResult
   public func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64 {
-    try await onEditQueue { () throws(CatalogFailure) in
+    if let upstream { return try await upstream.replacePins(pins, showingIn: self) }
+    return try await onEditQueue { () throws(CatalogFailure) in
       try self.replacePinsNow(pins)
-      return self.version
+      return self.generation
     }
   }
 
@@ -348,12 +396,26 @@ public final class StoredCatalog: SearchCatalog {
     return followsFile && written != before + 1 ? nil : written
   }
 
-  /// The changes after `version` from the file's log (`CatalogStore.changes`).
+  /// Returns once answers show `version`: a copy reads its upstream's log meanwhile; a file
+  /// that is the catalog is there already, or `version` is not one of its.
+  public func reach(_ version: Int64, within timeout: Duration) async throws(CatalogFailure) {
+    if let upstream { return try await upstream.reach(version, within: timeout, in: self) }
+    let now = generation
+    guard version > now else { return }
+    throw .unavailable(
+      "after: catalog \(name) is at version \(now); version \(version) is not one of its")
+  }
+
+  /// The changes after `version` from the file's log (`CatalogStore.changes`), or a copy's
+  /// upstream's.
   public func changes(
     since version: Int64, limit: Int, visible: FeedVisibility?
   ) async throws(CatalogFailure) -> ChangeFeedAnswer {
+    if let upstream {
+      return try await upstream.changes(since: version, limit: limit, visible: visible, in: self)
+    }
     // On the search threads, as a search's reads are: never on Swift's shared pool.
-    try await SearchWorkers.shared.run { () throws(CatalogFailure) in
+    return try await SearchWorkers.shared.run { () throws(CatalogFailure) in
       do {
         return try self.store.changes(
           since: version, limit: limit, catalog: self.name, visible: visible)
@@ -363,11 +425,16 @@ public final class StoredCatalog: SearchCatalog {
     }
   }
 
-  /// A page of the file's items in catalog order (`CatalogStore.snapshot`).
+  /// A page of the file's items in catalog order (`CatalogStore.snapshot`), or a copy's
+  /// upstream's.
   public func snapshot(
     after position: Int64?, limit: Int, visible: FeedVisibility?
   ) async throws(CatalogFailure) -> CatalogSnapshotPage {
-    try await SearchWorkers.shared.run { () throws(CatalogFailure) in
+    if let upstream {
+      return try await upstream.snapshot(
+        after: position, limit: limit, visible: visible, in: self)
+    }
+    return try await SearchWorkers.shared.run { () throws(CatalogFailure) in
       do {
         return try self.store.snapshot(
           after: position, limit: limit, catalog: self.name, visible: visible)

@@ -84,7 +84,7 @@ extension OpenedCatalog {
       }
     // A command that searches once prints what a .sqlite file's would: nothing of the copy.
     let notice: String? = if case .serve = use { node.openNotice } else { nil }
-    return OpenedCatalog(catalog: node, notice: notice, close: { await node.close() })
+    return OpenedCatalog(catalog: node.served, notice: notice, close: { await node.close() })
   }
 }
 
