@@ -398,9 +398,7 @@ public final class PostgresNode: CatalogUpstream {
   /// The local copy's file (a .sqlite catalog).
   public var localCopyURL: URL { copy.url(of: file) }
 
-  package func reach(
-    _ version: Int64, within timeout: Duration, in copy: StoredCatalog
-  ) async throws(CatalogFailure) {
+  package func reach(_ version: Int64, within timeout: Duration) async throws(CatalogFailure) {
     guard await caughtUp(to: version, within: timeout) else {
       let reason = lastFailure.withLock { $0 }.map { ": \($0)" } ?? ""
       throw .unavailable(
@@ -411,9 +409,7 @@ public final class PostgresNode: CatalogUpstream {
   /// How long an edit waits for the node to show it before it is answered anyway (it is saved).
   static let editShownWithin = Duration.seconds(5)
 
-  package func commit(
-    _ edit: CatalogEdit, showingIn copy: StoredCatalog
-  ) async throws(CatalogFailure) -> CatalogCommit {
+  package func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit {
     let catalog = self.catalog
     ownEdits.withLock { $0.onTheirWay += 1 }
     let saved: PostgresCatalog.SavedEdit?
@@ -451,9 +447,7 @@ public final class PostgresNode: CatalogUpstream {
     if heard > version { wake.yield() }
   }
 
-  package func replaceSynonyms(
-    _ synonyms: Synonyms, showingIn copy: StoredCatalog
-  ) async throws(CatalogFailure) -> Int64 {
+  package func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64 {
     let catalog = self.catalog
     let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
       try await catalog.saveSynonyms(synonyms)
@@ -462,9 +456,7 @@ public final class PostgresNode: CatalogUpstream {
     return version
   }
 
-  package func replacePins(
-    _ pins: Pins, showingIn copy: StoredCatalog
-  ) async throws(CatalogFailure) -> Int64 {
+  package func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64 {
     let catalog = self.catalog
     let version = try await Self.answering(unsaved: true) { () async throws(PostgresError) in
       try await catalog.savePins(pins)
@@ -477,7 +469,7 @@ public final class PostgresNode: CatalogUpstream {
   /// with the item as it is now (nothing when it is gone since, as its delete comes later), a
   /// delete, the synonyms as they are now. An import (an `r` entry) starts a copy over.
   package func changes(
-    since version: Int64, limit: Int, visible: FeedVisibility?, in copy: StoredCatalog
+    since version: Int64, limit: Int, visible: FeedVisibility?
   ) async throws(CatalogFailure) -> ChangeFeedAnswer {
     let catalog = self.catalog
     let name = self.name
@@ -538,7 +530,7 @@ public final class PostgresNode: CatalogUpstream {
 
   /// A page of the catalog in catalog order, read from the database in one snapshot.
   package func snapshot(
-    after position: Int64?, limit: Int, visible: FeedVisibility?, in copy: StoredCatalog
+    after position: Int64?, limit: Int, visible: FeedVisibility?
   ) async throws(CatalogFailure) -> CatalogSnapshotPage {
     let catalog = self.catalog
     let read = try await Self.answering { () async throws(PostgresError) in

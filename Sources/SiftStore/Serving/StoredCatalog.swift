@@ -162,7 +162,7 @@ public final class StoredCatalog: SearchCatalog {
   /// Searches go on meanwhile, on the collection before it. The write runs on `editQueue`.
   /// A copy's edit is saved upstream, which shows it here before answering.
   public func commit(_ edit: CatalogEdit) async throws(CatalogFailure) -> CatalogCommit {
-    if let upstream { return try await upstream.commit(edit, showingIn: self) }
+    if let upstream { return try await upstream.commit(edit) }
     return try await onEditQueue { () throws(CatalogFailure) in
       let id = try self.commitNow(edit)
       return CatalogCommit(id: id, version: self.generation)
@@ -304,7 +304,7 @@ public final class StoredCatalog: SearchCatalog {
   /// catalog hear of them.
   @discardableResult
   public func replaceSynonyms(_ synonyms: Synonyms) async throws(CatalogFailure) -> Int64 {
-    if let upstream { return try await upstream.replaceSynonyms(synonyms, showingIn: self) }
+    if let upstream { return try await upstream.replaceSynonyms(synonyms) }
     return try await onEditQueue { () throws(CatalogFailure) in
       try self.replaceSynonymsNow(synonyms)
       return self.generation
@@ -346,7 +346,7 @@ public final class StoredCatalog: SearchCatalog {
   /// `replaceSynonyms(_:)` does synonyms.
   @discardableResult
   public func replacePins(_ pins: Pins) async throws(CatalogFailure) -> Int64 {
-    if let upstream { return try await upstream.replacePins(pins, showingIn: self) }
+    if let upstream { return try await upstream.replacePins(pins) }
     return try await onEditQueue { () throws(CatalogFailure) in
       try self.replacePinsNow(pins)
       return self.generation
@@ -399,7 +399,7 @@ public final class StoredCatalog: SearchCatalog {
   /// Returns once answers show `version`: a copy reads its upstream's log meanwhile; a file
   /// that is the catalog is there already, or `version` is not one of its.
   public func reach(_ version: Int64, within timeout: Duration) async throws(CatalogFailure) {
-    if let upstream { return try await upstream.reach(version, within: timeout, in: self) }
+    if let upstream { return try await upstream.reach(version, within: timeout) }
     let now = generation
     guard version > now else { return }
     throw .unavailable(
@@ -412,7 +412,7 @@ public final class StoredCatalog: SearchCatalog {
     since version: Int64, limit: Int, visible: FeedVisibility?
   ) async throws(CatalogFailure) -> ChangeFeedAnswer {
     if let upstream {
-      return try await upstream.changes(since: version, limit: limit, visible: visible, in: self)
+      return try await upstream.changes(since: version, limit: limit, visible: visible)
     }
     // On the search threads, as a search's reads are: never on Swift's shared pool.
     return try await SearchWorkers.shared.run { () throws(CatalogFailure) in
@@ -431,8 +431,7 @@ public final class StoredCatalog: SearchCatalog {
     after position: Int64?, limit: Int, visible: FeedVisibility?
   ) async throws(CatalogFailure) -> CatalogSnapshotPage {
     if let upstream {
-      return try await upstream.snapshot(
-        after: position, limit: limit, visible: visible, in: self)
+      return try await upstream.snapshot(after: position, limit: limit, visible: visible)
     }
     return try await SearchWorkers.shared.run { () throws(CatalogFailure) in
       do {
