@@ -34,7 +34,8 @@ public final class StoredCatalog: SearchCatalog {
 
   /// The catalog this file copies and the version of it the file reflects (a PostgreSQL
   /// node's copy: `SyncSource`), as recorded in the transaction of the changes that reached it;
-  /// nil for a catalog that copies none. Written by `followUpstream` alone, on `editQueue`.
+  /// nil for a catalog that copies none. Written on `editQueue` alone (`followUpstream`,
+  /// `replaceWhole`), once the changes are searched.
   private let copied: Locked<SyncSource?>
   /// Where writes go when the file is a copy of a catalog kept elsewhere (`follow(_:)`); nil
   /// when the file is the catalog.
@@ -147,8 +148,8 @@ public final class StoredCatalog: SearchCatalog {
   var collection: FilteredCollection { current.withLock { $0.collection } }
 
   /// The items' generation the collection searched now shows: every change to the items moves
-  /// it, in the change's transaction.
-  /// A copy's version is its upstream's (`upstreamVersion`).
+  /// it, in the change's transaction. A copy served for its upstream answers the upstream's
+  /// version instead (`upstreamVersion`).
   public var version: Int64 {
     if upstream != nil, let version = upstreamVersion { return version }
     return current.withLock { $0.generation }
