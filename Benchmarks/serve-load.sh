@@ -28,7 +28,8 @@ done
 # query files typed (by default Benchmarks/queries/cities.txt and cities-misspelt.txt).
 # AUTH: what every search carries — none, key (a search key of its own), tenant (a tenant token
 # of that key with the filter TENANT_FILTER, by default one every city passes) or admin (the
-# token file's token): what keys cost per request. ONLY=searches runs the first run alone;
+# token file's token): what keys cost per request. ONLY=searches runs the first run alone,
+# ONLY=editing the second (searches while a client edits);
 # SERVE_OPTIONS more options for sift serve (SERVE_OPTIONS='--request-timeout 0').
 # POSTGRES=postgresql://…?catalog=cities serves that catalog instead of the file: a node with its
 # local copy in the run's folder (Benchmarks/nodes-load.sh sets it up beside a .sqlite run).
@@ -178,7 +179,7 @@ run() {
     | grep '^RESULT' | sed "s/^RESULT/$1/"
 }
 
-run "searches only:        "
+[ "${ONLY:-}" = editing ] || run "searches only:        "
 [ "${ONLY:-}" = searches ] && { stop_server; exit 0; }
 : >"$work/edits"
 editor &
@@ -196,6 +197,7 @@ sort -n -k2 "$work/edits" | awk '
 left=$(curl -s "$base/catalogs/cities/search?q=%22loadtown%22&limit=0&typos=off" | jq .matched)
 echo "items named Loadtown left after the editor: $left"
 stop_server
+[ "${ONLY:-}" = editing ] && exit 0
 
 # Every search from scratch: nothing remembered to refine from or to repeat.
 rm -f "$work/stop"

@@ -216,7 +216,10 @@ public final class StoredCatalog: SearchCatalog {
       }
       // Only now: a reader that waits for the version (`after=`) finds it searched.
       self.copied.withLock { $0 = source }
-      return source.version - (held ?? start ?? source.version - Int64(fresh.count))
+      // Moved from the version held, else from the batch's start, else (a first batch
+      // without a start) by one version a change.
+      let movedFrom = held ?? start ?? source.version - Int64(fresh.count)
+      return source.version - movedFrom
     }
   }
 
