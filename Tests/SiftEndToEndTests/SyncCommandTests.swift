@@ -174,6 +174,7 @@ struct SyncCommandTests {
           ? #"^copied [0-9,]+ items?; now at version [0-9,]+$"#
           : #"^(\d+ added, \d+ changed, \d+ deleted(, synonyms changed)?|synonyms changed|up to date); now at version [0-9,]+$"#
         #expect(line.range(of: pattern, options: .regularExpression) != nil, "\(line)")
+        try Self.expectIndexReady(sift, copy.file, "round \(round), \(copy.name)")
         for _ in 0..<25 {
           let words = Self.query(&random)
           let expected = try Self.served(server, words, token: copy.bearer)
@@ -194,10 +195,19 @@ struct SyncCommandTests {
       widened.stdout.hasPrefix(
         "copied whole again (the token sees other rows than the copy holds (filter seller:2, now all)): "
       ), "\(widened.stdout)")
+    try Self.expectIndexReady(sift, copies[1].file, "copied whole again")
     #expect(
       try Self.local(sift, copies[1].file, []).count == Self.served(server, [], token: key).count)
     print(
       "SyncCommandTests: \(compared) queries answered alike after \(serial) edits (seed \(seed))")
+  }
+
+  /// A copy a sync left opens with its index as saved (the sync built it), or as saved and
+  /// brought up to date from the copy's log, never built again from its items.
+  static func expectIndexReady(_ sift: SiftProcess, _ copy: String, _ context: String) throws {
+    let run = try sift.run(["search", "--catalog", copy, "--limit", "1", "rose"])
+    #expect(run.status == 0, "\(context): \(run.stderr)")
+    #expect(!run.stderr.contains("index was rebuilt"), "\(context): \(run.stderr)")
   }
 
   /// What `sift search` shows of the whole copy, and the version its sync recorded.

@@ -131,6 +131,8 @@ struct NodeTests {
     let address = try await Self.catalog("nodes_restart", on: cluster, document: document)
     let first = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
     #expect(first.openNotice?.contains("loaded \(document.items.count) items") == true)
+    // The load indexed the items as it wrote them: the copy opened its index from the file.
+    #expect(first.served.openNotice == nil, "\(first.served.openNotice ?? "")")
     await first.close()
     let writer = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
     for index in 0..<5 {
@@ -165,6 +167,9 @@ struct NodeTests {
     try await writer.served.reach(before + 1, within: .seconds(10))
     #expect(again.served.count() == document.items.count)
     #expect(again.counters.withLock { $0.loads } == 1)
+    // The copy made whole again has the load's index saved beside it, current.
+    let reloaded = try CatalogStore.open(at: again.localCopyURL).openCollection()
+    #expect(reloaded.report.indexSource == .archive, "\(reloaded.report.notice ?? "")")
     #expect(
       try await Self.pages(again.served, Self.queries) == Self.pages(writer.served, Self.queries))
     await again.close()

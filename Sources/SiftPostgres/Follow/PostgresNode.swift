@@ -92,7 +92,10 @@ public final class PostgresNode: CatalogUpstream {
         file = copy.newFileName()
         let read = try await load(catalog, into: copy.url(of: file))
         do throws(StoreError) {
-          served = try open(try CatalogStore.open(at: copy.url(of: file), concurrentReads: true))
+          let store = try CatalogStore.open(at: copy.url(of: file), concurrentReads: true)
+          // Its index, built while the items were written: the open reads it back.
+          _ = try? store.saveIndex(read.index, builtAtGeneration: read.generation, isLastUse: true)
+          served = try open(store)
         } catch {
           throw PostgresError.unsuitable(
             address.description, reason: "its local copy could not be opened: \(error)")
@@ -148,21 +151,33 @@ public final class PostgresNode: CatalogUpstream {
 
   private let wakes: AsyncStream<Void>
 
+  /// What `load` copied: the catalog's identity, version and schema, and the index of its
+  /// items with the copy's generation (not saved yet: the caller saves it where it serves).
+  private struct Loaded {
+    let identity: String
+    let version: Int64
+    let schema: CatalogSchema
+    let index: SearchIndex<ItemID>
+    let generation: Int64
+  }
+
   /// Loads the catalog whole into a new copy at `url`, its items at the catalog's positions
-  /// and the version it reflects recorded in it; what it copied.
+  /// and the version it reflects recorded in it, indexing them as they are written.
   private static func load(
     _ catalog: PostgresCatalog, into url: URL
-  ) async throws(PostgresError) -> (identity: String, version: Int64, schema: CatalogSchema) {
+  ) async throws(PostgresError) -> Loaded {
     let read = try await catalog.snapshotPage(after: nil, limit: nil)
     do {
-      try CatalogStore.createCopy(
+      let copied = try CatalogStore.createCopy(
         at: url, schema: read.schema, items: read.items,
         source: source(of: catalog, identity: read.state.identity, version: read.state.version))
+      return Loaded(
+        identity: read.state.identity, version: read.state.version, schema: read.schema,
+        index: copied.index, generation: copied.generation)
     } catch {
       throw .unsuitable(
         catalog.address.description, reason: "its local copy could not be written: \(error)")
     }
-    return (read.state.identity, read.state.version, read.schema)
   }
 
   /// What a copy of `catalog` records of it at `version`: its address without the password
@@ -294,7 +309,8 @@ public final class PostgresNode: CatalogUpstream {
     do {
       try await served.replaceWhole(
         with: loaded, schema: read.schema,
-        source: Self.source(of: catalog, identity: read.identity, version: read.version))
+        source: Self.source(of: catalog, identity: read.identity, version: read.version),
+        index: read.index)
     } catch {
       throw .unsuitable(
         catalog.address.description, reason: "its local copy could not be replaced: \(error)")

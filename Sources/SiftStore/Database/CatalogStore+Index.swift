@@ -163,14 +163,16 @@ extension CatalogStore {
   /// Saves `index` as the catalog's index file if the items are still those it was built from
   /// (generation `generation`); returns whether it was saved. The file is written and flushed
   /// before the transaction that checks the generation renames it into place and records it.
+  /// `isLastUse`: nobody searches `index` afterwards (a copy's, opened from the file next), so
+  /// what is built only to be saved is let go as soon as it is written.
   @discardableResult
   package func saveIndex(
-    _ index: SearchIndex<ItemID>, builtAtGeneration generation: Int64
+    _ index: SearchIndex<ItemID>, builtAtGeneration generation: Int64, isLastUse: Bool = false
   ) throws(StoreError) -> Bool {
     guard try itemsGeneration() == generation else { return false }
     let written: (temporary: URL, token: UUID)
     do {
-      written = try writeIndexFile(index, generation: generation)
+      written = try writeIndexFile(index, generation: generation, isLastUse: isLastUse)
     } catch {
       throw .failure(path, error)
     }

@@ -103,12 +103,8 @@ private struct ImportWriter {
   /// The index of the items written, built as they come when the catalog had none before —
   /// each batch folded on other threads while the next is written; nil when it had, and the
   /// index is built from the items once all are written.
-  private var index: Background<IndexBuild>?
+  private var index: IndexBuilder?
   private let searchSchema: SearchSchema<Item>
-  /// Items written and not yet handed to the index: it folds them in batches of this size,
-  /// on every core.
-  private var unindexed: [Item] = []
-  private static let indexBatch = 32_768
   /// The category's values in the order they first come, while every item is one this import
   /// adds (a catalog it creates): its scopes or tokens without reading the items back.
   private var categoryValues: CategoryValues?
@@ -130,8 +126,7 @@ private struct ImportWriter {
     allocator = try ItemIDAllocator(db)
     searchSchema = try store.searchSchema(schema)
     let isEmpty = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items)") ?? true
-    let empty = IndexBuild(SearchIndex(empty: schema))
-    index = isEmpty ? Background { empty } : nil
+    index = isEmpty ? IndexBuilder(schema: searchSchema) : nil
     categoryValues = isEmpty ? CategoryValues() : nil
     exists = try db.makeStatement(sql: "SELECT 1 FROM items WHERE id = ?")
     // Set by `prepareStatements`, which needs `self` whole.
@@ -186,7 +181,7 @@ private struct ImportWriter {
         if db.changesCount == 1 {
           position += 1
           summary.added += 1
-          if index != nil { unindexed.append(Item(id: ItemID(id), fields: record.fields)) }
+          index?.append(Item(id: ItemID(id), fields: record.fields))
           if categoryValues != nil, let category = schema.categoryField {
             categoryValues!.add(record.fields[category])
           }
@@ -214,29 +209,6 @@ private struct ImportWriter {
       // An item added earlier by this import, given again: the values are read back at the end.
       categoryValues = nil
     }
-    if unindexed.count >= Self.indexBatch {
-      indexUnindexed()
-      // What the batches before freed on other threads' arenas, back to the system.
-      sift_release_free_heap()
-    }
-  }
-
-  /// Hands the items not yet indexed to the index, which folds them on other threads.
-  private mutating func indexUnindexed() {
-    guard let before = index, !unindexed.isEmpty else { return }
-    let batch = unindexed
-    let schema = searchSchema
-    unindexed = []
-    index = Background {
-      let build = before.take()
-      guard build.error == nil else { return build }
-      do throws(CatalogEditError) {
-        try build.index.appendBuilding(batch, schema: schema)
-      } catch {
-        build.error = error
-      }
-      return build
-    }
   }
 
   /// The schema with the category's scopes, the summary, and the index of the items as they
@@ -251,12 +223,11 @@ private struct ImportWriter {
         ?? store.withCategoryScopes(schema, db), db)
     let count = summary.total
     progress(.indexing(0, items: count))
-    indexUnindexed()
-    let build = try index?.take() ?? IndexBuild(builtFromItems())
-    if let error = build.error { throw error }
-    build.index.finishBuilding()
+    let built =
+      try index.take()?.finish()
+      ?? IndexBuilder.index(ofItemsIn: db, schema: schema, searchSchema: searchSchema)
     progress(.indexing(0.2, items: count))
-    try store.writeIndex(build.index, db, isLastUse: true) {
+    try store.writeIndex(built, db, isLastUse: true) {
       progress(.indexing(0.2 + 0.8 * $0, items: count))
     }
     // A copy from before the import starts over (the schema was written again).
@@ -265,36 +236,6 @@ private struct ImportWriter {
     return summary
   }
 
-  /// The index of every item, read back in catalog order a batch at a time: an import into a
-  /// catalog that had items updates some in place.
-  private func builtFromItems() throws -> SearchIndex<ItemID> {
-    var index = SearchIndex<ItemID>(empty: schema)
-    let columns = schema.fields.map { ", " + CatalogStore.column($0.name) }.joined()
-    let rows = try Row.fetchCursor(db, sql: "SELECT id\(columns) FROM items ORDER BY position")
-    var batch: [Item] = []
-    while let row = try rows.next() {
-      batch.append(CatalogStore.item(row, fields: schema.fields))
-      if batch.count == Self.indexBatch {
-        try index.appendBuilding(batch, schema: searchSchema)
-        batch = []
-      }
-    }
-    try index.appendBuilding(batch, schema: searchSchema)
-    return index
-  }
-}
-
-/// An index being built a batch at a time on other threads: one batch's work hands it to the
-/// next, and changes it in place (no copy of its buffers).
-private final class IndexBuild: @unchecked Sendable {
-  // `@unchecked`: each batch's work takes it from the one before (`Background.take`), so one
-  // thread at a time has it.
-  var index: SearchIndex<ItemID>
-  var error: CatalogEditError?
-
-  init(_ index: SearchIndex<ItemID>) {
-    self.index = index
-  }
 }
 
 /// The values of one row bound straight through SQLite's C API, left to right: a

@@ -227,13 +227,15 @@ public final class StoredCatalog: SearchCatalog {
   /// rules — reflecting `source` (`CatalogStore.replaceContents`), and searches it from now on:
   /// what a copy does when the upstream's log cannot explain the way from where it is (it was
   /// imported again, or the copy fell behind the log it keeps). Searches go on meanwhile, on
-  /// the collection before it.
+  /// the collection before it. `index`, of `other`'s items, is saved as the file's, so that
+  /// the copy is searched at once rather than indexed again.
   package func replaceWhole(
-    with other: URL, schema: CatalogSchema, source: SyncSource
+    with other: URL, schema: CatalogSchema, source: SyncSource, index: SearchIndex<ItemID>? = nil
   ) async throws(CatalogFailure) {
     try await onEditQueue { () throws(CatalogFailure) in
       do {
-        _ = try self.store.replaceContents(with: other, schema: schema, source: source)
+        _ = try self.store.replaceContents(
+          with: other, schema: schema, source: source, index: index)
       } catch {
         throw .unavailable("the copy could not be written: \(error)")
       }

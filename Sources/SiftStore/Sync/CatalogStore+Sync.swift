@@ -64,15 +64,36 @@ extension CatalogStore {
   /// with `source` recorded in it: what a PostgreSQL node loads. The items keep the source's
   /// positions, so that the source's changes (`applySynced`) replace them in place. A copy
   /// cut off before its source is recorded has none, and is not taken for one.
+  ///
+  /// Returns the index of the items, folded on other threads while they are written, and the
+  /// copy's generation: not saved, so that the caller saves it where it serves the items
+  /// (`saveIndex`, or `replaceContents` into another file).
   package static func createCopy(
     at url: URL, schema: CatalogSchema, items: [PositionedItem], source: SyncSource
-  ) throws(StoreError) {
+  ) throws(StoreError) -> (index: SearchIndex<ItemID>, generation: Int64) {
     let store = try create(at: url, document: CatalogDocument(schema: schema, items: []))
+    defer { try? store.close() }
+    // In catalog order as given; items not in the order of their positions are indexed as
+    // the file holds them, once written.
+    let inOrder = zip(items, items.dropFirst()).allSatisfy { $0.position < $1.position }
+    var builder = inOrder ? IndexBuilder(schema: try store.searchSchema(schema)) : nil
     try store.beginBulkCopy()
-    try store.insertSynced(items)
+    var start = 0
+    while start < items.count {
+      let batch = items[start..<min(start + IndexBuilder.batchSize, items.count)]
+      builder?.append(contentsOf: batch.lazy.map(\.item))
+      try store.insertSynced(Array(batch))
+      start = batch.endIndex
+    }
     try store.endBulkCopy()
     try store.write { db in try Self.record(source, db) }
-    try store.close()
+    let index: SearchIndex<ItemID>
+    if let builder {
+      index = try builder.finishIndex()
+    } else {
+      index = try store.indexOfItems()
+    }
+    return (index, try store.itemsGeneration())
   }
 
   /// A snapshot page's items, each at its position, in one transaction (of a new copy). An id
@@ -195,8 +216,25 @@ extension CatalogStore {
 
   /// This copy's items, schema and synonyms replaced by those of the catalog file at `other` in
   /// one transaction: a copy made whole again, put in place while searches read the old one.
+  /// `index`, of `other`'s items in catalog order, is saved as the copy's index file after it,
+  /// so that the next open reads it rather than builds it.
   func replaceContents(
-    with other: URL, schema: CatalogSchema, source: SyncSource
+    with other: URL, schema: CatalogSchema, source: SyncSource,
+    index: SearchIndex<ItemID>? = nil
+  ) throws(StoreError) -> SyncReport {
+    var generation: Int64?
+    let report = try replaceContents(
+      with: other, schema: schema, source: source, generation: &generation)
+    if let index, let generation {
+      _ = try? saveIndex(index, builtAtGeneration: generation, isLastUse: true)
+    }
+    return report
+  }
+
+  /// `replaceContents(with:schema:source:index:)` without the index: `generation` is the
+  /// items' generation its transaction left.
+  private func replaceContents(
+    with other: URL, schema: CatalogSchema, source: SyncSource, generation: inout Int64?
   ) throws(StoreError) -> SyncReport {
     do {
       return try queue.writeWithoutTransaction { db in
@@ -222,6 +260,7 @@ extension CatalogStore {
             sql: "INSERT INTO main.items (\(columns)) SELECT \(columns) FROM incoming.items")
           try Self.writeRules(synonyms: schema.synonyms, pins: schema.pins, db)
           try Self.record(source, db)
+          generation = try Self.itemsGeneration(db)
           return .commit
         }
         return report

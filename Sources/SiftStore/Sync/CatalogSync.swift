@@ -205,7 +205,7 @@ public struct CatalogSync: Sendable {
         ".\(localURL.lastPathComponent).\(UUID().uuidString)\(Self.stagingSuffix)")
       defer { CatalogStore.remove(at: staging) }
       guard
-        let (store, source, count) = try await download(
+        let (store, source, count, index) = try await download(
           into: staging, progress: progress, why: &why)
       else { continue }
       if let local {
@@ -213,19 +213,26 @@ public struct CatalogSync: Sendable {
         try? store.checkpointAndClose()
         try Task.checkCancellation(orThrow: SyncError.cancelled)
         var report = try Self.local { () throws(StoreError) in
-          try local.replaceContents(with: staging, schema: schema, source: source)
+          try local.replaceContents(with: staging, schema: schema, source: source, index: index)
         }
         report.itemCount = count
         return report
       }
+      let generation = try Self.local { () throws(StoreError) in try store.itemsGeneration() }
       try Self.local { () throws(StoreError) in try store.checkpointAndClose() }
       try Task.checkCancellation(orThrow: SyncError.cancelled)
-      // Its index file was of no items: the first open builds the index.
+      // Its index file was of no items: the index built is saved once the copy is in place
+      // (a file renamed is not the file its index was stamped beside).
       try? FileManager.default.removeItem(at: IndexFile.url(forCatalogAt: staging))
       do {
         try FileManager.default.moveItem(at: staging, to: localURL)
       } catch {
         throw .local("\(localURL.path): the copy could not be put in place: \(error)")
+      }
+      // Not saved (a full disk), the copy is whole all the same: its first open builds it.
+      if let placed = try? CatalogStore.open(at: localURL) {
+        _ = try? placed.saveIndex(index, builtAtGeneration: generation, isLastUse: true)
+        try? placed.close()
       }
       return SyncReport(
         added: count, version: source.version, itemCount: count, isFirstCopy: true)
@@ -234,10 +241,11 @@ public struct CatalogSync: Sendable {
   }
 
   /// The snapshot's pages and the changes since its first, written into a new catalog file at
-  /// `staging`; nil (and `why`) when the catalog was made again meanwhile.
+  /// `staging`, and the index of its items, built on other threads as the pages come; nil (and
+  /// `why`) when the catalog was made again meanwhile.
   private func download(
     into staging: URL, progress: @Sendable (SyncProgress) -> Void, why: inout String
-  ) async throws(SyncError) -> (CatalogStore, SyncSource, count: Int)? {
+  ) async throws(SyncError) -> (CatalogStore, SyncSource, count: Int, SearchIndex<ItemID>)? {
     var fetched = try await client.fetchSnapshot(after: nil, limit: pageSize)
     let first = try client.read(fetched)
     var page = first
@@ -245,6 +253,8 @@ public struct CatalogSync: Sendable {
       try CatalogStore.create(
         at: staging, document: CatalogDocument(schema: first.schema, items: []))
     }
+    var builder = IndexBuilder(
+      schema: try Self.local { () throws(StoreError) in try store.searchSchema(first.schema) })
     var done = false
     defer { if !done { try? store.close() } }
     try Self.local { () throws(StoreError) in try store.beginBulkCopy() }
@@ -265,6 +275,7 @@ public struct CatalogSync: Sendable {
       defer { prefetch?.cancel() }
       guard page.identity == first.identity else { return nil }
       let items = page.items
+      builder.append(contentsOf: items.lazy.map(\.item))
       try Self.local { () throws(StoreError) in try store.insertSynced(items) }
       count += items.count
       progress(
@@ -297,9 +308,18 @@ public struct CatalogSync: Sendable {
         try store.applySynced(changes, source: source)
       }
       count += report.added - report.deleted
+      // The pages' index is the file's while nothing changed after them and no item came
+      // twice (deleted and added again while the pages were read); else the file's items are
+      // indexed as they now are.
+      let index: SearchIndex<ItemID>
+      if changes.isEmpty, let built = try? builder.finishIndex() {
+        index = built
+      } else {
+        index = try Self.local { () throws(StoreError) in try store.indexOfItems() }
+      }
+      done = true
+      return (store, source, count, index)
     }
-    done = true
-    return (store, source, count)
   }
 
   // MARK: - Files
