@@ -200,12 +200,17 @@ struct ChangeFeedTests {
       }
     }
 
-    /// What each model shows for `text`: the one kept, the one opened afresh.
-    func results(_ text: String) throws -> (kept: [ItemID], fresh: [ItemID]) {
+    /// What each model shows for `text`: the one kept, the one opened afresh (over the index
+    /// saved beside the file), and one of the file's items indexed here, the reference.
+    func results(_ text: String) throws -> (kept: [ItemID], fresh: [ItemID], built: [ItemID]) {
       let fresh = try SearchModel<Item>(catalogAt: url)
-      model.text = text
-      fresh.text = text
-      return (model.results.map(\.id), fresh.results.map(\.id))
+      let store = try CatalogStore.open(at: url)
+      defer { try? store.close() }
+      let document = try store.loadDocument()
+      let built = try SearchModel<Item>(
+        document.items, schema: SearchSchema<Item>(document.schema))
+      for shown in [model, fresh, built] { shown.text = text }
+      return (model.results.map(\.id), fresh.results.map(\.id), built.results.map(\.id))
     }
   }
 
@@ -224,7 +229,8 @@ struct ChangeFeedTests {
         try await copy.catchUp(&served, limit: 100, visible: visible) { _ in })
       try await follower.apply(report)
       for text in ["", "rose", "edit", "red", "lily"] {
-        let (kept, fresh) = try await follower.results(text)
+        let (kept, fresh, built) = try await follower.results(text)
+        #expect(fresh == built, "round \(round), \"\(text)\": the saved index")
         // A tenant's model puts an item that came into its rows at the end, where the file has
         // it at its place: the same items, in the file's order once opened again.
         if filtered {

@@ -96,14 +96,21 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   /// A model showing every element of `elements`.
   ///
   /// - Throws: `CatalogEditError.duplicateID` when two elements share an id.
-  public init(
+  public convenience init(
     _ elements: some Sequence<Element>, schema: SearchSchema<Element>,
     typoTolerance: TypoTolerance = .automatic, backgroundThreshold: Int = 20_000
   ) throws(CatalogEditError) {
-    let collection = try SearchCollection(elements, schema: schema, typoTolerance: typoTolerance)
+    self.init(
+      try SearchCollection(elements, schema: schema, typoTolerance: typoTolerance),
+      backgroundThreshold: backgroundThreshold)
+  }
+
+  /// A model showing every element of `collection` (one over an index read from a file, so
+  /// that nothing is folded again).
+  package init(_ collection: SearchCollection<Element>, backgroundThreshold: Int = 20_000) {
     self.collection = collection
     self.backgroundThreshold = backgroundThreshold
-    scopeTitles = schema.catalog.scopeTitles
+    scopeTitles = collection.schema.scopeTitles
     indicator = collection.indicator
     facets = collection.facets
     install(collection, facets: facets)

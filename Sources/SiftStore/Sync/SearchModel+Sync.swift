@@ -3,14 +3,26 @@ import Sift
 
 extension SearchModel where Element == Item {
   /// A model of every item of the catalog file at `url` (a copy `CatalogSync` keeps, or any
-  /// catalog file), searched with its schema and synonyms.
+  /// catalog file), searched with its schema and synonyms. The index is the one saved beside
+  /// the file (a sync saves it, brought up to date from the file's log if changes came since),
+  /// so opening reads the items and folds nothing; without one it is built, and saved.
   public convenience init(catalogAt url: URL, backgroundThreshold: Int = 20_000) throws {
     let store = try CatalogStore.open(at: url)
     defer { try? store.close() }
+    let opened = try store.openCollection().collection
     let document = try store.loadDocument()
-    try self.init(
-      document.items, schema: try SearchSchema<Item>(document.schema),
-      backgroundThreshold: backgroundThreshold)
+    let collection: FilteredCollection
+    if opened.schema == document.schema,
+      let overIndex = try? FilteredCollection(
+        document.items, schema: opened.searchSchema, index: opened.index)
+    {
+      collection = overIndex
+    } else {
+      // Another writer changed the file between the two reads: the index of what was read.
+      collection = try FilteredCollection(
+        document.items, schema: try SearchSchema<Item>(document.schema))
+    }
+    self.init(collection, backgroundThreshold: backgroundThreshold)
   }
 
   /// Makes the changes a sync brought in place, so that the search, scope and tokens the person
