@@ -129,8 +129,19 @@ struct NodeTests {
     var document = try SeedCatalog.products.load()
     let cluster = try PostgresCluster.shared()
     let address = try await Self.catalog("nodes_restart", on: cluster, document: document)
-    let first = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    let said = Locked<[String]>([])
+    let first = try await PostgresNode.open(
+      address, cacheFolder: folder.cache(0), progress: { step in said.withLock { $0.append(step) } }
+    )
     #expect(first.openNotice?.contains("loaded \(document.items.count) items") == true)
+    // What took a while was said as it started.
+    #expect(
+      said.withLock { $0 } == [
+        "reading catalog nodes_restart from PostgreSQL",
+        "writing and indexing \(document.items.count) items",
+        "saving the search index of \(document.items.count) items",
+        "reading the changes since version \(first.version)",
+      ])
     // The load indexed the items as it wrote them: the copy opened its index from the file.
     #expect(first.served.openNotice == nil, "\(first.served.openNotice ?? "")")
     await first.close()
@@ -140,7 +151,10 @@ struct NodeTests {
         .add(ItemID("late-\(index)"), fields: [Self.title: .text("Late Rose \(index)")]))
     }
     _ = try await writer.served.replaceSynonyms(Synonyms([.init(group: ["late", "tardy"])]))
-    let again = try await PostgresNode.open(address, cacheFolder: folder.cache(0))
+    let told = Locked<[String]>([])
+    let again = try await PostgresNode.open(
+      address, cacheFolder: folder.cache(0), progress: { step in told.withLock { $0.append(step) } }
+    )
     #expect(
       again.openNotice?.contains("applied 6 changes since") == true, "\(again.openNotice ?? "")")
     #expect(again.counters.withLock { $0.loads } == 0)
@@ -167,6 +181,10 @@ struct NodeTests {
     try await writer.served.reach(before + 1, within: .seconds(10))
     #expect(again.served.count() == document.items.count)
     #expect(again.counters.withLock { $0.loads } == 1)
+    #expect(
+      told.withLock { $0 }.contains(
+        "loading catalog nodes_restart whole again: the catalog was imported again"),
+      "\(told.withLock { $0 })")
     // The copy made whole again has the load's index saved beside it, current.
     let reloaded = try CatalogStore.open(at: again.localCopyURL).openCollection()
     #expect(reloaded.report.indexSource == .archive, "\(reloaded.report.notice ?? "")")

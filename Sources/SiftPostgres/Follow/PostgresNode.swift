@@ -48,6 +48,9 @@ public final class PostgresNode: CatalogUpstream {
   /// What opening said: loaded whole, or from the local copy with N changes since.
   public var openNotice: String? { notice.withLock { $0 } }
   private let notice = Locked<String?>(nil)
+  /// Hears what the node starts doing that may take a while: loading the catalog whole, its
+  /// index, the changes since the copy (`open(…progress:)`).
+  private let progress: @Sendable (String) -> Void
 
   /// The name it is served under.
   public var name: String { served.name }
@@ -58,11 +61,14 @@ public final class PostgresNode: CatalogUpstream {
   /// Opens the catalog at `address` for serving: from the local copy in `cacheFolder` when it
   /// has one, reading the changes since, else loaded whole (and the copy written). `follows`:
   /// keep up with the log until `close()` (a server); false for a command that searches once.
-  /// `name`: the name it is served under (the catalog's by default).
+  /// `name`: the name it is served under (the catalog's by default). `progress` hears each
+  /// step that may take a while as it starts ("reading catalog products from PostgreSQL"),
+  /// then and later (a reload while following), for a terminal or a server's log.
   public static func open(
     _ address: PostgresAddress, name: String? = nil, cacheFolder: URL,
     typoTolerance: TypoTolerance = .automatic,
-    recentSearches: Int = 64, follows: Bool = true, retention: PostgresCatalog.Retention = .init()
+    recentSearches: Int = 64, follows: Bool = true, retention: PostgresCatalog.Retention = .init(),
+    progress: @escaping @Sendable (String) -> Void = { _ in }
   ) async throws(PostgresError) -> PostgresNode {
     let catalog = try await PostgresCatalog.open(address, retention: retention)
     do throws(PostgresError) {
@@ -90,10 +96,11 @@ public final class PostgresNode: CatalogUpstream {
         notice = "opened the local copy at version \(found.source.version)"
       } else {
         file = copy.newFileName()
-        let read = try await load(catalog, into: copy.url(of: file))
+        let read = try await load(catalog, into: copy.url(of: file), progress: progress)
         do throws(StoreError) {
           let store = try CatalogStore.open(at: copy.url(of: file), concurrentReads: true)
           // Its index, built while the items were written: the open reads it back.
+          progress("saving the search index of \(grouped(read.count)) items")
           _ = try? store.saveIndex(read.index, builtAtGeneration: read.generation, isLastUse: true)
           served = try open(store)
         } catch {
@@ -105,9 +112,11 @@ public final class PostgresNode: CatalogUpstream {
       }
       copy.removeCopies(except: file)
       let node = PostgresNode(
-        served: served, catalog: catalog, copy: copy, file: file, identity: identity)
+        served: served, catalog: catalog, copy: copy, file: file, identity: identity,
+        progress: progress)
       served.follow(node)
       let before = node.counters.withLock { $0 }
+      progress("reading the changes since version \(grouped(node.version))")
       try await node.catchUp()
       let after = node.counters.withLock { $0 }
       if after.loads > before.loads {
@@ -137,8 +146,9 @@ public final class PostgresNode: CatalogUpstream {
 
   private init(
     served: StoredCatalog, catalog: PostgresCatalog, copy: LocalCopy, file: String,
-    identity: String
+    identity: String, progress: @escaping @Sendable (String) -> Void
   ) {
+    self.progress = progress
     self.served = served
     self.catalog = catalog
     self.copy = copy
@@ -159,14 +169,17 @@ public final class PostgresNode: CatalogUpstream {
     let schema: CatalogSchema
     let index: SearchIndex<ItemID>
     let generation: Int64
+    var count: Int { index.count }
   }
 
   /// Loads the catalog whole into a new copy at `url`, its items at the catalog's positions
   /// and the version it reflects recorded in it, indexing them as they are written.
   private static func load(
-    _ catalog: PostgresCatalog, into url: URL
+    _ catalog: PostgresCatalog, into url: URL, progress: @Sendable (String) -> Void
   ) async throws(PostgresError) -> Loaded {
+    progress("reading catalog \(catalog.address.catalog) from PostgreSQL")
     let read = try await catalog.snapshotPage(after: nil, limit: nil)
+    progress("writing and indexing \(grouped(read.items.count)) items")
     do {
       let copied = try CatalogStore.createCopy(
         at: url, schema: read.schema, items: read.items,
@@ -265,10 +278,16 @@ public final class PostgresNode: CatalogUpstream {
           () async throws(PostgresError) in
           try await catalog.changes(after: version, limit: Self.batch)
         }
-        if logState.identity != identity || version < logState.logStart
-          || version > logState.version || logged.contains(where: { $0.kind == .replace })
-        {
-          try await reload()
+        let reason: String? =
+          if logState.identity != identity || logged.contains(where: { $0.kind == .replace }) {
+            "the catalog was imported again"
+          } else if version < logState.logStart {
+            "the copy at version \(version) is behind the log kept, from \(logState.logStart)"
+          } else if version > logState.version {
+            "the copy at version \(version) is ahead of the catalog's \(logState.version)"
+          } else { nil }
+        if let reason {
+          try await reload(because: reason)
           continue
         }
         let settings =
@@ -301,10 +320,11 @@ public final class PostgresNode: CatalogUpstream {
 
   /// Loads the catalog whole into a new file, and makes the copy that whole
   /// (`StoredCatalog.replaceWhole`): searches read the copy as it was until then.
-  private func reload() async throws(PostgresError) {
+  private func reload(because reason: String) async throws(PostgresError) {
+    progress("loading catalog \(catalog.address.catalog) whole again: \(reason)")
     let loaded = copy.url(of: copy.newFileName())
     defer { copy.removeCopies(except: file) }
-    let read = try await Self.load(catalog, into: loaded)
+    let read = try await Self.load(catalog, into: loaded, progress: progress)
     counters.withLock { $0.loads += 1 }
     do {
       try await served.replaceWhole(
@@ -600,4 +620,10 @@ extension Duration {
     return String(format: "%.2f", Double(whole) + Double(fraction) / 1e18)
   }
 }
+
+/// A count as progress lines write it: "234,908".
+private func grouped(_ value: some BinaryInteger) -> String {
+  FieldValue.grouped(Double(value), from: 1_000)
+}
+
 #endif

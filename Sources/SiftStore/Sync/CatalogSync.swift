@@ -311,6 +311,10 @@ public struct CatalogSync: Sendable {
       // The pages' index is the file's while nothing changed after them and no item came
       // twice (deleted and added again while the pages were read); else the file's items are
       // indexed as they now are.
+      progress(
+        SyncProgress(
+          stage: .indexing, items: count, changes: changes.count,
+          bytesReceived: client.received.total))
       let index: SearchIndex<ItemID>
       if changes.isEmpty, let built = try? builder.finishIndex() {
         index = built
@@ -361,6 +365,9 @@ public struct SyncProgress: Hashable, Sendable {
     case items
     /// Reading the changes.
     case changes
+    /// Indexing the items of a whole copy and saving the index beside it, so that its first
+    /// search reads it.
+    case indexing
   }
 
   public var stage: Stage

@@ -140,11 +140,12 @@ struct SyncCommand: AsyncParsableCommand {
 }
 
 /// A sync's progress on standard error, one line rewritten in place: on a terminal only, and
-/// at most ten times a second.
+/// at most ten times a second but for a new stage.
 final class SyncMeter: Sendable {
   private let showsProgress: Bool
   private let start = Date()
-  private let state = Locked((last: Date.distantPast, shown: false))
+  private let state = Locked(
+    (last: Date.distantPast, shown: false, stage: SyncProgress.Stage?.none))
 
   init(showsProgress: Bool) { self.showsProgress = showsProgress }
 
@@ -155,8 +156,11 @@ final class SyncMeter: Sendable {
     guard showsProgress else { return }
     let now = Date()
     let line: String? = state.withLock { state in
-      guard now.timeIntervalSince(state.last) >= 0.1 else { return nil }
+      guard now.timeIntervalSince(state.last) >= 0.1 || progress.stage != state.stage else {
+        return nil
+      }
       state.last = now
+      state.stage = progress.stage
       state.shown = true
       let seconds = max(now.timeIntervalSince(start), 0.001)
       let megabytes = Double(progress.bytesReceived) / 1_048_576
@@ -167,6 +171,8 @@ final class SyncMeter: Sendable {
           grouped(Int(Double(progress.items) / seconds)))
       case .changes:
         return String(format: "reading changes: %@, %.1f MB", grouped(progress.changes), megabytes)
+      case .indexing:
+        return "indexing \(grouped(progress.items)) items"
       }
     }
     if let line { FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8)) }

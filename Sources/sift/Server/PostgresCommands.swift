@@ -39,6 +39,10 @@ extension Failure {
 
   /// A node on the catalog at `argument`: its local copy in `cache` (else the data folder's
   /// `postgres` folder), caught up with the log; `follows`: keeps up until closed (a server).
+  ///
+  /// What takes a while (the catalog loaded whole, its index saved, a reload while following)
+  /// is said as it starts: a server writes it to its log, a command on a terminal as a status
+  /// line once the wait passes a second.
   static func openNode(
     _ argument: String, cache: String? = nil, follows: Bool,
     typoTolerance: TypoTolerance = .automatic, recentSearches: Int = 64,
@@ -48,10 +52,21 @@ extension Failure {
     let folder =
       cache.map { URL(fileURLWithPath: $0, isDirectory: true) }
       ?? DataDirectory.resolve().appendingPathComponent("postgres", isDirectory: true)
+    let status = StatusLine(enabled: !follows && StandardStreams.isErrorTerminal)
+    defer { status.clear() }
+    let catalog = address.catalog
+    let progress: @Sendable (String) -> Void = { step in
+      if follows {
+        StandardStreams.error("sift: catalog \(catalog): \(step)")
+      } else {
+        status.show(step)
+      }
+    }
     do {
       return try await PostgresNode.open(
         address, cacheFolder: folder, typoTolerance: typoTolerance,
-        recentSearches: recentSearches, follows: follows, retention: retention)
+        recentSearches: recentSearches, follows: follows, retention: retention,
+        progress: progress)
     } catch {
       throw postgres(error)
     }
