@@ -32,5 +32,31 @@ struct SlotIDsTests {
       #expect(ids[slot] == reference[slot], "slot \(slot)")
     }
     for (copy, held) in copies { #expect(Array(copy) == held) }
+    var walked: [String] = []
+    ids.forEach { slot, id in
+      #expect(slot == walked.count)
+      walked.append(id)
+    }
+    #expect(walked == reference)
+  }
+
+  @Test("archived ids, then appended ones, read alike by subscript and by a walk")
+  func archivedThenAppended() {
+    let names = ["Đà Nẵng", "", "Zürich", "北京"]
+    let bytes = names.flatMap(\.utf8)
+    var starts: [UInt32] = [0]
+    for name in names { starts.append(starts.last! + UInt32(name.utf8.count)) }
+    var ids = SlotIDs<String>(
+      archived: IndexBuffer(bytes), starts: IndexBuffer(starts),
+      make: { String(decoding: $0, as: UTF8.self) })
+    for n in 0..<(SlotIDs<String>.blockSize + 3) { ids.append("appended \(n)") }
+    let reference = names + (0..<(SlotIDs<String>.blockSize + 3)).map { "appended \($0)" }
+    #expect(Array(ids) == reference)
+    var walked: [String] = []
+    ids.forEach { slot, id in
+      #expect(slot == walked.count)
+      walked.append(id)
+    }
+    #expect(walked == reference)
   }
 }

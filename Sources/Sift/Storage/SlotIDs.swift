@@ -72,6 +72,31 @@ struct SlotIDs<ID: Hashable & Sendable>: RandomAccessCollection, Sendable {
       ? sealed[block][slot % Self.blockSize] : appended[slot - sealed.count * Self.blockSize]
   }
 
+  /// Calls `body` with each slot and its id, in slot order: one walk over the archive's bytes
+  /// and the blocks, where reading through the subscript would copy this value per id.
+  func forEach(_ body: (_ slot: Int, _ id: ID) -> Void) {
+    var slot = 0
+    if let archived {
+      archived.bytes.withUnsafeBufferPointer { bytes in
+        archived.starts.withUnsafeBufferPointer { starts in
+          for index in 0..<archived.count {
+            body(
+              slot,
+              archived.make(
+                UnsafeBufferPointer(rebasing: bytes[Int(starts[index])..<Int(starts[index + 1])])))
+            slot += 1
+          }
+        }
+      }
+    }
+    for part in [given] + sealed + [appended] {
+      for id in part {
+        body(slot, id)
+        slot += 1
+      }
+    }
+  }
+
   mutating func append(_ id: ID) {
     appended.append(id)
     if appended.count == Self.blockSize {

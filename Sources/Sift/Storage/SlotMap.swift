@@ -17,15 +17,26 @@ struct SlotMap<ID: Hashable & Sendable>: Sendable {
     var built: [ID: Int] {
       state.withLock { state in
         if let table = state.table { return table }
-        var made: [ID: Int] = [:]
-        made.reserveCapacity(state.pendingIDs.count)
-        // An archive passed its checksum, so its ids are those of an index: distinct.
-        for (slot, id) in state.pendingIDs.enumerated() where made[id] == nil { made[id] = slot }
+        let made = SlotMap.table(of: state.pendingIDs)
         state.table = made
         state.pendingIDs = SlotIDs()
         return made
       }
     }
+  }
+
+  /// Each id's slot, the first where one repeats (an archive passed its checksum, so its ids
+  /// are those of an index: distinct). Specialized for catalogs' ids: a catalog file's index is
+  /// searched from other modules, where this would run as unspecialized generic code — 0.2 s
+  /// of metadata lookups for the cities' 235,000 ids on the first edit after an open.
+  @_specialize(where ID == ItemID)
+  static func table(of ids: SlotIDs<ID>) -> [ID: Int] {
+    var made: [ID: Int] = [:]
+    made.reserveCapacity(ids.count)
+    ids.forEach { slot, id in
+      if made[id] == nil { made[id] = slot }
+    }
+    return made
   }
 
   private var storage: Storage
@@ -37,9 +48,7 @@ struct SlotMap<ID: Hashable & Sendable>: Sendable {
 
   /// A map of `ids`, slot *i* holding `ids[i]`.
   init(building ids: SlotIDs<ID>) {
-    storage = Storage(
-      table: Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) }),
-      pendingIDs: SlotIDs())
+    storage = Storage(table: Self.table(of: ids), pendingIDs: SlotIDs())
   }
 
   subscript(id: ID) -> Int? {
