@@ -16,6 +16,8 @@ struct ServeCommandTests {
   final class Server: @unchecked Sendable {
     let process = Process()
     let port: Int
+    /// What it wrote to stderr up to the line that names its address.
+    let opening: String
     private let errors: ErrorCollector
 
     init(_ sift: SiftProcess, _ arguments: [String]) throws {
@@ -53,6 +55,7 @@ struct ServeCommandTests {
             "sift serve did not say where it listens: \(String(decoding: seen, as: UTF8.self))")
       }
       port = found
+      opening = String(decoding: seen, as: UTF8.self)
       errors = ErrorCollector(handle)
     }
 
@@ -319,6 +322,27 @@ struct ServeCommandTests {
     // Acknowledged, so in the file: the command line sees it after the server is gone.
     let after = try sift.run(["search", "--catalog", "products", "--json", "orange"])
     #expect(after.titles == ["Orange Lily"])
+  }
+
+  @Test("a file served without its index says in its log that it builds one, and why, once")
+  func rebuildSaidInTheLog() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl")
+    let imported = try sift.run(
+      ["import", sample.path, "--catalog", "cities.sqlite"] + ImportCommandTests.cityArguments)
+    try #require(imported.status == 0, "\(imported.stderr)")
+    try FileManager.default.removeItem(atPath: sift.path("cities.sqlite-index"))
+    let server = try Server(sift, ["--catalog", "cities.sqlite"])
+    #expect(
+      server.opening.hasPrefix(
+        "sift: catalog cities: building the search index: the index file is missing\n"),
+      "\(server.opening)")
+    #expect(server.stop().status == 0)
+    // Saved as it was built: served again, there is nothing to build.
+    let again = try Server(sift, ["--catalog", "cities.sqlite"])
+    #expect(!again.opening.contains("building"), "\(again.opening)")
+    #expect(again.stop().status == 0)
   }
 
   @Test("explain=1 gives the values sift search --explain prints, under the same names")

@@ -46,8 +46,10 @@ extension CatalogStore {
   /// - Complexity: when the file is current, the pages the first search reads — and its whole
   ///   size once to check it, when it is not as Sift wrote it (copied, written to); otherwise
   ///   reading every item and a full build.
+  /// - Parameter progress: hears of a rebuild, and why, as it starts (it takes seconds where
+  ///   reading the file takes milliseconds): for a terminal or a server's log.
   public func openCollection(
-    typoTolerance: TypoTolerance = .automatic
+    typoTolerance: TypoTolerance = .automatic, progress: (String) -> Void = { _ in }
   ) throws(StoreError) -> (collection: FilteredCollection, report: OpenReport) {
     let clock = ContinuousClock()
     let started = clock.now
@@ -121,6 +123,7 @@ extension CatalogStore {
     case nil:
       reason = "the file had none yet"
     }
+    progress("building the search index: \(reason)")
     let loaded = clock.now
     // Repair: every item and the generation they are at, in one read transaction.
     let current: (CatalogDocument, Int64) = try read { db in

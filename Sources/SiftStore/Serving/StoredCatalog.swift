@@ -69,10 +69,12 @@ public final class StoredCatalog: SearchCatalog {
   /// `followsFile`: what other processes write to the file (`sift import`, `sift pins`,
   /// `sift synonyms`, another server, the terminal app) is read from its change log every
   /// `followInterval` and searched from then on (`catchUpWithFile()`), until `close()`.
+  /// `progress` hears of an index rebuilt on opening, as it starts.
   public init(
     name: String, store: CatalogStore, typoTolerance: TypoTolerance = .automatic,
     recentSearches: Int = 64, editable: Bool = true, warmsUp: Bool = true,
-    followsFile: Bool = false, followInterval: Duration = .milliseconds(250)
+    followsFile: Bool = false, followInterval: Duration = .milliseconds(250),
+    progress: (String) -> Void = { _ in }
   ) throws(StoreError) {
     self.name = name
     self.typoTolerance = typoTolerance
@@ -84,7 +86,8 @@ public final class StoredCatalog: SearchCatalog {
       store.allowsConcurrentReads || !editable
       ? store : try CatalogStore.open(at: store.url, concurrentReads: true)
     self.store = store
-    let (collection, report) = try store.openCollection(typoTolerance: typoTolerance)
+    let (collection, report) = try store.openCollection(
+      typoTolerance: typoTolerance, progress: progress)
     openNotice = report.notice
     copied = Locked(try store.syncSource())
     if warmsUp { collection.index.prepareForSearchingInBackground() }

@@ -39,10 +39,13 @@ struct OpenedCatalog {
     switch use {
     case .search(let typos):
       let store = try parsed.openStore()
+      // A rebuild takes seconds: said on a terminal while it lasts.
+      let status = StatusLine()
+      defer { status.clear() }
       catalog = try Failure.catching { () throws(StoreError) in
         try StoredCatalog(
           name: name, store: store, typoTolerance: typos, recentSearches: 1, editable: false,
-          warmsUp: false)
+          warmsUp: false, progress: status.show)
       }
     case .serve(let recentSearches, let editable):
       let store = try parsed.openStore(concurrentReads: true)
@@ -50,7 +53,7 @@ struct OpenedCatalog {
       catalog = try Failure.catching { () throws(StoreError) in
         try StoredCatalog(
           name: name, store: store, recentSearches: recentSearches, editable: editable,
-          followsFile: true)
+          followsFile: true, progress: { StandardStreams.error("sift: catalog \(name): \($0)") })
       }
     }
     // A served file is checkpointed and closed when the server stops; a searched one is read
