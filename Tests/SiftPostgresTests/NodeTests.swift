@@ -139,12 +139,14 @@ struct NodeTests {
       said.withLock { $0 } == [
         "reading catalog nodes_restart from PostgreSQL",
         "writing and indexing \(document.items.count) items",
-        "saving the search index of \(document.items.count) items",
         "reading the changes since version \(first.version)",
       ])
-    // The load indexed the items as it wrote them: the copy opened its index from the file.
+    // The load indexed the items as it wrote them; a node serves that index and saves it
+    // meanwhile, by the time it closes: a command then reads it from the file.
     #expect(first.served.openNotice == nil, "\(first.served.openNotice ?? "")")
     await first.close()
+    let saved = try CatalogStore.open(at: first.localCopyURL).openCollection()
+    #expect(saved.report.indexSource == .archive, "\(saved.report.notice ?? "")")
     let writer = try await PostgresNode.open(address, cacheFolder: folder.cache(1))
     for index in 0..<5 {
       _ = try await writer.served.commit(

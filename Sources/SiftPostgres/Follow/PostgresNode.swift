@@ -32,6 +32,9 @@ public final class PostgresNode: CatalogUpstream {
   /// in version order whoever brings them: the follower or the node's own edit.
   private let wake: AsyncStream<Void>.Continuation
   private let tasks = Locked<[Task<Void, Never>]>([])
+  /// The first load's index being saved beside the copy while the node serves; awaited
+  /// before the copy closes.
+  private let saving = Locked<Task<Void, Never>?>(nil)
   /// How many log entries this node applied, and how many times it loaded the catalog whole
   /// (tests count them: no change applied twice).
   package let counters = Locked<(applied: Int, loads: Int)>((0, 0))
@@ -86,6 +89,7 @@ public final class PostgresNode: CatalogUpstream {
       let file: String
       let identity: String
       var notice: String
+      var saving: Task<Void, Never>?
       let open = { (store: CatalogStore) throws(StoreError) -> StoredCatalog in
         try StoredCatalog(
           name: name ?? address.catalog, store: store, typoTolerance: typoTolerance,
@@ -99,10 +103,24 @@ public final class PostgresNode: CatalogUpstream {
         let read = try await load(catalog, into: copy.url(of: file), progress: progress)
         do throws(StoreError) {
           let store = try CatalogStore.open(at: copy.url(of: file), concurrentReads: true)
-          // Its index, built while the items were written: the open reads it back.
-          progress("saving the search index of \(grouped(read.count)) items")
-          _ = try? store.saveIndex(read.index, builtAtGeneration: read.generation, isLastUse: true)
-          served = try open(store)
+          if follows {
+            // A server searches the index as built, and saves it meanwhile for its next start
+            // (what it serves before the save ends is replayed from the copy's log then).
+            served = try StoredCatalog(
+              name: name ?? address.catalog, store: store, index: read.index,
+              generation: read.generation, typoTolerance: typoTolerance,
+              recentSearches: recentSearches, warmsUp: true)
+            saving = Task.detached {
+              _ = try? store.saveIndex(
+                read.index, builtAtGeneration: read.generation, evenIfChanged: true)
+            }
+          } else {
+            // A command saves it first, for the next command, which reads it back.
+            progress("saving the search index of \(grouped(read.count)) items")
+            _ = try? store.saveIndex(
+              read.index, builtAtGeneration: read.generation, isLastUse: true)
+            served = try open(store)
+          }
         } catch {
           throw PostgresError.unsuitable(
             address.description, reason: "its local copy could not be opened: \(error)")
@@ -114,6 +132,7 @@ public final class PostgresNode: CatalogUpstream {
       let node = PostgresNode(
         served: served, catalog: catalog, copy: copy, file: file, identity: identity,
         progress: progress)
+      node.saving.withLock { $0 = saving }
       served.follow(node)
       let before = node.counters.withLock { $0 }
       progress("reading the changes since version \(grouped(node.version))")
@@ -375,6 +394,7 @@ public final class PostgresNode: CatalogUpstream {
     // The listener gives its connection back before the connections close — unless the
     // database stopped answering (frozen): a server told to stop does not wait for it.
     await Self.waitAtMost(.seconds(2)) { for task in tasks { await task.value } }
+    await saving.withLock { $0 }?.value
     served.follow(nil)
     served.close()
     await catalog.close()

@@ -167,12 +167,16 @@ extension CatalogStore {
   /// (generation `generation`); returns whether it was saved. The file is written and flushed
   /// before the transaction that checks the generation renames it into place and records it.
   /// `isLastUse`: nobody searches `index` afterwards (a copy's, opened from the file next), so
-  /// what is built only to be saved is let go as soon as it is written.
+  /// what is built only to be saved is let go as soon as it is written. `evenIfChanged`: saved
+  /// though the items changed since `generation` (edits served while it was written): the
+  /// next open replays the log from it.
   @discardableResult
   package func saveIndex(
-    _ index: SearchIndex<ItemID>, builtAtGeneration generation: Int64, isLastUse: Bool = false
+    _ index: SearchIndex<ItemID>, builtAtGeneration generation: Int64, isLastUse: Bool = false,
+    evenIfChanged: Bool = false
   ) throws(StoreError) -> Bool {
-    guard try itemsGeneration() == generation else { return false }
+    func current(_ now: Int64) -> Bool { evenIfChanged ? now >= generation : now == generation }
+    guard current(try itemsGeneration()) else { return false }
     let written: (temporary: URL, token: UUID)
     do {
       written = try writeIndexFile(index, generation: generation, isLastUse: isLastUse)
@@ -180,7 +184,7 @@ extension CatalogStore {
       throw .failure(path, error)
     }
     return try write { db in
-      guard try Self.itemsGeneration(db) == generation else {
+      guard current(try Self.itemsGeneration(db)) else {
         unlink(written.temporary.path)
         return false
       }

@@ -70,30 +70,59 @@ public final class StoredCatalog: SearchCatalog {
   /// `sift synonyms`, another server, the terminal app) is read from its change log every
   /// `followInterval` and searched from then on (`catchUpWithFile()`), until `close()`.
   /// `progress` hears of an index rebuilt on opening, as it starts.
-  public init(
+  public convenience init(
     name: String, store: CatalogStore, typoTolerance: TypoTolerance = .automatic,
     recentSearches: Int = 64, editable: Bool = true, warmsUp: Bool = true,
     followsFile: Bool = false, followInterval: Duration = .milliseconds(250),
     progress: (String) -> Void = { _ in }
   ) throws(StoreError) {
-    self.name = name
-    self.typoTolerance = typoTolerance
-    self.editable = editable
-    self.followsFile = followsFile
     // Pages read a snapshot of the file taken with each edit: that needs a pool. Without
     // edits they read the file the collection was opened from.
     let store =
       store.allowsConcurrentReads || !editable
       ? store : try CatalogStore.open(at: store.url, concurrentReads: true)
-    self.store = store
     let (collection, report) = try store.openCollection(
       typoTolerance: typoTolerance, progress: progress)
-    openNotice = report.notice
+    try self.init(
+      name: name, store: store, collection: collection, generation: report.generation,
+      notice: report.notice, typoTolerance: typoTolerance, recentSearches: recentSearches,
+      editable: editable, warmsUp: warmsUp, followsFile: followsFile,
+      followInterval: followInterval)
+  }
+
+  /// Serves `index`, of the items `store` holds at `generation`, as built by whoever wrote
+  /// them (a PostgreSQL node's load): not read back from an index file, which may be saved
+  /// meanwhile. `store` must allow concurrent reads.
+  package convenience init(
+    name: String, store: CatalogStore, index: SearchIndex<ItemID>, generation: Int64,
+    typoTolerance: TypoTolerance = .automatic, recentSearches: Int = 64, warmsUp: Bool = true
+  ) throws(StoreError) {
+    let schema = try store.loadSchema()
+    let collection = FilteredCollection(
+      index: index, schema: try store.searchSchema(schema),
+      source: CatalogItemSource(store: store, schema: schema), typoTolerance: typoTolerance)
+    try self.init(
+      name: name, store: store, collection: collection, generation: generation, notice: nil,
+      typoTolerance: typoTolerance, recentSearches: recentSearches, editable: true,
+      warmsUp: warmsUp, followsFile: false, followInterval: .milliseconds(250))
+  }
+
+  private init(
+    name: String, store: CatalogStore, collection: FilteredCollection, generation: Int64,
+    notice: String?, typoTolerance: TypoTolerance, recentSearches: Int, editable: Bool,
+    warmsUp: Bool, followsFile: Bool, followInterval: Duration
+  ) throws(StoreError) {
+    self.name = name
+    self.typoTolerance = typoTolerance
+    self.editable = editable
+    self.followsFile = followsFile
+    self.store = store
+    openNotice = notice
     copied = Locked(try store.syncSource())
     if warmsUp { collection.index.prepareForSearchingInBackground() }
     current = Locked(
       State(
-        collection: collection, generation: report.generation,
+        collection: collection, generation: generation,
         recent: RecentSearches(capacity: recentSearches)))
     if editable {
       editQueue.async { [weak self] in self?.prepareForEditing() }
