@@ -109,8 +109,12 @@ public final class PostgresNode: CatalogUpstream {
             served = try StoredCatalog(
               name: name ?? address.catalog, store: store, index: read.index,
               generation: read.generation, typoTolerance: typoTolerance,
-              recentSearches: recentSearches, warmsUp: true)
+              recentSearches: recentSearches, warmsUp: false)
             saving = Task.detached {
+              // Warmed up here — the dictionaries and trigrams searches share — then saved
+              // with them: nothing is built twice.
+              read.index.prepareNearSpellings()
+              read.index.prepareSubstringSearch()
               _ = try? store.saveIndex(
                 read.index, builtAtGeneration: read.generation, evenIfChanged: true)
             }
