@@ -542,10 +542,14 @@ extension SearchIndex {
   /// opening: typing never waits for them, and copies of the index share them.
   package func prepareForSearchingInBackground() {
     let index = self
-    DispatchQueue.global(qos: .utility).async {
-      index.prepareNearSpellings()
-      index.prepareSubstringSearch()
-    }
+    DispatchQueue.global(qos: .utility).async { index.prepareForSearching() }
+  }
+
+  /// `prepareForSearchingInBackground()` on the caller's thread: what a task that also saves
+  /// the index runs first, so that the save writes what searches share.
+  package func prepareForSearching() {
+    prepareNearSpellings()
+    prepareSubstringSearch()
   }
 }
 

@@ -113,8 +113,7 @@ public final class PostgresNode: CatalogUpstream {
             saving = Task.detached {
               // Warmed up here — the dictionaries and trigrams searches share — then saved
               // with them: nothing is built twice.
-              read.index.prepareNearSpellings()
-              read.index.prepareSubstringSearch()
+              read.index.prepareForSearching()
               _ = try? store.saveIndex(
                 read.index, builtAtGeneration: read.generation, evenIfChanged: true)
             }
