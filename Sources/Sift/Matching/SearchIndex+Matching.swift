@@ -286,29 +286,92 @@ extension SearchIndex {
   }
 
   /// Live slots, in slot order, matching every term as written or, where a term may have
-  /// typos, within its budget. Candidates come from the first such term: its exact hits and
-  /// the slots of its near words in the dictionaries (and slots added since they were built).
+  /// typos, within its budget. Candidates come from the terms that may have typos: a term's
+  /// exact hits, the slots of its near words in the dictionaries, and slots added since they
+  /// were built. The term whose near words are in fewest slots seeds them; each other such term
+  /// whose postings cost less to read than checking the candidates narrows them first, so that
+  /// `saint petr` checks the slots near both words rather than every slot near "saint".
   /// `wanted` keeps candidates out before they are checked (facets want only some categories).
   func nearMatchingSlots(_ plan: MatchPlan, wanted: (Int32) -> Bool = { _ in true }) -> [Int32] {
-    // The longest such term has the fewest near words: the smallest set of candidates.
-    guard
-      let seed = plan.rankProbes.filter({ $0.typo != nil }).max(by: {
-        $0.needle.count < $1.needle.count
-      }),
-      let typo = seed.typo
-    else { return [] }
+    let typoTerms = plan.terms.compactMap { term -> NearTerm? in
+      guard !term.isNegated, case .text(let probe) = term.condition, let typo = probe.typo
+      else { return nil }
+      let runs = probe.columns.map {
+        typoDictionary(column: $0).nearWordRuns(term: typo.letters, budget: typo.budget)
+      }
+      let postings = zip(probe.columns, runs).reduce(0) {
+        $0 + typoDictionary(column: $1.0).postingCount(inRuns: $1.1)
+      }
+      return NearTerm(probe: probe, runs: runs, postings: postings)
+    }.sorted { $0.postings < $1.postings }
+    guard let seed = typoTerms.first else { return [] }
     var hits = SlotSet(capacity: slotCount)
-    for slot in exactSlots(seed) { hits.insert(Int(slot)) }
-    for column in seed.columns {
+    var candidates = 0
+    for slot in exactSlots(seed.probe) {
+      hits.insert(Int(slot))
+      candidates += 1
+    }
+    // Below this slot every candidate came from the seed's dictionaries or its exact hits.
+    var covered = slotCount
+    for (column, runs) in zip(seed.probe.columns, seed.runs) {
       let dictionary = typoDictionary(column: column)
-      dictionary.forEachNearWordRun(term: typo.letters, budget: typo.budget) { run in
+      for run in runs {
         dictionary.forEachSlot(inWords: run) { slot in
           if Int(slot) < slotCount { hits.insert(Int(slot)) }
         }
       }
+      candidates += dictionary.postingCount(inRuns: runs)
+      covered = min(covered, dictionary.slotCount)
       for slot in min(dictionary.slotCount, slotCount)..<slotCount { hits.insert(slot) }
     }
-    return hits.sorted.filter { wanted($0) && matches(plan, slot: Int($0), nearSpellings: true) }
+    for term in typoTerms.dropFirst()
+    where term.postings <= candidates * Self.postingsPerCheck {
+      guard let narrowing = possibleSlots(of: term) else { continue }
+      hits.formIntersection(narrowing)
+    }
+    // A lone term's candidates below `covered` match it: only whether they are live is left.
+    let checked = plan.terms.count > 1 || plan.requiredCategory != nil || plan.near != nil
+    return hits.sorted.filter { slot in
+      guard wanted(slot) else { return false }
+      return checked || Int(slot) >= covered
+        ? matches(plan, slot: Int(slot), nearSpellings: true) : isLive[Int(slot)]
+    }
+  }
+
+  /// A term that may have typos, with its near words' runs in each of its columns and how many
+  /// slots they list.
+  private struct NearTerm {
+    var probe: MatchPlan.TextProbe
+    var runs: [[Range<Int>]]
+    var postings: Int
+  }
+
+  /// How many postings a candidate's check is worth: a posting costs a bit set, a check the
+  /// walk of the costs over every word of the item's text.
+  static var postingsPerCheck: Int { 64 }
+
+  /// A set holding every slot that may match `term` within its budget — its near words' slots,
+  /// the slots holding its rarest trigram (a superset of its exact hits), the slots added since
+  /// either was built — or nil when no such set is cheap (no trigram index yet, a number or
+  /// initial consonants the trigrams do not list).
+  private func possibleSlots(of term: NearTerm) -> SlotSet? {
+    guard let trigrams = trigrams.current, term.probe.number == nil, !term.probe.initials,
+      let listed = trigrams.candidates(for: term.probe.needle)
+    else { return nil }
+    var set = SlotSet(capacity: slotCount)
+    for slot in listed where Int(slot) < slotCount { set.insert(Int(slot)) }
+    var covered = min(trigrams.slotCount, slotCount)
+    for (column, runs) in zip(term.probe.columns, term.runs) {
+      let dictionary = typoDictionary(column: column)
+      for run in runs {
+        dictionary.forEachSlot(inWords: run) { slot in
+          if Int(slot) < slotCount { set.insert(Int(slot)) }
+        }
+      }
+      covered = min(covered, dictionary.slotCount)
+    }
+    for slot in covered..<slotCount { set.insert(slot) }
+    return set
   }
 
   /// Whether one live slot matches the plan.

@@ -10,6 +10,11 @@ struct SlotSet {
     words[slot >> 6] |= 1 << UInt64(slot & 63)
   }
 
+  /// Keeps only the slots `other` holds too (of the same capacity).
+  mutating func formIntersection(_ other: SlotSet) {
+    for index in words.indices { words[index] &= other.words[index] }
+  }
+
   func contains(_ slot: Int) -> Bool {
     words[slot >> 6] & (1 << UInt64(slot & 63)) != 0
   }

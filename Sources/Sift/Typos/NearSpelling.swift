@@ -110,17 +110,30 @@ package enum NearSpelling {
       letters.append(letter)
     }
 
+    /// What may follow the word's first `depth` letters without going over the budget.
+    enum NextLetter: Equatable {
+      /// The row has a cost below the budget: any letter may.
+      case roomForAnEdit
+      /// The smallest letter after the one asked about that may: one of the term's letters
+      /// that extends a cell at the budget with a match.
+      case letter(UInt32)
+      /// No letter after the one asked about may.
+      case none
+    }
+
     /// When the row after `depth` letters has no cost below the budget, the only letters that
-    /// can come next without going over it are the term's letters that extend a cell at the
-    /// budget with a match; sorted. Nil when the row still has room for an edit.
-    func onlyNextLetters(afterDepth depth: Int) -> [UInt32]? {
-      let row = cells[(depth * width)..<((depth + 1) * width)]
-      guard let lowest = row.min(), Int(lowest) == budget else { return nil }
-      var letters: [UInt32] = []
-      for i in 0..<term.count where Int(row[depth * width + i]) == budget {
-        letters.append(term[i])
+    /// can come next are the term's letters that extend a cell at the budget with a match: the
+    /// smallest of them above `letter`.
+    func nextLetter(after letter: UInt32, afterDepth depth: Int) -> NextLetter {
+      let row = depth * width
+      var lowest = NearSpelling.infinite
+      for i in 0..<width where cells[row + i] < lowest { lowest = cells[row + i] }
+      guard Int(lowest) == budget else { return .roomForAnEdit }
+      var next: UInt32?
+      for i in 0..<term.count where Int(cells[row + i]) == budget && term[i] > letter {
+        if next.map({ term[i] < $0 }) ?? true { next = term[i] }
       }
-      return Array(Set(letters)).sorted()
+      return next.map { .letter($0) } ?? .none
     }
 
     /// The cost of the whole term against the word's first `depth` letters.

@@ -184,88 +184,112 @@ final class TypoDictionary: Sendable {
   func forEachNearWordRun(
     term: [UInt32], budget: Int, _ body: (Range<Int>) -> Void
   ) {
-    guard !term.isEmpty, wordCount > 0 else { return }
-    let key = RecentNearRuns.Key(term: term, budget: budget)
-    let runs =
-      recentRuns[key]
-      ?? {
-        var runs: [Range<Int>] = []
-        walkNearWordRuns(term: term, budget: budget) { runs.append($0) }
-        recentRuns[key] = runs
-        return runs
-      }()
-    runs.forEach(body)
+    nearWordRuns(term: term, budget: budget).forEach(body)
   }
 
-  /// The walk behind `forEachNearWordRun`.
+  /// The runs `forEachNearWordRun` calls its body with.
+  ///
+  /// A term is typed a letter at a time, and a word near the term with one more letter is near
+  /// the term without it at the same budget (an alignment of the longer term, cut before its
+  /// last letter, aligns the shorter one with a beginning of the word at no greater cost): so
+  /// when the term one letter shorter was walked at this budget, only its runs are walked.
+  func nearWordRuns(term: [UInt32], budget: Int) -> [Range<Int>] {
+    guard !term.isEmpty, wordCount > 0 else { return [] }
+    let key = RecentNearRuns.Key(term: term, budget: budget)
+    if let runs = recentRuns[key] { return runs }
+    let shorter =
+      term.count > 1
+      ? recentRuns[RecentNearRuns.Key(term: Array(term.dropLast()), budget: budget)] : nil
+    var runs: [Range<Int>] = []
+    walkNearWordRuns(term: term, budget: budget, within: shorter ?? [0..<wordCount]) {
+      runs.append($0)
+    }
+    recentRuns[key] = runs
+    return runs
+  }
+
+  /// How many postings the words of `runs` have.
+  func postingCount(inRuns runs: [Range<Int>]) -> Int {
+    runs.reduce(0) { $0 + postingCount(inWords: $1) }
+  }
+
+  /// The walk behind `nearWordRuns`, over the words of `ranges` (ascending, not overlapping).
   private func walkNearWordRuns(
-    term: [UInt32], budget: Int, _ body: (Range<Int>) -> Void
+    term: [UInt32], budget: Int, within ranges: [Range<Int>], _ body: (Range<Int>) -> Void
   ) {
     var rows = NearSpelling.Rows(term: term, budget: budget)
+    // The beginning of the next sibling a jump lands on, reused.
+    var target: [UInt8] = []
     words.withUnsafeBufferPointer { words in
       wordStarts.withUnsafeBufferPointer { starts in
-        var w = 0
-        var last = wordCount
+        var candidates = 0..<wordCount
         if budget < 2 {
           // An edit of the first letter costs two: every near word starts with the term's.
-          let first = Array(String(Unicode.Scalar(term[0]).map(Character.init) ?? " ").utf8)
+          var first: [UInt8] = []
+          UTF8.encode(Unicode.Scalar(term[0]) ?? " ") { first.append($0) }
           first.withUnsafeBufferPointer { first in
-            w = Self.lowerBound(first, from: 0, words: words, starts: starts)
-            last =
+            let w = Self.lowerBound(first, from: 0, words: words, starts: starts)
+            let startsWithFirst =
               w < wordCount && Self.word(w, words: words, starts: starts).starts(with: first)
-              ? Self.end(ofPrefix: first, from: w, words: words, starts: starts) : w
+            candidates =
+              w..<(startsWithFirst
+              ? Self.end(ofPrefix: first, from: w, words: words, starts: starts) : w)
           }
         }
-        while w < last {
-          let word = Self.word(w, words: words, starts: starts)
-          // Keep the rows of the beginning this word shares with the path walked so far.
-          var offset = 0
-          var common = 0
-          let path = rows.letters
-          while common < path.count, offset < word.count {
-            let (letter, length) = NearSpelling.scalar(at: offset, in: word)
-            guard letter == path[common] else { break }
-            offset += length
-            common += 1
-          }
-          rows.truncate(to: common)
-          var skipTo = w + 1
-          while offset < word.count {
-            let (letter, length) = NearSpelling.scalar(at: offset, in: word)
-            let parentEnd = offset
-            offset += length
-            rows.push(letter)
-            guard rows.cost <= budget || rows.floor > budget else { continue }
-            let prefix = UnsafeBufferPointer(rebasing: word[0..<offset])
-            let end = Self.end(ofPrefix: prefix, from: w, words: words, starts: starts)
-            if rows.cost <= budget {
-              body(w..<end)
+        for range in ranges {
+          var w = max(range.lowerBound, candidates.lowerBound)
+          let last = min(range.upperBound, candidates.upperBound)
+          while w < last {
+            let word = Self.word(w, words: words, starts: starts)
+            // Keep the rows of the beginning this word shares with the path walked so far.
+            var offset = 0
+            var common = 0
+            while common < rows.depth, offset < word.count {
+              let (letter, length) = NearSpelling.scalar(at: offset, in: word)
+              guard letter == rows.letters[common] else { break }
+              offset += length
+              common += 1
+            }
+            rows.truncate(to: common)
+            var skipTo = w + 1
+            while offset < word.count {
+              let (letter, length) = NearSpelling.scalar(at: offset, in: word)
+              let parentEnd = offset
+              offset += length
+              rows.push(letter)
+              guard rows.cost <= budget || rows.floor > budget else { continue }
+              let prefix = UnsafeBufferPointer(rebasing: word[0..<offset])
+              let end = Self.end(ofPrefix: prefix, from: w, words: words, starts: starts)
+              if rows.cost <= budget {
+                body(w..<min(end, last))
+                skipTo = end
+                break
+              }
               skipTo = end
+              // Over budget. If the parent left no room for an edit, only a few letters can
+              // follow it: jump to the next of them instead of trying every sibling.
+              switch rows.nextLetter(after: letter, afterDepth: rows.depth - 1) {
+              case .roomForAnEdit:
+                break
+              case .letter(let next):
+                target.removeAll(keepingCapacity: true)
+                target.append(contentsOf: word[0..<parentEnd])
+                UTF8.encode(Unicode.Scalar(next) ?? " ") { target.append($0) }
+                skipTo = max(
+                  end,
+                  target.withUnsafeBufferPointer {
+                    Self.lowerBound($0, from: end, words: words, starts: starts)
+                  })
+              case .none:
+                let parent = UnsafeBufferPointer(rebasing: word[0..<parentEnd])
+                skipTo =
+                  parentEnd == 0
+                  ? wordCount : Self.end(ofPrefix: parent, from: w, words: words, starts: starts)
+              }
               break
             }
-            skipTo = end
-            // Over budget. If the parent left no room for an edit, only a few letters can
-            // follow it: jump to the next of them instead of trying every sibling.
-            if let next = rows.onlyNextLetters(afterDepth: rows.depth - 1)?.first(where: {
-              $0 > letter
-            }) {
-              let target =
-                Array(word[0..<parentEnd])
-                + Array(String(Unicode.Scalar(next).map(Character.init) ?? " ").utf8)
-              skipTo = max(
-                end,
-                target.withUnsafeBufferPointer {
-                  Self.lowerBound($0, from: end, words: words, starts: starts)
-                })
-            } else if rows.onlyNextLetters(afterDepth: rows.depth - 1) != nil {
-              let parent = UnsafeBufferPointer(rebasing: word[0..<parentEnd])
-              skipTo =
-                parentEnd == 0
-                ? wordCount : Self.end(ofPrefix: parent, from: w, words: words, starts: starts)
-            }
-            break
+            w = skipTo
           }
-          w = skipTo
         }
       }
     }
