@@ -296,34 +296,23 @@ extension SearchIndex {
     let typoTerms = plan.terms.compactMap { term -> NearTerm? in
       guard !term.isNegated, case .text(let probe) = term.condition, let typo = probe.typo
       else { return nil }
-      let runs = probe.columns.map {
-        typoDictionary(column: $0).nearWordRuns(term: typo.letters, budget: typo.budget)
+      let dictionaries = probe.columns.map { typoDictionary(column: $0) }
+      let runs = dictionaries.map {
+        $0.nearWordRuns(term: typo.letters, budget: typo.budget)
       }
-      let postings = zip(probe.columns, runs).reduce(0) {
-        $0 + typoDictionary(column: $1.0).postingCount(inRuns: $1.1)
-      }
-      return NearTerm(probe: probe, runs: runs, postings: postings)
+      let postings = zip(dictionaries, runs).reduce(0) { $0 + $1.0.postingCount(inRuns: $1.1) }
+      return NearTerm(probe: probe, dictionaries: dictionaries, runs: runs, postings: postings)
     }.sorted { $0.postings < $1.postings }
     guard let seed = typoTerms.first else { return [] }
     var hits = SlotSet(capacity: slotCount)
-    var candidates = 0
+    var candidates = seed.postings
     for slot in exactSlots(seed.probe) {
       hits.insert(Int(slot))
       candidates += 1
     }
     // Below this slot every candidate came from the seed's dictionaries or its exact hits.
-    var covered = slotCount
-    for (column, runs) in zip(seed.probe.columns, seed.runs) {
-      let dictionary = typoDictionary(column: column)
-      for run in runs {
-        dictionary.forEachSlot(inWords: run) { slot in
-          if Int(slot) < slotCount { hits.insert(Int(slot)) }
-        }
-      }
-      candidates += dictionary.postingCount(inRuns: runs)
-      covered = min(covered, dictionary.slotCount)
-      for slot in min(dictionary.slotCount, slotCount)..<slotCount { hits.insert(slot) }
-    }
+    let covered = insertNearWordSlots(of: seed, into: &hits)
+    for slot in covered..<slotCount { hits.insert(slot) }
     for term in typoTerms.dropFirst()
     where term.postings <= candidates * Self.postingsPerCheck {
       guard let narrowing = possibleSlots(of: term) else { continue }
@@ -338,10 +327,11 @@ extension SearchIndex {
     }
   }
 
-  /// A term that may have typos, with its near words' runs in each of its columns and how many
-  /// slots they list.
+  /// A term that may have typos, with the dictionary of each of its columns, its near words'
+  /// runs in each, and how many slots they list.
   private struct NearTerm {
     var probe: MatchPlan.TextProbe
+    var dictionaries: [TypoDictionary]
     var runs: [[Range<Int>]]
     var postings: Int
   }
@@ -349,6 +339,21 @@ extension SearchIndex {
   /// How many postings a candidate's check is worth: a posting costs a bit set, a check the
   /// walk of the costs over every word of the item's text.
   static var postingsPerCheck: Int { 64 }
+
+  /// Inserts into `set` the slots of a term's near words, and returns the slot from which on
+  /// a dictionary may not list them: the slots added since the first of them was built.
+  private func insertNearWordSlots(of term: NearTerm, into set: inout SlotSet) -> Int {
+    var covered = slotCount
+    for (dictionary, runs) in zip(term.dictionaries, term.runs) {
+      for run in runs {
+        dictionary.forEachSlot(inWords: run) { slot in
+          if Int(slot) < slotCount { set.insert(Int(slot)) }
+        }
+      }
+      covered = min(covered, dictionary.slotCount)
+    }
+    return covered
+  }
 
   /// A set holding every slot that may match `term` within its budget — its near words' slots,
   /// the slots holding its rarest trigram (a superset of its exact hits), the slots added since
@@ -360,16 +365,7 @@ extension SearchIndex {
     else { return nil }
     var set = SlotSet(capacity: slotCount)
     for slot in listed where Int(slot) < slotCount { set.insert(Int(slot)) }
-    var covered = min(trigrams.slotCount, slotCount)
-    for (column, runs) in zip(term.probe.columns, term.runs) {
-      let dictionary = typoDictionary(column: column)
-      for run in runs {
-        dictionary.forEachSlot(inWords: run) { slot in
-          if Int(slot) < slotCount { set.insert(Int(slot)) }
-        }
-      }
-      covered = min(covered, dictionary.slotCount)
-    }
+    let covered = min(trigrams.slotCount, insertNearWordSlots(of: term, into: &set))
     for slot in covered..<slotCount { set.insert(slot) }
     return set
   }
