@@ -229,7 +229,11 @@ struct TypoToleranceTests {
           let typed = Array(term[0..<length])
           for budget in Set([TypoTolerance.budget(letters: length), whole]) {
             var found = Set<String>()
+            var previousEnd = 0
             dictionary.forEachNearWordRun(term: typed.map(\.value), budget: budget) { run in
+              // Runs come in order and never overlap: the walk skips past each.
+              #expect(run.lowerBound >= previousEnd && !run.isEmpty, "round \(round)")
+              previousEnd = run.upperBound
               for w in run { found.insert(dictionary.word(w)) }
             }
             let expected = Set(

@@ -221,6 +221,13 @@ extension SearchIndex {
   ) -> Result {
     var raw: [RawColumn] = []
     var rawInitials: [RawColumn?] = []
+    // Read once: each step of the recursion would otherwise copy the index (a ranking pass
+    // per way of moving a space paid it many times a keystroke).
+    let columns = columns
+    let initialColumns = initialColumns
+    let summaries = summaries
+    raw.reserveCapacity(columns.count)
+    rawInitials.reserveCapacity(columns.count)
     func next(_ index: Int) -> Result {
       if index == columns.count {
         return raw.withUnsafeBufferPointer { raw in
@@ -254,6 +261,8 @@ extension SearchIndex {
     _ body: (UnsafeBufferPointer<UnsafeBufferPointer<Double>>) -> Result
   ) -> Result {
     var raw: [UnsafeBufferPointer<Double>] = []
+    let numbers = numbers
+    raw.reserveCapacity(numbers.count)
     func next(_ index: Int) -> Result {
       if index == numbers.count { return raw.withUnsafeBufferPointer(body) }
       return numbers[index].withUnsafeBufferPointer { column in

@@ -66,48 +66,63 @@ package enum NearSpelling {
     let term: [UInt32]
     let budget: Int
     /// Row `j` (after `j` letters of the word; row 0 is the empty word) is
-    /// `cells[j * width ..< (j + 1) * width]`.
+    /// `cells[j * width ..< (j + 1) * width]`; rows past `depth` are room for the next letters
+    /// (a walk pushes and forgets letters millions of times: no appending or removing).
     private var cells: [UInt8]
-    /// `letters[j - 1]` is the word's `j`th letter.
-    private(set) var letters: [UInt32] = []
+    /// `storedLetters[j - 1]` is the word's `j`th letter, for `j` up to `depth`.
+    private var storedLetters: [UInt32]
+    /// The number of word letters the rows cover.
+    private(set) var depth = 0
     private let width: Int
 
     package init(term: [UInt32], budget: Int) {
       self.term = term
       self.budget = budget
       width = term.count + 1
-      cells = [UInt8](repeating: 0, count: width)
+      cells = [UInt8](repeating: 0, count: width * 32)
       for i in 1..<width { cells[i] = cells[i - 1] &+ (i == 1 ? 2 : 1) }
-      cells.reserveCapacity(width * 32)
-      letters.reserveCapacity(32)
+      storedLetters = [UInt32](repeating: 0, count: 31)
     }
 
-    /// The number of word letters the rows cover.
-    var depth: Int { letters.count }
+    /// The word's letter at `index` (below `depth`).
+    @inline(__always)
+    func letter(at index: Int) -> UInt32 { storedLetters[index] }
 
     /// Forgets the letters after the first `depth`.
+    @inline(__always)
     mutating func truncate(to depth: Int) {
-      cells.removeLast(cells.count - (depth + 1) * width)
-      letters.removeLast(letters.count - depth)
+      self.depth = min(self.depth, depth)
     }
 
     /// Adds the word's next letter.
     mutating func push(_ letter: UInt32) {
-      let j = letters.count + 1
-      let previous = (j - 1) * width
-      let current = j * width
-      let edge: UInt8 = j == 1 ? 2 : 1
-      cells.append(min(NearSpelling.infinite, cells[previous] &+ edge))
-      for i in 1..<width {
-        var best = min(cells[previous + i] &+ edge, cells[current + i - 1] &+ (i == 1 ? 2 : 1))
-        let substitution: UInt8 = term[i - 1] == letter ? 0 : (i == 1 || j == 1 ? 2 : 1)
-        best = min(best, cells[previous + i - 1] &+ substitution)
-        if i > 1, j > 1, term[i - 1] == letters[j - 2], term[i - 2] == letter {
-          best = min(best, cells[(j - 2) * width + i - 2] &+ (i == 2 || j == 2 ? 2 : 1))
-        }
-        cells.append(min(best, NearSpelling.infinite))
+      let j = depth + 1
+      if (j + 1) * width > cells.count {
+        cells.append(contentsOf: repeatElement(0, count: cells.count))
+        storedLetters.append(contentsOf: repeatElement(0, count: storedLetters.count + 1))
       }
-      letters.append(letter)
+      let width = width
+      let previousLetter = j > 1 ? storedLetters[j - 2] : 0
+      term.withUnsafeBufferPointer { term in
+        cells.withUnsafeMutableBufferPointer { cells in
+          let previous = (j - 1) * width
+          let current = j * width
+          let edge: UInt8 = j == 1 ? 2 : 1
+          cells[current] = min(NearSpelling.infinite, cells[previous] &+ edge)
+          for i in 1..<width {
+            var best = min(
+              cells[previous + i] &+ edge, cells[current + i - 1] &+ (i == 1 ? 2 : 1))
+            let substitution: UInt8 = term[i - 1] == letter ? 0 : (i == 1 || j == 1 ? 2 : 1)
+            best = min(best, cells[previous + i - 1] &+ substitution)
+            if i > 1, j > 1, term[i - 1] == previousLetter, term[i - 2] == letter {
+              best = min(best, cells[(j - 2) * width + i - 2] &+ (i == 2 || j == 2 ? 2 : 1))
+            }
+            cells[current + i] = min(best, NearSpelling.infinite)
+          }
+        }
+      }
+      storedLetters[j - 1] = letter
+      depth = j
     }
 
     /// What may follow the word's first `depth` letters without going over the budget.
@@ -118,7 +133,7 @@ package enum NearSpelling {
       /// that extends a cell at the budget with a match.
       case letter(UInt32)
       /// No letter after the one asked about may.
-      case none
+      case noLetterAfter
     }
 
     /// When the row after `depth` letters has no cost below the budget, the only letters that
@@ -133,15 +148,17 @@ package enum NearSpelling {
       for i in 0..<term.count where Int(cells[row + i]) == budget && term[i] > letter {
         if next.map({ term[i] < $0 }) ?? true { next = term[i] }
       }
-      return next.map { .letter($0) } ?? .none
+      return next.map { .letter($0) } ?? .noLetterAfter
     }
 
     /// The cost of the whole term against the word's first `depth` letters.
-    var cost: Int { Int(cells[cells.count - 1]) }
+    var cost: Int { Int(cells[depth * width + width - 1]) }
     /// No longer word can cost less than this.
     var floor: Int {
       var lowest = NearSpelling.infinite
-      for cell in cells[(cells.count - width)...] where cell < lowest { lowest = cell }
+      for cell in cells[(depth * width)..<(depth * width + width)] where cell < lowest {
+        lowest = cell
+      }
       return Int(lowest)
     }
   }

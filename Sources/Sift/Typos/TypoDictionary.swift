@@ -13,7 +13,10 @@ import Musl
 /// sorted list (sharing the work of common beginnings, like a trie) instead of all the text.
 ///
 /// Built once per column on the first search that needs it. It covers the slots that existed
-/// then (`slotCount`); slots added later are checked one by one.
+/// then (`slotCount`); slots added later are checked one by one. A slot's text never changes:
+/// an edit kills the slot and appends a new one, and compaction renumbers by dropping the
+/// dictionaries — so a slot it lists below `slotCount` holds the word, or is no longer live,
+/// which lets a lone misspelt term skip checking the text of what it lists.
 final class TypoDictionary: Sendable {
   /// The words in byte order (which is scalar order), back to back.
   let words: IndexBuffer<UInt8>
@@ -33,6 +36,8 @@ final class TypoDictionary: Sendable {
   /// walks the list once (a served keystroke and its facets both ask; the walk was a fifth of
   /// `sift serve`'s time under load). The dictionary never changes, so its runs stay right.
   private let recentRuns = RecentNearRuns()
+  /// Where each first letter's words end, found on first use (`firstLetterEnds`).
+  private let firstLetterEndsFound = Locked<[Int]?>(nil)
 
   var wordCount: Int { wordStarts.count - 1 }
 
@@ -214,12 +219,17 @@ final class TypoDictionary: Sendable {
   }
 
   /// The walk behind `nearWordRuns`, over the words of `ranges` (ascending, not overlapping).
+  ///
+  /// Where a beginning's words end is remembered along the path (`PathEnds`), so that leaving
+  /// a beginning, or jumping to its next possible letter, searches only among its own words —
+  /// and the words of each first letter end where `firstLetterEnds` says, found once.
   private func walkNearWordRuns(
     term: [UInt32], budget: Int, within ranges: [Range<Int>], _ body: (Range<Int>) -> Void
   ) {
     var rows = NearSpelling.Rows(term: term, budget: budget)
     // The beginning of the next sibling a jump lands on, reused.
     var target: [UInt8] = []
+    let firstLetterEnds = budget < 2 ? [] : self.firstLetterEnds
     words.withUnsafeBufferPointer { words in
       wordStarts.withUnsafeBufferPointer { starts in
         var candidates = 0..<wordCount
@@ -228,14 +238,19 @@ final class TypoDictionary: Sendable {
           var first: [UInt8] = []
           UTF8.encode(Unicode.Scalar(term[0]) ?? " ") { first.append($0) }
           first.withUnsafeBufferPointer { first in
-            let w = Self.lowerBound(first, from: 0, words: words, starts: starts)
+            let w = Self.lowerBound(
+              first, from: 0, below: wordCount, galloping: false, words: words, starts: starts)
             let startsWithFirst =
               w < wordCount && Self.word(w, words: words, starts: starts).starts(with: first)
             candidates =
               w..<(startsWithFirst
-              ? Self.end(ofPrefix: first, from: w, words: words, starts: starts) : w)
+              ? Self.end(ofPrefix: first, from: w, below: wordCount, words: words, starts: starts)
+              : w)
           }
         }
+        var path = PathEnds(
+          wordCount: wordCount,
+          firstLetterEnds: budget < 2 ? [candidates.upperBound] : firstLetterEnds)
         for range in ranges {
           var w = max(range.lowerBound, candidates.lowerBound)
           let last = min(range.upperBound, candidates.upperBound)
@@ -246,7 +261,7 @@ final class TypoDictionary: Sendable {
             var common = 0
             while common < rows.depth, offset < word.count {
               let (letter, length) = NearSpelling.scalar(at: offset, in: word)
-              guard letter == rows.letters[common] else { break }
+              guard letter == rows.letter(at: common) else { break }
               offset += length
               common += 1
             }
@@ -257,9 +272,10 @@ final class TypoDictionary: Sendable {
               let parentEnd = offset
               offset += length
               rows.push(letter)
+              path.forget(depth: rows.depth)
               guard rows.cost <= budget || rows.floor > budget else { continue }
-              let prefix = UnsafeBufferPointer(rebasing: word[0..<offset])
-              let end = Self.end(ofPrefix: prefix, from: w, words: words, starts: starts)
+              let depth = rows.depth
+              let end = path.end(atDepth: depth, from: w, words: words, starts: starts)
               if rows.cost <= budget {
                 body(w..<min(end, last))
                 skipTo = end
@@ -268,23 +284,21 @@ final class TypoDictionary: Sendable {
               skipTo = end
               // Over budget. If the parent left no room for an edit, only a few letters can
               // follow it: jump to the next of them instead of trying every sibling.
-              switch rows.nextLetter(after: letter, afterDepth: rows.depth - 1) {
+              switch rows.nextLetter(after: letter, afterDepth: depth - 1) {
               case .roomForAnEdit:
                 break
               case .letter(let next):
                 target.removeAll(keepingCapacity: true)
                 target.append(contentsOf: word[0..<parentEnd])
                 UTF8.encode(Unicode.Scalar(next) ?? " ") { target.append($0) }
-                skipTo = max(
-                  end,
-                  target.withUnsafeBufferPointer {
-                    Self.lowerBound($0, from: end, words: words, starts: starts)
-                  })
-              case .none:
-                let parent = UnsafeBufferPointer(rebasing: word[0..<parentEnd])
-                skipTo =
-                  parentEnd == 0
-                  ? wordCount : Self.end(ofPrefix: parent, from: w, words: words, starts: starts)
+                let parent = path.end(
+                  atDepth: depth - 1, from: end - 1, words: words, starts: starts)
+                skipTo = target.withUnsafeBufferPointer {
+                  Self.lowerBound(
+                    $0, from: end, below: parent, galloping: true, words: words, starts: starts)
+                }
+              case .noLetterAfter:
+                skipTo = path.end(atDepth: depth - 1, from: end - 1, words: words, starts: starts)
               }
               break
             }
@@ -295,6 +309,92 @@ final class TypoDictionary: Sendable {
     }
   }
 
+  /// Where the words sharing each beginning of the walk's path end, found as the walk needs
+  /// them: the path's beginnings change only below the depth a word shares with the last.
+  private struct PathEnds {
+    /// `ends[d]`: the end of the words that share the path's first `d` letters; -1 unknown.
+    private var ends: [Int]
+    /// Where each first letter's words end (`TypoDictionary.firstLetterEnds`).
+    let firstLetterEnds: [Int]
+
+    init(wordCount: Int, firstLetterEnds: [Int]) {
+      ends = [Int](repeating: -1, count: 32)
+      ends[0] = wordCount
+      self.firstLetterEnds = firstLetterEnds
+    }
+
+    /// Forgets the end at `depth`: the path has a new letter there.
+    @inline(__always)
+    mutating func forget(depth: Int) {
+      if depth == ends.count { ends.append(-1) } else { ends[depth] = -1 }
+    }
+
+    /// The end of the words sharing the path's first `depth` letters, word `w` among them
+    /// (searched from it on, within the parent's words where known).
+    mutating func end(
+      atDepth depth: Int, from w: Int, words: UnsafeBufferPointer<UInt8>,
+      starts: UnsafeBufferPointer<UInt32>
+    ) -> Int {
+      if ends[depth] >= 0 { return ends[depth] }
+      let found: Int
+      if depth == 1 {
+        found = TypoDictionary.firstLetterEnd(of: w, in: firstLetterEnds)
+      } else {
+        let word = TypoDictionary.word(w, words: words, starts: starts)
+        var offset = 0
+        for _ in 0..<depth { offset += NearSpelling.sequenceLength(word[offset]) }
+        found = TypoDictionary.end(
+          ofPrefix: UnsafeBufferPointer(rebasing: word[0..<offset]), from: w,
+          below: ends[depth - 1] >= 0 ? ends[depth - 1] : ends[0], words: words, starts: starts)
+      }
+      ends[depth] = found
+      return found
+    }
+  }
+
+  /// Finds now what a walk with room to edit a first letter needs (`firstLetterEnds`).
+  func prepareWalks() {
+    _ = firstLetterEnds
+  }
+
+  /// Where the words of each first letter end, ascending: found once, on the first walk with
+  /// room to edit a first letter, which would otherwise search for each letter's end.
+  private var firstLetterEnds: [Int] {
+    firstLetterEndsFound.withLock { found in
+      if let found { return found }
+      var ends: [Int] = []
+      words.withUnsafeBufferPointer { words in
+        wordStarts.withUnsafeBufferPointer { starts in
+          var w = 0
+          while w < wordCount {
+            let word = Self.word(w, words: words, starts: starts)
+            let first = word.isEmpty ? 0 : NearSpelling.sequenceLength(word[0])
+            w =
+              word.isEmpty
+              ? w + 1
+              : Self.end(
+                ofPrefix: UnsafeBufferPointer(rebasing: word[0..<min(first, word.count)]), from: w,
+                below: wordCount, words: words, starts: starts)
+            ends.append(w)
+          }
+        }
+      }
+      found = ends
+      return ends
+    }
+  }
+
+  /// The end of the words that start with word `w`'s first letter.
+  private static func firstLetterEnd(of w: Int, in ends: [Int]) -> Int {
+    var low = 0
+    var high = ends.count
+    while low < high {
+      let mid = (low + high) / 2
+      if ends[mid] <= w { low = mid + 1 } else { high = mid }
+    }
+    return ends[low]
+  }
+
   @inline(__always)
   private static func word(
     _ w: Int, words: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>
@@ -302,30 +402,53 @@ final class TypoDictionary: Sendable {
     UnsafeBufferPointer(rebasing: words[Int(starts[w])..<Int(starts[w + 1])])
   }
 
-  /// The first word at or after `from` that is not before `bytes` in byte order.
-  private static func lowerBound(
-    _ bytes: UnsafeBufferPointer<UInt8>, from: Int, words: UnsafeBufferPointer<UInt8>,
+  /// Whether word `w` comes before `bytes` in byte order.
+  @inline(__always)
+  private static func word(
+    _ w: Int, precedes bytes: UnsafeBufferPointer<UInt8>, words: UnsafeBufferPointer<UInt8>,
     starts: UnsafeBufferPointer<UInt32>
+  ) -> Bool {
+    let word = Self.word(w, words: words, starts: starts)
+    let shared = min(word.count, bytes.count)
+    let order = shared == 0 ? 0 : memcmp(word.baseAddress!, bytes.baseAddress!, shared)
+    return order < 0 || (order == 0 && word.count < bytes.count)
+  }
+
+  /// The first word in `from..<limit` that is not before `bytes`, or `limit`: `galloping`
+  /// from `from` where it is likely near (a jump to a sibling's next letter), else halving.
+  private static func lowerBound(
+    _ bytes: UnsafeBufferPointer<UInt8>, from: Int, below limit: Int, galloping: Bool,
+    words: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>
   ) -> Int {
     var low = from
-    var high = starts.count - 1
+    var high = limit
+    if galloping {
+      high = from
+      var step = 1
+      while high < limit, word(high, precedes: bytes, words: words, starts: starts) {
+        low = high + 1
+        high = from + step
+        step *= 2
+      }
+      high = min(high, limit)
+    }
     while low < high {
       let mid = (low + high) / 2
-      let word = Self.word(mid, words: words, starts: starts)
-      let shared = min(word.count, bytes.count)
-      let order = shared == 0 ? 0 : memcmp(word.baseAddress!, bytes.baseAddress!, shared)
-      if order < 0 || (order == 0 && word.count < bytes.count) { low = mid + 1 } else { high = mid }
+      if word(mid, precedes: bytes, words: words, starts: starts) {
+        low = mid + 1
+      } else {
+        high = mid
+      }
     }
     return low
   }
 
-  /// The first word at or after `from` that does not start with `prefix` (word `from` does):
-  /// galloping first, since most runs skipped are short, then binary search.
+  /// The first word in `from + 1..<limit` that does not start with `prefix` (word `from`
+  /// does), or `limit`: galloping first, since most runs skipped are short, then binary search.
   private static func end(
-    ofPrefix prefix: UnsafeBufferPointer<UInt8>, from: Int, words: UnsafeBufferPointer<UInt8>,
-    starts: UnsafeBufferPointer<UInt32>
+    ofPrefix prefix: UnsafeBufferPointer<UInt8>, from: Int, below limit: Int,
+    words: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>
   ) -> Int {
-    let count = starts.count - 1
     func starting(_ w: Int) -> Bool {
       let start = Int(starts[w])
       return Int(starts[w + 1]) - start >= prefix.count
@@ -334,12 +457,12 @@ final class TypoDictionary: Sendable {
     var low = from + 1
     var step = 1
     var high = low
-    while high < count, starting(high) {
+    while high < limit, starting(high) {
       low = high + 1
       high = from + 1 + step
       step *= 2
     }
-    high = min(high, count)
+    high = min(high, limit)
     while low < high {
       let mid = (low + high) / 2
       if starting(mid) { low = mid + 1 } else { high = mid }
@@ -354,14 +477,17 @@ final class TypoDictionary: Sendable {
     return words.withUnsafeBufferPointer { words in
       wordStarts.withUnsafeBufferPointer { starts in
         word.withUnsafeBufferPointer { word in
-          let first = Self.lowerBound(word, from: 0, words: words, starts: starts)
+          let first = Self.lowerBound(
+            word, from: 0, below: wordCount, galloping: false, words: words, starts: starts)
           guard first < wordCount, Self.word(first, words: words, starts: starts).starts(with: word)
           else { return first..<first }
           if !asPrefix {
             return Self.word(first, words: words, starts: starts).count == word.count
               ? first..<first + 1 : first..<first
           }
-          return first..<Self.end(ofPrefix: word, from: first, words: words, starts: starts)
+          return
+            first..<Self.end(
+              ofPrefix: word, from: first, below: wordCount, words: words, starts: starts)
         }
       }
     }
@@ -500,7 +626,7 @@ extension SearchIndex {
   /// a large catalog).
   package func prepareNearSpellings() {
     for column in textFields.indices where textFields[column].isSearchable {
-      _ = typoDictionary(column: column)
+      typoDictionary(column: column).prepareWalks()
     }
   }
 
