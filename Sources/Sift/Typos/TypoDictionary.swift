@@ -352,11 +352,6 @@ final class TypoDictionary: Sendable {
     }
   }
 
-  /// Finds now what a walk with room to edit a first letter needs (`firstLetterEnds`).
-  func prepareWalks() {
-    _ = firstLetterEnds
-  }
-
   /// Where the words of each first letter end, ascending: found once, on the first walk with
   /// room to edit a first letter, which would otherwise search for each letter's end.
   private var firstLetterEnds: [Int] {
@@ -626,7 +621,7 @@ extension SearchIndex {
   /// a large catalog).
   package func prepareNearSpellings() {
     for column in textFields.indices where textFields[column].isSearchable {
-      typoDictionary(column: column).prepareWalks()
+      _ = typoDictionary(column: column)
     }
   }
 
