@@ -229,28 +229,19 @@ final class TypoDictionary: Sendable {
     var rows = NearSpelling.Rows(term: term, budget: budget)
     // The beginning of the next sibling a jump lands on, reused.
     var target: [UInt8] = []
-    let firstLetterEnds = budget < 2 ? [] : self.firstLetterEnds
+    var candidates = 0..<wordCount
+    if budget < 2 {
+      // An edit of the first letter costs two: every near word starts with the term's.
+      var first: [UInt8] = []
+      UTF8.encode(Unicode.Scalar(term[0]) ?? " ") { first.append($0) }
+      candidates = run(of: first, asPrefix: true)
+    }
+    // Below two edits the walk stays among the term's first letter's words: their end is the
+    // only one it needs.
+    let firstLetterEnds = budget < 2 ? [candidates.upperBound] : self.firstLetterEnds
     words.withUnsafeBufferPointer { words in
       wordStarts.withUnsafeBufferPointer { starts in
-        var candidates = 0..<wordCount
-        if budget < 2 {
-          // An edit of the first letter costs two: every near word starts with the term's.
-          var first: [UInt8] = []
-          UTF8.encode(Unicode.Scalar(term[0]) ?? " ") { first.append($0) }
-          first.withUnsafeBufferPointer { first in
-            let w = Self.lowerBound(
-              first, from: 0, below: wordCount, galloping: false, words: words, starts: starts)
-            let startsWithFirst =
-              w < wordCount && Self.word(w, words: words, starts: starts).starts(with: first)
-            candidates =
-              w..<(startsWithFirst
-              ? Self.end(ofPrefix: first, from: w, below: wordCount, words: words, starts: starts)
-              : w)
-          }
-        }
-        var path = PathEnds(
-          wordCount: wordCount,
-          firstLetterEnds: budget < 2 ? [candidates.upperBound] : firstLetterEnds)
+        var path = PathEnds(wordCount: wordCount, firstLetterEnds: firstLetterEnds)
         for range in ranges {
           var w = max(range.lowerBound, candidates.lowerBound)
           let last = min(range.upperBound, candidates.upperBound)
