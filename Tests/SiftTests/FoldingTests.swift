@@ -64,6 +64,27 @@ struct FoldingTests {
     ("Plain ASCII", "Hello, World! 123", "hello, world! 123"),
   ]
 
+  /// The table as its generated source says, read with `split` and `Int(_:radix:)`: a simple
+  /// reference for the byte-by-byte reader every process runs once.
+  @Test("the folding table holds exactly what its source lists")
+  func tableMatchesItsSource() {
+    var listed: [UInt32: [UInt8]] = [:]
+    for line in FoldingTable.source.split(separator: "\n") {
+      let numbers = line.split(separator: " ").map { UInt32($0, radix: 16)! }
+      let folded = numbers.dropFirst().flatMap { Array(String(Unicode.Scalar($0)!).utf8) }
+      listed[numbers[0]] = folded
+    }
+    #expect(listed.count > 8_000)
+    let table = FoldingTable.shared
+    for (scalar, folded) in listed {
+      let found = table.replacement(of: scalar).map(Array.init)
+      #expect(found == folded, "U+\(String(scalar, radix: 16, uppercase: true))")
+    }
+    for scalar in UInt32(0)..<0x3_0000 where listed[scalar] == nil {
+      #expect(table.replacement(of: scalar) == nil, "U+\(String(scalar, radix: 16))")
+    }
+  }
+
   @Test("folds each language's letters", arguments: cases)
   func folds(_ language: String, _ original: String, _ expected: String) {
     #expect(TextFolding.fold(original) == expected, "\(language)")
