@@ -14,8 +14,10 @@ resident memory):
             population and id; a writer on two threads with a 256 MB budget, committed
   sift-csv  with --csv FILE: `sift import` of the same cities as CSV (Scripts/make-cities
             --csv), with the same flags
+  before    with --before PATH: another build of sift (the one before a change), the same
+            imports alternated with this one's (`before-csv` with --csv)
 
-Usage: import-peers.py CITIES_JSONL --sift PATH [--runs N] [--csv CITIES_CSV]
+Usage: import-peers.py CITIES_JSONL --sift PATH [--runs N] [--csv CITIES_CSV] [--before PATH]
 Needs /usr/bin/time and tantivy from PyPI: installed (apt-get, pip) when missing.
 """
 import argparse, json, os, shutil, sqlite3, subprocess, sys, tempfile, time
@@ -87,6 +89,7 @@ def main():
     parser.add_argument("--sift", required=True)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--csv", help="the same cities as CSV, imported by Sift too")
+    parser.add_argument("--before", help="another build of sift, run beside this one")
     parser.add_argument("--build", choices=["fts5", "tantivy"], help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
@@ -100,9 +103,9 @@ def main():
     size = os.path.getsize(arguments.cities) / 1e6
     print(f"{arguments.cities}: {items:,} items, {size:.0f} MB; "
           f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores")
-    def sift(file):
+    def sift(file, binary=arguments.sift):
         return lambda out: [
-            arguments.sift, "import", file, "--catalog",
+            binary, "import", file, "--catalog",
             os.path.join(out, "cities.sqlite"), "--title", "name", "--text", "alternates",
             "--number", "population", "--category", "country", "--id", "id",
             "--rank-by", "population", "--location", "latitude,longitude"]
@@ -115,6 +118,10 @@ def main():
     }
     if arguments.csv:
         engines["sift-csv"] = sift(arguments.csv)
+    if arguments.before:
+        engines["before"] = sift(arguments.cities, arguments.before)
+        if arguments.csv:
+            engines["before-csv"] = sift(arguments.csv, arguments.before)
     print(f"{'engine':<8} {'seconds':>8} {'items/s':>9} {'peak MB':>8} {'on disk MB':>10}")
     for run in range(arguments.runs):
         # Alternated, run by run: the machine's speed drifts.
