@@ -56,7 +56,9 @@ package enum IndexArchive {
   static func fingerprint(of schema: CatalogSchema) -> UInt64 {
     var text = "\(schema.titleField)|\(schema.categoryField ?? "")|"
     text += schema.rankingField.map { "\($0.field):\($0.isAscending)" } ?? ""
-    for field in schema.fields { text += "|\(field.name):\(field.kind)" }
+    // The raw value is the case's name, as interpolating the kind gave, without the run-time
+    // conformance lookups `String(describing:)` makes (a one-shot `sift search` pays them).
+    for field in schema.fields { text += "|\(field.name):\(field.kind.rawValue)" }
     return Checksum.of(Array(text.utf8))
   }
 

@@ -28,6 +28,7 @@ struct PinsCommand: AsyncParsableCommand {
 
   struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "add",
       abstract: "Pin an item at a row of a query's results (the first unless --at says).")
 
     @OptionGroup var options: CatalogOption
@@ -56,6 +57,7 @@ struct PinsCommand: AsyncParsableCommand {
 
   struct Hide: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "hide",
       abstract: "Hide an item from a query's results.")
 
     @OptionGroup var options: CatalogOption
@@ -77,6 +79,7 @@ struct PinsCommand: AsyncParsableCommand {
 
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "list",
       abstract: "Print the catalog's pins, one a line.")
 
     @OptionGroup var options: CatalogOption
@@ -101,6 +104,7 @@ struct PinsCommand: AsyncParsableCommand {
 
   struct Remove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "remove",
       abstract: "Remove what a query says of an item: pinned or hidden.")
 
     @OptionGroup var options: CatalogOption

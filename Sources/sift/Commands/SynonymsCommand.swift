@@ -26,6 +26,7 @@ struct SynonymsCommand: AsyncParsableCommand {
 
   struct Add: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "add",
       abstract:
         "Add a group of expressions that find each other, or with --to one that finds others.")
 
@@ -58,6 +59,7 @@ struct SynonymsCommand: AsyncParsableCommand {
 
   struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "list",
       abstract: "Print the catalog's synonyms, one group or rule a line.")
 
     @OptionGroup var options: CatalogOption
@@ -80,6 +82,7 @@ struct SynonymsCommand: AsyncParsableCommand {
 
   struct Remove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "remove",
       abstract: "Remove every group or rule that names the expression.")
 
     @OptionGroup var options: CatalogOption

@@ -54,6 +54,7 @@ struct KeysCommand: ParsableCommand {
 
   struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "create",
       abstract: "Make a key: prints it once, then only its id and prefix are shown.")
 
     @Option(
@@ -127,6 +128,7 @@ struct KeysCommand: ParsableCommand {
 
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "list",
       abstract: "List the keys: id, prefix, actions, catalogs, expiry (never the key).")
 
     @Flag(help: "One JSON object per key and line.")
@@ -150,6 +152,7 @@ struct KeysCommand: ParsableCommand {
 
   struct Revoke: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "revoke",
       abstract: "Revoke a key by its id: it and the tenant tokens it signed stop working.")
 
     @Argument(help: "The key's id (sift keys list).")
@@ -171,6 +174,7 @@ struct KeysCommand: ParsableCommand {
 
   struct Token: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "token",
       abstract:
         "Sign a tenant token with a search key: a browser holding it searches only its rows.",
       discussion: """
