@@ -265,6 +265,31 @@ struct RelevanceTests {
     #expect(Array(other.rows) == ["hamlet", "vienna"])
   }
 
+  /// Every cut of a word, from an array of its scalars: the reference for `spaceMoves`, which
+  /// cuts the word's own string.
+  @Test(
+    "a word's spaces move at every letter, in any script",
+    arguments: ["ab", "xmen", "spiderman", "мосвка", "đà", "北京市", "a\u{301}b"])
+  func spaceMovesCutEveryLetter(word: String) {
+    let request = ResolvedCriteria(SearchCriteria(text: word), schema: Self.schema())
+      .request(typos: .automatic)
+    let typed = request.searchedByUser.first!.textCondition!.needle
+    let letters = Array(typed.unicodeScalars)
+    var expected: [String] = []
+    if (2...MatchRequest.longestSplitWord).contains(letters.count) {
+      for cut in 1..<letters.count {
+        let left = String(String.UnicodeScalarView(letters[..<cut]))
+        let right = String(String.UnicodeScalarView(letters[cut...]))
+        for separator in letters.count <= 4 ? [" ", "-", "."] : [" ", "-"] {
+          expected.append(left + separator + right)
+        }
+      }
+    }
+    #expect(!expected.isEmpty, "\(word)")
+    #expect(request.spaceMoves.map(\.condition.needle) == expected, "\(word)")
+    #expect(request.spaceMoves.allSatisfy { $0.condition.synonymOf == typed })
+  }
+
   @Test("joined, split and dotted words: spiderman, laguardia, et, xmen, sun flower")
   func spacesMoved() throws {
     let schema = CatalogSchema(

@@ -172,14 +172,19 @@ package struct MatchRequest: Hashable, Sendable {
     }
     for index in plain where moves.count < most {
       let typed = user[index].textCondition!.needle
-      let letters = Array(typed.unicodeScalars)
-      guard (2...Self.longestSplitWord).contains(letters.count) else { continue }
-      for cut in 1..<letters.count where moves.count < most {
-        let left = String(String.UnicodeScalarView(letters[..<cut]))
-        let right = String(String.UnicodeScalarView(letters[cut...]))
+      let letters = typed.unicodeScalars
+      let count = letters.count
+      guard (2...Self.longestSplitWord).contains(count) else { continue }
+      var cutIndex = letters.startIndex
+      for _ in 1..<count where moves.count < most {
+        // Each half copied from the word's UTF-8 at once: a view rebuilt scalar by scalar was
+        // most of a served page's highlighting, which asks for the moved terms per value.
+        cutIndex = letters.index(after: cutIndex)
+        let left = String(letters[..<cutIndex])
+        let right = String(letters[cutIndex...])
         // A dot only inside a short abbreviation ("e.t", "u.s"): the letters of a longer word
         // are not initials.
-        for separator in letters.count <= 4 ? [" ", "-", "."] : [" ", "-"]
+        for separator in count <= 4 ? [" ", "-", "."] : [" ", "-"]
         where moves.count < most {
           moves.append(
             move(
