@@ -22,7 +22,7 @@ struct SiftCommand: AsyncParsableCommand {
         sift search --catalog products rose 2010
         ls | sift filter --fuzzy srcmn
       """,
-    version: "0.1.0",
+    version: SiftVersion.current,
     subcommands: [
       AppCommand.self, SearchCommand.self, FilterCommand.self, ImportCommand.self,
       BenchCommand.self,

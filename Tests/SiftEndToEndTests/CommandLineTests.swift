@@ -114,12 +114,21 @@ struct CommandLineTests {
     }
   }
 
-  @Test func version() throws {
+  @Test("--version prints the newest version of CHANGELOG.md")
+  func version() throws {
     let sift = try SiftProcess()
     defer { sift.cleanup() }
     let run = try sift.run(["--version"])
     #expect(run.status == 0)
-    #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+    let changelog = try String(
+      contentsOf: SiftProcess.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+    // The first `## [X.Y.Z] - DATE` heading is the newest release.
+    let newest = try #require(
+      changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.contains("Unreleased") })
+    let version = newest.dropFirst("## [".count).prefix { $0 != "]" }
+    #expect(!version.isEmpty)
+    #expect(run.stdout == "\(version)\n")
   }
 }
 
@@ -145,6 +154,12 @@ struct BenchCommandTests {
     #expect(text.stdout.contains("keystrokes  25 from 3 queries"))
     let missing = try sift.run(["bench", "--catalog", "products", "--queries", "nope.txt"])
     #expect(missing.status == 2)
+    #expect(
+      missing.stderr == "sift: cannot read the queries file nope.txt: No such file or directory\n")
+    // A pipe has no size to read up to: read until it ends.
+    let piped = try sift.run(
+      ["bench", "--catalog", "products", "--queries", "-"], stdin: Data("rose 2010\n".utf8))
+    #expect(piped.stdout.contains("keystrokes  9 from 1 query"), "\(piped.stdout)\(piped.stderr)")
   }
 
   @Test("one query of one letter: counts in the singular")

@@ -130,6 +130,35 @@ struct RelevanceCommandTests {
     let both = try sift.run(["search", "--catalog", "products", "--queries", file, "rose"])
     #expect(both.status == 64)
   }
+
+  @Test(
+    "--queries reads a pipe, /dev/stdin and - alike; a file it cannot read says why",
+    arguments: ["-", "/dev/stdin"])
+  func queriesFromAPipe(path: String) throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let run = try sift.run(
+      ["search", "--catalog", "products", "--queries", path, "--limit", "1"],
+      stdin: Data("rose\ngingr\n".utf8))
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.lines == [
+        "rose → Red Rose (Items found: 2)",
+        "gingr → Ginger (No exact matches — showing 1 near spelling)",
+      ])
+    let directory = URL(fileURLWithPath: sift.path("x")).deletingLastPathComponent().path
+    for (file, reason) in [
+      ("missing.txt", "No such file or directory"), (directory, "Is a directory"),
+    ] {
+      let failed = try sift.run(["search", "--catalog", "products", "--queries", file])
+      #expect(failed.status == 2)
+      #expect(failed.stderr == "sift: cannot read the queries file \(file): \(reason)\n")
+    }
+    let notText = try sift.write("latin1.txt", [0x72, 0xF6, 0x73, 0x65, 0x0A])
+    let refused = try sift.run(["search", "--catalog", "products", "--queries", notText])
+    #expect(
+      refused.stderr == "sift: cannot read the queries file \(notText): it is not UTF-8 text\n")
+  }
 }
 
 /// The cases that opened issue 10, on the real GeoNames corpus (`Scripts/make-cities`, 234,908
@@ -298,7 +327,7 @@ struct CitiesCorpusTests {
   }
 
   /// Spellings that found nothing before katakana, Arabic-script letters and digits were folded
-  /// (README, "What folds"): each names a city that has only the other spelling.
+  /// (docs/command-line.md, "What folds"): each names a city that has only the other spelling.
   @Test("katakana finds hiragana and back, Arabic keyboards find Persian names, ه finds ة")
   func scripts() throws {
     let sift = try SiftProcess()

@@ -2,7 +2,7 @@ import Foundation
 import SiftTestSupport
 import Testing
 
-/// The seed scenarios through `sift search`, exactly as the README spells the command.
+/// The seed scenarios through `sift search`, exactly as docs/command-line.md spells the command.
 @Suite("sift search", .tags(.endToEnd))
 struct SearchCommandTests {
   @Test("searches in four processes at once: none is refused, each finds the same")
@@ -222,6 +222,39 @@ struct SearchCommandTests {
     let limited = try sift.run(["search", "--catalog", "products", "--limit", "2", "rose"])
     #expect(limited.lines.count == 2)
     #expect(limited.stderr == "Items found: 2\n", "the indicator counts every match")
+  }
+
+  @Test("a field without --label reads as words; a list shows the values that matched first")
+  func labelsAndMatchedValues() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let file = try sift.write(
+      "countries.jsonl",
+      """
+      {"code":"DE","name":"Germany","other_names":["Almanca","Deutsch","Duits","German","Jerman","Nemecko","Allemagne"],"avgRating":4.5}
+      {"code":"FR","name":"France","other_names":["Frankreich","Francia","Fransa"],"avgRating":4}
+
+      """)
+    let imported = try sift.run([
+      "import", file, "--catalog", "countries.sqlite", "--title", "name", "--id", "code",
+      "--text", "other_names", "--number", "avgRating",
+    ])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let matched = try sift.run(["search", "--catalog", "countries.sqlite", "allemagne"])
+    #expect(
+      matched.lines == [
+        "Germany  —  Other names: Allemagne, Almanca, Deutsch, Duits, German (+2 more) · Avg rating: 4.5"
+      ])
+    // Nothing matched in the list: its values as they came.
+    let title = try sift.run(["search", "--catalog", "countries.sqlite", "germany"])
+    #expect(
+      title.lines == [
+        "Germany  —  Other names: Almanca, Deutsch, Duits, German, Jerman (+2 more) · Avg rating: 4.5"
+      ])
+    // JSON gives the item as it came, whatever matched.
+    let json = try sift.run(["search", "--catalog", "countries.sqlite", "--json", "allemagne"])
+    let names = try #require(json.objects.first?["other_names"] as? [String])
+    #expect(names.first == "Almanca")
   }
 
   @Test("--offset: the results after the first N, a page with --limit, as the API's offset")

@@ -47,7 +47,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     storedFields: [FieldDefinition] = [], idField: String? = nil, location: LocationFields? = nil
   ) {
     self.name = name
-    self.title = title ?? name.prefix(1).uppercased() + name.dropFirst()
+    self.title = title ?? FieldDefinition.words(of: name)
     self.fields = fields
     self.titleField = titleField
     self.categoryField = categoryField

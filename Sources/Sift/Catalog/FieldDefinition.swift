@@ -24,7 +24,7 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
   /// Whether a text field holds the item's other names (a city's alternate names, an airport's
   /// codes): it ranks like the title, so "münchen" finds Munich as a name. Any other text field
   /// describes the item (genres, breeds, a description): a value of it equal to the query never
-  /// comes before a name that starts with it (README, "How results are ordered").
+  /// comes before a name that starts with it (docs/ranking.md).
   public var namesItem: Bool
 
   public init(
@@ -32,7 +32,7 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
     decimals: Int? = nil, namesItem: Bool = false
   ) {
     self.name = name
-    self.label = label ?? name.prefix(1).uppercased() + name.dropFirst()
+    self.label = label ?? Self.words(of: name)
     self.kind = kind
     self.isSearchable = isSearchable
     self.decimals = decimals
@@ -109,8 +109,12 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let name = try container.decode(String.self, forKey: .name)
     let kind = try container.decode(Kind.self, forKey: .kind)
+    var label = try container.decodeIfPresent(String.self, forKey: .label)
+    // Catalogs saved before labels were words kept the name with a capital ("Primary_breed"):
+    // that label was never given, so it reads as words now.
+    if label == name.prefix(1).uppercased() + name.dropFirst() { label = nil }
     self.init(
-      name: name, label: try container.decodeIfPresent(String.self, forKey: .label), kind: kind,
+      name: name, label: label, kind: kind,
       isSearchable: try container.decodeIfPresent(Bool.self, forKey: .searchable)
         ?? (kind != .category),
       decimals: try container.decodeIfPresent(Int.self, forKey: .decimals),
@@ -125,5 +129,51 @@ public struct FieldDefinition: Hashable, Sendable, Codable {
     try container.encode(isSearchable, forKey: .searchable)
     try container.encodeIfPresent(decimals, forKey: .decimals)
     if namesItem { try container.encode(true, forKey: .names) }
+  }
+}
+
+extension FieldDefinition {
+  /// A field's or catalog's name as words a person reads, for a label nobody gave:
+  /// `primary_breed` → "Primary breed", `avgRating` → "Avg rating", `userID` → "User ID",
+  /// `HTMLTitle` → "HTML title". Words are split at `_`, `-`, `.` and spaces, and where a
+  /// lowercase letter or digit meets a capital or a run of capitals meets a capitalised word; a word
+  /// in capitals keeps them, any other is lowercased, and the first letter is a capital.
+  static func words(of name: String) -> String {
+    var words: [[Character]] = []
+    var word: [Character] = []
+    let characters = Array(name)
+    func finishWord() {
+      if !word.isEmpty { words.append(word) }
+      word = []
+    }
+    for (index, character) in characters.enumerated() {
+      if character == "_" || character == "-" || character == "." || character.isWhitespace {
+        finishWord()
+        continue
+      }
+      if character.isUppercase, let previous = word.last {
+        let next = index + 1 < characters.count ? characters[index + 1] : nil
+        // `avgRating`, `mp3Player`: a capital after a lowercase letter or a digit;
+        // `HTMLTitle`: the capital that starts a lowercase word after a run of capitals.
+        if previous.isLowercase || previous.isNumber
+          || (previous.isUppercase && next?.isLowercase == true)
+        {
+          finishWord()
+        }
+      }
+      word.append(character)
+    }
+    finishWord()
+    guard !words.isEmpty else { return name }
+    let shown = words.enumerated().map { place, word -> String in
+      let text = String(word)
+      let isCapitals =
+        word.count > 1 && word.allSatisfy { !$0.isLowercase }
+        && word.contains { $0.isUppercase }
+      if isCapitals { return text }
+      let lower = text.lowercased()
+      return place == 0 ? lower.prefix(1).uppercased() + lower.dropFirst() : lower
+    }
+    return shown.joined(separator: " ")
   }
 }

@@ -33,7 +33,7 @@ struct BenchCommand: AsyncParsableCommand {
   )
   var catalog: String
 
-  @Option(help: "A file with one query a line.")
+  @Option(help: "A file with one query a line; - or a pipe reads standard input.")
   var queries: String
 
   @Flag(
@@ -101,9 +101,7 @@ struct BenchCommand: AsyncParsableCommand {
   var json = false
 
   func run() async throws {
-    guard let text = try? String(contentsOfFile: queries, encoding: .utf8) else {
-      throw Failure.exit("cannot read the queries file \(queries)", status: 2)
-    }
+    let text = try TextFileReader.text(of: queries, what: "the queries file")
     let lines = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
     guard !lines.isEmpty else { throw Failure.exit("\(queries) has no queries", status: 2) }
     if case .postgres(let address) = try CatalogArgument(catalog).place {

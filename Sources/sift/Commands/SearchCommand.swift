@@ -100,7 +100,7 @@ struct SearchCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("queries"),
     help: ArgumentHelp(
-      "Run each line of FILE as a query, opening the catalog once (scripts and the relevance benchmark): one line of output per query, with --json an object with query, indicator and results.",
+      "Run each line of FILE as a query, opening the catalog once (scripts and the relevance benchmark): one line of output per query, with --json an object with query, indicator and results. FILE may be a pipe, or - for standard input.",
       valueName: "FILE"))
   var queriesFile: String?
 
@@ -184,15 +184,18 @@ struct SearchCommand: AsyncParsableCommand {
     let request = try request(query.joined(separator: " "), schema: schema)
     let output = StandardStreams.Output()
     var written = false
-    let first = try await pages(of: request, in: catalog, facets: facets, explain: explain) {
-      page in
+    // Text lines show a list's matched values first, as the terminal app and the page do;
+    // JSON lines give each item as it came.
+    let first = try await pages(
+      of: request, in: catalog, facets: facets, explain: explain, showsFields: !json
+    ) { page in
       if let heading, !written, !json {
         output.write(heading + "\(catalog.name): \(page.indicator.text)\n")
       }
       written = true
       for result in page.results {
         write(
-          Self.shown(result), schema, explanation: result.explanation,
+          Self.shown(result, matchedValuesFirst: !json), schema, explanation: result.explanation,
           distance: result.distanceKilometers, catalog: heading == nil ? nil : catalog.name,
           to: output)
       }
@@ -214,7 +217,7 @@ struct SearchCommand: AsyncParsableCommand {
   /// the facets).
   private func pages(
     of request: SearchRequest, in catalog: any SearchCatalog, facets: Bool = false,
-    explain: Bool = false, _ body: (SearchPage) -> Void
+    explain: Bool = false, showsFields: Bool = false, _ body: (SearchPage) -> Void
   ) async throws -> SearchPage {
     func page(_ offset: Int, _ limit: Int, facets: Bool) async throws -> SearchPage {
       do {
@@ -222,7 +225,7 @@ struct SearchCommand: AsyncParsableCommand {
           request,
           page: PageRequest(
             offset: offset, limit: limit, facets: facets, explain: explain,
-            showsFields: crop != nil, crop: crop))
+            showsFields: showsFields || crop != nil, crop: crop))
       } catch {
         throw Failure.catalog(error)
       }
@@ -238,12 +241,28 @@ struct SearchCommand: AsyncParsableCommand {
     return first
   }
 
-  /// The item as printed: with `--crop`, the snippets in place of the texts they cut.
-  static func shown(_ result: PageResult) -> Item {
+  /// The item as printed: with `--crop`, the snippets in place of the texts they cut; with
+  /// `matchedValuesFirst`, each list's values in the order the page shows them — those the
+  /// search matched first, then the rest as they came (`allemand` shows "Allemand" among a
+  /// country's thirty names, not its first five).
+  static func shown(_ result: PageResult, matchedValuesFirst: Bool = false) -> Item {
     var item = result.item
-    for field in result.fields where result.croppedFields.contains(field.name) {
-      // A list field shows only some values on a page: only a single text is replaced.
-      if case .text = field.value { item[field.name] = field.value }
+    for field in result.fields {
+      switch field.value {
+      case .text where result.croppedFields.contains(field.name):
+        item[field.name] = field.value
+      case .texts(let first)
+      where matchedValuesFirst && !result.croppedFields.contains(field.name):
+        // A page shows only some values of a list: the rest follow, each once. (A list cut to
+        // snippets is shown as it came.)
+        guard case .texts(let all) = result.item[field.name] else { continue }
+        var rest = all
+        for value in first {
+          if let place = rest.firstIndex(of: value) { rest.remove(at: place) }
+        }
+        item[field.name] = .texts(first + rest)
+      default: continue
+      }
     }
     return item
   }
@@ -289,9 +308,7 @@ struct SearchCommand: AsyncParsableCommand {
       }
       if let unknown = page.unknownCategory { throw Failure.usage(unknown) }
     }
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-      throw Failure.exit("cannot read the queries file \(path)", status: 2)
-    }
+    let text = try TextFileReader.text(of: path, what: "the queries file")
     let output = StandardStreams.Output()
     for line in text.split(whereSeparator: \.isNewline) {
       let query = String(line)

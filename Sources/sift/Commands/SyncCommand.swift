@@ -117,9 +117,7 @@ struct SyncCommand: AsyncParsableCommand {
 
   /// A key or token read from `path`, without the white space around it.
   static func readToken(_ path: String) throws -> String {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-      throw Failure.exit("cannot read the token file \(path)", status: 2)
-    }
+    let text = try TextFileReader.text(of: path, what: "the token file")
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { throw Failure.exit("the token file \(path) is empty", status: 2) }
     return trimmed
