@@ -144,7 +144,7 @@ let package = Package(
       ],
       resources: [
         .embedInCode("Page/index.html"), .embedInCode("Page/page.js"),
-        .embedInCode("Page/page.css"),
+        .embedInCode("Page/page.css"), .embedInCode("Page/openapi.json"),
       ]
     ),
     // What `sift bench` reads of the C allocator (glibc's mallinfo2, not exposed to Swift), and

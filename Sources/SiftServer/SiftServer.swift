@@ -96,12 +96,7 @@ public struct SiftServer: Sendable {
   /// `stallTimeout`: how long a streamed answer (an export) may wait for its reader to take
   /// more before the connection is cut: a reader that stops reading would hold it for ever.
   public func router(stallTimeout: Duration = .seconds(30)) -> Router<SiftRequestContext> {
-    let groups: [any RouteGroup] = [
-      PageRoutes(server: self), SearchRoutes(server: self), ItemRoutes(server: self),
-      SettingsRoutes(server: self), FeedRoutes(server: self, stallTimeout: stallTimeout),
-      KeyRoutes(server: self),
-    ]
-    let routes = groups.flatMap(\.routes)
+    let routes = routes(stallTimeout: stallTimeout)
     let table = RouteTable(routes, answersPreflight: corsOrigin != nil)
     let router = Router(context: SiftRequestContext.self)
     // Outermost: it times the whole answer and sees the status every error was given.
@@ -128,6 +123,27 @@ public struct SiftServer: Sendable {
       reached[route.reach]!.on(RouterPath(route.path), method: route.method, use: route.handler)
     }
     return router
+  }
+
+  /// Every route of every group, in the order `router()` registers them.
+  private func routes(stallTimeout: Duration) -> [Route] {
+    let groups: [any RouteGroup] = [
+      PageRoutes(server: self), SearchRoutes(server: self), ItemRoutes(server: self),
+      SettingsRoutes(server: self), FeedRoutes(server: self, stallTimeout: stallTimeout),
+      KeyRoutes(server: self),
+    ]
+    return groups.flatMap(\.routes)
+  }
+
+  /// Each path the server answers (`catalogs/:name/search`, `/page.js`) with its methods
+  /// (`GET`, `HEAD`…), as registered: the API document (`GET /openapi.json`) must list the
+  /// same, and a test holds the two together.
+  package var routeMethods: [String: Set<String>] {
+    var table: [String: Set<String>] = [:]
+    for route in routes(stallTimeout: .seconds(30)) {
+      table[route.path, default: []].insert(route.method.rawValue)
+    }
+    return table
   }
 
   /// What a connection may hold of the server: how long it may stay silent — a request header

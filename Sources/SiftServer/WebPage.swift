@@ -4,16 +4,18 @@ import Hummingbird
 
 /// The search page at `GET /`: plain HTML, CSS and JavaScript, compiled into the binary from
 /// `Page/` (SwiftPM's `embedInCode`), so there is no build step and nothing to install beside
-/// `sift`. The page talks to the same JSON endpoints as any other client.
+/// `sift`. The page talks to the same JSON endpoints as any other client, which
+/// `GET /openapi.json` describes (`Page/openapi.json`; `docs/openapi.json` links to it).
 enum WebPage {
   enum Asset: CaseIterable {
-    case html, script, style
+    case html, script, style, apiDocument
 
     var path: String {
       switch self {
       case .html: "/"
       case .script: "/page.js"
       case .style: "/page.css"
+      case .apiDocument: "/openapi.json"
       }
     }
 
@@ -22,6 +24,7 @@ enum WebPage {
       case .html: "text/html; charset=utf-8"
       case .script: "text/javascript; charset=utf-8"
       case .style: "text/css; charset=utf-8"
+      case .apiDocument: "application/json; charset=utf-8"
       }
     }
 
@@ -30,6 +33,7 @@ enum WebPage {
       case .html: PackageResources.index_html
       case .script: PackageResources.page_js
       case .style: PackageResources.page_css
+      case .apiDocument: PackageResources.openapi_json
       }
     }
   }
