@@ -5,7 +5,7 @@ Each engine reads the same JSON Lines file (Scripts/make-cities; --times N for N
 leaves an index on disk, in a process of its own measured by /usr/bin/time (wall time, peak
 resident memory):
 
-  sift      `sift import FILE --catalog C.sqlite` with the flags the README gives the cities
+  sift      `sift import FILE --catalog C.sqlite` with the flags docs/command-line.md gives the cities
             (title, alternates searched, population as the ranking, country, place): the rows in
             SQLite and the search index file (archive, typo dictionaries, trigrams)
   fts5      SQLite FTS5 through Python's sqlite3 (unicode61, diacritics removed): name and

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("sift export", .tags(.endToEnd))
 struct ExportCommandTests {
-  /// The sample cities into `cities.sqlite`, as the README imports the cities.
+  /// The sample cities into `cities.sqlite`, as docs/command-line.md imports the cities.
   static func importSample(_ sift: SiftProcess, _ extra: [String] = []) throws {
     let sample = SiftProcess.fixtures.appendingPathComponent("cities-sample.jsonl").path
     let imported = try sift.run(

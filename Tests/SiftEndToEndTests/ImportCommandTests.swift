@@ -288,10 +288,10 @@ struct ImportCommandTests {
   }
 }
 
-/// The README's "Importing your own data", run as written on the data its script makes from
+/// docs/command-line.md's "Importing your own data", run as written on the data its script makes from
 /// PyPI's pycountry.
 @Suite(
-  "README: importing the countries", .tags(.endToEnd, .network),
+  "docs: importing the countries", .tags(.endToEnd, .network),
   .needsCorpus("sift-countries-corpus", "countries.jsonl"))
 struct ReadmeCountriesTests {
   static func countries() throws -> URL {
@@ -353,7 +353,7 @@ struct ReadmeCountriesTests {
     #expect(berlin["capital"] as? String == "Berlin")
     #expect(berlin["official_name"] as? String == "Federal Republic of Germany")
 
-    // Exported, then imported with no option: the same catalog (the README's export example).
+    // Exported, then imported with no option: the same catalog (the export example of docs/command-line.md).
     let exported = try sift.run(["export", "--catalog", "countries.sqlite"])
     #expect(exported.stderr == "Exported 249 items from countries.sqlite\n")
     #expect(

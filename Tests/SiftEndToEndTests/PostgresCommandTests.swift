@@ -45,7 +45,7 @@ struct PostgresCommandTests {
   }
 
   @Test(
-    "the cities imported into both give the README's searches line for line, with --explain, --facets and --queries"
+    "the cities imported into both give the searches of docs/command-line.md line for line, with --explain, --facets and --queries"
   )
   func citiesAgree() throws {
     let cluster = try PostgresCluster.shared()

@@ -2,20 +2,31 @@ import Foundation
 import SiftTestSupport
 import Testing
 
-/// The README's Swift examples, pasted in order into `main.swift` of an empty package that
-/// depends on Sift, build and print what their comments say: `print(…)  // output`.
+/// The Swift examples of the README and then of the DocC article *Getting started*, pasted in
+/// order into `main.swift` of an empty package that depends on Sift, build and print what their
+/// comments say: `print(…)  // output`.
 @Suite("README as a package", .tags(.endToEnd))
 struct ReadmePackageTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-  @Test("the README's Swift blocks, in order, build against Sift and print what they promise")
+  /// Where the examples are, in the order a reader meets them.
+  static let pages = ["README.md", "Sources/Sift/Sift.docc/GettingStarted.md"]
+
+  @Test(
+    "the Swift blocks of the README and Getting started, in order, build against Sift and print what they promise"
+  )
   func readmeBuildsAndRuns() throws {
-    let readme = try String(
-      contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let program = Self.swiftBlocks(of: readme).joined(separator: "\n")
+    var blocks: [String] = []
+    for page in Self.pages {
+      let text = try String(contentsOf: Self.root.appendingPathComponent(page), encoding: .utf8)
+      let found = Self.swiftBlocks(of: text)
+      #expect(!found.isEmpty, "\(page) has Swift examples")
+      blocks += found
+    }
+    let program = blocks.joined(separator: "\n")
     let promised = Self.promisedOutput(of: program)
-    #expect(promised.count >= 10, "the README's examples print what they show")
+    #expect(promised.count >= 10, "the examples print what they show")
 
     // Inside .build so git ignores it and a second run builds only what changed.
     let package = Self.root.appendingPathComponent(".build/readme-package")

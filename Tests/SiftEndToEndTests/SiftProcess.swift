@@ -156,7 +156,7 @@ extension SiftProcess {
   }
 
   /// Imports the cities sample into `catalog`, located and ranked by population, as the
-  /// README's cities are.
+  /// cities of docs/command-line.md are.
   func importCitySample(into catalog: String = "cities.sqlite") throws {
     let sample = Self.fixtures.appendingPathComponent("cities-sample.jsonl").path
     let imported = try run(

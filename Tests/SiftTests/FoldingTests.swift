@@ -115,7 +115,7 @@ struct FoldingTests {
     let extra: [Character: String] = [
       "đ": "d", "ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "ħ": "h", "ı": "i", "þ": "th",
       "ß": "ss", "ð": "d", "ŧ": "t", "ς": "σ",
-      // README, "What folds": Arabic-script variants, tatweel dropped.
+      // docs/command-line.md, "What folds": Arabic-script variants, tatweel dropped.
       "ي": "ی", "ى": "ی", "ك": "ک", "ة": "ه", "ٱ": "ا", "ـ": "",
       // Apostrophes and the letters written like them, dropped.
       "'": "", "\u{2018}": "", "\u{2019}": "", "\u{02BC}": "", "\u{02BB}": "", "\u{02BF}": "",

@@ -10,7 +10,7 @@ struct NumberTextTests {
     arguments: [
       ("599", 599.0), ("16.99", 16.99), ("-3", -3), ("+7", 7), ("10.", 10), (".5", 0.5),
       ("1e3", 1000), ("1E+3", 1000), ("2.5e-1", 0.25), ("1.e2", 100), ("007", 7),
-      // Arabic-Indic and Persian digits, and the Arabic decimal separator (README, "What folds").
+      // Arabic-Indic and Persian digits, and the Arabic decimal separator (docs/command-line.md, "What folds").
       ("١٢", 12), ("۲۰۱۰", 2010), ("۱۶٫۹۹", 16.99), ("-٣", -3), ("٢0١0", 2010),
     ])
   func accepted(text: String, value: Double) {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sift
 
-/// The ranking rules (README, "How results are ordered"), one at a time: each case is a pair of items that every rule before
+/// The ranking rules (docs/ranking.md), one at a time: each case is a pair of items that every rule before
 /// the one under test leaves tied (or favours the same way), and that the rule under test puts
 /// in the order given, against popularity and catalog order where they would say otherwise.
 @Suite("Relevance rules", .tags(.unit))

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Sift
 
-/// Popularity weighs by its place, never by its digits (README, "How results are ordered"):
+/// Popularity weighs by its place, never by its digits (docs/ranking.md):
 /// multiplying every ranking value by 1,000, or replacing each by its rank, gives the same rows
 /// and the same ranks on every query, typed letter by letter.
 @Suite("Relevance: popularity by its place", .tags(.unit))

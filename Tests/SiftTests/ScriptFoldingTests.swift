@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sift
 
-/// README, "What folds": katakana and hiragana, the Arabic-script letters Arabic and Persian
+/// docs/command-line.md, "What folds": katakana and hiragana, the Arabic-script letters Arabic and Persian
 /// keyboards type differently, and Arabic-Indic and Persian digits — for data and queries alike.
 @Suite("Folding more scripts", .tags(.unit))
 struct ScriptFoldingTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Sift
 
-/// Typo tolerance (README, "How results are ordered"): budgets by length, the first letter's double cost, swaps, the
+/// Typo tolerance (docs/ranking.md): budgets by length, the first letter's double cost, swaps, the
 /// terms that never have typos, the threshold, and the scripts it works in.
 @Suite("Typo tolerance", .tags(.unit))
 struct TypoToleranceTests {

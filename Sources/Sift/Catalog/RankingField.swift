@@ -1,5 +1,5 @@
 /// The catalog's popularity: a number field whose value orders items that the other relevance
-/// rules leave tied — population for cities, sales for products (README, "How results are ordered", rule 4).
+/// rules leave tied — population for cities, sales for products (docs/ranking.md, rule 4).
 public struct RankingField: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The number field's name.
   public var field: String

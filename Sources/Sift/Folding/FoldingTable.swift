@@ -1,4 +1,4 @@
-/// The per-scalar folding map (README, "What folds") as a two-level lookup table, built once from the
+/// The per-scalar folding map (docs/command-line.md, "What folds") as a two-level lookup table, built once from the
 /// generated `source` text (see `Scripts/generate-folding-table.swift`).
 ///
 /// Folding never consults Foundation or the process locale at run time, so the same text folds

@@ -1,7 +1,7 @@
 /// Locale-independent folding for search: the same function is applied to data and to queries,
 /// so "da nang" finds "Đà Nẵng", "STRASSE" finds "Straße" and "서우" finds "서울".
 ///
-/// Folding is a per-scalar map (README, "What folds"): Unicode NFKD, nonspacing and enclosing marks and
+/// Folding is a per-scalar map (docs/command-line.md, "What folds"): Unicode NFKD, nonspacing and enclosing marks and
 /// invisible format characters dropped, lowercase, then letters without decompositions
 /// (đ→d, ł→l, ø→o, æ→ae, œ→oe, ħ→h, ı→i, þ→th, ß→ss and their capitals). Full-width forms become
 /// ASCII, Hangul syllables become their jamo, and control characters become spaces. Scripts

@@ -1,5 +1,5 @@
-/// Where an item stands on the relevance rules that come before popularity (README, "How results
-/// are ordered"), compared in this order, each breaking the ties of the one before; popularity,
+/// Where an item stands on the relevance rules that come before popularity (docs/ranking.md),
+/// compared in this order, each breaking the ties of the one before; popularity,
 /// then catalog order break what is left. Packed in 15 bits, so that ordering many matches is a
 /// counting sort.
 ///

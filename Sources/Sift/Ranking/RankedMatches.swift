@@ -160,7 +160,7 @@ final class MatchOrder<ID: Hashable & Sendable>: Sendable {
 }
 
 extension SearchIndex {
-  /// The live items that match `request`, best first (README, "How results are ordered": the rules, then popularity, then
+  /// The live items that match `request`, best first (docs/ranking.md: the rules, then popularity, then
   /// catalog order).
   ///
   /// - Parameters:

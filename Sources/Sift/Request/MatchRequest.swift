@@ -18,7 +18,7 @@ package struct MatchRequest: Hashable, Sendable {
   /// on its way to "Geneva" or "Genoa", and a hamlet or a code that equals it is weak evidence.
   /// Exactness then ranks a value equal to the whole query first only in the title; any other
   /// value equal to it or starting with it is a start, and among starts popularity decides
-  /// (README, "How results are ordered").
+  /// (docs/ranking.md).
   package var isTyping: Bool
   /// Results by this field, relevance breaking ties; nil: relevance alone.
   package var sort: SearchSort?
@@ -293,7 +293,7 @@ extension CatalogSchema {
   }
 }
 
-/// Typo tolerance (README, "How results are ordered"): when exact matching finds fewer items than `threshold`, plain
+/// Typo tolerance (docs/ranking.md): when exact matching finds fewer items than `threshold`, plain
 /// terms of four or more letters may also match a word, or a word's beginning, within one edit
 /// (two from eight letters; an edit of the first letter counts twice). Never numbers, phrases,
 /// field filters or Hangul initial consonants.

@@ -29,7 +29,7 @@ struct SearchOutcome: Sendable {
 }
 
 extension SearchIndex {
-  /// The live items that match `request`, best first (README, "How results are ordered": the rules, then popularity, then
+  /// The live items that match `request`, best first (docs/ranking.md: the rules, then popularity, then
   /// catalog order). When fewer match exactly than the request's typo threshold, near
   /// spellings are looked for too.
   ///

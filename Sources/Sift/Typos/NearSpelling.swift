@@ -1,4 +1,4 @@
-/// The typo rule (README, "How results are ordered") on folded text: the cost of turning a term into the beginning of a
+/// The typo rule (docs/ranking.md) on folded text: the cost of turning a term into the beginning of a
 /// word by inserting, deleting or substituting letters or swapping two neighbours, where an edit
 /// that touches the first letter of either counts twice. Letters are Unicode scalars, so a
 /// misspelt Cyrillic or Greek name costs what a Latin one does.

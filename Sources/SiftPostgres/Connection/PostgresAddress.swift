@@ -1,7 +1,7 @@
 #if Server
 import Foundation
 
-/// A catalog in PostgreSQL as the command line names it (README, "The command line"):
+/// A catalog in PostgreSQL as the command line names it (docs/command-line.md):
 /// `postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DB?catalog=NAME`. `postgres://` is accepted too;
 /// `?host=/dir` reaches the server through the Unix socket in that folder instead.
 public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where Sift keeps writable catalogs and saved search state: `SIFT_DATA_DIR`, else
-/// `$XDG_DATA_HOME/sift`, else `~/.local/share/sift` (README, "The command line").
+/// `$XDG_DATA_HOME/sift`, else `~/.local/share/sift` (docs/command-line.md).
 public enum DataDirectory {
   /// The folder for this environment; empty variables count as unset.
   public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment)

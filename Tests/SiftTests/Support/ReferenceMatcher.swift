@@ -2,7 +2,7 @@ import Foundation
 
 @testable import Sift
 
-/// The simplest possible implementation of the matching and ordering the README states ("Query syntax", "How results are ordered"): fold every string
+/// The simplest possible implementation of the matching and ordering docs/command-line.md ("Query syntax") and docs/ranking.md state: fold every string
 /// again for every item, search it byte by byte. The engine's buffers, scans, refinement and
 /// ranking must agree with it exactly.
 struct ReferenceMatcher {
@@ -16,7 +16,7 @@ struct ReferenceMatcher {
     rankedRows(items: items, criteria: criteria).map(\.id)
   }
 
-  /// The README's magnitude, plainly: with a ranking field where larger is better, an item
+  /// The magnitude of docs/ranking.md, plainly: with a ranking field where larger is better, an item
   /// whose value fewer than ⌊V / 10^(k/2)⌋ items exceed (V: the items with a value) reaches
   /// magnitude k + 1, for k = 0…19. Its place, never its value.
   func magnitudes(of items: [Item]) -> [ItemID: Int] {
@@ -148,7 +148,7 @@ struct ReferenceMatcher {
     .map { ($0.0, Array($0.1.dropFirst(2))) }
   }
 
-  /// The README's synonym rule, plainly: left to right, the longest run of plain positive terms
+  /// The synonym rule of docs/command-line.md, plainly: left to right, the longest run of plain positive terms
   /// whose words equal an expression (folded, one space between words) becomes "either the run,
   /// or each expression it finds" — a word as a term, several as a phrase. Inside `a | b`, each
   /// alternative the same way.
@@ -252,7 +252,7 @@ struct ReferenceMatcher {
     return result
   }
 
-  /// The README's joined, split and dotted words, plainly: each two neighbouring plain words
+  /// The joined, split and dotted words of docs/ranking.md, plainly: each two neighbouring plain words
   /// joined, then each plain word split in two at every letter, with a space, a hyphen or (in a
   /// word of four letters at most) a dot between — every way one at a time, the first 64, each
   /// ranked as the words typed are.
@@ -331,7 +331,7 @@ struct ReferenceMatcher {
   /// it reads (typos first: a near spelling of a word start never before an exact one).
   static func orderKey(_ rank: [Int]) -> [Int] { [rank[1] == 4 ? 1 : 0] + rank }
 
-  /// The README's agreement of an item whose value equals or starts with the query: twice 3
+  /// The agreement (docs/ranking.md) of an item whose value equals or starts with the query: twice 3
   /// less the fields with a value equal to the query (at most 3), plus 1 unless the title holds
   /// every term at the start of a word.
   static func agreement(titleHoldsTerms: Bool, equalFields: Int) -> Int {
