@@ -249,9 +249,16 @@ where Element.ID: Sendable {
   public func highlightRanges(
     in text: String, field: String, of element: Element
   ) -> [Range<String.Index>] {
+    highlightRanges(in: text, field: field, of: element, slot: nil)
+  }
+
+  /// `highlightRanges(in:field:of:)` of an element whose index slot is known (a row's).
+  func highlightRanges(
+    in text: String, field: String, of element: Element, slot: Int?
+  ) -> [Range<String.Index>] {
     index.highlightRanges(
       in: text, field: field, value: searchSchema.value(of: element, field: field),
-      of: element.id, request: request, nearSpellings: includesNearSpellings)
+      of: element.id, slot: slot, request: request, nearSpellings: includesNearSpellings)
   }
 
   /// Where the criteria in force matched in the element's property at `keyPath` (`\.title`).

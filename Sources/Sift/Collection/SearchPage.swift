@@ -52,10 +52,14 @@ public struct PageRequest: Hashable, Sendable {
   /// Cut each text value but the title to this many words around its highlights
   /// (`PageResult.cropped(toWords:titleField:)`); nil: whole values.
   public var crop: Int?
+  /// Without `showsFields`, still give each list field in `PageResult.fields`, every value,
+  /// those the search matched first and no highlights: what a line of text needs (`sift
+  /// search`), without highlighting every value of every result.
+  public var ordersListValues: Bool
 
   public init(
     offset: Int = 0, limit: Int, facets: Bool = false, explain: Bool = false,
-    showsFields: Bool = true, crop: Int? = nil
+    showsFields: Bool = true, crop: Int? = nil, ordersListValues: Bool = false
   ) {
     self.offset = offset
     self.limit = limit
@@ -63,6 +67,7 @@ public struct PageRequest: Hashable, Sendable {
     self.explain = explain
     self.showsFields = showsFields
     self.crop = crop
+    self.ordersListValues = ordersListValues
   }
 
   public var rows: Range<Int> { offset..<offset + limit }
@@ -140,6 +145,14 @@ extension SearchCollection where Element == Item {
   public func pageResult(
     _ item: Item, explanation: MatchExplanation? = nil, listValues: Int? = nil
   ) -> PageResult {
+    pageResult(item, slot: nil, explanation: explanation, listValues: listValues)
+  }
+
+  /// `pageResult(_:explanation:listValues:)` of the item in index slot `slot` (a row's: its id
+  /// is not looked up).
+  func pageResult(
+    _ item: Item, slot: Int?, explanation: MatchExplanation? = nil, listValues: Int? = nil
+  ) -> PageResult {
     var fields: [ShownField] = []
     let searched = schema.fields.count
     for (position, field) in schema.allFields.enumerated() {
@@ -149,7 +162,7 @@ extension SearchCollection where Element == Item {
       let texts = value.strings
       if case .texts = value, let listValues {
         let mayMatch =
-          valuesThatMayMatch(field: field.name, of: item.id).flatMap {
+          valuesThatMayMatch(field: field.name, of: item.id, slot: slot).flatMap {
             $0.count == texts.count ? $0 : nil
           } ?? texts.map { _ in true }
         var shown: [ShownField.Highlight] = []
@@ -158,7 +171,7 @@ extension SearchCollection where Element == Item {
           guard shown.count < PageResult.matchedValuesShown else { break }
           let ranges =
             candidate && highlighted
-            ? highlightRanges(in: text, field: field.name, of: item) : []
+            ? highlightRanges(in: text, field: field.name, of: item, slot: slot) : []
           if ranges.isEmpty {
             unmatched.append(text)
           } else {
@@ -178,13 +191,40 @@ extension SearchCollection where Element == Item {
       var highlights: [ShownField.Highlight] = []
       if highlighted {
         for text in texts {
-          let ranges = highlightRanges(in: text, field: field.name, of: item)
+          let ranges = highlightRanges(in: text, field: field.name, of: item, slot: slot)
           if !ranges.isEmpty { highlights.append(.init(text: text, ranges: ranges)) }
         }
       }
       fields.append(ShownField(name: field.name, value: value, highlights: highlights, omitted: 0))
     }
     return PageResult(item: item, fields: fields, explanation: explanation)
+  }
+
+  /// Each searched list field of `item` with every value, those the search matched first (at
+  /// most `PageResult.matchedValuesShown` looked for), and no highlights.
+  func listsMatchedFirst(_ item: Item, slot: Int?) -> [ShownField] {
+    schema.fields.compactMap { field -> ShownField? in
+      guard field.kind == .text, case .texts(let values)? = item[field.name], values.count > 1
+      else { return nil }
+      let mayMatch =
+        valuesThatMayMatch(field: field.name, of: item.id, slot: slot).flatMap {
+          $0.count == values.count ? $0 : nil
+        } ?? values.map { _ in true }
+      var matched: [Int] = []
+      for (place, candidate) in mayMatch.enumerated()
+      where candidate && matched.count < PageResult.matchedValuesShown {
+        let ranges = highlightRanges(in: values[place], field: field.name, of: item, slot: slot)
+        if !ranges.isEmpty { matched.append(place) }
+      }
+      guard !matched.isEmpty else { return nil }
+      let first = Set(matched)
+      let ordered =
+        matched.map { values[$0] }
+        + values.indices.filter { !first.contains($0) }.map {
+          values[$0]
+        }
+      return ShownField(name: field.name, value: .texts(ordered), highlights: [], omitted: 0)
+    }
   }
 }
 
@@ -229,12 +269,15 @@ extension SearchCollection where Element == Item {
       // Its place in the whole catalog would tell a searcher framed by a base filter how many
       // rows others have.
       if hasBase { explanation?.hidesCatalogOrder = true }
+      let slot = matches.ids.slot(at: row)
       var result =
         page.showsFields
         ? pageResult(
-          item, explanation: explanation, listValues: PageResult.listValuesOnAPage
+          item, slot: slot, explanation: explanation, listValues: PageResult.listValuesOnAPage
         ).cropped(toWords: page.crop, titleField: schema.titleField)
-        : PageResult(item: item, fields: [], explanation: explanation)
+        : PageResult(
+          item: item, fields: page.ordersListValues ? listsMatchedFirst(item, slot: slot) : [],
+          explanation: explanation)
       result.distanceKilometers = schema.kilometers(of: item, from: resolved.near)
       return result
     }

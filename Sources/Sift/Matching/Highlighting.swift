@@ -128,7 +128,7 @@ extension SearchIndex {
   /// field, the whole value for a number field whose value a term matched.
   func highlightRanges(
     in text: String, field: String, value: @autoclosure () -> FieldValue?, of id: ID?,
-    request: MatchRequest, nearSpellings: Bool
+    slot: Int? = nil, request: MatchRequest, nearSpellings: Bool
   ) -> [Range<String.Index>] {
     guard let definition = schema.fields.first(where: { $0.name == field }) else { return [] }
     let moved = nearSpellings ? request.movedSpaceConditions : []
@@ -143,7 +143,7 @@ extension SearchIndex {
         initialNeedles: conditions.filter(\.matchesInitials).map(\.needle),
         nearTerms: nearSpellings && request.typos.isEnabled
           ? conditions.compactMap { Self.typoProbe($0, anchored: anchored) } : [],
-        wordStartsOnly: lettersStartingAWord(conditions, of: id, in: request))
+        wordStartsOnly: lettersStartingAWord(conditions, of: id, slot: slot, in: request))
     }
     switch definition.kind {
     case .text:
@@ -186,10 +186,10 @@ extension SearchIndex {
   ///
   /// - Complexity: O(*m*) in the item's folded text.
   package func valuesThatMayMatch(
-    field: String, of id: ID, request: MatchRequest, nearSpellings: Bool
+    field: String, of id: ID, slot known: Int? = nil, request: MatchRequest, nearSpellings: Bool
   ) -> [Bool]? {
     guard let column = textFields.firstIndex(where: { $0.name == field }),
-      let slot = slotByID[id]
+      let slot = known ?? slotByID[id]
     else { return nil }
     let moved = nearSpellings ? request.movedSpaceConditions : []
     let request = nearSpellings ? request.forNearSpellings : request
@@ -224,9 +224,12 @@ extension SearchIndex {
   /// matches inside words too, so an item it matched only there ("Tulip" for "p") still shows
   /// where.
   fileprivate func lettersStartingAWord(
-    _ conditions: [TextCondition], of id: ID?, in request: MatchRequest
+    _ conditions: [TextCondition], of id: ID?, slot known: Int?, in request: MatchRequest
   ) -> Set<String> {
-    guard let id, let slot = slotByID[id] else { return [] }
+    // Only a one-letter term needs the item's slot: most highlights never look it up.
+    guard conditions.contains(where: { $0.needle.utf8.count == 1 }),
+      let slot = known ?? id.flatMap({ slotByID[$0] })
+    else { return [] }
     var letters: Set<String> = []
     for condition in conditions {
       let needle = Array(condition.needle.utf8)
@@ -276,8 +279,8 @@ extension SearchIndex {
 
 extension SearchCollection {
   /// See `SearchIndex.valuesThatMayMatch(field:of:request:nearSpellings:)`.
-  package func valuesThatMayMatch(field: String, of id: ID) -> [Bool]? {
+  package func valuesThatMayMatch(field: String, of id: ID, slot: Int? = nil) -> [Bool]? {
     index.valuesThatMayMatch(
-      field: field, of: id, request: request, nearSpellings: includesNearSpellings)
+      field: field, of: id, slot: slot, request: request, nearSpellings: includesNearSpellings)
   }
 }

@@ -357,6 +357,10 @@ public struct MatchedIDs<ID: Hashable & Sendable>: RandomAccessCollection, Senda
 
   public var startIndex: Int { 0 }
   public subscript(row: Int) -> ID { idsBySlot[Int(order.entry(at: row).slot)] }
+
+  /// The index slot of the item at `row`: what highlighting reads, without looking the id up
+  /// (a one-shot `sift search` never builds the id-to-slot table).
+  func slot(at row: Int) -> Int { Int(order.entry(at: row).slot) }
 }
 
 extension MatchedIDs: Equatable {

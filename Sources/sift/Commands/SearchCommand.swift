@@ -187,7 +187,7 @@ struct SearchCommand: AsyncParsableCommand {
     // Text lines show a list's matched values first, as the terminal app and the page do;
     // JSON lines give each item as it came.
     let first = try await pages(
-      of: request, in: catalog, facets: facets, explain: explain, showsFields: !json
+      of: request, in: catalog, facets: facets, explain: explain, ordersListValues: !json
     ) { page in
       if let heading, !written, !json {
         output.write(heading + "\(catalog.name): \(page.indicator.text)\n")
@@ -217,7 +217,7 @@ struct SearchCommand: AsyncParsableCommand {
   /// the facets).
   private func pages(
     of request: SearchRequest, in catalog: any SearchCatalog, facets: Bool = false,
-    explain: Bool = false, showsFields: Bool = false, _ body: (SearchPage) -> Void
+    explain: Bool = false, ordersListValues: Bool = false, _ body: (SearchPage) -> Void
   ) async throws -> SearchPage {
     func page(_ offset: Int, _ limit: Int, facets: Bool) async throws -> SearchPage {
       do {
@@ -225,7 +225,7 @@ struct SearchCommand: AsyncParsableCommand {
           request,
           page: PageRequest(
             offset: offset, limit: limit, facets: facets, explain: explain,
-            showsFields: showsFields || crop != nil, crop: crop))
+            showsFields: crop != nil, crop: crop, ordersListValues: ordersListValues))
       } catch {
         throw Failure.catalog(error)
       }
