@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The HTTP API against docs/openapi.json, as .ci/run checks it: a debug `sift`
-# with the Server trait, then Scripts/check-openapi.py with schemathesis generating up to
+# The HTTP API against docs/openapi.json, as Scripts/test checks it: a debug `sift` with the
+# Server trait, then Scripts/check-openapi.py with schemathesis generating up to
 # SCHEMATHESIS_EXAMPLES (25) requests per operation, in the Python environment
 # Scripts/setup-tests makes.
 set -euo pipefail

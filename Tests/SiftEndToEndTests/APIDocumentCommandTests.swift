@@ -6,7 +6,7 @@ import Testing
 /// Real answers of the built `sift serve` fit the OpenAPI document it serves: every operation
 /// asked as a client would, each answer's status listed for it and its body valid against its
 /// schema (`Scripts/check-openapi.py`, with PyPI's openapi-spec-validator and jsonschema in the
-/// environment `Scripts/setup-tests` makes). `.ci/run` adds schemathesis's generated requests.
+/// environment `Scripts/setup-tests` makes). `Scripts/test` adds schemathesis's generated requests.
 @Suite("sift serve: answers fit the API document", .tags(.endToEnd, .network))
 struct APIDocumentCommandTests {
   static var root: URL {
