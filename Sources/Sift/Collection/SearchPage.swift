@@ -204,27 +204,38 @@ extension SearchCollection where Element == Item {
   /// most `PageResult.matchedValuesShown` looked for), and no highlights.
   func listsMatchedFirst(_ item: Item, slot: Int?) -> [ShownField] {
     schema.fields.compactMap { field -> ShownField? in
-      guard field.kind == .text, case .texts(let values)? = item[field.name], values.count > 1
+      guard field.kind == .text, case .texts(let values)? = item[field.name], values.count > 1,
+        let ordered = valuesMatchedFirst(
+          values, field: field.name, of: item, slot: slot,
+          lookingFor: PageResult.matchedValuesShown)
       else { return nil }
-      let mayMatch =
-        valuesThatMayMatch(field: field.name, of: item.id, slot: slot).flatMap {
-          $0.count == values.count ? $0 : nil
-        } ?? values.map { _ in true }
-      var matched: [Int] = []
-      for (place, candidate) in mayMatch.enumerated()
-      where candidate && matched.count < PageResult.matchedValuesShown {
-        let ranges = highlightRanges(in: values[place], field: field.name, of: item, slot: slot)
-        if !ranges.isEmpty { matched.append(place) }
-      }
-      guard !matched.isEmpty else { return nil }
-      let first = Set(matched)
-      let ordered =
-        matched.map { values[$0] }
-        + values.indices.filter { !first.contains($0) }.map {
-          values[$0]
-        }
       return ShownField(name: field.name, value: .texts(ordered), highlights: [], omitted: 0)
     }
+  }
+
+  /// `values`, the list field `field` of `item`, with those the search matched first (the first
+  /// `limit` found, in their order) and then the others as they came; nil when none matched.
+  /// Only the values the index says may hold a match are highlighted to find out: a row of a
+  /// city with 200 other names looks at a few. What a terminal row and a line of text show.
+  package func valuesMatchedFirst(
+    _ values: [String], field: String, of item: Item, slot: Int? = nil, lookingFor limit: Int
+  ) -> [String]? {
+    let mayMatch =
+      valuesThatMayMatch(field: field, of: item.id, slot: slot).flatMap {
+        $0.count == values.count ? $0 : nil
+      } ?? values.map { _ in true }
+    var matched: [Int] = []
+    for (place, candidate) in mayMatch.enumerated() where candidate && matched.count < limit {
+      if !highlightRanges(in: values[place], field: field, of: item, slot: slot).isEmpty {
+        matched.append(place)
+      }
+    }
+    guard !matched.isEmpty else { return nil }
+    let first = Set(matched)
+    return matched.map { values[$0] }
+      + values.indices.filter { !first.contains($0) }.map {
+        values[$0]
+      }
   }
 }
 

@@ -307,23 +307,10 @@ extension AppModel {
         short.append((field, value))
         continue
       }
-      // Only the values the index says may hold a match are looked at (it reads the folded
-      // text it keeps, not the 200 names), and only until a row's worth is found.
-      let collection = controller.collection
-      let mayMatch =
-        collection.valuesThatMayMatch(field: field.name, of: item.id)
-        .flatMap { $0.count == values.count ? $0 : nil } ?? values.map { _ in true }
-      var matched: [Int] = []
-      for (index, candidate) in mayMatch.enumerated() where candidate && matched.count < 4 {
-        if !collection.highlightRanges(in: values[index], field: field.name, of: item).isEmpty {
-          matched.append(index)
-        }
-      }
-      let first = Set(matched)
-      let ordered =
-        matched.map { values[$0] }
-        + values.indices.filter { !first.contains($0) }.map { values[$0] }
-      lists.append((field, .texts(ordered)))
+      // Only until a row's worth is found: a row shows four values.
+      let ordered = controller.collection.valuesMatchedFirst(
+        values, field: field.name, of: item, lookingFor: 4)
+      lists.append((field, .texts(ordered ?? values)))
     }
     return short + lists
   }
