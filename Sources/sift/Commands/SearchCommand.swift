@@ -243,7 +243,7 @@ struct SearchCommand: AsyncParsableCommand {
 
   /// The item as printed: with `--crop`, the snippets in place of the texts they cut; with
   /// `matchedValuesFirst`, each list's values in the order the page shows them — those the
-  /// search matched first, then the rest as they came (`allemand` shows "Allemand" among a
+  /// search matched first, then the rest as they came (`allemagne` shows "Allemagne" among a
   /// country's thirty names, not its first five).
   static func shown(_ result: PageResult, matchedValuesFirst: Bool = false) -> Item {
     var item = result.item
