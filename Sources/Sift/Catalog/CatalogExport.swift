@@ -130,7 +130,7 @@ public enum CatalogExport {
   static func csvCell(_ value: FieldValue, kept: Bool) -> String {
     switch value {
     case .number(let number): return FieldValue.format(number)
-    case .texts, .bool, .null, .list, .object: return value.json.text
+    case .texts, .bool, .null, .list, .object, .vector: return value.json.text
     case .text(let text):
       // By its first byte, as the import reads it: a quote and a joiner are one `Character`.
       let first = text.utf8.first

@@ -39,6 +39,10 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
   /// The latitude and longitude fields (two number fields) that place items on the earth, so
   /// results can be near a place (`SearchNear`); nil: items have no location.
   public var location: LocationFields?
+  /// The kept field whose array of numbers places each item in a space of meaning, and how
+  /// many numbers it holds (`sift import --vector FIELD`); nil: items are found by their words
+  /// alone.
+  public var vector: VectorField?
 
   public init(
     name: String, title: String? = nil, fields: [FieldDefinition], titleField: String,
@@ -62,7 +66,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case name, title, fields, titleField, categoryField, scopes, extraTokens, categories
-    case rankingField, storedFields, idField, idsAreNumbers, synonyms, location, pins
+    case rankingField, storedFields, idField, idsAreNumbers, synonyms, location, pins, vector
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -83,6 +87,7 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     if !synonyms.isEmpty { try container.encode(synonyms, forKey: .synonyms) }
     try container.encodeIfPresent(location, forKey: .location)
     if !pins.isEmpty { try container.encode(pins, forKey: .pins) }
+    try container.encodeIfPresent(vector, forKey: .vector)
   }
 
   /// The searched fields, then the stored ones: every field an item may hold.
@@ -107,6 +112,25 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
     location = try container.decodeIfPresent(LocationFields.self, forKey: .location)
     pins = try container.decodeIfPresent(Pins.self, forKey: .pins) ?? Pins()
     idsAreNumbers = try container.decodeIfPresent(Bool.self, forKey: .idsAreNumbers) ?? false
+    vector = try container.decodeIfPresent(VectorField.self, forKey: .vector)
+  }
+
+  /// `item` with its vector as the catalog keeps it (`FieldValue.vector`, from a JSON list of
+  /// numbers as a client or a record gives it), checked against `vector`.
+  ///
+  /// - Throws: `CatalogEditError.invalidValue` naming the field, for a value that is not a
+  ///   vector of the catalog's length.
+  public func conforming(_ item: Item) throws(CatalogEditError) -> Item {
+    guard let vector, let value = item[vector.field] else { return item }
+    if case .vector(let floats) = value, floats.count == vector.dimensions { return item }
+    switch vector.vector(in: value) {
+    case .success(let floats):
+      var item = item
+      item[vector.field] = floats.map(FieldValue.vector)
+      return item
+    case .failure(let problem):
+      throw .invalidValue(field: vector.field, reason: problem.description)
+    }
   }
 
   /// `id` as JSON: a number when the ids came as numbers and this one is a whole number written
@@ -157,6 +181,14 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
           throw .missingField(name, role: role)
         }
         guard field.kind == .number else { throw .wrongKind(name, role: role, expected: .number) }
+      }
+    }
+    if let vector {
+      guard !fields.contains(where: { $0.name == vector.field }) else {
+        throw .wrongKind(vector.field, role: "vector", expected: nil)
+      }
+      guard (1...VectorField.maximumDimensions).contains(vector.dimensions) else {
+        throw .vectorDimensions(vector.dimensions)
       }
     }
     for scope in scopes {
@@ -258,7 +290,10 @@ public enum CatalogSchemaError: Error, Hashable, Sendable, CustomStringConvertib
   case emptyFieldName
   case duplicateField(String)
   case missingField(String, role: String)
-  case wrongKind(String, role: String, expected: FieldDefinition.Kind)
+  /// A field of the wrong kind for its role; nil expected: a kept field (the vector).
+  case wrongKind(String, role: String, expected: FieldDefinition.Kind?)
+  /// A vector length outside 1…`VectorField.maximumDimensions`.
+  case vectorDimensions(Int)
   case categoryScopeWithoutCategory(String)
   /// A typed schema names a key path that none of its fields declares (role: "ranking").
   case undeclaredKeyPath(String, role: String)
@@ -272,8 +307,12 @@ public enum CatalogSchemaError: Error, Hashable, Sendable, CustomStringConvertib
     case .emptyFieldName: "a field has an empty name"
     case .duplicateField(let name): "field \"\(name)\" is defined twice"
     case .missingField(let name, let role): "the \(role) field \"\(name)\" is not among the fields"
-    case .wrongKind(let name, let role, let kind):
+    case .wrongKind(let name, let role, let kind?):
       "the \(role) field \"\(name)\" must be a \(kind.rawValue) field"
+    case .wrongKind(let name, let role, nil):
+      "the \(role) field \"\(name)\" must be a kept field, not a searched one"
+    case .vectorDimensions(let count):
+      "a vector of \(count) numbers; vectors hold 1 to \(VectorField.maximumDimensions)"
     case .categoryScopeWithoutCategory(let title):
       "scope \"\(title)\" filters by category, but the catalog has no category field"
     case .undeclaredKeyPath(let path, let role):

@@ -15,13 +15,16 @@ public enum FieldValue: Hashable, Sendable, Codable {
   case list([FieldValue])
   /// A JSON object, its members by name.
   case object([String: FieldValue])
+  /// The catalog's vector (`VectorField`): numbers kept as 32-bit floats, written in JSON as
+  /// the list of numbers they are.
+  case vector([Float])
 
   /// Every string the value holds (none for a number).
   public var strings: [String] {
     switch self {
     case .text(let value): [value]
     case .texts(let values): values
-    case .number, .bool, .null, .list, .object: []
+    case .number, .bool, .null, .list, .object, .vector: []
     }
   }
 
@@ -43,6 +46,10 @@ public enum FieldValue: Hashable, Sendable, Codable {
     case .object(let members):
       members.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.displayText)" }
         .joined(separator: ", ")
+    case .vector(let values):
+      // Hundreds of numbers read as noise: the first few and how many.
+      values.prefix(3).map { FieldValue.format(Double($0), float: true) }.joined(separator: ", ")
+        + (values.count > 3 ? ", … (\(values.count) numbers)" : "")
     }
   }
 
@@ -53,6 +60,13 @@ public enum FieldValue: Hashable, Sendable, Codable {
       return String(Int64(value))
     }
     return String(value)
+  }
+
+  /// `format(_:)` of a number held as a 32-bit float: its shortest form as a float ("0.1",
+  /// not "0.10000000149011612").
+  static func format(_ value: Double, float: Bool) -> String {
+    guard float, value.isFinite, value != value.rounded() else { return format(value) }
+    return String(Float(value))
   }
 
   /// A number for reading: like `format(_:)`, with thousands grouped by commas from 10,000 on
@@ -79,7 +93,7 @@ public enum FieldValue: Hashable, Sendable, Codable {
   public var isTextOrNumber: Bool {
     switch self {
     case .text, .texts, .number: true
-    case .bool, .null, .list, .object: false
+    case .bool, .null, .list, .object, .vector: false
     }
   }
 
@@ -115,6 +129,7 @@ public enum FieldValue: Hashable, Sendable, Codable {
     case .null: try container.encodeNil()
     case .list(let values): try container.encode(values)
     case .object(let members): try container.encode(members)
+    case .vector(let values): try container.encode(values)
     }
   }
 }
@@ -130,7 +145,14 @@ extension FieldValue {
     case .null: .null
     case .list(let values): .array(values.map(\.json))
     case .object(let members): .object(sorting: members.map { ($0.key, $0.value.json) })
+    case .vector(let values): .array(values.map { .number(FieldValue.shortestDouble($0)) })
     }
+  }
+
+  /// The double whose shortest form is the float's (0.1 for the float nearest 0.1), so that a
+  /// vector's JSON reads as it was written and reads back as the same floats.
+  static func shortestDouble(_ value: Float) -> Double {
+    Double(value.description) ?? Double(value)
   }
 
   /// The value as a result's JSON writes it under its field's name; nil for an empty text in a

@@ -103,7 +103,7 @@ extension PageResult {
       switch field.value {
       case .text(let text): texts = [text]
       case .texts(let values): texts = values
-      case .number, .bool, .null, .list, .object: continue
+      case .number, .bool, .null, .list, .object, .vector: continue
       }
       var values: [String] = []
       var highlights: [ShownField.Highlight] = []

@@ -316,6 +316,15 @@ public enum CatalogImport {
     if let idsAreNumbers { schema.idsAreNumbers = idsAreNumbers }
     if let ranking = spec.rankingField { schema.rankingField = ranking }
     if let location = spec.location { schema.location = location }
+    if let field = spec.vectorField {
+      if let existing = schema.vector, existing.field != field {
+        throw .incompatible("the catalog's vector field is \"\(existing.field)\", not \"\(field)\"")
+      }
+      // Known once a record held a vector; until then the catalog has none.
+      if let dimensions = spec.vectorDimensions {
+        schema.vector = VectorField(field: field, dimensions: dimensions)
+      }
+    }
     if schema.categoryField == nil, let category = spec.categoryField {
       schema.categoryField = category
       if schema.scopes.isEmpty { schema.scopes = [.all()] }

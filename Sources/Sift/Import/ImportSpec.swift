@@ -39,6 +39,12 @@ public struct ImportSpec: Hashable, Sendable {
   /// The latitude and longitude fields (`--location lat,lon`): imported as number fields that
   /// plain terms do not search, each value checked to be on the earth. Nil keeps the catalog's.
   public var location: LocationFields?
+  /// The field that holds each record's vector (`--vector FIELD`): an array of numbers, the
+  /// same length in every record (`VectorField`); kept with the item, not searched as text.
+  public var vectorField: String?
+  /// The length the catalog's vectors have already; nil for a catalog without vectors, whose
+  /// first vector sets it.
+  public var vectorDimensions: Int?
   /// What people read as the catalog's name (`--name Airports`): the page's "Search Airports",
   /// the app's title. Nil keeps the catalog's (a new one's is its file name, capitalised).
   public var catalogTitle: String?
@@ -85,6 +91,10 @@ public struct ImportSpec: Hashable, Sendable {
       spec.categoryField = category
     }
     if spec.location == nil { spec.location = schema.location }
+    if let vector = schema.vector {
+      if spec.vectorField == nil { spec.vectorField = vector.field }
+      if spec.vectorField == vector.field { spec.vectorDimensions = vector.dimensions }
+    }
     if spec.idField == nil, let remembered = schema.idField {
       spec.idField = remembered
       spec.numbersRecordsWithoutID = true

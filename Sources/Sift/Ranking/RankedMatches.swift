@@ -176,6 +176,7 @@ extension SearchIndex {
     _ request: MatchRequest, narrowing previous: RankedMatches<ID>? = nil,
     rows: Int = RankedMatches<ID>.firstRows
   ) -> RankedMatches<ID> {
+    if let plan = request.vector { return searchByMeaning(request, plan) }
     let outcome: SearchOutcome
     if let previous, previous.layout == layout,
       previous.count <= Self.refinementLimit(slotCount: slotCount)
@@ -237,7 +238,9 @@ extension SearchIndex {
   ) -> RankedMatches<ID> {
     // Under `distinct` an edit may change which item leads its group, and a pinned row stays
     // where it is pinned: search again.
-    if request.distinct != nil || request.pins != nil { return search(request) }
+    if request.distinct != nil || request.pins != nil || request.vector != nil {
+      return search(request)
+    }
     let (ordered, wasComplete) = matches.order.snapshot
     var entries: [RankedSlot] = []
     entries.reserveCapacity(ordered.count + 1)
@@ -293,8 +296,8 @@ extension SearchIndex {
   ///   item's own rank tells where it must be. Otherwise the rows up to it are ranked first.
   package func row(of id: ID, in matches: RankedMatches<ID>, request: MatchRequest) -> Int? {
     guard matches.layout == layout, let slot = slotByID[id] else { return nil }
-    if request.pins != nil {
-      // Pinned rows are not in rank order: read the rows, ranking more until it is among them.
+    if request.pins != nil || request.vector != nil {
+      // Pinned rows and rows by meaning are not in rank order: read the rows, ranking more until it is among them.
       while true {
         let (ordered, complete) = matches.order.snapshot
         if let row = ordered.firstIndex(where: { $0.slot == Int32(slot) }) { return row }

@@ -30,6 +30,9 @@ package struct MatchRequest: Hashable, Sendable {
   /// The items pinned at rows of these results and those hidden from them (`Pins`); nil:
   /// none.
   package var pins: Pins.Rule?
+  /// A search by meaning (`SearchVector`) and the terms that filter before the nearest are
+  /// chosen; nil: by the text alone.
+  package var vector: VectorPlan?
 
   package init(
     terms: [QueryTerm], requiredCategory: String? = nil, searchedFields: [String]? = nil,
@@ -273,6 +276,19 @@ extension ResolvedCriteria {
     request.baseTermCount = baseTerms.count
     request.distinct = distinct
     request.pins = pins
+    if let vector {
+      // Everything but the text's words filters: tokens, the base, and `year:>2000` typed.
+      let filters = query.terms.filter { term in
+        switch term.condition {
+        case .text, .either: false
+        default: true
+        }
+      }
+      let words = criteria.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      request.vector = VectorPlan(
+        search: vector, filterTerms: filters + tokenTerms + baseTerms,
+        hasText: filters.count < query.terms.count, foldedText: Array(TextFolding.fold(words).utf8))
+    }
     switch scope?.filter {
     case .category(let value): request.requiredCategory = TextFolding.fold(value)
     case .fields(let names): request.searchedFields = names
@@ -346,4 +362,14 @@ public struct TypoTolerance: Hashable, Sendable {
     guard budget > 0, letters.count <= 64 else { return nil }
     return (letters, budget)
   }
+}
+
+/// How the index searches by meaning: the request's `SearchVector`, the terms every candidate
+/// must hold (all but the text's words) and whether the text has words to fuse with.
+package struct VectorPlan: Hashable, Sendable {
+  package var search: SearchVector
+  package var filterTerms: [QueryTerm]
+  package var hasText: Bool
+  /// The text as typed, folded, its words one space apart: a name equal to it comes first.
+  package var foldedText: [UInt8]
 }

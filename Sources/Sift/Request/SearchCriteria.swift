@@ -21,11 +21,16 @@ public struct SearchCriteria: Hashable, Sendable {
   /// item without a value is a group of its own. Nil (or a field the catalog does not index):
   /// every match.
   public var distinct: String?
+  /// Items by meaning (`SearchVector`): nearest a vector, or fused with the text's order; nil
+  /// (or a catalog without vectors): by the text alone.
+  public var vector: SearchVector?
 
   public init(
     text: String = "", tokens: [SearchToken] = [], scopeIndex: Int = 0, sort: SearchSort? = nil,
-    near: SearchNear? = nil, base: [SearchToken] = [], distinct: String? = nil
+    near: SearchNear? = nil, base: [SearchToken] = [], distinct: String? = nil,
+    vector: SearchVector? = nil
   ) {
+    self.vector = vector
     self.distinct = distinct
     self.text = text
     self.tokens = tokens
@@ -61,6 +66,8 @@ public struct ResolvedCriteria: Hashable, Sendable {
   public var distinct: String?
   /// What the catalog's pins say of this text (`Pins`); nil: nothing.
   package var pins: Pins.Rule?
+  /// The search by meaning, when the catalog has vectors (`SearchCriteria.vector`).
+  public var vector: SearchVector?
 
   public init(_ criteria: SearchCriteria, schema: CatalogSchema) {
     self.criteria = criteria
@@ -87,6 +94,7 @@ public struct ResolvedCriteria: Hashable, Sendable {
     synonyms = schema.synonyms
     distinct = criteria.distinct.flatMap { schema.distinctField(named: $0)?.name }
     pins = criteria.text.isEmpty ? nil : schema.pins.rule(for: criteria.text)
+    vector = schema.vector == nil ? nil : criteria.vector
   }
 
   /// All terms: the text's, then the tokens', then the base filter's.
@@ -105,6 +113,8 @@ public struct ResolvedCriteria: Hashable, Sendable {
   /// run inside the previous results: same scope, every previous term implied by a new one.
   public func narrows(_ previous: ResolvedCriteria) -> Bool {
     guard scope == previous.scope, near == previous.near else { return false }
+    // Nearest neighbours are chosen among every item the filters keep, not among results.
+    guard vector == nil, previous.vector == nil else { return false }
     // A word that now equals an expression also finds its synonyms, which the previous
     // results may not hold ("sof" → "sofa", which finds "couch").
     guard !usesSynonyms else { return false }

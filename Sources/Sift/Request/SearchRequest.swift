@@ -17,12 +17,15 @@ public struct SearchRequestInput: Hashable, Sendable {
   public var base: [String]
   /// One result per value of this field (`--distinct country`); nil: every match.
   public var distinct: String?
+  /// Items by meaning (`--vector FILE`, `--like ID`); nil: by the text alone.
+  public var vector: SearchVector?
 
   public init(
     text: String, scope: String? = nil, tokens: [String] = [], sort: SearchSort? = nil,
     near: SearchNear? = nil, withinBox: GeoBox? = nil, base: [String] = [],
-    distinct: String? = nil
+    distinct: String? = nil, vector: SearchVector? = nil
   ) {
+    self.vector = vector
     self.distinct = distinct
     self.text = text
     self.scope = scope
@@ -58,6 +61,8 @@ public struct SearchRequest: Hashable, Sendable {
   public let suggestions: [SearchToken]
   /// The filter the searcher did not choose (`SearchRequestInput.base`), as `criteria` holds it.
   public var base: [SearchToken] { criteria.base }
+  /// The search by meaning, as `criteria` holds it.
+  public var vector: SearchVector? { criteria.vector }
 
   /// Reads `input` against `schema`.
   ///
@@ -68,6 +73,11 @@ public struct SearchRequest: Hashable, Sendable {
   public init(_ input: SearchRequestInput, schema: CatalogSchema) throws(SearchRequestError) {
     if input.near != nil || input.withinBox != nil, schema.location == nil {
       throw .noLocation(catalog: schema.name)
+    }
+    if let vector = input.vector {
+      if let problem = vector.problem(for: schema) { throw problem }
+      // Nearness orders a search by meaning: another order would drop what it found.
+      if let sort = input.sort { throw .sortByMeaning(sort.field) }
     }
     var distinct: String?
     if let asked = input.distinct {
@@ -114,6 +124,7 @@ public struct SearchRequest: Hashable, Sendable {
       near: input.near)
     criteria.base = base
     criteria.distinct = distinct
+    criteria.vector = input.vector
     self.criteria = criteria
     suggestions = schema.suggestedTokens(forText: input.text, excluding: tokens + base)
   }
@@ -162,7 +173,7 @@ public struct SearchRequest: Hashable, Sendable {
   public static func == (lhs: SearchRequest, rhs: SearchRequest) -> Bool {
     lhs.text == rhs.text && lhs.scopeIndex == rhs.scopeIndex && lhs.tokens == rhs.tokens
       && lhs.sort == rhs.sort && lhs.near == rhs.near && lhs.withinBox == rhs.withinBox
-      && lhs.base == rhs.base && lhs.distinct == rhs.distinct
+      && lhs.base == rhs.base && lhs.distinct == rhs.distinct && lhs.vector == rhs.vector
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -174,6 +185,7 @@ public struct SearchRequest: Hashable, Sendable {
     hasher.combine(withinBox)
     hasher.combine(base)
     hasher.combine(distinct)
+    hasher.combine(vector)
   }
 
   /// Whether it filters at all (`SearchCriteria.isFiltering(presented:text:tokenCount:scopeIndex:)`):
@@ -181,7 +193,7 @@ public struct SearchRequest: Hashable, Sendable {
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: true, text: text, tokenCount: tokens.count, scopeIndex: scopeIndex)
-      || near?.withinKilometers != nil || withinBox != nil || distinct != nil
+      || near?.withinKilometers != nil || withinBox != nil || distinct != nil || vector != nil
   }
 }
 
@@ -198,6 +210,16 @@ public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertib
   case noLocation(catalog: String)
   /// `--sort distance` without a place to measure from.
   case distanceWithoutPlace
+  /// A search by meaning (`SearchVector`) of a catalog whose items have no vectors.
+  case noVectors(catalog: String)
+  /// A query vector the catalog's vectors cannot be compared with.
+  case invalidVector(VectorProblem)
+  /// A semantic ratio outside 0…1.
+  case invalidSemanticRatio(Double)
+  /// A count of nearest items outside 1…`SearchVector.maximumNeighbors`.
+  case invalidNeighbors(Int)
+  /// A sort by a field asked with a search by meaning, which nearness orders.
+  case sortByMeaning(String)
   /// A group (`--distinct`) by a field the catalog does not have, or keeps with each item
   /// without indexing it (`isKept`).
   case notDistinct(String, catalog: String, fields: [String], isKept: Bool = false)
@@ -225,6 +247,18 @@ public enum SearchRequestError: Error, Hashable, Sendable, CustomStringConvertib
         "catalog \(catalog) has no location to be near: import it with --location LAT_FIELD,LON_FIELD"
     case .distanceWithoutPlace:
       return "a sort by distance needs a place to measure from (--near LAT,LON, near=LAT,LON)"
+    case .noVectors(let catalog):
+      return
+        "catalog \(catalog) has no vectors to search by meaning (import them with --vector FIELD)"
+    case .invalidVector(let problem): return "the query vector \(problem)"
+    case .invalidSemanticRatio(let ratio):
+      return
+        "a semantic ratio is between 0 and 1 (0: the text alone, 1: meaning alone), not \(ratio)"
+    case .invalidNeighbors(let count):
+      return
+        "a search by meaning finds 1 to \(SearchVector.maximumNeighbors) nearest items, not \(count)"
+    case .sortByMeaning(let field):
+      return "a search by meaning is ordered by nearness; it cannot be sorted by \(field)"
     case .notDistinct(let field, let catalog, let fields, let isKept):
       let kept =
         isKept ? " (\(field) is kept, not searched: import it with --text or --number)" : ""

@@ -26,6 +26,8 @@ package enum IndexArchive {
   /// each category value's spelling and the lists of values an item in several holds; version
   /// 10's lists rank by issue 68's rules (a magnitude is a place in the popularity order, a
   /// match inside a word comes after every word start, names before describing fields).
+  /// An archive of a schema with a vector keeps each slot's vector (`VectorColumn`) after the
+  /// popularity order; the schema's fingerprint names the vector, so the format stays 10.
   static let formatVersion: UInt16 = 10
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
@@ -59,6 +61,7 @@ package enum IndexArchive {
     // The raw value is the case's name, as interpolating the kind gave, without the run-time
     // conformance lookups `String(describing:)` makes (a one-shot `sift search` pays them).
     for field in schema.fields { text += "|\(field.name):\(field.kind.rawValue)" }
+    if let vector = schema.vector { text += "|vector:\(vector.field):\(vector.dimensions)" }
     return Checksum.of(Array(text.utf8))
   }
 
@@ -188,6 +191,9 @@ extension SearchIndex where ID == ItemID {
       popularityOrder.compactMap { newSlot[Int($0)] >= 0 ? newSlot[Int($0)] : nil })
     writer.appendArray(order)
     writer.appendArray(SlotStorage<ID>.positions(in: order))
+    if let vectors = storage.vectors {
+      writer.appendArray(isCanonical ? vectors.values : vectors.compacted(keeping: keep).values)
+    }
     // The lists read back when nothing changed since; else made for the live slots as they are.
     let leading =
       leadingMatches.flatMap { $0.slotCount == slotCount && keep.count == slotCount ? $0 : nil }
@@ -310,6 +316,12 @@ extension SearchIndex where ID == ItemID {
     else {
       throw .damaged("popularity order")
     }
+    var vectors: VectorColumn?
+    if let dimensions = schema.vector?.dimensions {
+      let values: IndexBuffer<Float> = try reader.readBuffer()
+      guard values.count == count * dimensions else { throw .damaged("vectors") }
+      vectors = VectorColumn(dimensions: dimensions, values: values)
+    }
     let leadingMatches = try LeadingMatches(reading: &reader, slotCount: count)
     guard reader.offset == reader.end else { throw .damaged("trailing bytes") }
     self.init(
@@ -318,7 +330,7 @@ extension SearchIndex where ID == ItemID {
         schema: schema, ids: ids, count: count, columns: columns, initialColumns: initialColumns,
         summaries: summaries, numbers: numbers, categoryIDs: categoryIDs,
         categorySpellings: spellings, categorySets: sets, categories: categories,
-        popularityOrder: order, popularityRanks: ranks))
+        popularityOrder: order, popularityRanks: ranks, vectors: vectors))
     self.leadingMatches = leadingMatches
   }
 }

@@ -38,6 +38,9 @@ extension SearchIndex {
   /// Each slot's position in `popularityOrder`.
   var popularityRanks: IndexBuffer<UInt32> { storage.popularityRanks }
 
+  /// Each slot's vector (unit length), for a schema with one.
+  var vectors: VectorColumn? { storage.vectors }
+
   func slot(of id: ID) -> Int? { storage.slotByID[id] }
 
   /// Live slots in catalog order.

@@ -159,6 +159,8 @@ public enum CatalogEditError: Error, Hashable, Sendable, CustomStringConvertible
   case invalidSchema(CatalogSchemaError)
   /// An index handed to a collection holds other items than the collection's.
   case indexDoesNotMatch
+  /// A field's value the catalog cannot take (a vector of the wrong length).
+  case invalidValue(field: String, reason: String)
 
   public var description: String {
     switch self {
@@ -168,6 +170,7 @@ public enum CatalogEditError: Error, Hashable, Sendable, CustomStringConvertible
     case .idChanged(let id): "the item with id \"\(id)\" may not change its id"
     case .invalidSchema(let error): "invalid schema: \(error)"
     case .indexDoesNotMatch: "the index does not hold these items in this order"
+    case .invalidValue(let field, let reason): "field \"\(field)\" \(reason)"
     }
   }
 }

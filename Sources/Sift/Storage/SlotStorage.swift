@@ -63,6 +63,8 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   private(set) var popularityOrder: IndexBuffer<Int32> = []
   /// Each slot's position in `popularityOrder`: one integer key for sorting a few matches.
   private(set) var popularityRanks: IndexBuffer<UInt32> = []
+  /// Each slot's vector, for a schema with one (`CatalogSchema.vector`); nil without.
+  private(set) var vectors: VectorColumn?
 
   /// Empty storage for `schema`'s fields.
   init(empty schema: CatalogSchema, summarised: Bool = true) {
@@ -85,6 +87,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     let rankingField = schema.rankingField
     rankingColumn = numberFields.firstIndex { $0.name == rankingField?.field }
     ranksAscending = rankingField?.isAscending == true
+    vectors = schema.vector.map { VectorColumn(dimensions: $0.dimensions) }
   }
 
   var slotCount: Int { isLive.count }
@@ -119,7 +122,8 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     initialColumns: [FoldedColumn?], summaries: [ColumnSummary?], numbers: [IndexBuffer<Double>],
     categoryIDs: [String: Int32], categorySpellings: [String: String],
     categorySets: [[Int32]], categories: IndexBuffer<Int32>,
-    popularityOrder: IndexBuffer<Int32>, popularityRanks: IndexBuffer<UInt32>
+    popularityOrder: IndexBuffer<Int32>, popularityRanks: IndexBuffer<UInt32>,
+    vectors: VectorColumn? = nil
   ) {
     self.init(empty: schema)
     self.ids = ids
@@ -137,6 +141,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     self.categorySets = categorySets
     for (index, set) in categorySets.enumerated() { categorySetIDs[set] = Int32(index) }
     self.categories = categories
+    self.vectors = vectors
     setPopularityOrder(popularityOrder, ranks: popularityRanks)
   }
 
@@ -209,6 +214,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
       numbers[index].append(number ?? .nan)
     }
     categories.append(categoryID(for: values.categories))
+    vectors?.append(values.vector)
   }
 
   /// The slot category of an item with these values: one value's id, a list's, or -1.
@@ -279,6 +285,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     summaries = summaries.map { $0?.compacted(keeping: keep) }
     numbers = numbers.map { column in IndexBuffer(keep.map { column[$0] }) }
     categories = IndexBuffer(keep.map { categories[$0] })
+    vectors = vectors?.compacted(keeping: keep)
     slotByID = SlotMap(building: ids)
     deadCount = 0
     layout += 1

@@ -27,6 +27,8 @@ public struct SearchSchema<Element: Sendable>: Sendable {
   /// Readers of the number fields, in schema order.
   let numberReaders: [@Sendable (Element) -> Double?]
   let categoryReader: (@Sendable (Element) -> [String])?
+  /// Reads an element's vector (`CatalogSchema.vector`); nil without one.
+  var vectorReader: (@Sendable (Element) -> [Float]?)?
 
   /// A schema for `Element`.
   ///
@@ -131,7 +133,7 @@ public struct SearchSchema<Element: Sendable>: Sendable {
   package func indexedValues(of element: Element, texts: Bool = true) -> IndexedValues {
     IndexedValues(
       texts: texts ? indexedTexts(of: element) : [], numbers: numberReaders.map { $0(element) },
-      categories: categoryReader?(element) ?? [])
+      categories: categoryReader?(element) ?? [], vector: vectorReader?(element))
   }
 
   /// The element's text values, per text field.
@@ -145,6 +147,9 @@ package struct IndexedValues: Sendable {
   package var numbers: [Double?]
   /// The category values: none, one, or several.
   package var categories: [String]
+  /// The vector, of the schema's length; nil when the element has none (or one of another
+  /// length, which the doors that take items refuse before they get here).
+  package var vector: [Float]? = nil
 }
 
 extension SearchSchema where Element == Item {
@@ -163,6 +168,14 @@ extension SearchSchema where Element == Item {
           SearchField(definition, path, .category { $0[name]?.strings ?? [] }, stored)
         }
       })
+    if let vector = catalog.vector {
+      vectorReader = { item in
+        guard case .success(let floats?) = vector.vector(in: item[vector.field]) else {
+          return nil
+        }
+        return floats
+      }
+    }
   }
 }
 

@@ -155,7 +155,8 @@ extension CatalogStore {
     case .string(let text): return .text(text)
     case .blob(let data):
       return data.withUnsafeBytes { bytes -> FieldValue? in
-        KeptJSONCodec.decode(bytes) ?? TextListCodec.decode(bytes).map(FieldValue.texts)
+        VectorCodec.decode(bytes).map(FieldValue.vector) ?? KeptJSONCodec.decode(bytes)
+          ?? TextListCodec.decode(bytes).map(FieldValue.texts)
       }
     }
   }
@@ -166,6 +167,7 @@ extension CatalogStore {
     case .text(let text): text.databaseValue
     case .texts(let texts): Data(TextListCodec.encode(texts)).databaseValue
     case .number(let number): number.databaseValue
+    case .vector(let values): Data(VectorCodec.encode(values)).databaseValue
     case .some(let kept): Data(KeptJSONCodec.encode(kept)).databaseValue
     }
   }
@@ -242,6 +244,7 @@ extension CatalogStore {
     _ item: Item, position: Int64, schema: CatalogSchema, replacing: Bool = false,
     _ db: Database
   ) throws {
+    let item = try schema.conforming(item)
     let sql = Self.insertItemSQL(
       columns: schema.allFields.map { Self.column($0.name) }, replacing: replacing)
     var arguments: [DatabaseValue] = [item.id.rawValue.databaseValue, position.databaseValue]
@@ -251,6 +254,7 @@ extension CatalogStore {
 
   /// Replaces the fields of an existing item; its position stays.
   func replaceFields(of item: Item, schema: CatalogSchema, _ db: Database) throws -> Bool {
+    let item = try schema.conforming(item)
     let sql = Self.updateItemSQL(columns: schema.allFields.map { Self.column($0.name) })
     var arguments = schema.allFields.map { Self.databaseValue(item[$0.name]) }
     arguments.append(item.id.rawValue.databaseValue)
@@ -304,7 +308,7 @@ extension CatalogStore {
       case .text(let text): Self.holdsNUL(text)
       case .texts(let texts): texts.contains(where: Self.holdsNUL)
       // Written as JSON, whose strings escape a NUL.
-      case .number, .bool, .null, .list, .object: false
+      case .number, .bool, .null, .list, .object, .vector: false
       }
     }
     // Names sorted only when one holds it (an import asks for every record).

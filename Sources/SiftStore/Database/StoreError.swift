@@ -22,6 +22,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The record on `line` of an import would add an item without a title (`--merge` leaves
   /// the title out only of an item the catalog has); the importer names the file.
   case untitledRecord(line: Int, field: String)
+  /// The record on `line` of an import cannot be written (a vector of another length than the
+  /// records before it); the importer names the file.
+  case invalidRecord(line: Int, reason: String)
   /// A value holds a NUL character, which SQLite would give back cut short.
   case unstorableText(field: String)
   /// The database reported a failure (disk full, permission, corruption), with SQLite's
@@ -45,6 +48,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .edit(let error): error.description
     case .untitledRecord(let line, let field):
       ImportSchemaError.untitled(line: line, field: field).description
+    case .invalidRecord(let line, let reason): "line \(line): \(reason)"
     case .unstorableText(let field):
       "field \"\(field)\" contains a NUL character (U+0000), which a catalog cannot store"
     case .database(let path, let message, _): "\(path): \(message)"

@@ -193,6 +193,8 @@ public enum CatalogImporter {
           ImportError(
             file: file.relativePath, line: line,
             reason: ImportSchemaError.untitledReason(field: field)))
+      case .catalog(.invalidRecord(let line, let reason)):
+        throw .file(ImportError(file: file.relativePath, line: line, reason: reason))
       default: throw error
       }
     }

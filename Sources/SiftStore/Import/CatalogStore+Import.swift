@@ -104,7 +104,10 @@ private struct ImportWriter {
   /// each batch folded on other threads while the next is written; nil when it had, and the
   /// index is built from the items once all are written.
   private var index: IndexBuilder?
-  private let searchSchema: SearchSchema<Item>
+  private var searchSchema: SearchSchema<Item>
+  /// The length of the catalog's vectors: the catalog's, or set by the first record that
+  /// holds one (`ImportSpec.vectorField`).
+  private var vectorDimensions: Int?
   /// The category's values in the order they first come, while every item is one this import
   /// adds (a catalog it creates): its scopes or tokens without reading the items back.
   private var categoryValues: CategoryValues?
@@ -119,6 +122,7 @@ private struct ImportWriter {
     rowSpec.labels = rowSpec.labels.filter { named.contains($0.key) }
     self.rowSpec = rowSpec
     stored = CatalogImport.StoredFields(spec: self.spec)
+    vectorDimensions = self.spec.vectorDimensions
     schema = try store.merged(before, with: rowSpec, stored: [])
     try store.writeSchema(schema, db)
     tally = CatalogImport.Summary.Tally(location: schema.location)
@@ -153,8 +157,13 @@ private struct ImportWriter {
   mutating func write(_ records: [ImportRecord]) throws {
     let titleField = schema.titleField
     for record in records {
+      if let field = spec.vectorField, case .vector(let floats)? = record.fields[field] {
+        try checkVectorLength(floats.count, line: record.line)
+      }
       // A field no record held before gets its column before the row that holds it.
       if stored.add(record) {
+        var rowSpec = rowSpec
+        rowSpec.vectorDimensions = vectorDimensions
         schema = try store.merged(
           before, with: rowSpec, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
         try store.writeSchema(schema, db)
@@ -211,9 +220,33 @@ private struct ImportWriter {
     }
   }
 
+  /// Checks a record's vector against the catalog's length; the first vector of a catalog
+  /// without any sets it, and the index is built for vectors from then on.
+  private mutating func checkVectorLength(_ count: Int, line: Int) throws {
+    if let vectorDimensions {
+      guard count != vectorDimensions else { return }
+      throw StoreError.invalidRecord(
+        line: line,
+        reason:
+          "field \"\(spec.vectorField ?? "")\" \(VectorProblem.wrongLength(count, expected: vectorDimensions))"
+      )
+    }
+    vectorDimensions = count
+    var withVector = rowSpec
+    withVector.vectorDimensions = count
+    schema = try store.merged(
+      before, with: withVector, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
+    try store.writeSchema(schema, db)
+    searchSchema = try store.searchSchema(schema)
+    // Items indexed so far were read without vectors: start over, or build at the end.
+    if index != nil { index = summary.added == 0 ? IndexBuilder(schema: searchSchema) : nil }
+  }
+
   /// The schema with the category's scopes, the summary, and the index of the items as they
   /// now are, saved with them.
   mutating func finish(progress: (ImportProgress) -> Void) throws -> CatalogImport.Summary {
+    var spec = spec
+    spec.vectorDimensions = vectorDimensions
     // The stored fields in name order, as if every record had been read before any was written.
     schema = try store.merged(
       before, with: spec, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
@@ -289,6 +322,7 @@ private struct RowValues {
     case .text(let text): bind(text)
     case .number(let number): check(sqlite3_bind_double(statement, next(), number))
     case .texts(let texts): bind(blob: TextListCodec.encode(texts))
+    case .vector(let values): bind(blob: VectorCodec.encode(values))
     case .some(let kept): bind(blob: KeptJSONCodec.encode(kept))
     }
   }

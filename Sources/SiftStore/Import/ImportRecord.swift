@@ -1,3 +1,4 @@
+import Foundation
 import Sift
 
 /// A record's raw values before checking: what JSON Lines and CSV have in common.
@@ -125,6 +126,12 @@ extension ImportSpec {
     if let (name, reason) = location?.problem(in: fields) {
       return .failure("field \"\(name)\" is \(reason)")
     }
+    if let vectorField {
+      switch RawValue.vector(values[vectorField] ?? .null, dimensions: vectorDimensions) {
+      case .success(let floats): if let floats { fields[vectorField] = .vector(floats) }
+      case .failure(let problem): return .failure("field \"\(vectorField)\" \(problem)")
+      }
+    }
     if let categoryField, categoryField != titleField {
       switch values[categoryField] ?? .null {
       case .null: break
@@ -163,7 +170,7 @@ extension ImportSpec {
       }
     }
     // The rest of the record is kept as it came (`CatalogSchema.storedFields`).
-    for (name, value) in values where !known.named.contains(name) {
+    for (name, value) in values where !known.named.contains(name) && name != vectorField {
       if let kept = value.kept(emptyIsNothing: emptyIsNothing ?? numbersFromText) {
         fields[name] = kept
       }
@@ -211,6 +218,19 @@ extension RawValue {
   /// The value of a field no flag named, as the item keeps it: as it came — a boolean, null,
   /// a list or an object too (`FieldValue`). Nil for an empty CSV cell (`emptyIsNothing`),
   /// which is a field the record does not have.
+  /// A vector as a record gives it: an array of numbers, or in a CSV cell its JSON text
+  /// (`[0.12, -0.5]`, as an export writes it); an empty cell or `null` is none.
+  static func vector(
+    _ raw: RawValue, dimensions: Int?
+  ) -> Result<[Float]?, VectorProblem> {
+    var value = raw.kept(emptyIsNothing: true)
+    if case .text(let text)? = value, let json = try? JSONValue.parse(Data(text.utf8)) {
+      value = FieldValue(json: json)
+    }
+    guard let dimensions else { return VectorField.floats(in: value) }
+    return VectorField(field: "", dimensions: dimensions).vector(in: value)
+  }
+
   func kept(emptyIsNothing: Bool) -> FieldValue? {
     if emptyIsNothing, case .string(let text) = self, text.isEmpty { return nil }
     return FieldValue(json: json)

@@ -44,7 +44,7 @@ public struct ItemEditor: Hashable, Sendable {
       case .text(let text): return text
       case .texts(let texts): return texts.joined(separator: Self.listSeparator)
       case .number(let number): return field.display(.number(number))
-      case .bool, .null, .list, .object: return value.json.text
+      case .bool, .null, .list, .object, .vector: return value.json.text
       }
     }
     listFields = Set(

@@ -124,6 +124,12 @@ struct ImportCommand: AsyncParsableCommand {
       valueName: "LAT_FIELD,LON_FIELD"))
   var location: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "The field holding each item's vector: an array of numbers, the same length in every record (an embedding of the item), so searches can find items by meaning (--vector FILE, --like ID). Checked: another length, a non-number or all zeros fails the import at its FILE:LINE.",
+      valueName: "FIELD"))
+  var vector: String?
+
   @Flag(
     name: .customLong("skip-invalid"),
     help:
@@ -155,6 +161,9 @@ struct ImportCommand: AsyncParsableCommand {
     if let location, LocationFields(parsing: location) == nil {
       throw ValidationError(
         "--location \"\(location)\" is not LAT_FIELD,LON_FIELD (two different field names)")
+    }
+    if let vector, vector.allSatisfy(\.isWhitespace) {
+      throw ValidationError("--vector must name a field")
     }
     if let rankBy, RankingField(parsing: rankBy) == nil {
       throw ValidationError(
@@ -197,6 +206,7 @@ struct ImportCommand: AsyncParsableCommand {
       idField: id, rankingField: rankBy.flatMap(RankingField.init(parsing:)), merges: merge,
       labels: labels, location: location.flatMap(LocationFields.init(parsing:)))
     spec.catalogTitle = name
+    spec.vectorField = vector
     spec.otherNameFields = otherNames
     spec.searchesCategory = searchCategory
     return spec

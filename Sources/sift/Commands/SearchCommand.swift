@@ -69,6 +69,32 @@ struct SearchCommand: AsyncParsableCommand {
       valueName: "N"))
   var crop: Int?
 
+  @Option(
+    name: .customLong("vector"),
+    help: ArgumentHelp(
+      "Find items by meaning: the nearest to the vector in FILE (a JSON array of numbers of the catalog's length; - for standard input). With a query, one ranking fuses the text's order and nearness.",
+      valueName: "FILE"))
+  var vectorFile: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Find items by meaning: the nearest to the item with this id (itself first).",
+      valueName: "ID"))
+  var like: String?
+
+  @Option(
+    name: .customLong("semantic-ratio"),
+    help: ArgumentHelp(
+      "With a query and --vector or --like: how much nearness weighs against the text's order, from 0 (the text alone) to 1 (meaning alone).",
+      valueName: "R"))
+  var semanticRatio: Double = 0.5
+
+  @Option(
+    help: ArgumentHelp(
+      "With --vector or --like: how many nearest items to find (with a query, they join its matches).",
+      valueName: "N"))
+  var neighbors: Int = SearchVector.defaultNeighbors
+
   @Flag(help: "Print one JSON object per matching item and line.")
   var json = false
 
@@ -113,6 +139,15 @@ struct SearchCommand: AsyncParsableCommand {
     if let crop, crop < 1 { throw ValidationError("--crop must be 1 or more words, not \(crop)") }
     if let sort, SearchSort(parsing: sort) == nil {
       throw ValidationError("--sort takes FIELD, FIELD:asc or FIELD:desc, not \"\(sort)\"")
+    }
+    if vectorFile != nil, like != nil {
+      throw ValidationError("give either --vector FILE or --like ID, not both")
+    }
+    if vectorFile == nil, like == nil {
+      if semanticRatio != 0.5 { throw ValidationError("--semantic-ratio needs --vector or --like") }
+      if neighbors != SearchVector.defaultNeighbors {
+        throw ValidationError("--neighbors needs --vector or --like")
+      }
     }
     if queriesFile != nil, !query.isEmpty {
       throw ValidationError("give either a query or --queries FILE, not both")
@@ -160,11 +195,12 @@ struct SearchCommand: AsyncParsableCommand {
   /// The same reading of scope, tokens and text as `sift serve`'s search.
   private func request(_ text: String, schema: CatalogSchema) throws -> SearchRequest {
     let (near, box) = (try place.searchNear(), try place.searchBox())
+    let vector = try searchVector()
     do throws(SearchRequestError) {
       return try SearchRequest(
         SearchRequestInput(
           text: text, scope: scope, tokens: tokens, sort: sort.flatMap(SearchSort.init(parsing:)),
-          near: near, withinBox: box, distinct: distinct),
+          near: near, withinBox: box, distinct: distinct, vector: vector),
         schema: schema)
     } catch .noLocation {
       throw Failure.exit(
@@ -175,6 +211,50 @@ struct SearchCommand: AsyncParsableCommand {
     }
   }
 
+  /// `--vector FILE` or `--like ID` as a search by meaning; nil without either.
+  private func searchVector() throws -> SearchVector? {
+    let source: SearchVector.Source
+    if let like {
+      source = .like(ItemID(like))
+    } else if let vectorFile {
+      let text = try TextFileReader.text(of: vectorFile, what: "the vector file")
+      let floats: [Float]?
+      switch try? JSONValue.parse(Data(text.utf8)) {
+      case .array(let values)?:
+        floats = try? VectorField.floats(in: FieldValue(json: .array(values))).get()
+      default: floats = nil
+      }
+      guard let floats else {
+        throw Failure.exit(
+          "--vector: \(vectorFile) does not hold a JSON array of numbers (e.g. [0.12, -0.5, 0.33])",
+          status: 2)
+      }
+      source = .vector(floats)
+    } else {
+      return nil
+    }
+    return SearchVector(source, semanticRatio: semanticRatio, neighbors: neighbors)
+  }
+
+  /// `--like ID` names an item of `catalog` that has a vector: a usage error otherwise.
+  private func checkLike(in catalog: any SearchCatalog) async throws {
+    guard let like, let field = catalog.schema.vector else { return }
+    let item: Item?
+    do {
+      item = try await catalog.item(ItemID(like))
+    } catch {
+      throw Failure.catalog(error)
+    }
+    guard let item else {
+      throw Failure.exit(
+        "--like: catalog \(catalog.name) has no item with id \"\(like)\"", status: 2)
+    }
+    guard item[field.field] != nil else {
+      throw Failure.exit(
+        "--like: item \"\(like)\" has no vector (its field \"\(field.field)\" is empty)", status: 2)
+    }
+  }
+
   /// One search, its results read a page at a time: a query that matches everything holds one
   /// page of items. With a `heading` (one of several catalogs searched), its results come after
   /// `heading` and a line `NAME: INDICATOR` — on standard error with `--json`, whose output
@@ -182,6 +262,7 @@ struct SearchCommand: AsyncParsableCommand {
   private func search(_ catalog: any SearchCatalog, heading: String? = nil) async throws {
     let schema = catalog.schema
     let request = try request(query.joined(separator: " "), schema: schema)
+    try await checkLike(in: catalog)
     let output = StandardStreams.Output()
     var written = false
     // Text lines show a list's matched values first, as the terminal app and the page do;
@@ -517,6 +598,11 @@ extension Failure {
     case .noLocation: exit("--near: \(error)", status: 2)
     case .unknownScope: exit(error.description, status: 2)
     case .notDistinct: exit("--distinct: \(error)", status: 2)
+    case .noVectors: exit(error.description, status: 2)
+    case .invalidVector: exit("--vector: \(error)", status: 2)
+    case .invalidSemanticRatio: exit("--semantic-ratio: \(error)", status: 2)
+    case .invalidNeighbors: exit("--neighbors: \(error)", status: 2)
+    case .sortByMeaning: exit("--sort: \(error)", status: 2)
     }
   }
 }

@@ -1,0 +1,215 @@
+/// A search by meaning (`SearchVector`): the nearest items by cosine similarity, computed
+/// exactly over every item the filters keep, and — with text — one ranking that fuses the text
+/// rules' order with nearness.
+///
+/// 1. The candidates are the items every filter keeps: tokens, the scope, the base (a
+///    tenant's rows), an area, a radius, a `year:>2000` typed with the words. Nothing is cut
+///    before they are measured, so a filter never empties a page of neighbours.
+/// 2. The `neighbors` nearest of them (ties: popularity, then catalog order).
+/// 3. Without words, those are the results, nearest first. With words, the results are the
+///    text's matches and the nearest together, ordered by rank fusion as Typesense does it:
+///    `(1 - ratio) / textRank + ratio / nearRank`, each rank counted from 1 in its own list
+///    and a list an item is not in adding nothing. An item whose name equals the query
+///    comes first all the same, in the text's order: a name typed whole is what is meant.
+extension SearchIndex {
+  /// The matches of `request` (which has `vector`), best first, in full.
+  ///
+  /// - Complexity: O(*n* · *d*) for the similarity of every candidate, on every core;
+  ///   O(*n* log *k*) to keep the nearest; with words, the text's search ranked in full.
+  func searchByMeaning(_ request: MatchRequest, _ plan: VectorPlan) -> RankedMatches<ID> {
+    var filter = request
+    filter.terms = plan.filterTerms
+    filter.vector = nil
+    filter.pins = nil
+    filter.distinct = nil
+    filter.sort = nil
+    filter.typos = .off
+    let candidates = searchSlots(filter, rows: 0).slots
+    let nearest: [(slot: Int32, similarity: Float)] =
+      queryVector(plan.search.source, base: request).map {
+        self.nearest(candidates, to: $0, count: plan.search.neighbors)
+      } ?? []
+    var textRequest = request
+    textRequest.vector = nil
+    textRequest.pins = nil
+    textRequest.distinct = nil
+    let text = plan.hasText ? searchSlots(textRequest, rows: .max) : nil
+    var entries = fused(
+      text: text.map { wholeOrder($0, textRequest) } ?? [], nearest: nearest,
+      ratio: plan.search.semanticRatio, namedAsTyped: { self.hasName(plan.foldedText, slot: $0) })
+    let slots = entries.map(\.slot).sorted()
+    var count = slots.count
+    if let field = request.distinct, let grouping = grouping(of: field) {
+      entries = firstOfEachGroup(entries, by: grouping)
+      count = entries.count
+    }
+    let matches = RankedMatches(
+      slots: slots, order: MatchOrder<ID>(first: entries, isComplete: true, ranker: nil),
+      idsBySlot: ids, includesNearSpellings: text?.includesNearSpellings ?? false,
+      exactCount: text.map { _ in entries.count { MatchRank(packed: $0.rank).typos == 0 } }
+        ?? count,
+      layout: layout, count: count)
+    guard let pins = request.pins else { return matches }
+    return pinned(matches, pins, request: request)
+  }
+
+  /// The query as a unit vector: the one given, or the vector of the item named — when the
+  /// searcher may see it (`request`'s base filter: a tenant asking for an item of another
+  /// tenant's finds nothing). Nil when there is none to compare with.
+  private func queryVector(_ source: SearchVector.Source, base request: MatchRequest) -> [Float]? {
+    guard let vectors else { return nil }
+    switch source {
+    case .vector(let floats):
+      guard floats.count == vectors.dimensions else { return nil }
+      return VectorField.unit(floats)
+    case .like(let itemID):
+      guard let id = (itemID as? ID) ?? (itemID.rawValue as? ID), let slot = slotByID[id],
+        isLive[slot]
+      else { return nil }
+      if request.baseTermCount > 0 {
+        let base = MatchRequest(
+          terms: Array(request.terms.suffix(request.baseTermCount)), typos: .off)
+        guard place(slot, request: base, nearSpellings: false) != nil else { return nil }
+      }
+      return vectors.vector(of: slot)
+    }
+  }
+
+  /// The cosine similarity of the item `id` to the query of `request`, for an item with a
+  /// vector in a search by meaning: what `--explain` and the HTTP answer show beside its row.
+  package func similarity(of id: ID, request: MatchRequest) -> Float? {
+    guard let plan = request.vector, let vectors, let slot = slotByID[id],
+      let query = queryVector(plan.search.source, base: request)
+    else { return nil }
+    var found: Float?
+    vectors.forEachSimilarity(of: [Int32(slot)], to: query) { found = $1 }
+    return found
+  }
+
+  /// The `count` slots of `candidates` most similar to `query`, most similar first; equal ones
+  /// by popularity, then catalog order. Each core keeps the best of its part in a heap of
+  /// packed keys (the similarity's bits above the popularity rank), and the parts' are merged.
+  func nearest(
+    _ candidates: [Int32], to query: [Float], count: Int
+  ) -> [(slot: Int32, similarity: Float)] {
+    guard let vectors, count > 0 else { return [] }
+    let ranks = popularityRanks
+    let order = popularityOrder
+    let byPopularity = ranks.count == slotCount
+    let ranges = Parallel.ranges(
+      count: candidates.count,
+      parts: Parallel.parts(for: candidates.count * vectors.dimensions, minimumPerPart: 1 << 20))
+    let kept = Parallel.map(parts: ranges.count) { part in
+      var heap = KeyHeap(capacity: count)
+      vectors.forEachSimilarity(of: candidates[ranges[part]], to: query) { slot, similarity in
+        let tie = byPopularity ? ranks[Int(slot)] : UInt32(slot)
+        heap.insert(Self.nearnessKey(similarity) << 32 | UInt64(tie))
+      }
+      return heap.sorted
+    }
+    var merged = kept.count == 1 ? kept[0] : kept.joined().sorted()
+    if merged.count > count { merged.removeLast(merged.count - count) }
+    return merged.map { key in
+      let tie = Int(key & 0xFFFF_FFFF)
+      let slot = byPopularity ? order[tie] : Int32(tie)
+      return (slot, Self.similarity(ofNearnessKey: key >> 32))
+    }
+  }
+
+  /// A similarity as 32 bits that sort the other way round: the most similar smallest.
+  @inline(__always)
+  static func nearnessKey(_ similarity: Float) -> UInt64 {
+    let bits = similarity.bitPattern
+    let ascending = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+    return UInt64(~ascending)
+  }
+
+  static func similarity(ofNearnessKey key: UInt64) -> Float {
+    let ascending = ~UInt32(truncatingIfNeeded: key)
+    return Float(
+      bitPattern: ascending & 0x8000_0000 != 0 ? ascending & 0x7FFF_FFFF : ~ascending)
+  }
+
+  /// Every match of a text search in order, ranking the rest when only the first were.
+  private func wholeOrder(_ outcome: SearchOutcome, _ request: MatchRequest) -> [RankedSlot] {
+    outcome.isComplete
+      ? outcome.ordered
+      : firstRows(of: request, outcome.slots, rows: .max).entries
+  }
+
+  /// The text's order and the nearest fused (see the type's comment): names equal to the
+  /// query first, then by fused score; equal scores by the better of the two ranks, then the
+  /// text's order, then nearness.
+  func fused(
+    text: [RankedSlot], nearest: [(slot: Int32, similarity: Float)], ratio: Double,
+    namedAsTyped: (Int32) -> Bool
+  ) -> [RankedSlot] {
+    let nearRank = Dictionary(
+      nearest.enumerated().map { ($1.slot, $0 + 1) }, uniquingKeysWith: { first, _ in first })
+    if text.isEmpty {
+      return nearest.map { RankedSlot(slot: $0.slot, rank: Self.meaningOnlyRank) }
+    }
+    var first: [RankedSlot] = []
+    var scored: [(entry: RankedSlot, score: Double, best: Int, textRank: Int, nearRank: Int)] = []
+    scored.reserveCapacity(text.count + nearest.count)
+    var inText = Set<Int32>()
+    inText.reserveCapacity(text.count)
+    for (index, entry) in text.enumerated() {
+      inText.insert(entry.slot)
+      let rank = MatchRank(packed: entry.rank)
+      if rank.typos == 0, !rank.viaSynonym, rank.exactness <= .startsValue, namedAsTyped(entry.slot)
+      {
+        first.append(entry)
+        continue
+      }
+      let textRank = index + 1
+      let near = nearRank[entry.slot]
+      let score = (1 - ratio) / Double(textRank) + (near.map { ratio / Double($0) } ?? 0)
+      scored.append(
+        (entry, score, min(textRank, near ?? .max), textRank, near ?? .max))
+    }
+    for (index, neighbour) in nearest.enumerated() where !inText.contains(neighbour.slot) {
+      let rank = index + 1
+      scored.append(
+        (
+          RankedSlot(slot: neighbour.slot, rank: Self.meaningOnlyRank), ratio / Double(rank),
+          rank, .max, rank
+        ))
+    }
+    scored.sort {
+      if $0.score != $1.score { return $0.score > $1.score }
+      if $0.best != $1.best { return $0.best < $1.best }
+      if $0.textRank != $1.textRank { return $0.textRank < $1.textRank }
+      return $0.nearRank < $1.nearRank
+    }
+    return first + scored.map(\.entry)
+  }
+
+  /// Whether one of the slot's names (the title, other names) is `folded` whole.
+  func hasName(_ folded: [UInt8], slot: Int32) -> Bool {
+    guard !folded.isEmpty else { return false }
+    for (column, isName) in storage.namesItem.enumerated() where isName {
+      let found = columns[column].withUnsafeBytes { bytes, _ in
+        let range = columns[column].range(of: Int(slot))
+        var start = range.lowerBound
+        while start < range.upperBound {
+          var end = start
+          while end < range.upperBound, bytes[end] != 0 { end += 1 }
+          if end - start == folded.count,
+            folded.indices.allSatisfy({ bytes[start + $0] == folded[$0] })
+          {
+            return true
+          }
+          start = end + 1
+        }
+        return false
+      }
+      if found { return true }
+    }
+    return false
+  }
+
+  /// The rank of a result found by meaning alone: no word of it matched
+  /// (`MatchRank.unranked`).
+  static var meaningOnlyRank: UInt16 { MatchRank.unranked.packed }
+}

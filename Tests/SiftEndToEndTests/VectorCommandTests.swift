@@ -1,0 +1,105 @@
+import Foundation
+import SiftTestSupport
+import Testing
+
+/// `sift import --vector FIELD` and `sift search --vector FILE | --like ID` through the built
+/// binary: vectors checked at their FILE:LINE, kept as the numbers they were, found by meaning
+/// with the filters first, and with a query one fused ranking.
+@Suite("sift import and search by meaning", .tags(.endToEnd))
+struct VectorCommandTests {
+  static let records = """
+    {"id":"1","title":"Red apple","kind":"Fruit","emb":[0.9,0.1,0.05]}
+    {"id":"2","title":"Green pear","kind":"Fruit","emb":[0.7,0.3,-0.2]}
+    {"id":"3","title":"Walnut","kind":"Nut","emb":[0.05,0.95,0.1]}
+    {"id":"4","title":"Almond","kind":"Nut","emb":[0.1,0.9,0.3]}
+    {"id":"5","title":"Plain cracker","kind":"Other"}
+    {"id":"6","title":"Cherry","kind":"Fruit","emb":[0.85,0.05,0.1]}
+
+    """
+
+  func imported() throws -> SiftProcess {
+    let sift = try SiftProcess()
+    let file = try sift.write("food.jsonl", Self.records)
+    let run = try sift.run([
+      "import", file, "--catalog", "food.sqlite", "--title", "title", "--category", "kind",
+      "--id", "id", "--vector", "emb",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    return sift
+  }
+
+  func ids(_ sift: SiftProcess, _ arguments: [String]) throws -> [String] {
+    let run = try sift.run(["search", "--catalog", "food.sqlite", "--json"] + arguments)
+    #expect(run.status == 0, "\(arguments): \(run.stderr)")
+    return run.objects.compactMap { $0["id"] as? String }
+  }
+
+  @Test("like=ID finds the item first, then the nearest; a token filters before")
+  func likeAndFilters() throws {
+    let sift = try imported()
+    defer { sift.cleanup() }
+    #expect(try ids(sift, ["--like", "1"]) == ["1", "6", "2", "4", "3"])
+    #expect(try ids(sift, ["--like", "1", "--neighbors", "2"]) == ["1", "6"])
+    // The nearest nuts to an apple: the filter keeps two, both are found.
+    #expect(
+      try ids(sift, ["--like", "1", "--token", "category:Nut", "--neighbors", "2"]) == ["4", "3"])
+    let vector = try sift.write("q.json", "[0.0, 1.0, 0.0]")
+    #expect(try ids(sift, ["--vector", vector, "--limit", "2"]) == ["3", "4"])
+    // Text fused with nearness: the name typed whole first, then by the formula.
+    #expect(try ids(sift, ["--vector", vector, "--neighbors", "2", "cherry"]).first == "6")
+    #expect(
+      Set(try ids(sift, ["--vector", vector, "--neighbors", "2", "cherry"])) == ["6", "3", "4"])
+  }
+
+  @Test(
+    "mistakes are named: a wrong length at FILE:LINE, an unknown item, a catalog without vectors")
+  func mistakes() throws {
+    let sift = try imported()
+    defer { sift.cleanup() }
+    let short = try sift.write("short.jsonl", "{\"id\":\"9\",\"title\":\"Fig\",\"emb\":[1,2]}\n")
+    let run = try sift.run(["import", short, "--catalog", "food.sqlite"])
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.contains(
+        "short.jsonl:1: field \"emb\" holds 2 numbers; this catalog's vectors hold 3"),
+      "\(run.stderr)")
+    let text = try sift.write(
+      "text.jsonl", "{\"id\":\"9\",\"title\":\"Fig\",\"emb\":[1,\"a\",3]}\n")
+    let wrong = try sift.run(["import", text, "--catalog", "food.sqlite"])
+    #expect(
+      wrong.stderr.contains(
+        "text.jsonl:1: field \"emb\" must be an array of numbers (a vector); element 2 is a string"),
+      "\(wrong.stderr)")
+    let unknown = try sift.run(["search", "--catalog", "food.sqlite", "--like", "99"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("has no item with id \"99\""), "\(unknown.stderr)")
+    let none = try sift.run(["search", "--catalog", "food.sqlite", "--like", "5"])
+    #expect(none.status == 2)
+    #expect(none.stderr.contains("item \"5\" has no vector"), "\(none.stderr)")
+    let length = try sift.write("long.json", "[1, 2, 3, 4]")
+    let long = try sift.run(["search", "--catalog", "food.sqlite", "--vector", length])
+    #expect(long.status == 2)
+    #expect(
+      long.stderr.contains("holds 4 numbers; this catalog's vectors hold 3"), "\(long.stderr)")
+    let products = try sift.run(["search", "--catalog", "products", "--like", "1"])
+    #expect(products.status == 2)
+    #expect(products.stderr.contains("has no vectors to search by meaning"), "\(products.stderr)")
+    // Nothing of the refused imports was kept.
+    #expect(try ids(sift, ["--like", "1"]).count == 5)
+  }
+
+  @Test("vectors export as the numbers they were and import back alike")
+  func exportRoundTrip() throws {
+    let sift = try imported()
+    defer { sift.cleanup() }
+    let exported = try sift.run(["export", "--catalog", "food.sqlite"])
+    #expect(exported.status == 0, "\(exported.stderr)")
+    #expect(exported.stdout.contains("\"emb\":[0.9,0.1,0.05]"), "\(exported.stdout)")
+    let file = try sift.write("again.jsonl", exported.stdout)
+    let again = try sift.run(["import", file, "--catalog", "again.sqlite"])
+    #expect(again.status == 0, "\(again.stderr)")
+    let before = try ids(sift, ["--like", "2"])
+    let run = try sift.run(["search", "--catalog", "again.sqlite", "--json", "--like", "2"])
+    #expect(run.objects.compactMap { $0["id"] as? String } == before)
+  }
+}
