@@ -31,14 +31,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ADMIN = "check-openapi-admin-token-0123456789"
 TOWNS = [
     {"id": "springfield-il", "name": "Springfield", "other_names": ["Springfield IL", "Capital City"],
-     "state": "Illinois", "population": 114394, "lat": 39.8017, "lon": -89.6437},
+     "state": "Illinois", "population": 114394, "lat": 39.8017, "lon": -89.6437,
+     "meaning": [0.9, 0.1, 0.0, 0.2]},
     {"id": "springfield-mo", "name": "Springfield", "other_names": ["Queen City of the Ozarks"],
-     "state": "Missouri", "population": 169176, "lat": 37.2153, "lon": -93.2982},
+     "state": "Missouri", "population": 169176, "lat": 37.2153, "lon": -93.2982,
+     "meaning": [0.8, 0.3, 0.1, 0.0]},
     {"id": "peoria", "name": "Peoria", "other_names": ["River City", "Peoria IL", "Pimiteoui",
      "Fort Clark", "Peoria Town"], "state": "Illinois", "population": 113150,
-     "lat": 40.6936, "lon": -89.589},
+     "lat": 40.6936, "lon": -89.589, "meaning": [0.7, 0.0, 0.6, 0.1]},
     {"id": "zurich", "name": "Zürich", "other_names": ["Zurich", "Zuerich"], "state": "Zürich",
-     "population": 421878, "lat": 47.3769, "lon": 8.5417},
+     "population": 421878, "lat": 47.3769, "lon": 8.5417, "meaning": [0.0, 0.2, 0.1, 0.95]},
 ]
 
 
@@ -63,7 +65,8 @@ class Server:
         subprocess.run(
             [sift, "import", towns, "--catalog", os.path.join(self.folder, "towns.sqlite"),
              "--title", "name", "--id", "id", "--text", "other_names", "--category", "state",
-             "--number", "population", "--rank-by", "population", "--location", "lat,lon"],
+             "--number", "population", "--rank-by", "population", "--location", "lat,lon",
+             "--vector", "meaning"],
             check=True, env=self.environment, capture_output=True)
         self.port = free_port()
         self.log = open(os.path.join(self.folder, "serve.log"), "w")
@@ -212,6 +215,16 @@ def exercise(server, document):
         "q=zuerich&explain=1", "q=p&limit=1", "q=&sort=distance&near=47,8",
     ]:
         call("GET", search, "/catalogs/towns/search?" + query)
+    # By meaning: like an item, a vector in a body, fused with text.
+    for query in ["like=peoria", "like=peoria&neighbors=2&explain=1",
+                  "q=spring&like=zurich&semantic_ratio=0.7&explain=1"]:
+        call("GET", search, "/catalogs/towns/search?" + query)
+    call("POST", search, "/catalogs/towns/search",
+         {"vector": [1, 0, 0, 0], "limit": 3, "explain": True})
+    call("POST", search, "/catalogs/towns/search",
+         {"q": "peoria", "vector": [0, 0, 0, 1], "semantic_ratio": 0.5, "token": ["category:Illinois"],
+          "facets": True})
+    call("POST", search, "/catalogs/products/search", {"q": "rose", "limit": 2})
     call("HEAD", search, "/catalogs/products/search?q=rose")
     call("GET", "/search", "/search?catalog=products&catalog=towns&q=r&limit=2")
     call("GET", "/catalogs/{name}/facets/{field}", "/catalogs/products/facets/type?q=f")
@@ -269,6 +282,10 @@ def exercise(server, document):
     call("GET", search, "/catalogs/products/search?limit=x")
     call("GET", search, "/catalogs/products/search?scope=Nope")
     call("GET", search, "/catalogs/products/search?offset=9999&limit=100")
+    call("GET", search, "/catalogs/products/search?like=1")
+    call("GET", search, "/catalogs/towns/search?like=nowhere")
+    call("POST", search, "/catalogs/towns/search", {"vector": [1, 2]})
+    call("POST", search, "/catalogs/towns/search", {"vectors": [1, 2, 3, 4]})
     call("GET", "/keys", "/keys", token="not-a-key")
     call("GET", "/catalogs/{name}/facets/{field}", "/catalogs/products/facets/title?q=r")
     return calls

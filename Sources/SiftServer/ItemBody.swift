@@ -67,6 +67,15 @@ struct ItemBody: Sendable {
     if let (name, reason) = schema.location?.problem(in: fields) {
       throw .badRequest("\(name): \(reason)")
     }
+    // A vector of another length than the catalog's, checked and kept as the catalog keeps it.
+    do throws(CatalogEditError) {
+      fields = try schema.conforming(Item(id: ItemID(""), fields: fields)).fields
+    } catch {
+      if case .invalidValue(let field, let reason) = error {
+        throw .badRequest("\(field): \(reason)")
+      }
+      throw .badRequest("body: \(error)")
+    }
     self.fields = fields
   }
 

@@ -19,6 +19,9 @@ struct QueryString: Sendable {
     }
   }
 
+  /// Pairs given one by one, as a JSON body names them (`SearchBody`).
+  init(pairs: [(name: String, value: String)]) { self.pairs = pairs }
+
   /// The last value given for `name`.
   subscript(name: String) -> String? { pairs.last { $0.name == name }?.value }
 

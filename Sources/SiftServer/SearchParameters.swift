@@ -35,7 +35,10 @@ package struct SearchParameters: Sendable, Equatable {
 
   /// - Parameter textParameter: the parameter that holds the search's text: `q`, or `search`
   ///   where `q` is another text (`FacetParameters`).
-  init(_ query: QueryString, textParameter: String = "q") throws(ServerError) {
+  /// - Parameter vector: the query vector a `POST` body gave (`SearchBody`); a URL has none.
+  init(
+    _ query: QueryString, textParameter: String = "q", vector: [Float]? = nil
+  ) throws(ServerError) {
     let text = query[textParameter] ?? ""
     guard text.count <= Self.maximumQueryLength else {
       throw .badRequest(
@@ -67,7 +70,8 @@ package struct SearchParameters: Sendable, Equatable {
     }
     input = SearchRequestInput(
       text: text, scope: scope, tokens: tokens, sort: sort, near: try Self.place(query),
-      withinBox: try Self.box(query), distinct: distinct)
+      withinBox: try Self.box(query), distinct: distinct,
+      vector: try Self.meaning(query, vector: vector))
     limit = try Self.number(query, "limit", default: Self.defaultLimit, in: 0...Self.maximumLimit)
     offset = try Self.number(query, "offset", default: 0, in: 0...Int(Int32.max))
     // Ranking reads every row before the page: a page this deep costs a whole catalog's
@@ -106,6 +110,41 @@ package struct SearchParameters: Sendable, Equatable {
     } catch {
       throw .badRequest("within: \(error)")
     }
+  }
+
+  /// `like=ID` or a body's `vector`, with `semantic_ratio=R` and `neighbors=N`: a search by
+  /// meaning; nil with neither.
+  private static func meaning(
+    _ query: QueryString, vector: [Float]?
+  ) throws(ServerError) -> SearchVector? {
+    let like = query["like"].flatMap { $0.isEmpty ? nil : $0 }
+    let ratioText = query["semantic_ratio"].flatMap { $0.isEmpty ? nil : $0 }
+    let neighborsGiven = query["neighbors"].map { !$0.isEmpty } ?? false
+    let source: SearchVector.Source
+    switch (like, vector) {
+    case (let like?, nil):
+      guard like.count <= 200 else { throw .badRequest("like: an id is at most 200 characters") }
+      source = .like(ItemID(like))
+    case (nil, let vector?): source = .vector(vector)
+    case (_?, _?): throw .badRequest("like: give either like or vector, not both")
+    case (nil, nil):
+      if ratioText != nil { throw .badRequest("semantic_ratio: needs vector or like") }
+      if neighborsGiven { throw .badRequest("neighbors: needs vector or like") }
+      return nil
+    }
+    var ratio = 0.5
+    if let ratioText {
+      guard let read = Double(ratioText), (0...1).contains(read) else {
+        throw .badRequest(
+          "semantic_ratio: \"\(ratioText.prefix(40))\" is not a number from 0 (the text alone) to 1 (meaning alone)"
+        )
+      }
+      ratio = read
+    }
+    let neighbors = try number(
+      query, "neighbors", default: SearchVector.defaultNeighbors,
+      in: 1...SearchVector.maximumNeighbors)
+    return SearchVector(source, semanticRatio: ratio, neighbors: neighbors)
   }
 
   /// `within_box=SOUTH,WEST,NORTH,EAST`; nil when absent or empty.

@@ -79,6 +79,9 @@ enum ResultItem {
     if let distance = result.distanceKilometers {
       members.append(("distance_km", .number(distance)))
     }
+    if let similarity = result.similarity {
+      members.append(("similarity", .number(MatchExplanation.rounded(similarity))))
+    }
     if let explanation = result.explanation {
       members.append(("explain", .object(explanation.jsonMembers)))
     }

@@ -32,8 +32,10 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
 
   /// A search's scope, token or sort that the catalog does not have: a 400 under the parameter's
   /// name (`place`: the one that asked for a place, `near` or `within_box`).
+  /// `meaning`: the parameter that asked for a search by meaning, `vector` or `like`.
   static func refused(
-    _ error: SearchRequestError, catalog: String, place: String = "near"
+    _ error: SearchRequestError, catalog: String, place: String = "near",
+    meaning: String = "vector"
   ) -> ServerError {
     switch error {
     case .unknownScope(let scope, _, let scopes):
@@ -47,6 +49,14 @@ public struct ServerError: Error, HTTPResponseError, Equatable, CustomStringConv
       return .badRequest("\(place): \(error)")
     case .notDistinct:
       return .badRequest("distinct: \(error)")
+    case .noVectors, .invalidVector:
+      return .badRequest("\(meaning): \(error)")
+    case .invalidSemanticRatio:
+      return .badRequest("semantic_ratio: \(error)")
+    case .invalidNeighbors:
+      return .badRequest("neighbors: \(error)")
+    case .sortByMeaning:
+      return .badRequest("sort: \(error)")
     default:
       // An invalid token: the engine's message, under the parameter's name.
       return .badRequest("token: \(error)")

@@ -88,6 +88,29 @@ struct VectorCommandTests {
     #expect(try ids(sift, ["--like", "1"]).count == 5)
   }
 
+  @Test("vectors reach the index however it is built: a later import, a first record without one")
+  func laterImports() throws {
+    let sift = try imported()
+    defer { sift.cleanup() }
+    // Into a catalog that has items: the index is built from the table.
+    let more = try sift.write(
+      "more.jsonl", "{\"id\":\"7\",\"title\":\"Fig\",\"kind\":\"Fruit\",\"emb\":[0.9,0.1,0.04]}\n")
+    #expect(try sift.run(["import", more, "--catalog", "food.sqlite"]).status == 0)
+    #expect(try ids(sift, ["--like", "7", "--neighbors", "2"]) == ["7", "1"])
+    // A new catalog whose first record has no vector.
+    let late = try sift.write(
+      "late.jsonl",
+      "{\"id\":\"a\",\"title\":\"None\"}\n{\"id\":\"b\",\"title\":\"Some\",\"emb\":[1,0]}\n"
+        + "{\"id\":\"c\",\"title\":\"Near\",\"emb\":[0.9,0.2]}\n")
+    let run = try sift.run([
+      "import", late, "--catalog", "late.sqlite", "--title", "title", "--id", "id", "--vector",
+      "emb",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let found = try sift.run(["search", "--catalog", "late.sqlite", "--json", "--like", "b"])
+    #expect(found.objects.compactMap { $0["id"] as? String } == ["b", "c"], "\(found.stderr)")
+  }
+
   @Test("vectors export as the numbers they were and import back alike")
   func exportRoundTrip() throws {
     let sift = try imported()

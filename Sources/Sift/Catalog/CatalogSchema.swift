@@ -93,6 +93,15 @@ public struct CatalogSchema: Hashable, Sendable, Codable {
   /// The searched fields, then the stored ones: every field an item may hold.
   public var allFields: [FieldDefinition] { storedFields.isEmpty ? fields : fields + storedFields }
 
+  /// The fields an index reads of an item: the searched ones, and the kept field that holds
+  /// the vector (`vector`), if any.
+  public var indexedFields: [FieldDefinition] {
+    guard let vector, let kept = storedFields.first(where: { $0.name == vector.field }) else {
+      return fields
+    }
+    return fields + [kept]
+  }
+
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(

@@ -54,6 +54,29 @@ public struct MatchExplanation: Hashable, Sendable {
   /// Whether the item stands here because it is pinned at this row for the query (`Pins`),
   /// whatever the rules say.
   public var pinned = false
+  /// In a search by meaning (`SearchVector`), how near the item is and where it stood in the
+  /// lists that were fused; nil otherwise.
+  public var meaning: Meaning?
+
+  /// Whether a search by meaning placed the item without its words: no text, or text that did
+  /// not find it.
+  public var isByMeaningAlone: Bool { meaning != nil && meaning?.textRank == nil }
+
+  /// Where a result of a search by meaning stands and why.
+  public struct Meaning: Hashable, Sendable {
+    /// The cosine similarity of its vector to the query's, -1…1; nil when it has no vector.
+    public var similarity: Double?
+    /// Its place among the nearest items, from 1; nil when it was not among them.
+    public var nearRank: Int?
+    /// Its place in the text's order, from 1; nil when the text did not find it (or there was
+    /// no text).
+    public var textRank: Int?
+    /// `(1 - ratio) / textRank + ratio / nearRank`, larger first; nil without text, or for a
+    /// name equal to the query, which comes first whatever the score.
+    public var fusedScore: Double?
+    /// Whether one of its names equals the query as typed: such results come first.
+    public var nameEqualsQuery = false
+  }
 
   /// A start's weight while the last word is typed: its sum decides, larger first.
   public struct TypedWeight: Hashable, Sendable {
@@ -96,9 +119,39 @@ public struct MatchExplanation: Hashable, Sendable {
 extension SearchCollection {
   /// Why the element at `row` matched and stands there.
   public func explanation(forRow row: Int) -> MatchExplanation? {
+    guard var explanation = textExplanation(forRow: row) else { return nil }
+    if request.vector != nil {
+      explanation.meaning = meaning(forRow: row)
+      if !explanation.pinned, let next = meaning(forRow: row + 1) {
+        explanation.aheadOfNext = MatchExplanation.rule(
+          separating: explanation.meaning, from: next, textRule: explanation.aheadOfNext)
+      }
+    }
+    return explanation
+  }
+
+  /// Where the row stands in a search by meaning; nil outside one or past the rows.
+  public func meaning(forRow row: Int) -> MatchExplanation.Meaning? {
+    guard request.vector != nil, let element = element(atRow: row) else { return nil }
+    let place = index.slot(of: element.id).flatMap { matches.meaning[Int32($0)] }
+    let similarity =
+      place?.similarity ?? index.similarity(of: element.id, request: request)
+    return MatchExplanation.Meaning(
+      similarity: similarity.map(Double.init), nearRank: place?.nearRank,
+      textRank: place?.textRank, fusedScore: place?.score,
+      nameEqualsQuery: place?.namedAsTyped ?? false)
+  }
+
+  /// `explanation(forRow:)` by the text's rules alone.
+  private func textExplanation(forRow row: Int) -> MatchExplanation? {
     guard let element = element(atRow: row) else { return nil }
     let pinned = index.pinnedRow(of: element.id, request: request) != nil
     guard let analysis = index.analysis(of: element.id, request: request, in: matches) else {
+      if request.vector != nil {
+        // Found by meaning alone: no word of it matched.
+        return MatchExplanation(
+          rank: .unranked, catalogOrder: Int64(index.slot(of: element.id) ?? 0), highlights: [])
+      }
       // Pinned without matching: its place is the pin's alone.
       guard pinned else { return nil }
       return MatchExplanation(
@@ -240,6 +293,22 @@ extension MatchExplanation {
     }
     if let rankingField, a.popularity != b.popularity { return rankingField }
     return "catalog order"
+  }
+}
+
+extension MatchExplanation {
+  /// A similarity or a fused score as JSON and text show it: six decimals, past which a
+  /// float's digits say nothing.
+  public static func rounded(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
+
+  /// The rule of a search by meaning that puts a result before the next: a name equal to the
+  /// query, the fused score, nearness — or `textRule` between two names equal to the query.
+  static func rule(separating a: Meaning?, from b: Meaning, textRule: String?) -> String? {
+    guard let a else { return nil }
+    if a.nameEqualsQuery { return b.nameEqualsQuery ? textRule : "name equals query" }
+    if let x = a.fusedScore, let y = b.fusedScore, x != y { return "fused score" }
+    if a.fusedScore == nil, b.fusedScore == nil, a.similarity != b.similarity { return "nearness" }
+    return "rank among the fused lists"
   }
 }
 

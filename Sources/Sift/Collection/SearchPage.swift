@@ -88,6 +88,9 @@ public struct PageResult: Sendable {
   /// How far the item is from the place searched near (`SearchNear`), in kilometres to the
   /// metre; nil without a place or a location.
   public var distanceKilometers: Double?
+  /// In a search by meaning, the cosine similarity of the item's vector to the query's (-1…1);
+  /// nil otherwise, or when the item has no vector.
+  public var similarity: Double?
 
   /// How many values of a list field a search result shows at least: what a row draws.
   public static let listValuesOnAPage = 2
@@ -290,6 +293,9 @@ extension SearchCollection where Element == Item {
           item: item, fields: page.ordersListValues ? listsMatchedFirst(item, slot: slot) : [],
           explanation: explanation)
       result.distanceKilometers = schema.kilometers(of: item, from: resolved.near)
+      if request.vector != nil {
+        result.similarity = explanation?.meaning?.similarity ?? meaning(forRow: row)?.similarity
+      }
       return result
     }
     let offered = heldByBase(offered)

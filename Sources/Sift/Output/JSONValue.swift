@@ -21,6 +21,11 @@ package enum JSONValue: Sendable {
     value.map(JSONValue.string) ?? .null
   }
 
+  /// A number, or null.
+  package static func optional(_ value: Double?) -> JSONValue {
+    value.map(JSONValue.number) ?? .null
+  }
+
   package var bytes: [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(256)
@@ -118,29 +123,32 @@ extension MatchExplanation {
     var members: [(String, JSONValue)] = []
     if pinned { members.append(("pinned", .bool(true))) }
     if let synonym { members.append(("via_synonym", .string(synonym))) }
-    members += [
-      ("typos", .number(Double(rank.typos))), ("exactness", .string(rank.exactness.name)),
-    ]
-    if let exactField {
-      members += [("exact_field", .string(exactField)), ("exact_value", .optional(exactValue))]
-    }
-    if let typedWeight {
+    // Found by meaning alone, no word placed it: the text's rules have nothing to say.
+    if !isByMeaningAlone {
       members += [
-        ("typed_magnitude", .number(Double(typedWeight.magnitude))),
-        ("typed_points", .number(Double(typedWeight.points))),
-        ("typed_edits", .number(Double(typedWeight.edits))),
+        ("typos", .number(Double(rank.typos))), ("exactness", .string(rank.exactness.name)),
       ]
-    }
-    members += [
-      ("attribute", .number(Double(rank.attribute))), ("field", .optional(field)),
-      ("value", .optional(value)),
-    ]
-    if ranksByAgreement, let title = rank.titleHoldsTerms, let equal = rank.equalFields {
-      members += [("title_holds_terms", .bool(title)), ("equal_fields", .number(Double(equal)))]
-    } else {
-      members.append(("position", .number(Double(rank.wordPosition))))
-      if ranksByAgreement, let covered = rank.titleCovered {
-        members.append(("title_covered", .bool(covered)))
+      if let exactField {
+        members += [("exact_field", .string(exactField)), ("exact_value", .optional(exactValue))]
+      }
+      if let typedWeight {
+        members += [
+          ("typed_magnitude", .number(Double(typedWeight.magnitude))),
+          ("typed_points", .number(Double(typedWeight.points))),
+          ("typed_edits", .number(Double(typedWeight.edits))),
+        ]
+      }
+      members += [
+        ("attribute", .number(Double(rank.attribute))), ("field", .optional(field)),
+        ("value", .optional(value)),
+      ]
+      if ranksByAgreement, let title = rank.titleHoldsTerms, let equal = rank.equalFields {
+        members += [("title_holds_terms", .bool(title)), ("equal_fields", .number(Double(equal)))]
+      } else {
+        members.append(("position", .number(Double(rank.wordPosition))))
+        if ranksByAgreement, let covered = rank.titleCovered {
+          members.append(("title_covered", .bool(covered)))
+        }
       }
     }
     if let rankingField {
@@ -154,6 +162,15 @@ extension MatchExplanation {
       members += [("sort_field", .string(sortField)), ("sort_value", .optional(sortValue))]
     }
     if let distanceKilometers { members.append(("distance_km", .number(distanceKilometers))) }
+    if let meaning {
+      members += [
+        ("similarity", .optional(meaning.similarity.map(MatchExplanation.rounded))),
+        ("near_rank", .optional(meaning.nearRank.map(Double.init))),
+        ("text_rank", .optional(meaning.textRank.map(Double.init))),
+        ("fused_score", .optional(meaning.fusedScore.map(MatchExplanation.rounded))),
+        ("name_equals_query", .bool(meaning.nameEqualsQuery)),
+      ]
+    }
     members.append(("ahead_of_next", .optional(aheadOfNext)))
     return members
   }

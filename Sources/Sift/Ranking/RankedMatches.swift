@@ -26,6 +26,9 @@ package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   let order: MatchOrder<ID>
   /// The index layout the slots refer to.
   var layout: Int
+  /// In a search by meaning, where each row stood in the lists that were fused (`MeaningPlace`),
+  /// by slot; empty otherwise.
+  var meaning: [Int32: MeaningPlace] = [:]
 
   init(
     slots: [Int32], order: MatchOrder<ID>, idsBySlot: SlotIDs<ID>, includesNearSpellings: Bool,
@@ -57,10 +60,12 @@ package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   /// The same matches with no way to rank more rows than are ordered: drops the index copy a
   /// lazy order holds, so an edit of the index right after changes it in place, not a copy.
   func detached() -> RankedMatches {
-    RankedMatches(
+    var detached = RankedMatches(
       slots: slots, order: order.detached(), idsBySlot: idsBySlot,
       includesNearSpellings: includesNearSpellings, exactCount: exactCount, layout: layout,
       count: count)
+    detached.meaning = meaning
+    return detached
   }
 }
 

@@ -34,9 +34,11 @@ extension SearchIndex {
     textRequest.pins = nil
     textRequest.distinct = nil
     let text = plan.hasText ? searchSlots(textRequest, rows: .max) : nil
+    var places: [Int32: MeaningPlace] = [:]
     var entries = fused(
       text: text.map { wholeOrder($0, textRequest) } ?? [], nearest: nearest,
-      ratio: plan.search.semanticRatio, namedAsTyped: { self.hasName(plan.foldedText, slot: $0) })
+      ratio: plan.search.semanticRatio, places: &places,
+      namedAsTyped: { self.hasName(plan.foldedText, slot: $0) })
     let slots = entries.map(\.slot).sorted()
     var count = slots.count
     if let field = request.distinct, let grouping = grouping(of: field) {
@@ -49,8 +51,9 @@ extension SearchIndex {
       exactCount: text.map { _ in entries.count { MatchRank(packed: $0.rank).typos == 0 } }
         ?? count,
       layout: layout, count: count)
-    guard let pins = request.pins else { return matches }
-    return pinned(matches, pins, request: request)
+    var answered = request.pins.map { pinned(matches, $0, request: request) } ?? matches
+    answered.meaning = places
+    return answered
   }
 
   /// The query as a unit vector: the one given, or the vector of the item named — when the
@@ -142,10 +145,15 @@ extension SearchIndex {
   /// text's order, then nearness.
   func fused(
     text: [RankedSlot], nearest: [(slot: Int32, similarity: Float)], ratio: Double,
-    namedAsTyped: (Int32) -> Bool
+    places: inout [Int32: MeaningPlace], namedAsTyped: (Int32) -> Bool
   ) -> [RankedSlot] {
     let nearRank = Dictionary(
       nearest.enumerated().map { ($1.slot, $0 + 1) }, uniquingKeysWith: { first, _ in first })
+    for (index, neighbour) in nearest.enumerated() {
+      places[neighbour.slot] = MeaningPlace(
+        similarity: neighbour.similarity, nearRank: index + 1,
+        score: text.isEmpty ? nil : ratio / Double(index + 1))
+    }
     if text.isEmpty {
       return nearest.map { RankedSlot(slot: $0.slot, rank: Self.meaningOnlyRank) }
     }
@@ -157,14 +165,18 @@ extension SearchIndex {
     for (index, entry) in text.enumerated() {
       inText.insert(entry.slot)
       let rank = MatchRank(packed: entry.rank)
+      let textRank = index + 1
+      places[entry.slot, default: MeaningPlace()].textRank = textRank
       if rank.typos == 0, !rank.viaSynonym, rank.exactness <= .startsValue, namedAsTyped(entry.slot)
       {
+        places[entry.slot]!.namedAsTyped = true
+        places[entry.slot]!.score = nil
         first.append(entry)
         continue
       }
-      let textRank = index + 1
       let near = nearRank[entry.slot]
       let score = (1 - ratio) / Double(textRank) + (near.map { ratio / Double($0) } ?? 0)
+      places[entry.slot]!.score = score
       scored.append(
         (entry, score, min(textRank, near ?? .max), textRank, near ?? .max))
     }
@@ -212,4 +224,21 @@ extension SearchIndex {
   /// The rank of a result found by meaning alone: no word of it matched
   /// (`MatchRank.unranked`).
   static var meaningOnlyRank: UInt16 { MatchRank.unranked.packed }
+}
+
+/// Where a result of a search by meaning stood in the lists that were fused: what `--explain`
+/// shows and the HTTP answer's `similarity` reads.
+package struct MeaningPlace: Hashable, Sendable {
+  /// The cosine similarity to the query; nil when it was not among the nearest (it is then
+  /// measured when shown).
+  var similarity: Float?
+  /// Its place among the nearest, from 1; nil when it was not among them.
+  var nearRank: Int?
+  /// Its place in the text's order, from 1; nil when the text did not find it.
+  var textRank: Int?
+  /// The fused score, `(1 - r) / textRank + r / nearRank`; nil without text, or for a name
+  /// equal to the query, which comes first whatever the score.
+  var score: Double?
+  /// Whether one of its names equals the query as typed.
+  var namedAsTyped = false
 }

@@ -13,6 +13,11 @@ extension SiftServer {
     _ catalog: any SearchCatalog, _ parameters: SearchParameters, forced: ForcedFilters? = nil
   ) async throws(ServerError) -> (json: JSONValue, matched: Int) {
     let request = try Self.request(parameters.input, catalog: catalog, forced: forced)
+    if forced == nil, case .like(let id)? = request.vector?.source {
+      // Said to who may see every item; a tenant asking of one outside its rows finds nothing,
+      // as it would were the item not there.
+      try await Self.checkLike(id, in: catalog)
+    }
     let page = try await answering { () async throws(CatalogFailure) in
       try await catalog.search(request, page: parameters.page)
     }
@@ -24,6 +29,21 @@ extension SiftServer {
       catalog: catalog.name, page: page, schema: catalog.schema, tokens: request.tokens,
       sort: request.sort, distinct: request.distinct, scopeTitles: page.heldScopes.map(Set.init))
     return (json, page.indicator.matchCount)
+  }
+
+  /// `like=ID` names an item of `catalog` that has a vector: a 400 that says which is not so.
+  static func checkLike(_ id: ItemID, in catalog: any SearchCatalog) async throws(ServerError) {
+    let item = try await answering { () async throws(CatalogFailure) in
+      try await catalog.item(id)
+    }
+    guard let item else {
+      throw .badRequest("like: no item \"\(id.rawValue.prefix(100))\" in catalog \(catalog.name)")
+    }
+    if let field = catalog.schema.vector, item[field.field] == nil {
+      throw .badRequest(
+        "like: item \"\(id.rawValue.prefix(100))\" has no vector (its field \"\(field.field)\" is empty)"
+      )
+    }
   }
 
   /// `input` read against `catalog`, a tenant's filters as its base; a refusal names the
@@ -46,8 +66,11 @@ extension SiftServer {
       input.base = forced?.identifiers ?? []
       return try SearchRequest(input, schema: catalog.schema)
     } catch {
+      var meaning = "vector"
+      if case .like? = input.vector?.source { meaning = "like" }
       throw ServerError.refused(
-        error, catalog: catalog.name, place: input.near == nil ? "within_box" : "near")
+        error, catalog: catalog.name, place: input.near == nil ? "within_box" : "near",
+        meaning: meaning)
     }
   }
 

@@ -12,6 +12,7 @@ struct SearchRoutes: RouteGroup {
   var routes: [Route] {
     Route.get("catalogs", .caller, catalogs)
       + Route.get("catalogs/:name/search", .catalog, search)
+      + Route.post("catalogs/:name/search", .catalog, searchWithBody)
       + Route.get("search", .caller, searchSeveral)
       + Route.get("catalogs/:name/facets/:field", .catalog, facets)
       + Route.get("catalogs/:name/suggestions", .catalog, suggestions)
@@ -36,9 +37,24 @@ struct SearchRoutes: RouteGroup {
 
   @Sendable func search(_ request: Request, _ context: SiftRequestContext) async throws -> Response
   {
+    try await search(SearchParameters(QueryString(request.uri.query)), context)
+  }
+
+  /// `POST /catalogs/NAME/search`: the same search, its parameters (and a query vector) in a
+  /// JSON body (`SearchBody`).
+  @Sendable func searchWithBody(
+    _ request: Request, _ context: SiftRequestContext
+  ) async throws -> Response {
+    let body = try SearchBody(
+      try await SiftServer.body(request, upTo: SearchBody.maximumBytes))
+    return try await search(body.parameters, context)
+  }
+
+  private func search(
+    _ parameters: SearchParameters, _ context: SiftRequestContext
+  ) async throws -> Response {
     let catalog = try context.catalog()
     let forced = try context.searchFilters()
-    let parameters = try SearchParameters(QueryString(request.uri.query))
     // Read before the search: the answer shows this version or a later one.
     let (answer, shown) = try await server.withinDeadline {
       try await SiftServer.reach(parameters.after, catalog)

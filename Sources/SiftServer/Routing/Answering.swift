@@ -47,13 +47,15 @@ extension SiftServer {
       status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
-  /// The request's body, refused with 413 past `ItemBody.maximumBytes`.
-  static func body(_ request: Request) async throws(ServerError) -> Data {
+  /// The request's body, refused with 413 past `limit` bytes (an item's, by default).
+  static func body(
+    _ request: Request, upTo limit: Int = ItemBody.maximumBytes
+  ) async throws(ServerError) -> Data {
     do {
-      let buffer = try await request.body.collect(upTo: ItemBody.maximumBytes)
+      let buffer = try await request.body.collect(upTo: limit)
       return Data(buffer.readableBytesView)
     } catch {
-      throw ServerError(.contentTooLarge, "body: more than \(ItemBody.maximumBytes) bytes")
+      throw ServerError(.contentTooLarge, "body: more than \(limit) bytes")
     }
   }
 

@@ -303,7 +303,9 @@ extension CatalogStore {
       changed.count <= max(1_000, index.count / 10)
     else { return nil }
     let items = Dictionary(
-      try items(withIDs: Array(changed.keys), fields: schema.fields, db).map { ($0.id, $0) },
+      try items(withIDs: Array(changed.keys), fields: schema.indexedFields, db).map {
+        ($0.id, $0)
+      },
       uniquingKeysWith: { first, _ in first })
     var removed: [ItemID] = []
     var updated: [Item] = []

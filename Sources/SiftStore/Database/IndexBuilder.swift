@@ -80,10 +80,10 @@ struct IndexBuilder {
     ofItemsIn db: Database, schema: CatalogSchema, searchSchema: SearchSchema<Item>
   ) throws -> SearchIndex<ItemID> {
     var builder = IndexBuilder(schema: searchSchema)
-    let columns = schema.fields.map { ", " + CatalogStore.column($0.name) }.joined()
+    let columns = schema.indexedFields.map { ", " + CatalogStore.column($0.name) }.joined()
     let rows = try Row.fetchCursor(db, sql: "SELECT id\(columns) FROM items ORDER BY position")
     while let row = try rows.next() {
-      builder.append(CatalogStore.item(row, fields: schema.fields))
+      builder.append(CatalogStore.item(row, fields: schema.indexedFields))
     }
     return try builder.finish()
   }

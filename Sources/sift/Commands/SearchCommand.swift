@@ -277,7 +277,8 @@ struct SearchCommand: AsyncParsableCommand {
       for result in page.results {
         write(
           Self.shown(result, matchedValuesFirst: !json), schema, explanation: result.explanation,
-          distance: result.distanceKilometers, catalog: heading == nil ? nil : catalog.name,
+          distance: result.distanceKilometers, similarity: result.similarity,
+          catalog: heading == nil ? nil : catalog.name,
           to: output)
       }
     }
@@ -362,14 +363,16 @@ struct SearchCommand: AsyncParsableCommand {
   /// explanation's line under it.
   func write(
     _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?,
-    distance: Double? = nil, catalog: String? = nil, to output: StandardStreams.Output
+    distance: Double? = nil, similarity: Double? = nil, catalog: String? = nil,
+    to output: StandardStreams.Output
   ) {
     if json {
       output.write(
-        jsonLine(item, schema, explanation: explanation, distance: distance, catalog: catalog)
-          + "\n")
+        jsonLine(
+          item, schema, explanation: explanation, distance: distance, similarity: similarity,
+          catalog: catalog) + "\n")
     } else {
-      output.write(textLine(item, schema, distance: distance) + "\n")
+      output.write(textLine(item, schema, distance: distance, similarity: similarity) + "\n")
       if let explanation { output.write(Self.describe(explanation).inert + "\n") }
     }
   }
@@ -460,7 +463,7 @@ struct SearchCommand: AsyncParsableCommand {
   /// ones last), and with `--explain` an `"explain"` object.
   func jsonLine(
     _ item: Item, _ schema: CatalogSchema, explanation: MatchExplanation?,
-    distance: Double? = nil, catalog: String? = nil
+    distance: Double? = nil, similarity: Double? = nil, catalog: String? = nil
   ) -> String {
     var object = JSONLine()
     // One of several catalogs searched: which one, first.
@@ -473,8 +476,29 @@ struct SearchCommand: AsyncParsableCommand {
       }
     }
     if let distance { object.add("distance_km", .number(distance)) }
+    if let similarity { object.add("similarity", .number(MatchExplanation.rounded(similarity))) }
     if let explanation { object.add("explain", Self.json(explanation)) }
     return object.line
+  }
+
+  /// A search by meaning's place as `--explain` says it: "similarity 0.912, nearest #2, text
+  /// #5, fused 0.7".
+  static func meaningText(_ meaning: MatchExplanation.Meaning) -> String {
+    var said = [meaning.similarity.map { "similarity \(threeDecimals($0))" } ?? "no vector"]
+    if meaning.nameEqualsQuery { said.append("name equals query") }
+    if let rank = meaning.nearRank { said.append("nearest #\(rank)") }
+    if let rank = meaning.textRank { said.append("text #\(rank)") }
+    if let score = meaning.fusedScore { said.append("fused \(MatchExplanation.rounded(score))") }
+    return said.joined(separator: ", ")
+  }
+
+  /// A similarity as people read it: three decimals ("0.912", "-0.040").
+  static func threeDecimals(_ value: Double) -> String {
+    let thousandths = Int((value * 1000).rounded())
+    let sign = thousandths < 0 ? "-" : ""
+    let digits = String(abs(thousandths))
+    let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    return sign + padded.dropLast(3) + "." + padded.suffix(3)
   }
 
   /// How many results are read from the catalog file at a time.
@@ -499,6 +523,17 @@ struct SearchCommand: AsyncParsableCommand {
 
   /// `--explain` as text, one indented line under the result.
   static func describe(_ explanation: MatchExplanation) -> String {
+    if explanation.isByMeaningAlone, let meaning = explanation.meaning {
+      // No word placed it: nearness and the fusion did.
+      var parts = [meaningText(meaning)]
+      if explanation.pinned { parts.insert("pinned", at: 0) }
+      if let field = explanation.rankingField {
+        parts.append("\(field) \(explanation.popularity.map(FieldValue.grouped) ?? "none")")
+      }
+      parts.append("catalog order \(explanation.catalogOrder)")
+      if let rule = explanation.aheadOfNext { parts.append("ahead of the next by \(rule)") }
+      return "    ↳ " + parts.joined(separator: " · ")
+    }
     if explanation.pinned, explanation.field == nil, explanation.highlights.isEmpty {
       // Pinned without matching: no rule placed it.
       return "    ↳ pinned · matches nothing"
@@ -550,6 +585,7 @@ struct SearchCommand: AsyncParsableCommand {
         synonym.hasSuffix(MatchExplanation.spacesMoved) ? synonym : "via synonym \(synonym)", at: 0)
     }
     if explanation.pinned { parts.insert("pinned", at: 0) }
+    if let meaning = explanation.meaning { parts.insert(meaningText(meaning), at: 0) }
     if let field = explanation.rankingField {
       parts.append("\(field) \(explanation.popularity.map(FieldValue.grouped) ?? "none")")
     }
@@ -573,12 +609,15 @@ struct SearchCommand: AsyncParsableCommand {
 
   /// The title, then the other fields as "Label: value" (and how far it is, near a place),
   /// made inert for the terminal.
-  func textLine(_ item: Item, _ schema: CatalogSchema, distance: Double? = nil) -> String {
+  func textLine(
+    _ item: Item, _ schema: CatalogSchema, distance: Double? = nil, similarity: Double? = nil
+  ) -> String {
     let title = item[schema.titleField]?.displayText ?? ""
     var details = schema.fields.filter { $0.name != schema.titleField }.compactMap { field in
       field.summary(item[field.name], maximumValues: 5).map { "\(field.label): \($0)" }
     }
     if let distance { details.append("\(MatchExplanation.kilometers(distance)) away") }
+    if let similarity { details.append("similarity \(Self.threeDecimals(similarity))") }
     let line = details.isEmpty ? title : "\(title)  —  \(details.joined(separator: " · "))"
     return line.inert
   }
