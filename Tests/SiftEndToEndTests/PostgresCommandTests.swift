@@ -44,6 +44,54 @@ struct PostgresCommandTests {
     }
   }
 
+  @Test("vectors in PostgreSQL: the same searches by meaning, line for line, as a .sqlite file")
+  func meaningAgrees() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    var random = SplitMix64(seed: 72)
+    let kinds = ["Fruit", "Nut", "Herb"]
+    let words = ["red", "sweet", "wild", "apple", "pear", "mint", "fig", "walnut"]
+    var lines: [String] = []
+    for id in 1...200 {
+      let title = (0..<2).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+      let vector = (0..<6).map { _ in
+        String(Float(Int.random(in: -999...999, using: &random)) / 1000)
+      }
+      let emb = id % 9 == 0 ? "" : #", "emb": [\#(vector.joined(separator: ","))]"#
+      lines.append(
+        #"{"id": "\#(id)", "title": "\#(title)", "kind": "\#(kinds.randomElement(using: &random)!)"\#(emb)}"#
+      )
+    }
+    let file = try sift.write("food.jsonl", lines.joined(separator: "\n") + "\n")
+    let arguments = ["--title", "title", "--category", "kind", "--id", "id", "--vector", "emb"]
+    let address = cluster.address(catalog: "e2e_meaning")
+    let imported = try sift.run(["import", file, "--catalog", address] + arguments)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    try sift.run(["import", file, "--catalog", "food.sqlite"] + arguments)
+    let vector = try sift.write("q.json", "[0.5, -0.2, 0.1, 0.9, 0, -0.4]")
+    for search in [
+      ["--like", "5"], ["--like", "12", "--token", "category:Nut", "--neighbors", "7"],
+      ["--vector", vector, "--json", "--explain", "--limit", "8"],
+      ["--vector", vector, "--semantic-ratio", "0.7", "--neighbors", "10", "apple"],
+      ["--like", "9"],
+    ] {
+      let sqlite = try sift.run(["search", "--catalog", "food.sqlite"] + search)
+      let postgres = try sift.run(["search", "--catalog", address] + search)
+      #expect(postgres.status == sqlite.status, "\(search): \(postgres.stderr)")
+      #expect(postgres.stdout == sqlite.stdout, "\(search)")
+      #expect(postgres.stderr == sqlite.stderr, "\(search)")
+    }
+    // A record of another length fails the import at its line, the catalog as it was.
+    let short = try sift.write("short.jsonl", #"{"id": "300", "title": "x", "emb": [1, 2]}"# + "\n")
+    let refused = try sift.run(["import", short, "--catalog", address])
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr.contains(
+        "short.jsonl:1: field \"emb\" holds 2 numbers; this catalog's vectors hold 6"),
+      "\(refused.stderr)")
+  }
+
   @Test(
     "the cities imported into both give the searches of docs/command-line.md line for line, with --explain, --facets and --queries"
   )

@@ -25,6 +25,11 @@ struct VectorCommandTests {
       "--id", "id", "--vector", "emb",
     ])
     #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "Vectors: emb, 3 numbers each, in 5 records (search by meaning with --vector FILE or --like ID)"
+      ), "\(run.stderr)")
+    #expect(!run.stderr.contains("Kept, not searched"), "\(run.stderr)")
     return sift
   }
 

@@ -236,4 +236,37 @@ struct VectorSearchTests {
     #expect(Array(read.search(request).ids) == Array(index.search(request).ids))
     #expect(read.search(request).count == 50)
   }
+
+  struct Recipe: Identifiable, Sendable {
+    var id: Int
+    var name: String
+    var embedding: [Float]?
+  }
+
+  @Test("the typed door: an app's own vectors, found by meaning and like its own ids")
+  func typedDoor() throws {
+    var random = SplitMix64(seed: 7_272)
+    let recipes = (0..<120).map { index in
+      Recipe(
+        id: index * 10, name: "Recipe \(index)",
+        embedding: index % 7 == 0
+          ? nil : (0..<5).map { _ in Float.random(in: -1...1, using: &random) })
+    }
+    let schema = try SearchSchema<Recipe>(title: .text("name", \.name))
+      .searchingByMeaning(\.embedding, dimensions: 5)
+    var collection = try SearchCollection(recipes, schema: schema)
+    let query: [Float] = [0.3, -0.1, 0.8, 0.05, -0.6]
+    collection.filter(by: SearchCriteria(vector: SearchVector(.vector(query), neighbors: 15)))
+    let expected = recipes.filter { $0.embedding != nil }.sorted {
+      Self.cosine($0.embedding!, query) > Self.cosine($1.embedding!, query)
+    }.prefix(15).map(\.id)
+    #expect(collection.results.map(\.id) == Array(expected))
+    collection.filter(by: SearchCriteria(vector: SearchVector(.like(ItemID("30")), neighbors: 3)))
+    #expect(collection.results.first?.id == 30)
+    #expect(collection.results.count == 3)
+    #expect(throws: CatalogSchemaError.vectorDimensions(0)) {
+      try SearchSchema<Recipe>(title: .text("name", \.name)).searchingByMeaning(
+        \.embedding, dimensions: 0)
+    }
+  }
 }

@@ -33,6 +33,8 @@ public enum CatalogImport {
     public var updated: Int
     /// The stored fields this file's records hold: kept and shown, not searched.
     public var kept: [String]
+    /// The catalog's vectors and how many of this file's records held one.
+    public var vectors: Vectors?
     /// Records whose item has no place (a coordinate missing, null or not a number) in a
     /// catalog with a location: last near a place, never within a radius.
     public var placeless: Absence?
@@ -45,6 +47,12 @@ public enum CatalogImport {
     /// Records that did not fit and were passed over (`--skip-invalid`).
     public var skipped = 0
     public var total: Int { added + updated }
+
+    /// The vector field (`VectorField`) and the records that gave a vector.
+    public struct Vectors: Hashable, Sendable {
+      public var field: VectorField
+      public var records: Int
+    }
 
     /// How many records lacked something, and the line of the first.
     public struct Absence: Hashable, Sendable {
@@ -71,7 +79,10 @@ public enum CatalogImport {
 
     /// What the records a `tally` counted held of `schema`'s fields, as `describe(_:schema:merges:)`.
     public mutating func describe(_ tally: Tally, schema: CatalogSchema, merges: Bool) {
-      kept = schema.storedFields.map(\.name).filter(tally.present.contains)
+      kept = schema.storedFields.map(\.name).filter {
+        tally.present.contains($0) && $0 != schema.vector?.field
+      }
+      vectors = schema.vector.map { Vectors(field: $0, records: tally.vectors) }
       numbersFromTexts =
         tally.numbersFromTexts == 0
         ? nil : Absence(count: tally.numbersFromTexts, firstLine: tally.firstNumberFromText)
@@ -101,6 +112,8 @@ public enum CatalogImport {
       public private(set) var numbersFromTexts = 0
       public private(set) var firstNumberFromText = 0
       public private(set) var textNumberFields: Set<String> = []
+      /// Records that held a vector (`FieldValue.vector`).
+      public private(set) var vectors = 0
 
       /// A tally of records for a catalog whose place is in `location`'s fields.
       public init(location: LocationFields?) {
@@ -114,7 +127,10 @@ public enum CatalogImport {
           numbersFromTexts += 1
           textNumberFields.formUnion(record.numbersFromTexts)
         }
-        for name in record.fields.keys where !present.contains(name) { present.insert(name) }
+        for (name, value) in record.fields {
+          if !present.contains(name) { present.insert(name) }
+          if case .vector = value { vectors += 1 }
+        }
         if let location,
           record.fields[location.latitude].indexedNumber == nil
             || record.fields[location.longitude].indexedNumber == nil
@@ -131,6 +147,11 @@ public enum CatalogImport {
     public func report(into catalog: String, from file: String? = nil) -> String {
       var text =
         "Imported \(total) item\(total == 1 ? "" : "s") into \(catalog) (\(added) added, \(updated) updated)"
+      if let vectors, vectors.records > 0 {
+        let count = vectors.records
+        text +=
+          "\nVectors: \(vectors.field.field), \(vectors.field.dimensions) numbers each, in \(FieldValue.grouped(Double(count), from: 10_000)) record\(count == 1 ? "" : "s") (search by meaning with --vector FILE or --like ID)"
+      }
       if !kept.isEmpty {
         text +=
           "\nKept, not searched: \(kept.joined(separator: ", ")) (search one with --text FIELD or --number FIELD)"
@@ -436,6 +457,9 @@ public enum ImportSchemaError: Error, Hashable, Sendable, CustomStringConvertibl
   /// A record on `line` would add an item without a title (`--merge` leaves titles out only
   /// of items the catalog has).
   case untitled(line: Int, field: String)
+  /// A record on `line` that does not fit what the records before it set (a vector of
+  /// another length); `reason` follows `FILE:LINE:`.
+  case unfitting(line: Int, reason: String)
 
   /// Why a record without a title cannot be imported: the reason after `FILE:LINE:`.
   public static func untitledReason(field: String) -> String {
@@ -446,6 +470,7 @@ public enum ImportSchemaError: Error, Hashable, Sendable, CustomStringConvertibl
     switch self {
     case .incompatible(let reason): reason
     case .untitled(let line, let field): "line \(line): \(Self.untitledReason(field: field))"
+    case .unfitting(let line, let reason): "line \(line): \(reason)"
     case .unknownLabelField(let name, let known):
       "--label \(name)=…: the catalog has no field \"\(name)\" (its fields: \(known.joined(separator: ", ")))"
     case .invalid(let error): "invalid catalog schema: \(error)"

@@ -64,6 +64,12 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var distinct: String? {
     didSet { if distinct != oldValue { stateChanged() } }
   }
+  /// Items by meaning: nearest an embedding of what was typed (or picked), or like another
+  /// item, fused with the text's order when there is text. Needs a schema with vectors
+  /// (`SearchSchema.searchingByMeaning(_:dimensions:)`); nil: by the words alone.
+  public var vector: SearchVector? {
+    didSet { if vector != oldValue { stateChanged() } }
+  }
   /// Whether the search interface is presented. Dismissing it shows everything again.
   public var isPresented = false {
     didSet { if isPresented != oldValue { stateChanged() } }
@@ -123,7 +129,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
   public var isFiltering: Bool {
     SearchCriteria.isFiltering(
       presented: isPresented, text: text, tokenCount: tokens.count, scopeIndex: scope)
-      || near?.withinKilometers != nil || withinBox != nil || distinct != nil
+      || near?.withinKilometers != nil || withinBox != nil || distinct != nil || vector != nil
   }
 
   /// What the current state filters by, by the rule `SearchController` follows
@@ -135,6 +141,7 @@ public final class SearchModel<Element: Identifiable & Sendable> where Element.I
       sort: sort, near: near)
     criteria.keepInside(withinBox, location: schema.catalog.location)
     criteria.distinct = distinct
+    criteria.vector = vector
     return criteria
   }
 

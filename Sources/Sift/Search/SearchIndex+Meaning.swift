@@ -66,9 +66,7 @@ extension SearchIndex {
       guard floats.count == vectors.dimensions else { return nil }
       return VectorField.unit(floats)
     case .like(let itemID):
-      guard let id = (itemID as? ID) ?? (itemID.rawValue as? ID), let slot = slotByID[id],
-        isLive[slot]
-      else { return nil }
+      guard let id = Self.id(itemID), let slot = slotByID[id], isLive[slot] else { return nil }
       if request.baseTermCount > 0 {
         let base = MatchRequest(
           terms: Array(request.terms.suffix(request.baseTermCount)), typos: .off)
@@ -76,6 +74,17 @@ extension SearchIndex {
       }
       return vectors.vector(of: slot)
     }
+  }
+
+  /// An app's own id named as an `ItemID` (`like`): itself, its text, or read from its text
+  /// (an `Int`, a `UUID`'s string).
+  static func id(_ itemID: ItemID) -> ID? {
+    if let id = itemID as? ID { return id }
+    if let id = itemID.rawValue as? ID { return id }
+    if let readable = ID.self as? any LosslessStringConvertible.Type {
+      return readable.init(itemID.rawValue) as? ID
+    }
+    return nil
   }
 
   /// The cosine similarity of the item `id` to the query of `request`, for an item with a

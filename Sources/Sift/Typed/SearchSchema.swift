@@ -230,3 +230,51 @@ extension SearchSchema {
     return located
   }
 }
+
+extension SearchSchema {
+  /// The schema with each element's vector at `keyPath` — an embedding the app made of the
+  /// element (`NLEmbedding`, a Core ML model) — so a search may find elements by meaning
+  /// (`SearchCriteria.vector`, `SearchModel.vector`), alone or fused with the text's order.
+  ///
+  /// ```swift
+  /// let schema = try SearchSchema<Recipe>(title: .text("name", \.name))
+  ///   .searchingByMeaning(\.embedding, dimensions: 512)
+  /// ```
+  ///
+  /// An element whose vector is nil, of another length, or all zeros is found by its words
+  /// alone.
+  ///
+  /// - Throws: `CatalogSchemaError.vectorDimensions` for a length outside 1…8,192.
+  public func searchingByMeaning(
+    _ keyPath: any KeyPath<Element, [Float]?> & Sendable, dimensions: Int
+  ) throws(CatalogSchemaError) -> SearchSchema {
+    var schema = self
+    let field = VectorField(field: "vector", dimensions: dimensions)
+    schema.catalog.vector = field
+    try schema.catalog.validate()
+    schema.vectorReader = { element in
+      guard
+        case .success(let floats?) = field.vector(
+          in: element[keyPath: keyPath].map(FieldValue.vector))
+      else { return nil }
+      return floats
+    }
+    return schema
+  }
+
+  /// `searchingByMeaning(_:dimensions:)` for a vector every element has.
+  public func searchingByMeaning(
+    _ keyPath: any KeyPath<Element, [Float]> & Sendable, dimensions: Int
+  ) throws(CatalogSchemaError) -> SearchSchema {
+    var schema = self
+    let field = VectorField(field: "vector", dimensions: dimensions)
+    schema.catalog.vector = field
+    try schema.catalog.validate()
+    schema.vectorReader = { element in
+      guard case .success(let floats?) = field.vector(in: .vector(element[keyPath: keyPath]))
+      else { return nil }
+      return floats
+    }
+    return schema
+  }
+}

@@ -57,7 +57,7 @@ extension PostgresCatalog {
 private struct RecordImporter {
   let address: PostgresAddress
   let connection: PostgresConnection
-  let spec: ImportSpec
+  var spec: ImportSpec
   /// The catalog's schema before the import (for a new one, `newSchema`).
   let before: CatalogSchema
   let isNew: Bool
@@ -175,6 +175,16 @@ private struct RecordImporter {
     var part: [(id: String, record: ImportRecord)] = []
     var ids: Set<String> = []
     for record in records {
+      if let field = spec.vectorField, case .vector(let floats)? = record.fields[field] {
+        // One length per catalog: the catalog's, or the first vector's.
+        if let dimensions = spec.vectorDimensions, floats.count != dimensions {
+          throw ImportSchemaError.unfitting(
+            line: record.line,
+            reason:
+              "field \"\(field)\" \(VectorProblem.wrongLength(floats.count, expected: dimensions))")
+        }
+        spec.vectorDimensions = floats.count
+      }
       stored.add(record)
       tally.add(record)
       let id: String

@@ -52,6 +52,7 @@ extension CatalogStore {
       case .invalid(let error): throw .invalidSchema(path, error)
       case .unknownLabelField, .untitled:
         throw .incompatibleSchema(path, reason: error.description)
+      case .unfitting(let line, let reason): throw .invalidRecord(line: line, reason: reason)
       }
     }
   }

@@ -208,6 +208,8 @@ extension ImportCommand {
     } catch ImportSchemaError.untitled(let line, let field) {
       throw Failure.exit(
         "\(file):\(line): \(ImportSchemaError.untitledReason(field: field))", status: 1)
+    } catch ImportSchemaError.unfitting(let line, let reason) {
+      throw Failure.exit("\(file):\(line): \(reason)", status: 1)
     } catch let error as ImportSchemaError {
       throw Failure.exit("catalog \(address): \(error)", status: 1)
     } catch let error as PostgresError {
