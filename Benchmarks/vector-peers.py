@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Nearest by meaning: Sift's exact search beside numpy and usearch, in one run.
+
+Makes N random vectors of D dimensions (seeded; each item also has a title, so the catalog is
+an ordinary one), then for each engine: how long it takes to take them in, the memory they
+hold, and the time of a top-10 search for Q query vectors (p50, p99), all on this machine.
+
+  sift      `sift import --vector emb` of a JSON Lines file (timed from reading the file), then
+            `sift serve` answering POST /catalogs/v/search {"vector": …, "limit": 10} over one
+            kept-alive loopback connection: exact, every core, the page as JSON (the HTTP
+            round trip is in the figure). Memory: the server's resident set after the load,
+            less that of a server of the same catalog without vectors.
+  numpy     the matrix in memory, float32: one matrix-vector product and argpartition per
+            query (exact, the BLAS numpy ships). Memory: the matrix.
+  usearch   the PyPI package's HNSW index (approximate; connectivity 16, expansion 64 on
+            add and search, as it comes): its build time, memory, latency and its recall@10
+            against the exact answer.
+
+Usage: vector-peers.py --sift PATH [--items N] [--dimensions D] [--queries Q] [--seed S]
+"""
+import argparse, http.client, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+import numpy as np
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(-(-len(ordered) * p // 1)) - 1))]
+
+
+def resident_kb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def serve(sift, catalog, folder, port):
+    process = subprocess.Popen(
+        [sift, "serve", "--catalog", catalog, "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
+    for _ in range(600):
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/health")
+            answer = connection.getresponse()
+            answer.read()
+            if answer.status == 200:
+                return process, connection
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("vector-peers: sift serve did not start")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sift", required=True, type=os.path.abspath)
+    parser.add_argument("--items", type=int, default=235_000)
+    parser.add_argument("--dimensions", type=int, default=256)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=72)
+    arguments = parser.parse_args()
+    n, d, q = arguments.items, arguments.dimensions, arguments.queries
+    print(f"vector-peers: {n:,} vectors × {d} dimensions, {q} queries, seed {arguments.seed}",
+          flush=True)
+    random = np.random.default_rng(arguments.seed)
+    vectors = random.standard_normal((n, d), dtype=np.float32)
+    queries = random.standard_normal((q, d), dtype=np.float32)
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    exact = []
+    for query in queries:
+        scores = unit @ (query / np.linalg.norm(query))
+        top = np.argpartition(-scores, 10)[:10]
+        exact.append(top[np.argsort(-scores[top])])
+    folder = tempfile.mkdtemp(prefix="sift-vectors-")
+    rows = []
+    try:
+        # sift: the catalog, with and without its vectors.
+        source = os.path.join(folder, "v.jsonl")
+        plain = os.path.join(folder, "plain.jsonl")
+        with open(source, "w") as file, open(plain, "w") as without:
+            for index in range(n):
+                title = f"item {index}"
+                without.write(json.dumps({"id": str(index), "title": title}) + "\n")
+                numbers = ",".join(f"{x:.6g}" for x in vectors[index].tolist())
+                file.write(f'{{"id":"{index}","title":"{title}","emb":[{numbers}]}}\n')
+        size = os.path.getsize(source)
+        started = time.perf_counter()
+        subprocess.run(
+            [arguments.sift, "import", source, "--catalog", os.path.join(folder, "v.sqlite"),
+             "--title", "title", "--id", "id", "--vector", "emb"],
+            check=True, capture_output=True)
+        sift_import = time.perf_counter() - started
+        subprocess.run(
+            [arguments.sift, "import", plain, "--catalog", os.path.join(folder, "plain.sqlite"),
+             "--title", "title", "--id", "id"], check=True, capture_output=True)
+        process, connection = serve(arguments.sift, "plain.sqlite", folder, 18_431)
+        connection.request("GET", "/catalogs/plain/search?q=item&limit=1")
+        connection.getresponse().read()
+        baseline = resident_kb(process.pid)
+        process.terminate()
+        process.wait()
+        process, connection = serve(arguments.sift, "v.sqlite", folder, 18_432)
+        times, found = [], []
+        for round_ in range(2):  # the first round warms the mapped index
+            for query in queries:
+                body = json.dumps({"vector": query.tolist(), "limit": 10})
+                started = time.perf_counter()
+                connection.request("POST", "/catalogs/v/search", body,
+                                   {"Content-Type": "application/json"})
+                answer = json.loads(connection.getresponse().read())
+                if round_ == 1:
+                    times.append(time.perf_counter() - started)
+                    found.append([int(result["id"]) for result in answer["results"]])
+        memory = (resident_kb(process.pid) - baseline) / 1024
+        process.terminate()
+        process.wait()
+        recall = statistics.mean(len(set(f) & set(e.tolist())) / 10 for f, e in zip(found, exact))
+        rows.append(("sift (HTTP)", sift_import, memory, times, recall,
+                     f"import of a {size / 2**20:,.0f} MB JSON Lines file"))
+
+        # numpy, exact.
+        started = time.perf_counter()
+        matrix = np.ascontiguousarray(unit)
+        numpy_load = time.perf_counter() - started
+        times = []
+        for query in queries:
+            started = time.perf_counter()
+            scores = matrix @ (query / np.linalg.norm(query))
+            top = np.argpartition(-scores, 10)[:10]
+            top = top[np.argsort(-scores[top])]
+            times.append(time.perf_counter() - started)
+        rows.append(("numpy (exact)", numpy_load, matrix.nbytes / 2**20, times, 1.0,
+                     "normalising an array already in memory"))
+
+        try:
+            from usearch.index import Index
+        except ImportError:
+            print("vector-peers: usearch not installed (pip install usearch): left out")
+        else:
+            index = Index(ndim=d, metric="cos", dtype="f32")
+            started = time.perf_counter()
+            index.add(np.arange(n), vectors)
+            build = time.perf_counter() - started
+            times, found = [], []
+            for query in queries:
+                started = time.perf_counter()
+                matches = index.search(query, 10)
+                times.append(time.perf_counter() - started)
+                found.append([int(key) for key in matches.keys])
+            recall = statistics.mean(
+                len(set(f) & set(e.tolist())) / 10 for f, e in zip(found, exact))
+            rows.append(("usearch (HNSW)", build, index.memory_usage / 2**20, times, recall,
+                         "building the graph from the array"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"\n| engine | take in (s) | memory (MB) | top-10 p50 (ms) | p99 (ms) | recall@10 |")
+    print("|---|---|---|---|---|---|")
+    for name, took, memory, times, recall, note in rows:
+        milliseconds = [t * 1000 for t in times]
+        print(f"| {name} | {took:.1f} ({note}) | {memory:,.0f} | "
+              f"{percentile(milliseconds, 0.5):.2f} | {percentile(milliseconds, 0.99):.2f} | "
+              f"{recall:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
