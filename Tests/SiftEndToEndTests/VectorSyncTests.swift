@@ -65,6 +65,12 @@ struct VectorSyncTests {
         bearer: tenant
       ),
     ]
+    // The catalog says what a search by meaning compares with.
+    let listed = try server.request("GET", "/catalogs", token: key)
+    let shop = (listed.json["catalogs"] as? [[String: Any]])?.first
+    let vector = shop?["vector"] as? [String: Any]
+    #expect(
+      vector?["field"] as? String == "emb" && vector?["dimensions"] as? Int == 8, "\(listed.json)")
     var compared = 0
     for round in 0..<3 {
       for _ in 0..<(round == 0 ? 0 : 20) {

@@ -249,6 +249,16 @@ extension SiftServer {
             ])
           ))
       }
+      // What `like=` and a body's `vector` search: the field and the length a vector has.
+      if let vector = schema.vector {
+        members.append(
+          (
+            "vector",
+            .object([
+              ("field", .string(vector.field)), ("dimensions", .number(Double(vector.dimensions))),
+            ])
+          ))
+      }
       entries.append(.object(sorting: members))
     }
     return .object([("catalogs", .array(entries))])
