@@ -185,9 +185,12 @@ struct RandomClientTests {
             expect(f"{kind} {auth}", status, {401})
         elif kind == "method":
             method, path = rng.choice([("PATCH", "/catalogs/products/items/1"), ("DELETE", "/catalogs"),
-                                       ("POST", "/catalogs/products/search"), ("PUT", "/health")])
+                                       ("PUT", "/catalogs/products/search"), ("PUT", "/health")])
             status, _ = call(method, path, {"title": "x"})
             expect(f"{method} {path}", status, {405})
+            # A search's body holds search parameters: a field of an item is not one.
+            status, _ = call("POST", "/catalogs/products/search", {"title": "x"}, auth=None)
+            expect("POST /catalogs/products/search {title}", status, {400})
         elif kind == "hostile":
             payload = rng.choice([
                 b"GET /catalogs/products/search?q=\xc3\xa9 HTTP/1.1\r\nHost: x\r\n\r\n",
