@@ -15,15 +15,7 @@ struct ItemBody: Sendable {
   static let maximumBytes = 64 * 1024
 
   init(_ data: Data, schema: CatalogSchema, requiresTitle: Bool) throws(ServerError) {
-    let parsed: JSONValue
-    do {
-      parsed = try JSONValue.parse(data)
-    } catch {
-      throw .badRequest("body: not JSON (\(error))")
-    }
-    guard case .object(let members) = parsed else {
-      throw .badRequest("body: not a JSON object of fields (\(Self.kind(parsed)))")
-    }
+    let members = try Self.members(of: data, what: "fields")
     // A name given twice: the last value counts, as an import reads a line.
     let object = Dictionary(members, uniquingKeysWith: { $1 })
     var fields: [String: FieldValue] = [:]
@@ -77,6 +69,21 @@ struct ItemBody: Sendable {
       throw .badRequest("body: \(error)")
     }
     self.fields = fields
+  }
+
+  /// The members of a body that must be a JSON object (of `what`: "fields"); a 400 that says
+  /// what the body is instead.
+  static func members(of data: Data, what: String) throws(ServerError) -> [(String, JSONValue)] {
+    let parsed: JSONValue
+    do {
+      parsed = try JSONValue.parse(data)
+    } catch {
+      throw .badRequest("body: not JSON (\(error))")
+    }
+    guard case .object(let members) = parsed else {
+      throw .badRequest("body: not a JSON object of \(what) (\(Self.kind(parsed)))")
+    }
+    return members
   }
 
   /// An id as `"id"` or the catalog's id field gives it: a string of 1 to 200 characters, or a

@@ -21,15 +21,7 @@ struct SearchBody: Sendable {
   ]
 
   init(_ data: Data) throws(ServerError) {
-    let parsed: JSONValue
-    do {
-      parsed = try JSONValue.parse(data)
-    } catch {
-      throw .badRequest("body: not JSON (\(error))")
-    }
-    guard case .object(let members) = parsed else {
-      throw .badRequest("body: not a JSON object of search parameters")
-    }
+    let members = try ItemBody.members(of: data, what: "search parameters")
     var pairs: [(name: String, value: String)] = []
     var vector: [Float]?
     for (name, value) in members {

@@ -130,15 +130,8 @@ struct SyncCommandTests {
       ] + (tokenFile.map { ["--token-file", $0] } ?? []))
   }
 
-  @Test(
-    "the copy answers every query as the server does, through random edits, with a key and with a tenant token"
-  )
-  func answersAgree() throws {
-    let seed = ProcessInfo.processInfo.environment["SIFT_SEED"].flatMap(UInt64.init) ?? 51
-    var random = SplitMix64(seed: seed)
-    let sift = try SiftProcess()
-    defer { sift.cleanup() }
-    let file = try Self.catalog(sift, count: 300, seed: seed)
+  /// A search key for `shop`, and a tenant token signed with it that sees seller 2's rows.
+  static func keyAndTenant(_ sift: SiftProcess) throws -> (key: String, tenant: String) {
     let made = try sift.run(["keys", "create", "--catalog", "shop", "--action", "search"])
     try #require(made.status == 0, "\(made.stderr)")
     let key = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -148,6 +141,19 @@ struct SyncCommandTests {
     ])
     try #require(signed.status == 0, "\(signed.stderr)")
     let tenant = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    return (key, tenant)
+  }
+
+  @Test(
+    "the copy answers every query as the server does, through random edits, with a key and with a tenant token"
+  )
+  func answersAgree() throws {
+    let seed = ProcessInfo.processInfo.environment["SIFT_SEED"].flatMap(UInt64.init) ?? 51
+    var random = SplitMix64(seed: seed)
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let file = try Self.catalog(sift, count: 300, seed: seed)
+    let (key, tenant) = try Self.keyAndTenant(sift)
     let keyFile = try sift.write("key", key)
     let tenantFile = try sift.write("tenant", tenant)
     let server = try Server(

@@ -77,7 +77,8 @@ struct VectorCommandTests {
       "\(wrong.stderr)")
     let unknown = try sift.run(["search", "--catalog", "food.sqlite", "--like", "99"])
     #expect(unknown.status == 2)
-    #expect(unknown.stderr.contains("has no item with id \"99\""), "\(unknown.stderr)")
+    #expect(
+      unknown.stderr.contains("sift: --like: no item \"99\" in catalog food"), "\(unknown.stderr)")
     let none = try sift.run(["search", "--catalog", "food.sqlite", "--like", "5"])
     #expect(none.status == 2)
     #expect(none.stderr.contains("item \"5\" has no vector"), "\(none.stderr)")

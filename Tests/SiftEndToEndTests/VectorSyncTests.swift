@@ -46,15 +46,7 @@ struct VectorSyncTests {
       "seller", "--id", "id", "--vector", "emb",
     ])
     try #require(imported.status == 0, "\(imported.stderr)")
-    let made = try sift.run(["keys", "create", "--catalog", "shop", "--action", "search"])
-    try #require(made.status == 0, "\(made.stderr)")
-    let key = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    let signed = try sift.run([
-      "keys", "token", "--key", key, "--catalog", "shop", "--filter", "seller:2",
-      "--expires-in", "86400",
-    ])
-    try #require(signed.status == 0, "\(signed.stderr)")
-    let tenant = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let (key, tenant) = try SyncCommandTests.keyAndTenant(sift)
     let server = try Server(
       sift, ["--catalog", catalog, "--token-file", sift.write("admin", Self.admin)])
     defer { _ = server.stop() }

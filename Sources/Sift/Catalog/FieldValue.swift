@@ -48,7 +48,8 @@ public enum FieldValue: Hashable, Sendable, Codable {
         .joined(separator: ", ")
     case .vector(let values):
       // Hundreds of numbers read as noise: the first few and how many.
-      values.prefix(3).map { FieldValue.format(Double($0), float: true) }.joined(separator: ", ")
+      values.prefix(3).map { FieldValue.format(FieldValue.shortestDouble($0)) }
+        .joined(separator: ", ")
         + (values.count > 3 ? ", … (\(values.count) numbers)" : "")
     }
   }
@@ -60,13 +61,6 @@ public enum FieldValue: Hashable, Sendable, Codable {
       return String(Int64(value))
     }
     return String(value)
-  }
-
-  /// `format(_:)` of a number held as a 32-bit float: its shortest form as a float ("0.1",
-  /// not "0.10000000149011612").
-  static func format(_ value: Double, float: Bool) -> String {
-    guard float, value.isFinite, value != value.rounded() else { return format(value) }
-    return String(Float(value))
   }
 
   /// A number for reading: like `format(_:)`, with thousands grouped by commas from 10,000 on

@@ -52,6 +52,18 @@ public protocol SearchCatalog: Sendable {
 extension SearchCatalog {
   public var answersFromRemoteStore: Bool { false }
 
+  /// Why `like=ID` (`SearchVector.Source.like`) has nothing to start from here, said to whoever
+  /// may see every item: no item has the id, or the item has no vector. Nil when it has one.
+  public func likeProblem(_ id: ItemID) async throws(CatalogFailure) -> String? {
+    let shown = id.rawValue.prefix(100)
+    guard let item = try await item(id) else { return "no item \"\(shown)\" in catalog \(name)" }
+    guard let field = schema.vector, item[field.field] != nil else {
+      let named = schema.vector.map { " (its field \"\($0.field)\" is empty)" } ?? ""
+      return "item \"\(shown)\" has no vector\(named)"
+    }
+    return nil
+  }
+
   /// The searches of `history` in the frame `base` (a tenant's filter identifiers; empty for
   /// everyone else) that start with `prefix` (`SearchHistory.suggestions`) and still find
   /// something here now — the data may have changed since they were made — most made first.

@@ -26,15 +26,19 @@ public struct VectorField: Hashable, Sendable, Codable, CustomStringConvertible 
   /// number past a 32-bit float's range or a vector of zeros (which points nowhere) is refused
   /// with the reason.
   public func vector(in value: FieldValue?) -> Result<[Float]?, VectorProblem> {
-    switch VectorField.floats(in: value) {
-    case .success(nil): return .success(nil)
-    case .success(let floats?):
-      guard floats.count == dimensions else {
-        return .failure(.wrongLength(floats.count, expected: dimensions))
-      }
-      return .success(floats)
-    case .failure(let problem): return .failure(problem)
+    Self.vector(in: value, dimensions: dimensions)
+  }
+
+  /// `vector(in:)` of a catalog whose vectors hold `dimensions` numbers; nil `dimensions`
+  /// takes any length (a catalog's first vector).
+  public static func vector(
+    in value: FieldValue?, dimensions: Int?
+  ) -> Result<[Float]?, VectorProblem> {
+    let read = floats(in: value)
+    if case .success(let floats?) = read, let dimensions, floats.count != dimensions {
+      return .failure(.wrongLength(floats.count, expected: dimensions))
     }
+    return read
   }
 
   /// The numbers of a vector value of any length: `.vector`, or a JSON list of numbers as

@@ -120,7 +120,7 @@ extension SearchCollection {
   /// Why the element at `row` matched and stands there.
   public func explanation(forRow row: Int) -> MatchExplanation? {
     guard var explanation = textExplanation(forRow: row) else { return nil }
-    if request.vector != nil {
+    if resolved.vector != nil {
       explanation.meaning = meaning(forRow: row)
       if !explanation.pinned, let next = meaning(forRow: row + 1) {
         explanation.aheadOfNext = MatchExplanation.rule(
@@ -132,7 +132,7 @@ extension SearchCollection {
 
   /// Where the row stands in a search by meaning; nil outside one or past the rows.
   public func meaning(forRow row: Int) -> MatchExplanation.Meaning? {
-    guard request.vector != nil, let element = element(atRow: row) else { return nil }
+    guard resolved.vector != nil, let element = element(atRow: row) else { return nil }
     let place = index.slot(of: element.id).flatMap { matches.meaning[Int32($0)] }
     let similarity =
       place?.similarity ?? index.similarity(of: element.id, request: request)
@@ -147,7 +147,7 @@ extension SearchCollection {
     guard let element = element(atRow: row) else { return nil }
     let pinned = index.pinnedRow(of: element.id, request: request) != nil
     guard let analysis = index.analysis(of: element.id, request: request, in: matches) else {
-      if request.vector != nil {
+      if resolved.vector != nil {
         // Found by meaning alone: no word of it matched.
         return MatchExplanation(
           rank: .unranked, catalogOrder: Int64(index.slot(of: element.id) ?? 0), highlights: [])

@@ -293,7 +293,7 @@ extension SearchCollection where Element == Item {
           item: item, fields: page.ordersListValues ? listsMatchedFirst(item, slot: slot) : [],
           explanation: explanation)
       result.distanceKilometers = schema.kilometers(of: item, from: resolved.near)
-      if request.vector != nil {
+      if resolved.vector != nil {
         result.similarity = explanation?.meaning?.similarity ?? meaning(forRow: row)?.similarity
       }
       return result

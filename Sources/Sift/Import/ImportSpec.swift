@@ -102,6 +102,25 @@ public struct ImportSpec: Hashable, Sendable {
     return spec
   }
 
+  /// Takes the length of `record`'s vector (`vectorField`): the first vector of a catalog
+  /// without any sets `vectorDimensions`; every other must have it.
+  ///
+  /// - Returns: whether this record set the length.
+  /// - Throws: `ImportSchemaError.unfitting` for a vector of another length.
+  public mutating func takeVectorLength(of record: ImportRecord) throws(ImportSchemaError) -> Bool {
+    guard let field = vectorField, case .vector(let floats)? = record.fields[field] else {
+      return false
+    }
+    guard let dimensions = vectorDimensions else {
+      vectorDimensions = floats.count
+      return true
+    }
+    guard floats.count != dimensions else { return false }
+    throw .unfitting(
+      line: record.line,
+      reason: "field \"\(field)\" \(VectorProblem.wrongLength(floats.count, expected: dimensions))")
+  }
+
   /// Every field name a record's value is read for by name: the fields, and the id field.
   package var namedFields: Set<String> {
     var names = Set(fields.map(\.name))

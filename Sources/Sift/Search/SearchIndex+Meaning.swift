@@ -156,8 +156,6 @@ extension SearchIndex {
     text: [RankedSlot], nearest: [(slot: Int32, similarity: Float)], ratio: Double,
     places: inout [Int32: MeaningPlace], namedAsTyped: (Int32) -> Bool
   ) -> [RankedSlot] {
-    let nearRank = Dictionary(
-      nearest.enumerated().map { ($1.slot, $0 + 1) }, uniquingKeysWith: { first, _ in first })
     for (index, neighbour) in nearest.enumerated() {
       places[neighbour.slot] = MeaningPlace(
         similarity: neighbour.similarity, nearRank: index + 1,
@@ -167,41 +165,35 @@ extension SearchIndex {
       return nearest.map { RankedSlot(slot: $0.slot, rank: Self.meaningOnlyRank) }
     }
     var first: [RankedSlot] = []
-    var scored: [(entry: RankedSlot, score: Double, best: Int, textRank: Int, nearRank: Int)] = []
+    var scored: [(entry: RankedSlot, place: MeaningPlace)] = []
     scored.reserveCapacity(text.count + nearest.count)
-    var inText = Set<Int32>()
-    inText.reserveCapacity(text.count)
     for (index, entry) in text.enumerated() {
-      inText.insert(entry.slot)
+      var place = places[entry.slot] ?? MeaningPlace()
+      place.textRank = index + 1
       let rank = MatchRank(packed: entry.rank)
-      let textRank = index + 1
-      places[entry.slot, default: MeaningPlace()].textRank = textRank
       if rank.typos == 0, !rank.viaSynonym, rank.exactness <= .startsValue, namedAsTyped(entry.slot)
       {
-        places[entry.slot]!.namedAsTyped = true
-        places[entry.slot]!.score = nil
+        place.namedAsTyped = true
+        place.score = nil
         first.append(entry)
-        continue
+      } else {
+        place.score =
+          (1 - ratio) / Double(index + 1) + (place.nearRank.map { ratio / Double($0) } ?? 0)
+        scored.append((entry, place))
       }
-      let near = nearRank[entry.slot]
-      let score = (1 - ratio) / Double(textRank) + (near.map { ratio / Double($0) } ?? 0)
-      places[entry.slot]!.score = score
-      scored.append(
-        (entry, score, min(textRank, near ?? .max), textRank, near ?? .max))
+      places[entry.slot] = place
     }
-    for (index, neighbour) in nearest.enumerated() where !inText.contains(neighbour.slot) {
-      let rank = index + 1
-      scored.append(
-        (
-          RankedSlot(slot: neighbour.slot, rank: Self.meaningOnlyRank), ratio / Double(rank),
-          rank, .max, rank
-        ))
+    for neighbour in nearest {
+      guard let place = places[neighbour.slot], place.textRank == nil else { continue }
+      scored.append((RankedSlot(slot: neighbour.slot, rank: Self.meaningOnlyRank), place))
     }
-    scored.sort {
-      if $0.score != $1.score { return $0.score > $1.score }
-      if $0.best != $1.best { return $0.best < $1.best }
-      if $0.textRank != $1.textRank { return $0.textRank < $1.textRank }
-      return $0.nearRank < $1.nearRank
+    scored.sort { a, b in
+      let (x, y) = (a.place, b.place)
+      if x.score != y.score { return (x.score ?? 0) > (y.score ?? 0) }
+      let (firstBest, secondBest) = (x.bestRank, y.bestRank)
+      if firstBest != secondBest { return firstBest < secondBest }
+      if x.textRank != y.textRank { return (x.textRank ?? .max) < (y.textRank ?? .max) }
+      return (x.nearRank ?? .max) < (y.nearRank ?? .max)
     }
     return first + scored.map(\.entry)
   }
@@ -250,4 +242,7 @@ package struct MeaningPlace: Hashable, Sendable {
   var score: Double?
   /// Whether one of its names equals the query as typed.
   var namedAsTyped = false
+
+  /// The better of its two places: what breaks a tie of fused scores.
+  var bestRank: Int { min(textRank ?? .max, nearRank ?? .max) }
 }

@@ -248,30 +248,26 @@ extension SearchSchema {
   public func searchingByMeaning(
     _ keyPath: any KeyPath<Element, [Float]?> & Sendable, dimensions: Int
   ) throws(CatalogSchemaError) -> SearchSchema {
-    var schema = self
-    let field = VectorField(field: "vector", dimensions: dimensions)
-    schema.catalog.vector = field
-    try schema.catalog.validate()
-    schema.vectorReader = { element in
-      guard
-        case .success(let floats?) = field.vector(
-          in: element[keyPath: keyPath].map(FieldValue.vector))
-      else { return nil }
-      return floats
-    }
-    return schema
+    try searchingByMeaning(dimensions: dimensions) { $0[keyPath: keyPath] }
   }
 
   /// `searchingByMeaning(_:dimensions:)` for a vector every element has.
   public func searchingByMeaning(
     _ keyPath: any KeyPath<Element, [Float]> & Sendable, dimensions: Int
   ) throws(CatalogSchemaError) -> SearchSchema {
+    try searchingByMeaning(dimensions: dimensions) { $0[keyPath: keyPath] }
+  }
+
+  /// The schema whose elements' vectors `read` gives, each checked against `dimensions`.
+  private func searchingByMeaning(
+    dimensions: Int, read: @escaping @Sendable (Element) -> [Float]?
+  ) throws(CatalogSchemaError) -> SearchSchema {
     var schema = self
     let field = VectorField(field: "vector", dimensions: dimensions)
     schema.catalog.vector = field
     try schema.catalog.validate()
     schema.vectorReader = { element in
-      guard case .success(let floats?) = field.vector(in: .vector(element[keyPath: keyPath]))
+      guard case .success(let floats?) = field.vector(in: read(element).map(FieldValue.vector))
       else { return nil }
       return floats
     }

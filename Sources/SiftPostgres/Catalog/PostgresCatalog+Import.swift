@@ -175,16 +175,8 @@ private struct RecordImporter {
     var part: [(id: String, record: ImportRecord)] = []
     var ids: Set<String> = []
     for record in records {
-      if let field = spec.vectorField, case .vector(let floats)? = record.fields[field] {
-        // One length per catalog: the catalog's, or the first vector's.
-        if let dimensions = spec.vectorDimensions, floats.count != dimensions {
-          throw ImportSchemaError.unfitting(
-            line: record.line,
-            reason:
-              "field \"\(field)\" \(VectorProblem.wrongLength(floats.count, expected: dimensions))")
-        }
-        spec.vectorDimensions = floats.count
-      }
+      // One length per catalog: the catalog's, or the first vector's.
+      _ = try spec.takeVectorLength(of: record)
       stored.add(record)
       tally.add(record)
       let id: String

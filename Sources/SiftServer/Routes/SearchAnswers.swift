@@ -33,17 +33,10 @@ extension SiftServer {
 
   /// `like=ID` names an item of `catalog` that has a vector: a 400 that says which is not so.
   static func checkLike(_ id: ItemID, in catalog: any SearchCatalog) async throws(ServerError) {
-    let item = try await answering { () async throws(CatalogFailure) in
-      try await catalog.item(id)
+    let problem = try await answering { () async throws(CatalogFailure) in
+      try await catalog.likeProblem(id)
     }
-    guard let item else {
-      throw .badRequest("like: no item \"\(id.rawValue.prefix(100))\" in catalog \(catalog.name)")
-    }
-    if let field = catalog.schema.vector, item[field.field] == nil {
-      throw .badRequest(
-        "like: item \"\(id.rawValue.prefix(100))\" has no vector (its field \"\(field.field)\" is empty)"
-      )
-    }
+    if let problem { throw .badRequest("like: \(problem)") }
   }
 
   /// `input` read against `catalog`, a tenant's filters as its base; a refusal names the

@@ -82,10 +82,10 @@ extension CatalogStore {
 private struct ImportWriter {
   private let store: CatalogStore
   private let db: Database
-  private let spec: ImportSpec
+  private var spec: ImportSpec
   /// `spec` without the labels of fields the catalog and the flags do not name: the stored
   /// fields they label are known once every record was read.
-  private let rowSpec: ImportSpec
+  private var rowSpec: ImportSpec
   /// The catalog's schema before the import.
   private let before: CatalogSchema
   /// The schema the rows are written with: the import's fields, and the stored fields the
@@ -106,9 +106,6 @@ private struct ImportWriter {
   /// index is built from the items once all are written.
   private var index: IndexBuilder?
   private var searchSchema: SearchSchema<Item>
-  /// The length of the catalog's vectors: the catalog's, or set by the first record that
-  /// holds one (`ImportSpec.vectorField`).
-  private var vectorDimensions: Int?
   /// The category's values in the order they first come, while every item is one this import
   /// adds (a catalog it creates): its scopes or tokens without reading the items back.
   private var categoryValues: CategoryValues?
@@ -123,7 +120,6 @@ private struct ImportWriter {
     rowSpec.labels = rowSpec.labels.filter { named.contains($0.key) }
     self.rowSpec = rowSpec
     stored = CatalogImport.StoredFields(spec: self.spec)
-    vectorDimensions = self.spec.vectorDimensions
     schema = try store.merged(before, with: rowSpec, stored: [])
     try store.writeSchema(schema, db)
     tally = CatalogImport.Summary.Tally(location: schema.location)
@@ -158,13 +154,9 @@ private struct ImportWriter {
   mutating func write(_ records: [ImportRecord]) throws {
     let titleField = schema.titleField
     for record in records {
-      if let field = spec.vectorField, case .vector(let floats)? = record.fields[field] {
-        try checkVectorLength(floats.count, line: record.line)
-      }
+      if try takeVectorLength(of: record) { try startIndexingVectors() }
       // A field no record held before gets its column before the row that holds it.
       if stored.add(record) {
-        var rowSpec = rowSpec
-        rowSpec.vectorDimensions = vectorDimensions
         schema = try store.merged(
           before, with: rowSpec, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
         try store.writeSchema(schema, db)
@@ -221,22 +213,26 @@ private struct ImportWriter {
     }
   }
 
-  /// Checks a record's vector against the catalog's length; the first vector of a catalog
-  /// without any sets it, and the index is built for vectors from then on.
-  private mutating func checkVectorLength(_ count: Int, line: Int) throws {
-    if let vectorDimensions {
-      guard count != vectorDimensions else { return }
-      throw StoreError.invalidRecord(
-        line: line,
-        reason:
-          "field \"\(spec.vectorField ?? "")\" \(VectorProblem.wrongLength(count, expected: vectorDimensions))"
-      )
+  /// `ImportSpec.takeVectorLength(of:)` for the import's spec and its rows', its refusal as
+  /// the store says it (the importer names the file).
+  private mutating func takeVectorLength(of record: ImportRecord) throws -> Bool {
+    do throws(ImportSchemaError) {
+      guard try spec.takeVectorLength(of: record) else { return false }
+      rowSpec.vectorDimensions = spec.vectorDimensions
+      return true
+    } catch {
+      if case .unfitting(let line, let reason) = error {
+        throw StoreError.invalidRecord(line: line, reason: reason)
+      }
+      throw error
     }
-    vectorDimensions = count
-    var withVector = rowSpec
-    withVector.vectorDimensions = count
+  }
+
+  /// The first vector of a catalog without any set their length: the schema says so from here
+  /// on, and the index is built with vectors.
+  private mutating func startIndexingVectors() throws {
     schema = try store.merged(
-      before, with: withVector, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
+      before, with: rowSpec, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)
     try store.writeSchema(schema, db)
     searchSchema = try store.searchSchema(schema)
     // Items indexed so far were read without vectors: start over, or build at the end.
@@ -246,8 +242,6 @@ private struct ImportWriter {
   /// The schema with the category's scopes, the summary, and the index of the items as they
   /// now are, saved with them.
   mutating func finish(progress: (ImportProgress) -> Void) throws -> CatalogImport.Summary {
-    var spec = spec
-    spec.vectorDimensions = vectorDimensions
     // The stored fields in name order, as if every record had been read before any was written.
     schema = try store.merged(
       before, with: spec, stored: stored.fields, idsAreNumbers: stored.idsAreNumbers)

@@ -227,8 +227,7 @@ extension RawValue {
     if case .text(let text)? = value, let json = try? JSONValue.parse(Data(text.utf8)) {
       value = FieldValue(json: json)
     }
-    guard let dimensions else { return VectorField.floats(in: value) }
-    return VectorField(field: "", dimensions: dimensions).vector(in: value)
+    return VectorField.vector(in: value, dimensions: dimensions)
   }
 
   func kept(emptyIsNothing: Bool) -> FieldValue? {

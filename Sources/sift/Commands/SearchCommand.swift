@@ -238,21 +238,14 @@ struct SearchCommand: AsyncParsableCommand {
 
   /// `--like ID` names an item of `catalog` that has a vector: a usage error otherwise.
   private func checkLike(in catalog: any SearchCatalog) async throws {
-    guard let like, let field = catalog.schema.vector else { return }
-    let item: Item?
+    guard let like else { return }
+    let problem: String?
     do {
-      item = try await catalog.item(ItemID(like))
+      problem = try await catalog.likeProblem(ItemID(like))
     } catch {
       throw Failure.catalog(error)
     }
-    guard let item else {
-      throw Failure.exit(
-        "--like: catalog \(catalog.name) has no item with id \"\(like)\"", status: 2)
-    }
-    guard item[field.field] != nil else {
-      throw Failure.exit(
-        "--like: item \"\(like)\" has no vector (its field \"\(field.field)\" is empty)", status: 2)
-    }
+    if let problem { throw Failure.exit("--like: \(problem)", status: 2) }
   }
 
   /// One search, its results read a page at a time: a query that matches everything holds one
