@@ -117,6 +117,34 @@ struct VectorCommandTests {
     #expect(found.objects.compactMap { $0["id"] as? String } == ["b", "c"], "\(found.stderr)")
   }
 
+  @Test("a new catalog's first vector sets the length: --skip-invalid passes over the others")
+  func firstVectorSetsTheLength() throws {
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    let file = try sift.write(
+      "mixed.jsonl",
+      "{\"id\":\"a\",\"title\":\"Two\",\"emb\":[1,0]}\n"
+        + "{\"id\":\"b\",\"title\":\"Three\",\"emb\":[1,0,0]}\n"
+        + "{\"id\":\"c\",\"title\":\"Also two\",\"emb\":[0.9,0.2]}\n")
+    let flags = ["--title", "title", "--id", "id", "--vector", "emb"]
+    let failed = try sift.run(["import", file, "--catalog", "strict.sqlite"] + flags)
+    #expect(failed.status == 1)
+    #expect(
+      failed.stderr.contains(
+        "mixed.jsonl:2: field \"emb\" holds 3 numbers; this catalog's vectors hold 2"),
+      "\(failed.stderr)")
+    let run = try sift.run(
+      ["import", file, "--catalog", "lenient.sqlite", "--skip-invalid"] + flags)
+    #expect(run.status == 0, "\(run.stderr)")
+    let listed = try String(contentsOfFile: sift.path("lenient.rejected.txt"), encoding: .utf8)
+    #expect(
+      listed.hasSuffix(
+        "mixed.jsonl:2: field \"emb\" holds 3 numbers; this catalog's vectors hold 2\n")
+        && listed.split(separator: "\n").count == 1, "\(listed)")
+    let found = try sift.run(["search", "--catalog", "lenient.sqlite", "--json", "--like", "a"])
+    #expect(found.objects.compactMap { $0["id"] as? String } == ["a", "c"], "\(found.stderr)")
+  }
+
   @Test("vectors export as the numbers they were and import back alike")
   func exportRoundTrip() throws {
     let sift = try imported()

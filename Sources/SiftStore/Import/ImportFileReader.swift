@@ -61,22 +61,32 @@ enum ImportFileReader {
     var count = 0
     var lineOfID: [ItemID: Int] = [:]
     let known = ImportSpec.RecordFields(spec)
-    // A record's id checked against every id before it: the later one is refused.
-    func isUnique(_ record: ImportRecord) throws -> Bool {
-      guard let id = record.id else { return true }
-      if let first = lineOfID[id] {
-        let error = ImportError(
+    // The first vector of a new catalog sets the length the later ones must have.
+    var lengths = spec
+    // What only the records before can tell: an id given twice (the later one is refused), a
+    // vector of another length than the first.
+    func fitsEarlier(_ record: ImportRecord) throws -> Bool {
+      var problem: ImportError?
+      if let id = record.id, let first = lineOfID[id] {
+        problem = ImportError(
           file: name, line: record.line, reason: "id \"\(id)\" already appears on line \(first)")
-        guard let reject else { throw error }
-        try reject(error)
-        return false
+      } else {
+        do throws(ImportSchemaError) {
+          _ = try lengths.takeVectorLength(of: record)
+          if let id = record.id { lineOfID[id] = record.line }
+        } catch {
+          guard case .unfitting(let line, let reason) = error else { throw error }
+          problem = ImportError(file: name, line: line, reason: reason)
+        }
       }
-      lineOfID[id] = record.line
-      return true
+      guard let problem else { return true }
+      guard let reject else { throw problem }
+      try reject(problem)
+      return false
     }
     func add(_ records: [ImportRecord]) throws {
-      let records = reject == nil ? records : try records.filter(isUnique)
-      if reject == nil { for record in records { _ = try isUnique(record) } }
+      let records = reject == nil ? records : try records.filter(fitsEarlier)
+      if reject == nil { for record in records { _ = try fitsEarlier(record) } }
       count += records.count
       if !records.isEmpty { try batch(records) }
     }
