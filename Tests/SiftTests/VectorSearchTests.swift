@@ -151,14 +151,53 @@ struct VectorSearchTests {
     #expect(collection.searched(request).rows.isEmpty)
   }
 
+  /// The reference fusion of `textOrder` (the engine's text order, tested elsewhere) and
+  /// `nearest`: the text's first `depth` matches (`neighbors`, or `neighbors · (1 - r) / r`
+  /// when more; all of them at a ratio of 0) and the nearest, names equal to `text` first,
+  /// then by `(1 - r) / textRank + r / nearRank`; then the text's later matches in its order.
+  static func fusedReference(
+    text: String, textOrder: [ItemID], nearest: [ItemID], titles: [ItemID: String],
+    ratio: Double, neighbors: Int
+  ) -> [ItemID] {
+    let depth =
+      ratio > 0
+      ? max(neighbors, Int((Double(neighbors) * (1 - ratio) / ratio).rounded(.up)))
+      : textOrder.count
+    let fusedText = Array(textOrder.prefix(depth))
+    let whole = fusedText.filter { titles[$0] == text }
+    let nearRank = Dictionary(uniqueKeysWithValues: nearest.enumerated().map { ($1, $0 + 1) })
+    let textRank = Dictionary(uniqueKeysWithValues: fusedText.enumerated().map { ($1, $0 + 1) })
+    let rest = Set(fusedText).union(nearest).subtracting(whole)
+    func score(_ id: ItemID) -> Double {
+      (textRank[id].map { (1 - ratio) / Double($0) } ?? 0)
+        + (nearRank[id].map { ratio / Double($0) } ?? 0)
+    }
+    let fused =
+      whole
+      + rest.sorted { a, b in
+        let (x, y) = (score(a), score(b))
+        if x != y { return x > y }
+        let best = { (id: ItemID) in min(textRank[id] ?? .max, nearRank[id] ?? .max) }
+        if best(a) != best(b) { return best(a) < best(b) }
+        if (textRank[a] ?? .max) != (textRank[b] ?? .max) {
+          return (textRank[a] ?? .max) < (textRank[b] ?? .max)
+        }
+        return (nearRank[a] ?? .max) < (nearRank[b] ?? .max)
+      }
+    let placed = Set(fused)
+    return fused + textOrder.dropFirst(depth).filter { !placed.contains($0) }
+  }
+
   @Test(
     "text and a vector fuse as the formula says, names equal to the query first",
-    arguments: [0.0, 0.3, 0.5, 1.0])
+    arguments: [0.0, 0.1, 0.3, 0.5, 1.0])
   func hybrid(ratio: Double) throws {
     let catalog = Self.catalog(seed: 72, count: 400, dimensions: 12)
     let collection = try catalog.document.makeCollection()
     var random = SplitMix64(seed: 720)
     let schema = catalog.document.schema
+    let titles = Dictionary(
+      uniqueKeysWithValues: catalog.document.items.map { ($0.id, $0["title"]!.strings[0]) })
     for text in ["apple", "red", "tart plum", "pe", "sweet dark ripe", "zzz"] {
       let query = (0..<12).map { _ in Float.random(in: -1...1, using: &random) }
       let textOrder = Array(
@@ -170,32 +209,42 @@ struct VectorSearchTests {
           text: text, vector: SearchVector(.vector(query), semanticRatio: ratio, neighbors: 30)),
         schema: schema)
       let found = Array(collection.searched(request).rows)
-      // The reference fusion.
-      let titles = Dictionary(
-        uniqueKeysWithValues: catalog.document.items.map { ($0.id, $0["title"]!.strings[0]) })
-      let whole = textOrder.filter { titles[$0] == text }
-      let nearRank = Dictionary(
-        uniqueKeysWithValues: nearest.enumerated().map { ($1.id, $0 + 1) })
-      let textRank = Dictionary(
-        uniqueKeysWithValues: textOrder.enumerated().map { ($1, $0 + 1) })
-      let rest = Set(textOrder).union(nearest.map(\.id)).subtracting(whole)
-      func score(_ id: ItemID) -> Double {
-        (textRank[id].map { (1 - ratio) / Double($0) } ?? 0)
-          + (nearRank[id].map { ratio / Double($0) } ?? 0)
-      }
-      let expected =
-        whole
-        + rest.sorted { a, b in
-          let (x, y) = (score(a), score(b))
-          if x != y { return x > y }
-          let best = { (id: ItemID) in min(textRank[id] ?? .max, nearRank[id] ?? .max) }
-          if best(a) != best(b) { return best(a) < best(b) }
-          if (textRank[a] ?? .max) != (textRank[b] ?? .max) {
-            return (textRank[a] ?? .max) < (textRank[b] ?? .max)
-          }
-          return (nearRank[a] ?? .max) < (nearRank[b] ?? .max)
-        }
+      let expected = Self.fusedReference(
+        text: text, textOrder: textOrder, nearest: nearest.map(\.id), titles: titles,
+        ratio: ratio, neighbors: 30)
       #expect(found == expected, "ratio \(ratio), text \"\(text)\"")
+    }
+  }
+
+  @Test("a broad query with a vector ranks the text's later matches only as they are read")
+  func fusedInPart() throws {
+    let catalog = Self.catalog(seed: 7272, count: 6_000, dimensions: 8)
+    var collection = try catalog.document.makeCollection()
+    var random = SplitMix64(seed: 7273)
+    let schema = catalog.document.schema
+    let titles = Dictionary(
+      uniqueKeysWithValues: catalog.document.items.map { ($0.id, $0["title"]!.strings[0]) })
+    for text in ["r", "pe", "sweet"] {
+      let query = (0..<8).map { _ in Float.random(in: -1...1, using: &random) }
+      let textOrder = Array(
+        collection.searched(try SearchRequest(SearchRequestInput(text: text), schema: schema)).rows
+      )
+      try #require(textOrder.count > 700, "\(text): too few matches")
+      let nearest = Self.nearest(catalog, to: query, count: 40) { _ in true }
+      collection.filter(
+        by: SearchCriteria(
+          text: text, vector: SearchVector(.vector(query), semanticRatio: 0.5, neighbors: 40)))
+      #expect(collection.matches.orderedCount < collection.rows.count, "\(text): ranked whole")
+      let expected = Self.fusedReference(
+        text: text, textOrder: textOrder, nearest: nearest.map(\.id), titles: titles,
+        ratio: 0.5, neighbors: 40)
+      #expect(collection.rows[600] == expected[600], "\(text)")
+      // A row past the fused ones says so, and that the text found it.
+      let past = try #require(collection.explanation(forRow: 600))
+      #expect(past.meaning?.textRankPast == 40 && past.meaning?.textRank == nil)
+      #expect(!past.isByMeaningAlone)
+      #expect(collection.explanation(forRow: 0)?.meaning?.textRankPast == nil)
+      #expect(Array(collection.rows) == expected, "\(text)")
     }
   }
 

@@ -60,7 +60,9 @@ public struct MatchExplanation: Hashable, Sendable {
 
   /// Whether a search by meaning placed the item without its words: no text, or text that did
   /// not find it.
-  public var isByMeaningAlone: Bool { meaning != nil && meaning?.textRank == nil }
+  public var isByMeaningAlone: Bool {
+    meaning != nil && meaning?.textRank == nil && meaning?.textRankPast == nil
+  }
 
   /// Where a result of a search by meaning stands and why.
   public struct Meaning: Hashable, Sendable {
@@ -71,6 +73,10 @@ public struct MatchExplanation: Hashable, Sendable {
     /// Its place in the text's order, from 1; nil when the text did not find it (or there was
     /// no text).
     public var textRank: Int?
+    /// For a match of the text past those that were fused (its first `neighbors`, or more
+    /// with a low ratio), how many were: its place in the text's order is after that, and it
+    /// follows every fused result in that order.
+    public var textRankPast: Int?
     /// `(1 - ratio) / textRank + ratio / nearRank`, larger first; nil without text, or for a
     /// name equal to the query, which comes first whatever the score.
     public var fusedScore: Double?
@@ -138,8 +144,8 @@ extension SearchCollection {
       place?.similarity ?? index.similarity(of: element.id, request: request)
     return MatchExplanation.Meaning(
       similarity: similarity.map(Double.init), nearRank: place?.nearRank,
-      textRank: place?.textRank, fusedScore: place?.score,
-      nameEqualsQuery: place?.namedAsTyped ?? false)
+      textRank: place?.textRank, textRankPast: place == nil ? matches.fusedTextDepth : nil,
+      fusedScore: place?.score, nameEqualsQuery: place?.namedAsTyped ?? false)
   }
 
   /// `explanation(forRow:)` by the text's rules alone.
@@ -306,6 +312,9 @@ extension MatchExplanation {
   static func rule(separating a: Meaning?, from b: Meaning, textRule: String?) -> String? {
     guard let a else { return nil }
     if a.nameEqualsQuery { return b.nameEqualsQuery ? textRule : "name equals query" }
+    // The text's later matches follow the fused rows, in the text's order.
+    if a.textRankPast != nil { return textRule }
+    if b.textRankPast != nil { return "fused score" }
     if let x = a.fusedScore, let y = b.fusedScore, x != y { return "fused score" }
     if a.fusedScore == nil, b.fusedScore == nil, a.similarity != b.similarity { return "nearness" }
     return "rank among the fused lists"

@@ -167,6 +167,7 @@ extension MatchExplanation {
         ("similarity", .optional(meaning.similarity.map(MatchExplanation.rounded))),
         ("near_rank", .optional(meaning.nearRank.map(Double.init))),
         ("text_rank", .optional(meaning.textRank.map(Double.init))),
+        ("text_rank_past", .optional(meaning.textRankPast.map(Double.init))),
         ("fused_score", .optional(meaning.fusedScore.map(MatchExplanation.rounded))),
         ("name_equals_query", .bool(meaning.nameEqualsQuery)),
       ]

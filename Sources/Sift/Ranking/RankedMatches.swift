@@ -29,6 +29,10 @@ package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
   /// In a search by meaning, where each row stood in the lists that were fused (`MeaningPlace`),
   /// by slot; empty otherwise.
   var meaning: [Int32: MeaningPlace] = [:]
+  /// In a search by meaning with words whose text's later matches were not fused, how many of
+  /// the text's first matches were: a row without a place in `meaning` is a text match past
+  /// them.
+  var fusedTextDepth: Int?
 
   init(
     slots: [Int32], order: MatchOrder<ID>, idsBySlot: SlotIDs<ID>, includesNearSpellings: Bool,
@@ -65,6 +69,7 @@ package struct RankedMatches<ID: Hashable & Sendable>: Sendable {
       includesNearSpellings: includesNearSpellings, exactCount: exactCount, layout: layout,
       count: count)
     detached.meaning = meaning
+    detached.fusedTextDepth = fusedTextDepth
     return detached
   }
 }
@@ -92,7 +97,8 @@ final class MatchOrder<ID: Hashable & Sendable>: Sendable {
         let (entries, complete) = ranker.index.firstRows(
           of: ranker.request, ranker.slots,
           rows: wanted * 4 >= ranker.slots.count ? .max : wanted)
-        ordered = ranker.grouping.map { ranker.index.firstOfEachGroup(entries, by: $0) } ?? entries
+        let rows = ranker.fusion.map { $0.rows(followedBy: entries) } ?? entries
+        ordered = ranker.grouping.map { ranker.index.firstOfEachGroup(rows, by: $0) } ?? rows
         if let pins = ranker.pins { ordered = pins.apply(ordered, isComplete: complete) }
         read = entries.count
         isComplete = complete
@@ -112,6 +118,30 @@ final class MatchOrder<ID: Hashable & Sendable>: Sendable {
     var grouping: SearchIndex<ID>.Grouping? = nil
     /// The pinned rows and the hidden items of the query (`Pins`); nil: none.
     var pins: PinPlacement? = nil
+    /// In a search by meaning with words, the fused first rows the text's later rows follow;
+    /// nil: the text's order alone.
+    var fusion: FusedRows? = nil
+  }
+
+  /// The first rows of a search by meaning with words (`SearchIndex.searchByMeaning`): the
+  /// text's first `textDepth` matches and the nearest, fused. The text's later matches follow
+  /// them in the text's order, less those already among them.
+  struct FusedRows: Sendable {
+    let rows: [RankedSlot]
+    let textDepth: Int
+    /// The slots of `rows`.
+    let placed: Set<Int32>
+
+    init(rows: [RankedSlot], textDepth: Int) {
+      self.rows = rows
+      self.textDepth = textDepth
+      placed = Set(rows.map(\.slot))
+    }
+
+    /// The fused rows, then `text` (the text's order, from its first row) past the depth.
+    func rows(followedBy text: [RankedSlot]) -> [RankedSlot] {
+      rows + text.dropFirst(textDepth).filter { !placed.contains($0.slot) }
+    }
   }
 
   private let state: Locked<State>

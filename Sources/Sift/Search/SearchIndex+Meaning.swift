@@ -11,11 +11,17 @@
 ///    `(1 - ratio) / textRank + ratio / nearRank`, each rank counted from 1 in its own list
 ///    and a list an item is not in adding nothing. An item whose name equals the query
 ///    comes first all the same, in the text's order: a name typed whole is what is meant.
+/// 4. The text's list is fused as deep as the nearest can reach: its first `neighbors`
+///    matches, or `neighbors · (1 - ratio) / ratio` when that is more. A later match's
+///    `(1 - ratio) / textRank` is below every neighbour's score, so the later matches follow
+///    the fused rows in the text's order, ranked only as they are read — a broad query does
+///    not rank all its matches to show ten.
 extension SearchIndex {
-  /// The matches of `request` (which has `vector`), best first, in full.
+  /// The matches of `request` (which has `vector`), best first.
   ///
   /// - Complexity: O(*n* · *d*) for the similarity of every candidate, on every core;
-  ///   O(*n* log *k*) to keep the nearest; with words, the text's search ranked in full.
+  ///   O(*n* log *k*) to keep the nearest; with words, the text's search, ranked as deep as
+  ///   the fusion needs (in full under `distinct` or pins, or with a ratio of 0).
   func searchByMeaning(_ request: MatchRequest, _ plan: VectorPlan) -> RankedMatches<ID> {
     var filter = request
     filter.terms = plan.filterTerms
@@ -33,27 +39,84 @@ extension SearchIndex {
     textRequest.vector = nil
     textRequest.pins = nil
     textRequest.distinct = nil
-    let text = plan.hasText ? searchSlots(textRequest, rows: .max) : nil
+    let ratio = plan.search.semanticRatio
+    let namedAsTyped = { self.hasName(plan.foldedText, slot: $0) }
     var places: [Int32: MeaningPlace] = [:]
-    var entries = fused(
-      text: text.map { wholeOrder($0, textRequest) } ?? [], nearest: nearest,
-      ratio: plan.search.semanticRatio, places: &places,
-      namedAsTyped: { self.hasName(plan.foldedText, slot: $0) })
-    let slots = entries.map(\.slot).sorted()
-    var count = slots.count
-    if let field = request.distinct, let grouping = grouping(of: field) {
-      entries = firstOfEachGroup(entries, by: grouping)
-      count = entries.count
+    let matches: RankedMatches<ID>
+    if plan.hasText, request.distinct == nil, request.pins == nil,
+      let depth = Self.fusedTextDepth(neighbors: plan.search.neighbors, ratio: ratio)
+    {
+      matches = fusedInPart(
+        textRequest, nearest: nearest, depth: depth, ratio: ratio, places: &places,
+        namedAsTyped: namedAsTyped)
+    } else {
+      let text = plan.hasText ? searchSlots(textRequest, rows: .max) : nil
+      var entries = fused(
+        text: text.map { wholeOrder($0, textRequest) } ?? [], nearest: nearest,
+        ratio: ratio, places: &places, namedAsTyped: namedAsTyped)
+      let slots = entries.map(\.slot).sorted()
+      var count = slots.count
+      if let field = request.distinct, let grouping = grouping(of: field) {
+        entries = firstOfEachGroup(entries, by: grouping)
+        count = entries.count
+      }
+      matches = RankedMatches(
+        slots: slots, order: MatchOrder<ID>(first: entries, isComplete: true, ranker: nil),
+        idsBySlot: ids, includesNearSpellings: text?.includesNearSpellings ?? false,
+        exactCount: text.map { _ in entries.count { MatchRank(packed: $0.rank).typos == 0 } }
+          ?? count,
+        layout: layout, count: count)
     }
-    let matches = RankedMatches(
-      slots: slots, order: MatchOrder<ID>(first: entries, isComplete: true, ranker: nil),
-      idsBySlot: ids, includesNearSpellings: text?.includesNearSpellings ?? false,
-      exactCount: text.map { _ in entries.count { MatchRank(packed: $0.rank).typos == 0 } }
-        ?? count,
-      layout: layout, count: count)
     var answered = request.pins.map { pinned(matches, $0, request: request) } ?? matches
     answered.meaning = places
     return answered
+  }
+
+  /// How many of the text's first matches a fusion needs: past them, a match's score
+  /// `(1 - ratio) / textRank` is below every one of the nearest's `ratio / nearRank`, so the
+  /// later matches follow the fused rows in the text's order. At least `neighbors`, so the two
+  /// lists are fused as deep; nil when the text's order must be whole (a ratio of 0, where the
+  /// nearest count for nothing and come last).
+  static func fusedTextDepth(neighbors: Int, ratio: Double) -> Int? {
+    guard ratio > 0 else { return nil }
+    let depth = (Double(neighbors) * (1 - ratio) / ratio).rounded(.up)
+    return depth < 1e9 ? max(neighbors, Int(depth)) : nil
+  }
+
+  /// A search by meaning with words whose text's matches are ranked only as far as they are
+  /// read: its first `depth` fused with the nearest, the rest after them in the text's order.
+  private func fusedInPart(
+    _ textRequest: MatchRequest, nearest: [(slot: Int32, similarity: Float)], depth: Int,
+    ratio: Double, places: inout [Int32: MeaningPlace], namedAsTyped: (Int32) -> Bool
+  ) -> RankedMatches<ID> {
+    let text = searchSlots(textRequest, rows: depth)
+    let (first, isComplete) =
+      text.isComplete || text.ordered.count >= depth
+      ? (text.ordered, text.isComplete) : firstRows(of: textRequest, text.slots, rows: depth)
+    let head = fused(
+      text: Array(first.prefix(depth)), nearest: nearest, ratio: ratio, places: &places,
+      namedAsTyped: namedAsTyped)
+    let fusion = MatchOrder<ID>.FusedRows(rows: head, textDepth: depth)
+    var slots = text.slots
+    var nearOnly = 0
+    for neighbour in nearest {
+      let at = text.slots.lowerBound(of: neighbour.slot)
+      guard at == text.slots.count || text.slots[at] != neighbour.slot else { continue }
+      slots.append(neighbour.slot)
+      nearOnly += 1
+    }
+    if nearOnly > 0 { slots.sort() }
+    let order = MatchOrder<ID>(
+      first: fusion.rows(followedBy: first), isComplete: isComplete,
+      ranker: .init(index: self, request: textRequest, slots: text.slots, fusion: fusion),
+      read: first.count)
+    var matches = RankedMatches(
+      slots: slots, order: order, idsBySlot: ids,
+      includesNearSpellings: text.includesNearSpellings,
+      // The nearest the text did not find have no typos (`meaningOnlyRank`).
+      exactCount: text.exactCount + nearOnly, layout: layout)
+    matches.fusedTextDepth = depth
+    return matches
   }
 
   /// The query as a unit vector: the one given, or the vector of the item named — when the

@@ -481,6 +481,7 @@ struct SearchCommand: AsyncParsableCommand {
     if meaning.nameEqualsQuery { said.append("name equals query") }
     if let rank = meaning.nearRank { said.append("nearest #\(rank)") }
     if let rank = meaning.textRank { said.append("text #\(rank)") }
+    if let rank = meaning.textRankPast { said.append("text past #\(rank)") }
     if let score = meaning.fusedScore { said.append("fused \(MatchExplanation.rounded(score))") }
     return said.joined(separator: ", ")
   }
