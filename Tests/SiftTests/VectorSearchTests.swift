@@ -318,4 +318,72 @@ struct VectorSearchTests {
         \.embedding, dimensions: 0)
     }
   }
+
+  @Test("a vector's bytes bound its exact similarity", arguments: [2, 3, 17, 128, 384])
+  func bytesBoundTheSimilarity(dimensions: Int) {
+    let seed = UInt64(9_000 + dimensions)
+    print("bytesBoundTheSimilarity: seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    var column = VectorColumn(dimensions: dimensions)
+    var vectors: [[Float]] = []
+    for index in 0..<300 {
+      var vector = (0..<dimensions).map { _ in Float.random(in: -1...1, using: &random) }
+      // A lane that dwarfs the others, and lanes far below a byte's step.
+      if index % 3 == 0 { vector[index % dimensions] = 1_000 }
+      if index % 5 == 0 { vector = vector.map { $0 * 1e-6 } }
+      vectors.append(vector)
+      column.append(vector)
+    }
+    column.append(nil)
+    for _ in 0..<20 {
+      let query = VectorField.unit(
+        (0..<dimensions).map { _ in Float.random(in: -1...1, using: &random) })
+      var exact: [Int: Float] = [:]
+      let slots = (0..<301).map(Int32.init)
+      column.forEachSimilarity(of: slots, to: query) { exact[Int($0)] = $1 }
+      var bounded = 0
+      column.forEachSimilarityBounds(of: slots[...], to: query) { offset, least, most in
+        let similarity = exact[offset]!
+        #expect(least <= similarity && similarity <= most, "slot \(offset)")
+        #expect(most - least < 0.1, "slot \(offset): a bound too loose to rule anything out")
+        bounded += 1
+      }
+      #expect(bounded == 300 && exact.count == 300)
+    }
+  }
+
+  @Test("the nearest of vectors the bytes cannot tell apart are the exact scan's")
+  func nearDuplicates() throws {
+    let seed: UInt64 = 7_212
+    print("nearDuplicates: seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    let dimensions = 24
+    let base = (0..<dimensions).map { _ in Float.random(in: -1...1, using: &random) }
+    var items: [Item] = []
+    for index in 0..<2_000 {
+      // Most vectors a hair from one another: only the floats order them.
+      let spread: Float = index % 10 == 0 ? 0.5 : 0.0005
+      let vector = base.map { $0 + Float.random(in: -spread...spread, using: &random) }
+      items.append(
+        Item(
+          id: ItemID(String(index)),
+          fields: ["title": .text("item \(index)"), "embedding": .vector(vector)]))
+    }
+    var schema = CatalogSchema(
+      name: "close", fields: [.text("title")], titleField: "title",
+      storedFields: [.text("embedding")])
+    schema.vector = VectorField(field: "embedding", dimensions: dimensions)
+    let index = try CatalogDocument(schema: schema, items: items).makeCollection().index
+    let all = (0..<Int32(2_000)).map { $0 }
+    for _ in 0..<10 {
+      let query = VectorField.unit(
+        base.map { $0 + Float.random(in: -0.001...0.001, using: &random) })
+      for count in [1, 10, 100] {
+        let fast = index.nearest(all, to: query, count: count)
+        let exact = index.exactlyNearest(all, to: query, count: count)
+        #expect(fast.map(\.slot) == exact.map(\.slot), "count \(count)")
+        #expect(fast.map(\.similarity) == exact.map(\.similarity))
+      }
+    }
+  }
 }

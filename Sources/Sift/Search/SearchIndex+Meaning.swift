@@ -162,9 +162,49 @@ extension SearchIndex {
   }
 
   /// The `count` slots of `candidates` most similar to `query`, most similar first; equal ones
-  /// by popularity, then catalog order. Each core keeps the best of its part in a heap of
-  /// packed keys (the similarity's bits above the popularity rank), and the parts' are merged.
+  /// by popularity, then catalog order — exactly, reading mostly bytes:
+  ///
+  /// 1. From each candidate's bytes (`VectorColumn.codes`), the least and the most its
+  ///    similarity can be. The `count`-th largest least is reached by `count` candidates for
+  ///    sure, so a candidate whose most is below it cannot be among the nearest.
+  /// 2. The others — a few times `count`, as a rule — are measured exactly from their floats.
   func nearest(
+    _ candidates: [Int32], to query: [Float], count: Int
+  ) -> [(slot: Int32, similarity: Float)] {
+    guard let vectors, count > 0 else { return [] }
+    guard candidates.count > 4 * count else {
+      return exactlyNearest(candidates, to: query, count: count)
+    }
+    let ranges = Parallel.ranges(
+      count: candidates.count,
+      parts: Parallel.parts(for: candidates.count * vectors.dimensions, minimumPerPart: 1 << 22))
+    let bounded = Parallel.map(parts: ranges.count) { part in
+      let range = ranges[part]
+      var most = [Float](repeating: -.infinity, count: range.count)
+      var least = KeyHeap(capacity: count)
+      vectors.forEachSimilarityBounds(of: candidates[range], to: query) { offset, low, high in
+        most[offset - range.lowerBound] = high
+        least.insert(Self.nearnessKey(low) << 32)
+      }
+      return (most: most, least: least.sorted)
+    }
+    let leasts = bounded.count == 1 ? bounded[0].least : bounded.flatMap(\.least).sorted()
+    let threshold =
+      leasts.count >= count
+      ? Self.similarity(ofNearnessKey: leasts[count - 1] >> 32) : -Float.infinity
+    var survivors: [Int32] = []
+    for (part, range) in ranges.enumerated() {
+      for (offset, most) in bounded[part].most.enumerated() where most >= threshold {
+        survivors.append(candidates[range.lowerBound + offset])
+      }
+    }
+    return exactlyNearest(survivors, to: query, count: count)
+  }
+
+  /// `nearest` from every candidate's floats. Each core keeps the best of its part in a heap
+  /// of packed keys (the similarity's bits above the popularity rank), and the parts' are
+  /// merged.
+  func exactlyNearest(
     _ candidates: [Int32], to query: [Float], count: Int
   ) -> [(slot: Int32, similarity: Float)] {
     guard let vectors, count > 0 else { return [] }

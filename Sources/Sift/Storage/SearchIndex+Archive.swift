@@ -26,8 +26,9 @@ package enum IndexArchive {
   /// each category value's spelling and the lists of values an item in several holds; version
   /// 10's lists rank by issue 68's rules (a magnitude is a place in the popularity order, a
   /// match inside a word comes after every word start, names before describing fields).
-  /// An archive of a schema with a vector keeps each slot's vector (`VectorColumn`) after the
-  /// popularity order; the schema's fingerprint names the vector, so the format stays 10.
+  /// An archive of a schema with a vector keeps each slot's vector (`VectorColumn`: floats,
+  /// bytes, scales) after the popularity order; the schema's fingerprint names the vector and
+  /// its byte copy, so the format stays 10.
   static let formatVersion: UInt16 = 10
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
@@ -61,7 +62,7 @@ package enum IndexArchive {
     // The raw value is the case's name, as interpolating the kind gave, without the run-time
     // conformance lookups `String(describing:)` makes (a one-shot `sift search` pays them).
     for field in schema.fields { text += "|\(field.name):\(field.kind.rawValue)" }
-    if let vector = schema.vector { text += "|vector:\(vector.field):\(vector.dimensions)" }
+    if let vector = schema.vector { text += "|vector:\(vector.field):\(vector.dimensions):int8" }
     return Checksum.of(Array(text.utf8))
   }
 
@@ -192,7 +193,10 @@ extension SearchIndex where ID == ItemID {
     writer.appendArray(order)
     writer.appendArray(SlotStorage<ID>.positions(in: order))
     if let vectors = storage.vectors {
-      writer.appendArray(isCanonical ? vectors.values : vectors.compacted(keeping: keep).values)
+      let kept = isCanonical ? vectors : vectors.compacted(keeping: keep)
+      writer.appendArray(kept.values)
+      writer.appendArray(kept.codes)
+      writer.appendArray(kept.scales)
     }
     // The lists read back when nothing changed since; else made for the live slots as they are.
     let leading =
@@ -319,8 +323,11 @@ extension SearchIndex where ID == ItemID {
     var vectors: VectorColumn?
     if let dimensions = schema.vector?.dimensions {
       let values: IndexBuffer<Float> = try reader.readBuffer()
-      guard values.count == count * dimensions else { throw .damaged("vectors") }
-      vectors = VectorColumn(dimensions: dimensions, values: values)
+      let codes: IndexBuffer<Int8> = try reader.readBuffer()
+      let scales: IndexBuffer<Float> = try reader.readBuffer()
+      vectors = VectorColumn(
+        dimensions: dimensions, slotCount: count, values: values, codes: codes, scales: scales)
+      guard vectors != nil else { throw .damaged("vectors") }
     }
     let leadingMatches = try LeadingMatches(reading: &reader, slotCount: count)
     guard reader.offset == reader.end else { throw .damaged("trailing bytes") }
