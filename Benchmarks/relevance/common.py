@@ -1,6 +1,7 @@
 """What the relevance scripts share: folding as the peers are fed, installing a package from
-PyPI when missing, and asking `sift search` for the first ids of a query."""
-import json, re, subprocess, sys, unicodedata
+PyPI when missing, asking `sift search` for the first ids of a query, and starting `sift
+serve` for those that ask it over HTTP."""
+import json, re, subprocess, sys, time, unicodedata
 
 
 def fold(text):
@@ -28,6 +29,26 @@ def sift_ids(sift, catalog, query, limit=3, options=()):
     done = subprocess.run([sift, "search", "--catalog", catalog, "--json", "--limit", str(limit),
                            *options, "--", query], capture_output=True, text=True, check=True)
     return [json.loads(line)["id"] for line in done.stdout.splitlines() if line.strip()]
+
+
+def serve(sift, catalog, port, folder=None):
+    """Starts `sift serve --catalog CATALOG` on loopback and waits for /health; returns the
+    process and a kept-alive connection to it."""
+    import http.client
+    process = subprocess.Popen([sift, "serve", "--catalog", catalog, "--port", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder)
+    for _ in range(600):
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.request("GET", "/health")
+            answer = connection.getresponse()
+            answer.read()
+            if answer.status == 200:
+                return process, connection
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit(f"sift serve --catalog {catalog} did not start")
 
 
 def imported(sift, out, name, records, flags):
