@@ -14,7 +14,7 @@ hold, and the time of a top-10 search for Q query vectors (p50, p99), all on thi
             query (exact, the BLAS numpy ships). Memory: the matrix.
   usearch   the PyPI package's HNSW index (approximate; connectivity 16, expansion 64 on
             add and search, as it comes): its build time, memory, latency and its recall@10
-            against the exact answer.
+            against the exact answer (an item as near as the exact tenth counts).
 
 Usage: vector-peers.py --sift PATH [--items N] [--dimensions D] [--queries Q] [--seed S]
        vector-peers.py --sift PATH --vectors ITEMS.npy --query-vectors QUERIES.npy
@@ -73,11 +73,19 @@ def main():
         vectors = random.standard_normal((n, d), dtype=np.float32)
         queries = random.standard_normal((q, d), dtype=np.float32)
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
-    exact = []
+    # The exact answer as similarities: real vectors repeat (items of one name), and the JSON
+    # file holds six digits of each number, so which of two equally near items comes tenth is
+    # not the engine's to get right. A found item counts when it is as near as the exact tenth.
+    tenth, scored = [], []
     for query in queries:
         scores = unit @ (query / np.linalg.norm(query))
-        top = np.argpartition(-scores, 10)[:10]
-        exact.append(top[np.argsort(-scores[top])])
+        tenth.append(np.sort(scores)[-10])
+        scored.append(scores)
+
+    def recall_of(found):
+        return statistics.mean(
+            min(10, sum(scores[i] >= least - 1e-5 for i in f)) / 10
+            for f, scores, least in zip(found, scored, tenth))
     folder = tempfile.mkdtemp(prefix="sift-vectors-")
     rows = []
     try:
@@ -119,12 +127,12 @@ def main():
                     times.append(time.perf_counter() - started)
                     found.append([int(result["id"]) for result in answer["results"]])
         memory = (resident_kb(process.pid) - baseline) / 1024
-        # With words too: "item 1" and "item 2" (taken in turn, so that no search repeats the
-        # one before) each match a ninth of the items; and those words alone, for what the
-        # text's part of a fused search costs.
+        # With words too, "item 1" to "item Q" (each once: a server answers a search it
+        # answered recently from memory): the first nine match a ninth of the items each, the
+        # later ones fewer. And those words alone, for what the text's part of it costs.
         hybrid, text = [], []
         for number, query in enumerate(queries):
-            words = f"item {number % 2 + 1}"
+            words = f"item {number + 1}"
             for body, kept in ((json.dumps({"q": words, "vector": query.tolist(), "limit": 10}),
                                 hybrid), (json.dumps({"q": words, "limit": 10}), text)):
                 started = time.perf_counter()
@@ -134,13 +142,13 @@ def main():
                 kept.append(time.perf_counter() - started)
         process.terminate()
         process.wait()
-        recall = statistics.mean(len(set(f) & set(e.tolist())) / 10 for f, e in zip(found, exact))
+        recall = recall_of(found)
         rows.append(("sift (HTTP)", sift_import, memory, times, recall,
                      f"import of a {size / 2**20:,.0f} MB JSON Lines file"))
-        rows.append(("sift, with \"item 1\" or \"item 2\" fused", sift_import, memory, hybrid,
+        rows.append(("sift, with \"item N\" fused", sift_import, memory, hybrid, float("nan"),
+                     "the same catalog"))
+        rows.append(("sift, \"item N\" alone (no vector)", sift_import, memory, text,
                      float("nan"), "the same catalog"))
-        rows.append(("sift, \"item 1\" or \"item 2\" alone (no vector)", sift_import, memory,
-                     text, float("nan"), "the same catalog"))
 
         # numpy, exact.
         started = time.perf_counter()
@@ -173,8 +181,7 @@ def main():
                 matches = index.search(query, 10)
                 times.append(time.perf_counter() - started)
                 found.append([int(key) for key in matches.keys])
-            recall = statistics.mean(
-                len(set(f) & set(e.tolist())) / 10 for f, e in zip(found, exact))
+            recall = recall_of(found)
             rows.append(("usearch (HNSW)", build, index.memory_usage / 2**20, times, recall,
                          "building the graph from the array"))
     finally:
