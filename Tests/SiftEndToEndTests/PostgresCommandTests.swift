@@ -82,6 +82,60 @@ struct PostgresCommandTests {
       #expect(postgres.stdout == sqlite.stdout, "\(search)")
       #expect(postgres.stderr == sqlite.stderr, "\(search)")
     }
+    // The vectors are kept as bytes (4 a number), not in the fields' JSON.
+    let schema = "sift_e2e_meaning"
+    let kept = try cluster.psql(
+      "SELECT count(*) FILTER (WHERE octet_length(vector) = 24), count(*) FILTER (WHERE fields ? 'emb'), count(*) FROM \(schema).items"
+    )
+    #expect(kept.trimmingCharacters(in: .whitespacesAndNewlines) == "178|0|200")
+    // Imports into a catalog with items: a merged record's vector replaces the item's, one
+    // without it (or with null) keeps it; a replaced record without it has none. Both catalogs
+    // export the same lines after.
+    let merged = try sift.write(
+      "merged.jsonl",
+      """
+      {"id": "3", "emb": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]}
+      {"id": "4", "emb": null}
+      {"id": "5", "title": "wild fig"}
+      {"id": "9", "emb": [-1, 0, 0, 0, 0, 1]}
+      {"id": "201", "title": "new pear", "emb": [1, 1, 0, 0, 0, 0]}
+
+      """)
+    let replaced = try sift.write(
+      "replaced.jsonl",
+      """
+      {"id": "6", "title": "plain apple", "kind": "Fruit"}
+      {"id": "7", "title": "red mint", "kind": "Herb", "emb": [0, 0, 1, 0, 0, 0]}
+
+      """)
+    for (file, extra) in [(merged, ["--merge"]), (replaced, [])] {
+      for catalog in [address, "food.sqlite"] {
+        let run = try sift.run(["import", file, "--catalog", catalog] + extra)
+        #expect(run.status == 0, "\(catalog) \(file): \(run.stderr)")
+      }
+    }
+    let exports = try [address, "food.sqlite"].map {
+      try sift.run(["export", "--catalog", $0]).stdout
+    }
+    // The items' lines (the first, the settings, names each catalog).
+    #expect(
+      exports[0].split(separator: "\n").dropFirst() == exports[1].split(separator: "\n").dropFirst()
+    )
+    #expect(exports[0].contains(#""id":"3""#) && exports[0].contains("[0.1,0.2,0.3,0.4,0.5,0.6]"))
+    for search in [
+      ["--like", "3"], ["--like", "5"], ["--like", "9"], ["--like", "201"], ["--like", "6"],
+    ] {
+      let sqlite = try sift.run(["search", "--catalog", "food.sqlite"] + search)
+      let postgres = try sift.run(["search", "--catalog", address] + search)
+      #expect(postgres.stdout == sqlite.stdout, "\(search)")
+      #expect(postgres.stderr == sqlite.stderr, "\(search)")
+    }
+    let after = try cluster.psql(
+      "SELECT string_agg(id || ':' || coalesce(octet_length(vector), 0) || ':' || (fields ? 'emb'), ' ' ORDER BY ord) FROM \(schema).items WHERE id IN ('3', '4', '5', '6', '7', '9', '201')"
+    )
+    #expect(
+      after.trimmingCharacters(in: .whitespacesAndNewlines)
+        == "3:24:false 4:24:false 5:24:false 6:0:false 7:24:false 9:24:false 201:24:false")
     // A record of another length fails the import at its line, the catalog as it was.
     let short = try sift.write("short.jsonl", #"{"id": "300", "title": "x", "emb": [1, 2]}"# + "\n")
     let refused = try sift.run(["import", short, "--catalog", address])

@@ -164,7 +164,7 @@ struct PostgresCatalogTests {
     let columns = try cluster.psql(
       "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns WHERE table_schema = '\(address.schemaName)' AND table_name = 'items'"
     )
-    #expect(columns.trimmingCharacters(in: .whitespacesAndNewlines) == "fields,id,ord")
+    #expect(columns.trimmingCharacters(in: .whitespacesAndNewlines) == "fields,id,ord,vector")
     let tables = try cluster.psql(
       "SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_schema = '\(address.schemaName)'"
     )
@@ -178,6 +178,74 @@ struct PostgresCatalogTests {
     let (_, after) = try await catalog.changes(after: 41)
     #expect(after.map(\.version) == [42])
     #expect(after.first?.item == item)
+    await catalog.close()
+  }
+
+  @Test(
+    "vectors are kept as bytes beside the JSON, read back as the same floats; format 9's, in the JSON, move there on open"
+  )
+  func vectorsAsBytes() async throws {
+    var document = try Self.seed(.products)
+    let seed: UInt64 = 7_210
+    print("vectors as bytes: seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    func vector() -> [Float] {
+      // Floats of every size, whose shortest forms are long: what a model makes.
+      (0..<5).map { _ in
+        Float(bitPattern: UInt32.random(in: 0x3000_0000...0x4200_0000, using: &random))
+          * (Bool.random(using: &random) ? 1 : -1)
+      }
+    }
+    document.schema.vector = VectorField(field: "emb", dimensions: 5)
+    document.schema.storedFields.append(.text("emb"))
+    for index in document.items.indices where index % 4 != 0 {
+      document.items[index].fields["emb"] = .vector(vector())
+    }
+    let cluster = try PostgresCluster.shared()
+    let address = try PostgresAddress(cluster.address(catalog: "vector_bytes"))
+    try await PostgresCatalog.replace(address, with: document)
+    let s = "\"\(address.schemaName)\""
+    let withVectors = document.items.filter { $0["emb"] != nil }.count
+    let kept = try cluster.psql(
+      "SELECT count(*) FILTER (WHERE octet_length(vector) = 20), count(*) FILTER (WHERE fields ? 'emb') FROM \(s).items"
+    )
+    #expect(kept.trimmingCharacters(in: .whitespacesAndNewlines) == "\(withVectors)|0")
+    var catalog = try await PostgresCatalog.open(address)
+    #expect(try await catalog.document() == document)
+    // Edits carry it: a new one, one replaced, one taken away (the item keeps its null).
+    let first = try await catalog.changes(after: 0).state.version
+    var added = document.items[1]
+    added.id = "with-vector"
+    added.fields["emb"] = .list([1, -2, 3, 0.5, 0.25].map(FieldValue.number))
+    let addedVector: [Float] = [1, -2, 3, 0.5, 0.25]
+    _ = try #require(try await catalog.commit(.add(added.id, fields: added.fields)))
+    added.fields["emb"] = .vector(addedVector)
+    document.items.append(added)
+    document.items[2].fields["emb"] = .vector(vector())
+    _ = try #require(try await catalog.commit(.update(document.items[2])))
+    document.items[3].fields["emb"] = .null
+    _ = try #require(try await catalog.commit(.update(document.items[3])))
+    #expect(try await catalog.document() == document)
+    let logged = try await catalog.changes(after: first).changes
+    #expect(logged.map(\.item) == [added, document.items[2], document.items[3]])
+    await catalog.close()
+    // As format 9 left it: each vector its numbers in the JSON.
+    var downgrade = "ALTER TABLE \(s).items DROP COLUMN vector; UPDATE \(s).catalog SET format = 9;"
+    for item in document.items {
+      guard case .vector(let floats)? = item["emb"] else { continue }
+      let json = JSONValue.array(floats.map { .number(Double($0.description)!) }).text
+      downgrade +=
+        "UPDATE \(s).items SET fields = fields || jsonb_build_object('emb', '\(json)'::jsonb) WHERE id = '\(item.id.rawValue)';"
+    }
+    _ = try cluster.psql(downgrade)
+    catalog = try await PostgresCatalog.open(address)
+    try Self.expectCurrentFormat(cluster, s)
+    let moved = try cluster.psql(
+      "SELECT count(*) FILTER (WHERE octet_length(vector) = 20), count(*) FILTER (WHERE jsonb_typeof(fields->'emb') = 'array') FROM \(s).items"
+    )
+    let vectors = document.items.filter { if case .vector? = $0["emb"] { true } else { false } }
+    #expect(moved.trimmingCharacters(in: .whitespacesAndNewlines) == "\(vectors.count)|0")
+    #expect(try await catalog.document() == document)
     await catalog.close()
   }
 

@@ -1,9 +1,10 @@
 #if Server
-/// The tables of a catalog in PostgreSQL (format 9), in the schema `sift_NAME`:
+/// The tables of a catalog in PostgreSQL (format 10), in the schema `sift_NAME`:
 /// - `catalog`: one row — the format, the schema (JSON, with the synonyms), the latest version
 ///   (`generation`), the next catalog-order position, the item count, who wrote it, the
 ///   catalog's identity and where its change log starts;
-/// - `items`: `id`, `ord` (catalog order) and `fields` (JSON) — the truth nodes load;
+/// - `items`: `id`, `ord` (catalog order), `fields` (JSON) and `vector` (the catalog's vector
+///   field apart, as `VectorBytes`; NULL for an item without one) — the truth nodes load;
 /// - `changes`: the change log (`changesTable`).
 enum CatalogLayout {
   /// The statements that create the catalog's schema and tables.
@@ -17,7 +18,10 @@ enum CatalogLayout {
         next_ord bigint NOT NULL, item_count bigint NOT NULL, written_by text NOT NULL,
         identity text NOT NULL, log_start bigint NOT NULL DEFAULT 0)
       """,
-      "CREATE TABLE \(s).items (id text PRIMARY KEY, ord bigint NOT NULL, fields jsonb NOT NULL)",
+      """
+      CREATE TABLE \(s).items (id text PRIMARY KEY, ord bigint NOT NULL, fields jsonb NOT NULL,
+        vector bytea)
+      """,
       changesTable(schemaName),
     ]
   }
@@ -52,10 +56,11 @@ enum CatalogLayout {
     """
   }
 
-  /// What an older format (1 to 8) becomes format 9 with, whichever it is: what SQL searches
+  /// What an older format (1 to 9) becomes format 10 with, whichever it is: what SQL searches
   /// read goes (the folded columns and their indexes, the word dictionary, the letters tables,
-  /// the functions), and the change log comes when it is not there yet.
-  static func upgrade(_ schemaName: String) -> [String] {
+  /// the functions), the change log comes when it is not there yet, and the vectors (in
+  /// `vectorField`, the schema's) move out of the JSON into their column.
+  static func upgrade(_ schemaName: String, vectorField: String?) -> [String] {
     let s = "\"\(schemaName)\""
     return [
       "DROP TABLE IF EXISTS \(s).letters, \(s).letter_counts, \(s).words",
@@ -68,7 +73,7 @@ enum CatalogLayout {
       DO $$ DECLARE c text; BEGIN
         FOR c IN SELECT column_name FROM information_schema.columns
           WHERE table_schema = '\(schemaName)' AND table_name = 'items'
-            AND column_name NOT IN ('id', 'ord', 'fields')
+            AND column_name NOT IN ('id', 'ord', 'fields', 'vector')
         LOOP EXECUTE format('ALTER TABLE \(s).items DROP COLUMN %I', c); END LOOP;
       END $$
       """,
@@ -82,6 +87,22 @@ enum CatalogLayout {
       "UPDATE \(s).catalog SET log_start = generation WHERE log_start = -1",
       numberIndex(schemaName),
       "ALTER TABLE \(s).changes ADD COLUMN IF NOT EXISTS previous jsonb",
+      "ALTER TABLE \(s).items ADD COLUMN IF NOT EXISTS vector bytea",
+    ] + (vectorField.map { movingVectors(schemaName, field: $0) } ?? [])
+  }
+
+  /// Format 9 kept a vector in the JSON, as its numbers: each becomes the float4 its shortest
+  /// form reads as, the bytes `VectorBytes` reads.
+  static func movingVectors(_ schemaName: String, field: String) -> [String] {
+    let name = "'" + field.replacingOccurrences(of: "'", with: "''") + "'"
+    return [
+      """
+      UPDATE "\(schemaName)".items SET vector = (
+          SELECT string_agg(float4send(number::float4), ''::bytea ORDER BY n)
+          FROM jsonb_array_elements_text(fields->\(name)) WITH ORDINALITY AS listed(number, n)),
+        fields = fields - \(name)
+      WHERE jsonb_typeof(fields->\(name)) = 'array'
+      """
     ]
   }
 }

@@ -106,18 +106,21 @@ extension PostgresCatalog {
     let rows = try await link.rows(
       """
       SELECT c.identity, c.generation, c.log_start, ch.version, ch.kind::text, ch.id,
-        i.fields::text, i.ord, ch.previous::text
+        i.fields::text, i.ord, ch.previous::text, i.vector, c.schema->'vector'->>'field'
       FROM \(catalogTable) c
       LEFT JOIN LATERAL (SELECT * FROM "\(schemaName)".changes WHERE version > $1
         ORDER BY version LIMIT $2) ch ON true
       LEFT JOIN \(table) i ON i.id = ch.id AND ch.kind = 'p'
       ORDER BY ch.version
       """, [.integer(Int(version)), .integer(limit)],
-      as: (String, Int64, Int64, Int64?, String?, String?, String?, Int64?, String?).self)
+      as: (
+        String, Int64, Int64, Int64?, String?, String?, String?, Int64?, String?, ByteBuffer?,
+        String?
+      ).self)
     guard let first = rows.first else { throw .notFound(address.description) }
     let state = LogState(identity: first.0, version: first.1, logStart: first.2)
     var changes: [Change] = []
-    for (_, _, _, logged, kind, id, fields, position, previous) in rows {
+    for (_, _, _, logged, kind, id, fields, position, previous, vector, vectorField) in rows {
       guard let logged, let kind = kind.flatMap(ChangeKind.init(rawValue:)) else { continue }
       var change = Change(version: logged, kind: kind, id: id.map { ItemID($0) }, item: nil)
       if let previous, let id {
@@ -127,7 +130,8 @@ extension PostgresCatalog {
           : (try? ItemRow.item(id: id, fields: previous)).map(Change.Before.item) ?? .unknown
       }
       if let id, let fields {
-        change.item = try ItemRow.item(id: id, fields: fields)
+        change.item = try ItemRow.item(
+          id: id, fields: fields, vector: vector, vectorField: vectorField)
         change.position = position
       }
       changes.append(change)
@@ -154,7 +158,7 @@ extension PostgresCatalog {
     let schemaName = address.schemaName
     let description = address.description
     let found = try await link.transaction {
-      connection -> (LogState, String, [(String, Int64, String)], Int64)? in
+      connection -> (LogState, String, [(String, Int64, String, ByteBuffer?)], Int64)? in
       try await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
       var state: (LogState, String, Int64)?
       for try await (identity, generation, start, schema, nextOrder)
@@ -168,10 +172,10 @@ extension PostgresCatalog {
         )
       }
       guard let state else { return nil }
-      var rows: [(String, Int64, String)] = []
+      var rows: [(String, Int64, String, ByteBuffer?)] = []
       for try await row in try await connection.execute(
-        "SELECT id, ord, fields::text FROM \"\(schemaName)\".items WHERE ord > \(position ?? Int64.min) ORDER BY ord\(limit.map { " LIMIT \($0)" } ?? "")"
-      ).decode((String, Int64, String).self) {
+        "SELECT id, ord, fields::text, vector FROM \"\(schemaName)\".items WHERE ord > \(position ?? Int64.min) ORDER BY ord\(limit.map { " LIMIT \($0)" } ?? "")"
+      ).decode((String, Int64, String, ByteBuffer?).self) {
         rows.append(row)
       }
       return (state.0, state.1, rows, state.2)
@@ -185,8 +189,10 @@ extension PostgresCatalog {
     }
     var items: [PositionedItem] = []
     items.reserveCapacity(rows.count)
-    for (id, ord, fields) in rows {
-      items.append(PositionedItem(position: ord, item: try ItemRow.item(id: id, fields: fields)))
+    let vectorField = schema.vector?.field
+    for (id, ord, fields, vector) in rows {
+      let item = try ItemRow.item(id: id, fields: fields, vector: vector, vectorField: vectorField)
+      items.append(PositionedItem(position: ord, item: item))
     }
     return (state, schema, items, limit != nil && rows.count == limit ? rows.last?.1 : nil, last)
   }

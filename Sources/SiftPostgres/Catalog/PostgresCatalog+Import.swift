@@ -110,18 +110,18 @@ private struct RecordImporter {
         throw PostgresError.newerFormat(
           address.description, found: format, supported: PostgresCatalog.format)
       }
-      if format < PostgresCatalog.format {
-        for statement in CatalogLayout.upgrade(address.schemaName) {
-          try await connection.execute(statement)
-        }
-        try await connection.execute(
-          "UPDATE \(name).catalog SET format = \(PostgresCatalog.format)")
-      }
       do {
         schema = try JSONDecoder().decode(CatalogSchema.self, from: Data(json.utf8))
       } catch {
         throw PostgresError.unsuitable(
           address.description, reason: "its schema cannot be read: \(error)")
+      }
+      if format < PostgresCatalog.format {
+        let upgrade = CatalogLayout.upgrade(
+          address.schemaName, vectorField: schema.vector?.field)
+        for statement in upgrade { try await connection.execute(statement) }
+        try await connection.execute(
+          "UPDATE \(name).catalog SET format = \(PostgresCatalog.format)")
       }
     } else {
       for statement in CatalogLayout.creation(address.schemaName) {
@@ -163,7 +163,8 @@ private struct RecordImporter {
     try await connection.execute(
       """
       CREATE TEMPORARY TABLE sift_import (seq bigint NOT NULL, id text NOT NULL,
-        line bigint NOT NULL, titled boolean NOT NULL, fields jsonb NOT NULL) ON COMMIT DROP
+        line bigint NOT NULL, titled boolean NOT NULL, fields jsonb NOT NULL, vector bytea)
+        ON COMMIT DROP
       """)
   }
 
@@ -213,14 +214,15 @@ private struct RecordImporter {
   /// all are in: cheaper than keeping it up to date row by row).
   private mutating func add(_ rows: [(id: String, record: ImportRecord)]) async throws {
     guard !rows.isEmpty else { return }
-    let order = nextOrder
+    let (order, vectorField) = (nextOrder, spec.vectorField)
     try await connection.copyFrom(
-      table: "items", columns: ["id", "ord", "fields"],
+      table: "items", columns: ["id", "ord", "fields", "vector"],
       logger: PostgresLink.logger
     ) { writer in
       try await Self.copy(rows, to: writer) { seq, row in
-        ItemRow.copyText(row.id) + "\t\(order + Int64(seq))\t"
-          + ItemRow.copyText(ItemRow.json(row.record.fields)) + "\n"
+        let (fields, vector) = ItemRow.parts(of: row.record.fields, vectorField: vectorField)
+        return ItemRow.copyText(row.id) + "\t\(order + Int64(seq))\t"
+          + ItemRow.copyText(fields) + "\t" + ItemRow.copyBytes(vector) + "\n"
       }
     }
     summary.added += rows.count
@@ -228,19 +230,22 @@ private struct RecordImporter {
   }
 
   /// Copies one part's rows to `sift_import`, then puts them into the items: inserted, or
-  /// for an id there already, its fields replaced (merged, with `--merge`).
+  /// for an id there already, its fields replaced (merged, with `--merge`: a record's vector,
+  /// or its `null`, replaces the item's; a record without the field keeps it).
   private mutating func put(_ rows: [(id: String, record: ImportRecord)]) async throws {
     guard !rows.isEmpty else { return }
     try await connection.execute("TRUNCATE sift_import")
-    let titleField = before.titleField
+    let (titleField, vectorField) = (before.titleField, spec.vectorField)
     try await connection.copyFrom(
-      table: "sift_import", columns: ["seq", "id", "line", "titled", "fields"],
+      table: "sift_import", columns: ["seq", "id", "line", "titled", "fields", "vector"],
       logger: PostgresLink.logger
     ) { writer in
       try await Self.copy(rows, to: writer) { seq, row in
         let titled = row.record.fields[titleField] != nil
+        let (fields, vector) = ItemRow.parts(of: row.record.fields, vectorField: vectorField)
         return "\(seq)\t" + ItemRow.copyText(row.id) + "\t\(row.record.line)\t"
-          + (titled ? "t" : "f") + "\t" + ItemRow.copyText(ItemRow.json(row.record.fields)) + "\n"
+          + (titled ? "t" : "f") + "\t" + ItemRow.copyText(fields) + "\t"
+          + ItemRow.copyBytes(vector) + "\n"
       }
     }
     let items = "\(schemaName).items"
@@ -255,26 +260,37 @@ private struct RecordImporter {
         if let line { throw ImportSchemaError.untitled(line: line, field: titleField) }
       }
     }
-    let fields = spec.merges ? "i.fields || s.fields" : "s.fields"
     if isNew {
       // An item this import added, given again (its items have no primary key yet).
       try await connection.execute(
-        "UPDATE \(items) i SET fields = \(fields) FROM sift_import s WHERE i.id = s.id")
+        "UPDATE \(items) i SET \(putting("s")) FROM sift_import s WHERE i.id = s.id")
       summary.updated += rows.count
       return
     }
-    let upserted = spec.merges ? "i.fields || EXCLUDED.fields" : "EXCLUDED.fields"
     for try await inserted in try await connection.execute(
       """
-      INSERT INTO \(items) AS i (id, ord, fields)
-        SELECT id, $1 + seq, fields FROM sift_import ORDER BY seq
-      ON CONFLICT (id) DO UPDATE SET fields = \(upserted)
+      INSERT INTO \(items) AS i (id, ord, fields, vector)
+        SELECT id, $1 + seq, fields, vector FROM sift_import ORDER BY seq
+      ON CONFLICT (id) DO UPDATE SET \(putting("EXCLUDED"))
       RETURNING xmax = 0
       """, [.integer(Int(nextOrder))]
     ).decode(Bool.self) {
       if inserted { summary.added += 1 } else { summary.updated += 1 }
     }
     nextOrder += Int64(rows.count)
+  }
+
+  /// What an item `i` becomes when a record `given` puts it: the record's fields and vector,
+  /// or with `--merge` both merged into the item's.
+  private func putting(_ given: String) -> String {
+    guard spec.merges else { return "fields = \(given).fields, vector = \(given).vector" }
+    let field = "'" + (spec.vectorField ?? "").replacingOccurrences(of: "'", with: "''") + "'"
+    return """
+      fields = CASE WHEN \(given).vector IS NULL THEN i.fields || \(given).fields
+        ELSE (i.fields - \(field)) || \(given).fields END,
+      vector = CASE WHEN \(given).vector IS NOT NULL OR \(given).fields ? \(field)
+        THEN \(given).vector ELSE i.vector END
+      """
   }
 
   /// Writes `rows` to a COPY a megabyte at a time, each as `line` makes it.

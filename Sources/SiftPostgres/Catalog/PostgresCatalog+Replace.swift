@@ -65,7 +65,7 @@ extension PostgresCatalog {
       // COPY takes one plain table name: reach the catalog's through the search path.
       try await connection.execute("SET LOCAL search_path TO \(name), public")
       try await connection.copyFrom(
-        table: "items", columns: ["id", "ord", "fields"], logger: PostgresLink.logger
+        table: "items", columns: ["id", "ord", "fields", "vector"], logger: PostgresLink.logger
       ) { writer in
         var buffer = ByteBuffer()
         for (order, item) in document.items.enumerated() {

@@ -4,7 +4,8 @@ import PostgresNIO
 import Sift
 
 /// A catalog kept in PostgreSQL: the truth, and the order of its changes. The schema
-/// `sift_NAME` holds the items (their fields as JSON, in catalog order), the catalog's schema
+/// `sift_NAME` holds the items (their fields as JSON and their vector as bytes, in catalog
+/// order), the catalog's schema
 /// and format, and the change log (`CatalogLayout`). Every write is one transaction that moves
 /// the catalog's version and logs the change (`log(_:id:on:)`); nodes load the items and follow
 /// the log, and search in memory (`PostgresNode`).
@@ -12,8 +13,9 @@ public final class PostgresCatalog: Sendable {
   /// The format this Sift writes; a catalog with a higher one is refused, one with a lower one
   /// upgraded when opened (`CatalogLayout.upgrade`). Formats 1 to 6 kept Sift's folded text, a
   /// word dictionary and letters tables for searches compiled to SQL; 7 added the change log;
-  /// 8 keeps the items and the log alone; 9 logs what a put or delete replaced.
-  public static let format = 9
+  /// 8 keeps the items and the log alone; 9 logs what a put or delete replaced; 10 keeps a
+  /// vector as bytes beside the JSON.
+  public static let format = 10
 
   public let address: PostgresAddress
   /// The schema as opened, with the synonyms and pins saved since.
@@ -85,13 +87,15 @@ public final class PostgresCatalog: Sendable {
     } catch {
       throw .unsuitable(address.description, reason: "its schema cannot be read: \(error)")
     }
-    if format < Self.format { try await migrate(link) }
+    if format < Self.format { try await migrate(link, vectorField: schema.vector?.field) }
     return schema
   }
 
   /// Upgrades the catalog to `Self.format` in one transaction, under the lock an import takes
   /// (two processes opening an old catalog at once upgrade it once).
-  private static func migrate(_ link: PostgresLink) async throws(PostgresError) {
+  private static func migrate(
+    _ link: PostgresLink, vectorField: String?
+  ) async throws(PostgresError) {
     let schemaName = link.address.schemaName
     _ = try await link.transaction { connection in
       try await connection.execute(
@@ -104,7 +108,7 @@ public final class PostgresCatalog: Sendable {
       }
       // Opened by another process meanwhile, it may be upgraded already.
       if format < Self.format {
-        for statement in CatalogLayout.upgrade(schemaName) {
+        for statement in CatalogLayout.upgrade(schemaName, vectorField: vectorField) {
           try await connection.execute(statement)
         }
       }
@@ -161,6 +165,7 @@ public final class PostgresCatalog: Sendable {
       row = nil
     }
     let (table, catalogTable) = (self.table, self.catalogTable)
+    let vectorField = schema.vector?.field
     return try await link.transaction { connection -> SavedEdit? in
       switch edit {
       case .add(let id, _):
@@ -179,25 +184,26 @@ public final class PostgresCatalog: Sendable {
           return nil
         }
         try await connection.execute(
-          "INSERT INTO \(table) (id, ord, fields) VALUES ($1, $2, $3::jsonb)",
-          [.text(row!.id), .integer(Int(order)), .text(row!.fields)])
+          "INSERT INTO \(table) (id, ord, fields, vector) VALUES ($1, $2, $3::jsonb, $4)",
+          [.text(row!.id), .integer(Int(order)), .text(row!.fields), .bytes(row!.vector)])
         let version = try await log(.put, id: row!.id, previous: "null", on: connection)
-        return try Self.saved(row!, at: order, version: version)
+        return try Self.saved(row!, at: order, version: version, vectorField: vectorField)
       case .update:
         try await connection.execute("UPDATE \(catalogTable) SET generation = generation + 1")
         var replaced: (previous: String, order: Int64)?
         for try await found in try await connection.execute(
           """
-          UPDATE \(table) AS i SET fields = $2::jsonb
+          UPDATE \(table) AS i SET fields = $2::jsonb, vector = $3
           FROM (SELECT fields FROM \(table) WHERE id = $1) AS old
           WHERE i.id = $1 RETURNING old.fields::text, i.ord
-          """, [.text(row!.id), .text(row!.fields)]
+          """, [.text(row!.id), .text(row!.fields), .bytes(row!.vector)]
         ).decode((String, Int64).self) {
           replaced = found
         }
         guard let replaced else { return nil }
         let version = try await log(.put, id: row!.id, previous: replaced.previous, on: connection)
-        return try Self.saved(row!, at: replaced.order, version: version)
+        return try Self.saved(
+          row!, at: replaced.order, version: version, vectorField: vectorField)
       case .delete(let id):
         try await connection.execute(
           "UPDATE \(catalogTable) SET generation = generation + 1, item_count = item_count - 1")
@@ -214,13 +220,16 @@ public final class PostgresCatalog: Sendable {
   }
 
   /// A put of `row` at `order`, as a follower reads it from the log: the item back from the
-  /// JSON written, so the writer's copy holds what every other copy holds.
+  /// JSON and bytes written, so the writer's copy holds what every other copy holds.
   private static func saved(
-    _ row: ItemRow, at order: Int64, version: Int64
+    _ row: ItemRow, at order: Int64, version: Int64, vectorField: String?
   ) throws(PostgresError) -> SavedEdit {
-    SavedEdit(
+    let item = try ItemRow.item(
+      id: row.id, fields: row.fields, vector: row.vector.map { ByteBuffer(bytes: $0) },
+      vectorField: vectorField)
+    return SavedEdit(
       commit: CatalogCommit(id: ItemID(row.id), version: version),
-      change: .put(try ItemRow.item(id: row.id, fields: row.fields), at: order, version: version))
+      change: .put(item, at: order, version: version))
   }
 
   /// The text `sql` returns for the row it changed (what the row held before); nil when it

@@ -279,6 +279,8 @@ enum SQLValue: Hashable, Sendable {
   case integers([Int])
   case integer(Int)
   case number(Double)
+  /// A `bytea`; nil for SQL NULL.
+  case bytes([UInt8]?)
   /// SQL NULL, of a text column.
   case null
 
@@ -291,6 +293,7 @@ enum SQLValue: Hashable, Sendable {
       case .integers(let integers): bindings.append(integers)
       case .integer(let integer): bindings.append(integer)
       case .number(let number): bindings.append(number)
+      case .bytes(let bytes): bindings.append(bytes.map { ByteBuffer(bytes: $0) })
       case .null: bindings.append(String?.none)
       }
     }
