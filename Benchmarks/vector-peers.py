@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Nearest by meaning: Sift's exact search beside numpy and usearch, in one run.
+"""Nearest by meaning: Sift's exact search beside numpy, usearch and hnswlib, in one run.
 
 Makes N random vectors of D dimensions (seeded; each item also has a title, so the catalog is
 an ordinary one), then for each engine: how long it takes to take them in, the memory they
@@ -15,8 +15,12 @@ hold, and the time of a top-10 search for Q query vectors (p50, p99), all on thi
   usearch   the PyPI package's HNSW index (approximate; connectivity 16, expansion 64 on
             add and search, as it comes): its build time, memory, latency and its recall@10
             against the exact answer (an item as near as the exact tenth counts).
+  hnswlib   the PyPI package's HNSW index (approximate; M 16, ef_construction 128, ef 64 on
+            search — its default ef of 10 misses too much to compare): build time, the
+            process's resident growth while building, latency and recall@10 as for usearch.
 
 Usage: vector-peers.py --sift PATH [--items N] [--dimensions D] [--queries Q] [--seed S]
+                       [--without-usearch] [--without-hnswlib]
        vector-peers.py --sift PATH --vectors ITEMS.npy --query-vectors QUERIES.npy
 
 Random vectors are the hard case for a graph index: nothing clusters. `--vectors` takes real
@@ -54,6 +58,8 @@ def main():
     parser.add_argument("--seed", type=int, default=72)
     parser.add_argument("--without-usearch", action="store_true",
                         help="leave usearch out (its graph takes minutes to build)")
+    parser.add_argument("--without-hnswlib", action="store_true",
+                        help="leave hnswlib out (its graph takes minutes to build)")
     parser.add_argument("--vectors", help="the items' vectors, a .npy matrix")
     parser.add_argument("--query-vectors", help="the queries' vectors, a .npy matrix")
     arguments = parser.parse_args()
@@ -86,6 +92,17 @@ def main():
         return statistics.mean(
             min(10, sum(scores[i] >= least - 1e-5 for i in f)) / 10
             for f, scores, least in zip(found, scored, tenth))
+
+    def timed(search):
+        """Each query's time and the ids `search` found for it."""
+        times, found = [], []
+        for query in queries:
+            started = time.perf_counter()
+            ids = search(query)
+            times.append(time.perf_counter() - started)
+            found.append([int(key) for key in ids])
+        return times, found
+
     folder = tempfile.mkdtemp(prefix="sift-vectors-")
     rows = []
     try:
@@ -175,14 +192,28 @@ def main():
             started = time.perf_counter()
             index.add(np.arange(n), vectors)
             build = time.perf_counter() - started
-            times, found = [], []
-            for query in queries:
-                started = time.perf_counter()
-                matches = index.search(query, 10)
-                times.append(time.perf_counter() - started)
-                found.append([int(key) for key in matches.keys])
-            recall = recall_of(found)
-            rows.append(("usearch (HNSW)", build, index.memory_usage / 2**20, times, recall,
+            times, found = timed(lambda query: index.search(query, 10).keys)
+            rows.append(("usearch (HNSW)", build, index.memory_usage / 2**20, times,
+                         recall_of(found), "building the graph from the array"))
+            del index
+
+        hnswlib = None
+        if not arguments.without_hnswlib:
+            try:
+                import hnswlib
+            except ImportError:
+                print("vector-peers: hnswlib not installed (pip install hnswlib): left out")
+        if hnswlib is not None:
+            before = resident_kb(os.getpid())
+            index = hnswlib.Index(space="cosine", dim=d)
+            started = time.perf_counter()
+            index.init_index(max_elements=n, M=16, ef_construction=128, random_seed=arguments.seed)
+            index.add_items(vectors, np.arange(n))
+            build = time.perf_counter() - started
+            grown = (resident_kb(os.getpid()) - before) / 1024
+            index.set_ef(64)
+            times, found = timed(lambda query: index.knn_query(query, k=10)[0][0])
+            rows.append(("hnswlib (HNSW)", build, grown, times, recall_of(found),
                          "building the graph from the array"))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
