@@ -131,12 +131,14 @@ struct SyncCommandTests {
   }
 
   /// A search key for `shop`, and a tenant token signed with it that sees seller 2's rows.
-  static func keyAndTenant(_ sift: SiftProcess) throws -> (key: String, tenant: String) {
-    let made = try sift.run(["keys", "create", "--catalog", "shop", "--action", "search"])
+  static func keyAndTenant(
+    _ sift: SiftProcess, catalog: String = "shop"
+  ) throws -> (key: String, tenant: String) {
+    let made = try sift.run(["keys", "create", "--catalog", catalog, "--action", "search"])
     try #require(made.status == 0, "\(made.stderr)")
     let key = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let signed = try sift.run([
-      "keys", "token", "--key", key, "--catalog", "shop", "--filter", "seller:2",
+      "keys", "token", "--key", key, "--catalog", catalog, "--filter", "seller:2",
       "--expires-in", "86400",
     ])
     try #require(signed.status == 0, "\(signed.stderr)")

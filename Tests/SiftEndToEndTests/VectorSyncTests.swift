@@ -34,19 +34,39 @@ struct VectorSyncTests {
 
   @Test("like, a vector and hybrid queries answer alike on the server and on the copies")
   func answersAgree() throws {
-    let seed = ProcessInfo.processInfo.environment["SIFT_SEED"].flatMap(UInt64.init) ?? 72
-    var random = SplitMix64(seed: seed)
     let sift = try SiftProcess()
     defer { sift.cleanup() }
+    try Self.compare(sift, catalog: sift.path("shop.sqlite"), name: "shop")
+  }
+
+  @Test(
+    "the same with the catalog in PostgreSQL: vectors written through the node, kept as bytes",
+    .tags(.postgres), .needs("psql"))
+  func answersAgreeFromPostgreSQL() throws {
+    let cluster = try PostgresCluster.shared()
+    let sift = try SiftProcess()
+    defer { sift.cleanup() }
+    try Self.compare(sift, catalog: cluster.address(catalog: "meaning_sync"), name: "meaning_sync")
+    // Every vector the server wrote is 32 bytes (8 floats) beside the JSON, none in it.
+    let kept = try cluster.psql(
+      "SELECT count(*) FILTER (WHERE fields ? 'emb'), count(*) FILTER (WHERE octet_length(vector) <> 32), count(vector) > 250 FROM sift_meaning_sync.items"
+    )
+    #expect(kept.trimmingCharacters(in: .whitespacesAndNewlines) == "0|0|t")
+  }
+
+  /// Edits through a server of `catalog` (served as `name`), synced copies, and the same
+  /// searches on both sides after every round.
+  static func compare(_ sift: SiftProcess, catalog: String, name: String) throws {
+    let seed = ProcessInfo.processInfo.environment["SIFT_SEED"].flatMap(UInt64.init) ?? 72
+    var random = SplitMix64(seed: seed)
     let lines = (1...300).map { Self.item(&random, id: "\($0)") }
     let file = try sift.write("plants.jsonl", lines.joined(separator: "\n") + "\n")
-    let catalog = sift.path("shop.sqlite")
     let imported = try sift.run([
       "import", file, "--catalog", catalog, "--title", "title", "--category", "kind", "--number",
       "seller", "--id", "id", "--vector", "emb",
     ])
     try #require(imported.status == 0, "\(imported.stderr)")
-    let (key, tenant) = try SyncCommandTests.keyAndTenant(sift)
+    let (key, tenant) = try SyncCommandTests.keyAndTenant(sift, catalog: name)
     let server = try Server(
       sift, ["--catalog", catalog, "--token-file", sift.write("admin", Self.admin)])
     defer { _ = server.stop() }
@@ -70,15 +90,15 @@ struct VectorSyncTests {
         switch Int.random(in: 0..<4, using: &random) {
         case 0:
           _ = try server.request(
-            "POST", "/catalogs/shop/items", body: Self.item(&random), token: Self.admin)
+            "POST", "/catalogs/\(name)/items", body: Self.item(&random), token: Self.admin)
         case 1:
           _ = try server.request(
-            "PUT", "/catalogs/shop/items/\(id)", body: Self.item(&random), token: Self.admin)
-        case 2: _ = try server.request("DELETE", "/catalogs/shop/items/\(id)", token: Self.admin)
+            "PUT", "/catalogs/\(name)/items/\(id)", body: Self.item(&random), token: Self.admin)
+        case 2: _ = try server.request("DELETE", "/catalogs/\(name)/items/\(id)", token: Self.admin)
         default:
           // A vector of another length is refused, naming the field; nothing changes.
           let answer = try server.request(
-            "PUT", "/catalogs/shop/items/\(id)",
+            "PUT", "/catalogs/\(name)/items/\(id)",
             body: #"{"title": "Short", "emb": [1, 2, 3]}"#, token: Self.admin)
           #expect(answer.status == 400 || answer.status == 404, "\(answer.json)")
           if answer.status == 400 {
@@ -88,7 +108,7 @@ struct VectorSyncTests {
       }
       for copy in copies {
         let synced = try sift.run([
-          "sync", "http://127.0.0.1:\(server.port)/catalogs/shop", "--catalog", copy.file,
+          "sync", "http://127.0.0.1:\(server.port)/catalogs/\(name)", "--catalog", copy.file,
           "--token-file", copy.token,
         ])
         #expect(synced.status == 0, "round \(round), \(copy.name): \(synced.stderr)")
@@ -102,7 +122,7 @@ struct VectorSyncTests {
           let vectorFile = try sift.write("query.json", Self.json(query))
           // A vector (with text or not), in a POST body and on the copy.
           let served = try server.request(
-            "POST", "/catalogs/shop/search",
+            "POST", "/catalogs/\(name)/search",
             body:
               #"{"q": "\#(text)", "vector": \#(Self.json(query)), "semantic_ratio": \#(ratio), "neighbors": 30, "limit": 1000}"#,
             token: copy.bearer)
@@ -118,7 +138,8 @@ struct VectorSyncTests {
             "round \(round), \(copy.name), vector with \"\(text)\" at \(ratio)")
           // Like an item: the same rows, or on both sides no such item to start from.
           let servedLike = try server.request(
-            "GET", "/catalogs/shop/search?like=\(like)&neighbors=20&limit=1000", token: copy.bearer)
+            "GET", "/catalogs/\(name)/search?like=\(like)&neighbors=20&limit=1000",
+            token: copy.bearer)
           let localLike = try sift.run([
             "search", "--catalog", copy.file, "--json", "--like", like, "--neighbors", "20",
           ])
@@ -137,7 +158,8 @@ struct VectorSyncTests {
         }
       }
     }
-    print("VectorSyncTests: \(compared) searches by meaning answered alike (seed \(seed))")
+    print(
+      "VectorSyncTests: \(compared) searches by meaning answered alike on \(name) (seed \(seed))")
   }
 }
 #endif
