@@ -230,8 +230,8 @@ private struct RecordImporter {
   }
 
   /// Copies one part's rows to `sift_import`, then puts them into the items: inserted, or
-  /// for an id there already, its fields replaced (merged, with `--merge`: a record's vector,
-  /// or its `null`, replaces the item's; a record without the field keeps it).
+  /// for an id there already, its fields replaced (merged, with `--merge`: a record's vector
+  /// replaces the item's, one without — the reader takes a `null` vector for none — keeps it).
   private mutating func put(_ rows: [(id: String, record: ImportRecord)]) async throws {
     guard !rows.isEmpty else { return }
     try await connection.execute("TRUNCATE sift_import")
@@ -283,14 +283,9 @@ private struct RecordImporter {
   /// What an item `i` becomes when a record `given` puts it: the record's fields and vector,
   /// or with `--merge` both merged into the item's.
   private func putting(_ given: String) -> String {
-    guard spec.merges else { return "fields = \(given).fields, vector = \(given).vector" }
-    let field = "'" + (spec.vectorField ?? "").replacingOccurrences(of: "'", with: "''") + "'"
-    return """
-      fields = CASE WHEN \(given).vector IS NULL THEN i.fields || \(given).fields
-        ELSE (i.fields - \(field)) || \(given).fields END,
-      vector = CASE WHEN \(given).vector IS NOT NULL OR \(given).fields ? \(field)
-        THEN \(given).vector ELSE i.vector END
-      """
+    spec.merges
+      ? "fields = i.fields || \(given).fields, vector = coalesce(\(given).vector, i.vector)"
+      : "fields = \(given).fields, vector = \(given).vector"
   }
 
   /// Writes `rows` to a COPY a megabyte at a time, each as `line` makes it.
