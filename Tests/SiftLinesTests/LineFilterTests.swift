@@ -17,6 +17,7 @@ struct LineFilterTests {
       [0x0D, 0x61],
       Array("ﷺ".utf8), [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
       Array("ヨコハマ".utf8), Array("ｶﾞ".utf8), Array("كهريزـة".utf8), Array("٢٠۱۰".utf8),
+      Array("北京".utf8), Array("トーキョー".utf8),
     ]
     // Up to 300,000 lines (over 2 MB), so the buffer is split across cores.
     for lineCount in [0, 1, 2, 7, 3_000, 300_000] {
@@ -44,22 +45,22 @@ struct LineFilterTests {
       let sameColumn =
         fast.columns[0].bytes == reference.columns[0].bytes
         && fast.columns[0].starts == reference.columns[0].starts
-      let sameInitials =
-        fast.initialColumns[0]?.bytes == reference.initialColumns[0]?.bytes
-        && fast.initialColumns[0]?.starts == reference.initialColumns[0]?.starts
+      let sameReadings =
+        fast.readingColumns[0]?.bytes == reference.readingColumns[0]?.bytes
+        && fast.readingColumns[0]?.starts == reference.readingColumns[0]?.starts
       #expect(sameLines, "\(lineCount) lines")
       #expect(sameColumn, "\(lineCount) lines")
-      #expect(sameInitials, "\(lineCount) lines")
+      #expect(sameReadings, "\(lineCount) lines")
       let filter = buffer.withUnsafeBufferPointer { LineFilter.splitting(utf8: $0).filter }
       let referenceFilter = LineFilter(lines: strings)
       // Every query on the small buffers; on the split one, a query of each kind (the reference
       // folds Strings, which takes minutes in a debug build).
       let allQueries = [
         "da", "nang", "서우", "ㅅㅇ", "ss", "\u{FFFD}", "a -san", "\"a da\"", "-a", "line:da n",
-        "other:da", "DA ng", "",
+        "other:da", "DA ng", "", "bj", "beijing", "tokyo", "yokohama",
       ]
       let queries =
-        lineCount > 10_000 ? ["ㅅㅇ", "a -san", "line:da n"] : allQueries
+        lineCount > 10_000 ? ["ㅅㅇ", "a -san", "line:da n", "bj"] : allQueries
       for query in queries {
         expectSameMatches(filter, buffer, ranges: ranges, reference: referenceFilter, query: query)
       }

@@ -26,6 +26,7 @@ struct EnginePropertyTests {
   static let words = [
     "red", "rose", "Đà", "Nẵng", "da", "nang", "서울", "부산", "apple", "APPLE", "app", "ß",
     "strasse", "Straße", "ab", "ba", "a", "b", "pie", "Łódź", "lodz", "2007", "16.99",
+    "北京", "重庆", "トヨタ", "とうきょう",
   ]
 
   static func randomItem(_ id: Int, using random: inout SplitMix64) -> Item {
@@ -53,7 +54,8 @@ struct EnginePropertyTests {
       "red", "ro", "rose", "da nang", "\"da n\"", "-a", "-\"red rose\"", "ㅅ", "ㅅㅇ", "서", "부",
       "app", "ss", "2007", "16.99", "25", "year:2006..2008", "price:<20", "year:>=2009",
       "title:a", "tags:b", "kind:fruit", "-kind:tool", "category:Tool", "note:pie", "pie", "b",
-      "prise:3", "price:<", "l", "lodz", "Ł", "fruit", "too", "frut",
+      "prise:3", "price:<", "l", "lodz", "Ł", "fruit", "too", "frut", "bj", "beij", "jing",
+      "zhong", "toyota", "tokyo", "to",
     ]
     return (0..<Int.random(in: 0...3, using: &random))
       .map { _ in pieces.randomElement(using: &random)! }.joined(separator: " ")
@@ -249,7 +251,7 @@ struct EnginePropertyTests {
       schema: Self.schema,
       storage: SlotStorage(
         schema: Self.schema, ids: whole.ids, count: whole.count, columns: whole.columns,
-        initialColumns: whole.initialColumns, summaries: whole.summaries, numbers: numbers,
+        readingColumns: whole.readingColumns, summaries: whole.summaries, numbers: numbers,
         categoryIDs: whole.categoryIDs, categorySpellings: whole.categorySpellings,
         categorySets: whole.categorySets, categories: whole.categories,
         popularityOrder: whole.popularityOrder, popularityRanks: ranks))

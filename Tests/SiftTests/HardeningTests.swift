@@ -187,11 +187,12 @@ struct IndexMemoryTests {
       .memory
     // Raw: "Straße" 7 + "서울" 6 + "ab" 2 + "Đà" 4 (the unsearchable note field has none here).
     #expect(memory.rawTextBytes == 19)
-    // Every folded value and its separator, plus the initial-consonant key of "서울".
+    // Every folded value and its separator, plus the readings of the tags: "서울"'s marker,
+    // initial-consonant key and separator, and an empty entry for "ab" (an entry a value).
     let values = ["Straße", "서울", "ab", "Đà"]
     let folded =
       values.reduce(0) { $0 + TextFolding.fold($1).utf8.count + 1 }
-      + TextFolding.initialConsonants(of: "서울")!.utf8.count + 1
+      + 1 + TextFolding.initialConsonants(of: "서울")!.utf8.count + 1 + 1
     #expect(memory.foldedTextBytes == folded)
     #expect(memory.slots == 2)
   }

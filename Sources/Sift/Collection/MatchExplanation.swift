@@ -51,6 +51,10 @@ public struct MatchExplanation: Hashable, Sendable {
   /// What ends `synonym` when the item was found by the words typed with a space moved
   /// ("spiderman → spider-man (spaces moved)"): no synonym, the words typed with a slip.
   public static let spacesMoved = "(spaces moved)"
+  /// How the best match was read when the words typed matched a reading of the value rather
+  /// than its letters: "pinyin" (`beijing` for 北京), "romaji" (`tokyo` for とうきょう) or
+  /// "initial consonants" (`ㅅㅇ` for 서울); nil for a match of the text itself.
+  public var readBy: String?
   /// Whether the item stands here because it is pinned at this row for the query (`Pins`),
   /// whatever the rules say.
   public var pinned = false
@@ -243,7 +247,7 @@ extension SearchCollection {
       catalogOrder: analysis.catalogOrder, ranksByAgreement: index.weighsAgreement(sort),
       typedWeight: typedWeight, sortField: sortField, sortValue: sortValue,
       distanceKilometers: distance, aheadOfNext: aheadOfNext, highlights: highlights,
-      synonym: analysis.slot.synonym, pinned: pinned)
+      synonym: analysis.slot.synonym, readBy: analysis.slot.readBy?.name, pinned: pinned)
   }
 
   /// A field of the analysis by name, and the stored value that holds `offset` of its column.
@@ -337,10 +341,20 @@ extension SearchIndex {
       guard case .text(let column) = field, let offset else { return nil }
       return (columns[column].valueIndex(of: offset, inSlot: slot), offset)
     }
+    // A reading: its column holds an entry a value, so the entries before it count the values.
+    var readBy: Readings.Kind?
+    var offset = located(analysis.field, analysis.offset)
+    if case .text(let column) = analysis.field, let at = analysis.readingOffset,
+      let readings = readingColumns[column]
+    {
+      readBy = readings.withUnsafeBytes { bytes, starts in
+        Readings.kind(at: at, in: bytes, from: Int(starts[slot]))
+      }
+      offset = (readings.valueIndex(of: at, inSlot: slot), at)
+    }
     return (
       ResolvedAnalysis(
-        rank: analysis.rank, field: analysis.field,
-        offset: located(analysis.field, analysis.offset),
+        rank: analysis.rank, field: analysis.field, offset: offset, readBy: readBy,
         exactField: analysis.exactField,
         exactOffset: located(analysis.exactField, analysis.exactOffset),
         typedPoints: analysis.typedPoints, synonym: Self.synonymsUsed(in: best.request)),
@@ -354,6 +368,8 @@ struct ResolvedAnalysis {
   var rank: MatchRank
   var field: SlotAnalysis.Field?
   var offset: (value: Int, byte: Int)?
+  /// What the best match read the value by, when it matched a reading (`Readings`).
+  var readBy: Readings.Kind?
   var exactField: SlotAnalysis.Field?
   var exactOffset: (value: Int, byte: Int)?
   var typedPoints: Int?

@@ -12,7 +12,7 @@ import Musl
 /// are written straight into the column, never through a `String` or a per-line array.
 enum LineFolding {
   /// One part of the buffer, folded: where its lines start, their folded text and their
-  /// initial-consonant keys.
+  /// readings (`Readings`).
   struct Part {
     /// The folded lines, each followed by a 0 byte: in the region given (`count` bytes of it)
     /// or, when they outgrew it, in an array of their own.
@@ -26,7 +26,7 @@ enum LineFolding {
     }
     /// Where each folded line starts in the output, then the output's end.
     var starts: [UInt32]
-    var initials: FoldedColumn?
+    var readings: FoldedColumn?
     /// Where each line starts in the input, from the part's start.
     var lineStarts: [UInt32]
   }
@@ -58,7 +58,7 @@ enum LineFolding {
   ) -> Part {
     // An empty buffer may have no address at all; it has no lines either.
     guard let input = UnsafeRawPointer(buffer.baseAddress) else {
-      return Part(output: .inPlace(count: 0), starts: [0], initials: nil, lineStarts: [])
+      return Part(output: .inPlace(count: 0), starts: [0], readings: nil, lineStarts: [])
     }
     var out = OutputBytes(region: region)
     defer { out.deallocate() }
@@ -104,7 +104,7 @@ enum LineFolding {
         TextFolding.append(String(decoding: line, as: UTF8.self), to: &folded)
         out.reserve(folded.count + (end - lineEnd) + 1)
         for folded in folded { out.append(folded) }
-        lines.lineHasHangul = line.contains { $0 >= 0xEA && $0 <= 0xED }
+        lines.lineMayRead = line.contains { $0 >= 0xE3 && $0 <= 0xEF }
         if lineEnd < end {
           lines.finishLine(at: lineEnd, in: buffer, out: &out)
         } else {
@@ -116,8 +116,8 @@ enum LineFolding {
         continue
       }
       let remainingInput = end - i - length
+      if length == 3, Readings.mayRead(scalar) { lines.lineMayRead = true }
       if scalar >= TextFolding.hangulBase && scalar <= TextFolding.hangulLast {
-        lines.lineHasHangul = true
         out.reserve(9 + remainingInput)
         out.count += TextFolding.encodeHangul(scalar, initialsOnly: false, into: out.free)
       } else if let folded = table.replacement(of: scalar) {
@@ -132,21 +132,21 @@ enum LineFolding {
 
     let output: Part.Output = out.isInRegion ? .inPlace(count: out.count) : .moved(out.array())
     return Part(
-      output: output, starts: lines.starts, initials: lines.initials,
+      output: output, starts: lines.starts, readings: lines.readings,
       lineStarts: lines.lineStarts)
   }
 
   /// The lines of one part as they are finished: where each starts in the output and in the
-  /// input, and their initial-consonant keys.
+  /// input, and their readings (`Readings`).
   private struct LineWriter {
     let partStart: Int
     let prefilter: LinePrefilter?
     var starts: [UInt32] = [0]
     var lineStarts: [UInt32] = []
-    var initials: FoldedColumn?
+    var readings: FoldedColumn?
     /// Where the line being folded starts in the input.
     var lineStart: Int
-    var lineHasHangul = false
+    var lineMayRead = false
 
     init(partStart: Int, prefilter: LinePrefilter?) {
       self.partStart = partStart
@@ -168,7 +168,7 @@ enum LineFolding {
       at lineEnd: Int, in buffer: UnsafeBufferPointer<UInt8>, out: inout OutputBytes
     ) {
       defer {
-        lineHasHangul = false
+        lineMayRead = false
         lineStart = lineEnd + 1
       }
       var contentEnd = lineEnd
@@ -177,7 +177,7 @@ enum LineFolding {
         out.count -= 1  // the "\r" was folded to one space
       }
       let outputStart = currentOutputStart
-      if let prefilter, !lineHasHangul,
+      if let prefilter, !lineMayRead,
         !prefilter.mayMatch(out.base + outputStart, count: out.count - outputStart)
       {
         out.count = outputStart
@@ -186,12 +186,12 @@ enum LineFolding {
       out.append(0)
       starts.append(UInt32(truncatingIfNeeded: out.count))
       lineStarts.append(UInt32(truncatingIfNeeded: lineStart - partStart))
-      if lineHasHangul {
+      if lineMayRead {
         let line = String(
           decoding: UnsafeBufferPointer(rebasing: buffer[lineStart..<contentEnd]), as: UTF8.self)
-        initials.appendInitials([line], slotsBefore: lineStarts.count - 1)
+        readings.appendReadings([line], slotsBefore: lineStarts.count - 1)
       } else {
-        initials?.appendEmpty(count: 1)
+        readings?.appendEmpty(count: 1)
       }
     }
   }

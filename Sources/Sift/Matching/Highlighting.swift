@@ -8,17 +8,22 @@ public enum Highlighting {
   ///   - text: the original text, as displayed.
   ///   - needles: folded text to find in the folded text.
   ///   - initialNeedles: folded initial consonants to find in the initial-consonant key.
+  ///   - readingNeedles: letters to find in the pinyin of Han characters and the romaji of
+  ///     kana (`beijing` marks 北京).
   public static func ranges(
-    in text: String, needles: [String], initialNeedles: [String] = []
+    in text: String, needles: [String], initialNeedles: [String] = [],
+    readingNeedles: [String] = []
   ) -> [Range<String.Index>] {
-    ranges(in: text, needles: needles, initialNeedles: initialNeedles, nearTerms: [])
+    ranges(
+      in: text, needles: needles, initialNeedles: initialNeedles, readingNeedles: readingNeedles,
+      nearTerms: [])
   }
 
   /// The same, plus the beginnings of words within the typo budget of `nearTerms`; the needles
   /// in `wordStartsOnly` only where they begin a word (a one-letter term of an item that has
   /// the letter at a word start: "sao p" marks "[P]aulo", not "Sam[p]a").
   static func ranges(
-    in text: String, needles: [String], initialNeedles: [String],
+    in text: String, needles: [String], initialNeedles: [String], readingNeedles: [String] = [],
     nearTerms: [MatchPlan.TypoProbe], wordStartsOnly: Set<String> = []
   ) -> [Range<String.Index>] {
     var byteRanges: [Range<Int>] = []
@@ -55,6 +60,20 @@ public enum Highlighting {
     }
     if !initialNeedles.isEmpty, TextFolding.initialConsonants(of: text) != nil {
       collect(initialsOnly: true, needles: initialNeedles)
+    }
+    if !readingNeedles.isEmpty {
+      // Each byte of a reading knows the character it reads: a match, at a word's start as a
+      // term reads, marks those characters.
+      let (reading, origins, _) = Readings.withOrigins(of: text)
+      for needle in readingNeedles where !reading.isEmpty {
+        let needleBytes = Array(needle.utf8)
+        for start in ByteSearch.allOffsets(of: needleBytes, in: reading)
+        where start == 0 || NearSpelling.isWordBoundary(reading[start - 1]) {
+          let covered = origins[start..<start + needleBytes.count].filter { !$0.isEmpty }
+          guard let first = covered.first, let last = covered.last else { continue }
+          byteRanges.append(first.lowerBound..<last.upperBound)
+        }
+      }
     }
     return merge(graphemeAligned(byteRanges, in: text), in: text)
   }
@@ -141,6 +160,7 @@ extension SearchIndex {
       return Highlighting.ranges(
         in: text, needles: conditions.map(\.needle),
         initialNeedles: conditions.filter(\.matchesInitials).map(\.needle),
+        readingNeedles: conditions.filter(Readings.mayMatch).map(\.needle),
         nearTerms: nearSpellings && request.typos.isEnabled
           ? conditions.compactMap { Self.typoProbe($0, anchored: anchored) } : [],
         wordStartsOnly: lettersStartingAWord(conditions, of: id, slot: slot, in: request))
@@ -196,9 +216,11 @@ extension SearchIndex {
     let conditions = highlightedConditions(of: textFields[column], in: request, adding: moved)
     let nearTerms = nearSpellings && request.typos.isEnabled
     let anchored = request.anchorsShortWords
+    let readings = readingColumns[column] != nil
     guard
       !conditions.contains(where: {
-        $0.matchesInitials || (nearTerms && Self.typoProbe($0, anchored: anchored) != nil)
+        $0.matchesInitials || (readings && Readings.mayMatch($0))
+          || (nearTerms && Self.typoProbe($0, anchored: anchored) != nil)
       })
     else { return nil }
     let needles = conditions.map { Array($0.needle.utf8) }

@@ -128,7 +128,7 @@ extension SearchIndex {
     prepareSubstringSearch()
     let trigrams =
       trigrams.current.flatMap { $0.slotCount == slotCount ? $0 : nil }
-      ?? TrigramIndex(columns: columns, slotCount: slotCount)
+      ?? TrigramIndex(columns: columns, readings: readingColumns, slotCount: slotCount)
     var withTrigrams = self
     withTrigrams.trigrams = TrigramBox(built: trigrams)
     let searched = withTrigrams

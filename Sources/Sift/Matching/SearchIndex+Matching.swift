@@ -3,11 +3,13 @@ import Foundation
 
 /// A request compiled against an index: field names resolved to columns, needles to bytes.
 struct MatchPlan: Sendable {
-  /// A text term: its needle in some columns (or their initials), or a number column equal to
+  /// A text term: its needle in some columns (or their readings), or a number column equal to
   /// `number`; with `typo`, near spellings too.
   struct TextProbe: Sendable {
     var needle: [UInt8]
     var columns: [Int]
+    /// Hangul initial consonants (`TextCondition.matchesInitials`): found in the columns'
+    /// readings too, and there only.
     var initials: Bool
     var number: Double?
     var numberColumns: [Int]
@@ -18,6 +20,13 @@ struct MatchPlan: Sendable {
     /// Matched only from a word's start: words with their spaces moved
     /// (`TextCondition.movesSpaces`: "e.t" finds E.T., never "the tree").
     var startsWord = false
+    /// Letters a–z that may be a reading of Han or kana text (`Readings.mayMatch`), in a
+    /// column that has readings: found in the columns' readings too, where a word of them
+    /// (a syllable on) starts with it — "jing" in 北京, never "ing".
+    var readings = false
+
+    /// Whether the columns' readings are searched too.
+    var searchesReadings: Bool { initials || readings }
   }
 
   /// A term's letters and the edits it may have.
@@ -116,7 +125,8 @@ extension SearchIndex {
           numberColumns: text.field == nil ? unfieldedNumbers : [],
           typo: term.isNegated || !request.typos.isEnabled
             ? nil : Self.typoProbe(text, anchored: anchored),
-          wholeWords: text.synonymOf != nil && !text.movesSpaces, startsWord: text.movesSpaces)
+          wholeWords: text.synonymOf != nil && !text.movesSpaces, startsWord: text.movesSpaces,
+          readings: Readings.mayMatch(text) && columns.contains { readingColumns[$0] != nil })
         condition = .text(probe)
         if !term.isNegated, ranked { rankProbes.append(probe) }
       case .number(let field, let predicate):
@@ -227,7 +237,9 @@ extension SearchIndex {
         listingPays(probe, trigrams, against: slots.count),
         let listed = trigrams.candidates(for: probe.needle)
       {
-        // Two or three letters in every text field ("da na"): their listing answers it.
+        // Two or three letters in every text field ("da na"): their listing answers it, and
+        // the slots whose readings start a word with them.
+        let listed = probe.readings ? Self.union(listed, readingListed(probe, trigrams)) : listed
         slots = Self.merging(slots, with: listed, keepingCommon: !term.isNegated) { slot in
           Int(slot) >= trigrams.slotCount
             ? matches(term.condition, slot: Int(slot), nearSpellings: false) : nil
@@ -272,7 +284,12 @@ extension SearchIndex {
     probe.needle.withUnsafeBufferPointer { needle in
       for column in probe.columns {
         mark(columns[column], needle)
-        if probe.initials, let initials = initialColumns[column] { mark(initials, needle) }
+        if probe.initials, let readings = readingColumns[column] { mark(readings, needle) }
+      }
+    }
+    if probe.readings {
+      for (position, slot) in slots.enumerated() where !holds[position] {
+        holds[position] = readsAtWordStart(probe, slot: Int(slot))
       }
     }
     if let number = probe.number {
@@ -365,6 +382,7 @@ extension SearchIndex {
     else { return nil }
     var set = SlotSet(capacity: slotCount)
     for slot in listed where Int(slot) < slotCount { set.insert(Int(slot)) }
+    for slot in readingListed(term.probe, trigrams) { set.insert(Int(slot)) }
     let covered = min(trigrams.slotCount, insertNearWordSlots(of: term, into: &set))
     for slot in covered..<slotCount { set.insert(slot) }
     return set
@@ -392,12 +410,62 @@ extension SearchIndex {
     guard probe.number == nil, !probe.initials,
       let listed = trigrams.candidates(for: probe.needle)
     else { return nil }
-    return liveMatches(
-      probe, among: listed, settled: isListedExactly(probe), listedBelow: trigrams.slotCount)
+    var text = probe
+    text.readings = false
+    let found = liveMatches(
+      text, among: listed, settled: isListedExactly(text), listedBelow: trigrams.slotCount)
+    guard probe.readings else { return found }
+    var read = readingListed(probe, trigrams).filter { isLive[Int($0)] }
+    for slot in min(trigrams.slotCount, slotCount)..<slotCount
+    where isLive[slot] && readsAtWordStart(probe, slot: slot) {
+      read.append(Int32(slot))
+    }
+    return Self.union(found, read)
+  }
+
+  /// The slots below the listing's end whose readings start a word with the probe's needle
+  /// (`TrigramIndex.readingStarts(of:)`, checked unless the needle is its two or three
+  /// letters), live or not, ascending; none for a probe that does not read.
+  private func readingListed(_ probe: MatchPlan.TextProbe, _ trigrams: TrigramIndex) -> [Int32] {
+    guard probe.readings, let listed = trigrams.readingStarts(of: probe.needle) else { return [] }
+    let exact = probe.needle.count <= 3 && probe.columns.count == columns.count
+    return listed.filter {
+      Int($0) < slotCount && (exact || readsAtWordStart(probe, slot: Int($0)))
+    }
+  }
+
+  /// Whether a word of the slot's readings, in a column the probe searches, starts with its
+  /// needle: how a term matches a reading.
+  func readsAtWordStart(_ probe: MatchPlan.TextProbe, slot: Int) -> Bool {
+    probe.columns.contains { column in
+      guard let readings = readingColumns[column] else { return false }
+      return holdsWholeWords(probe.needle, in: readings, slot: slot, toWordEnd: false)
+    }
+  }
+
+  /// The slots in either ascending list, ascending, once each.
+  static func union(_ a: [Int32], _ b: [Int32]) -> [Int32] {
+    if b.isEmpty { return a }
+    if a.isEmpty { return b }
+    var merged: [Int32] = []
+    merged.reserveCapacity(a.count + b.count)
+    var (i, j) = (0, 0)
+    while i < a.count || j < b.count {
+      if j == b.count || (i < a.count && a[i] < b[j]) {
+        merged.append(a[i])
+        i += 1
+      } else {
+        if i < a.count, a[i] == b[j] { i += 1 }
+        merged.append(b[j])
+        j += 1
+      }
+    }
+    return merged
   }
 
   /// Whether a probe is two or three bytes searched in every text field (not a number, not
-  /// initial consonants): the slots listed for its bigram or trigram are exactly its matches.
+  /// initial consonants): the slots listed for its bigram or trigram are exactly its matches
+  /// in the text (its readings' are listed apart: `readingListed`).
   private func isListedExactly(_ probe: MatchPlan.TextProbe) -> Bool {
     (2...3).contains(probe.needle.count) && probe.number == nil && !probe.initials
       && probe.columns.count == columns.count
@@ -492,7 +560,8 @@ extension SearchIndex {
     let needle = probe.needle
     let searched =
       probe.columns.map { columns[$0] }
-      + (probe.initials ? probe.columns.compactMap { initialColumns[$0] } : [])
+      + (probe.initials ? probe.columns.compactMap { readingColumns[$0] } : [])
+    let read = probe.readings ? probe.columns.compactMap { readingColumns[$0] } : []
     // Each core scans its share of the slots of every column.
     let ranges = Parallel.ranges(
       count: slotCount, parts: Parallel.parts(for: slotCount, minimumPerPart: 50_000))
@@ -500,6 +569,11 @@ extension SearchIndex {
       var slots: [Int32] = []
       for column in searched {
         column.forEachSlot(containing: needle, in: ranges[part]) { slots.append(Int32($0)) }
+      }
+      for column in read {
+        column.forEachSlot(containing: needle, in: ranges[part]) { slot in
+          if readsAtWordStart(probe, slot: slot) { slots.append(Int32(slot)) }
+        }
       }
       return slots
     }
@@ -546,8 +620,13 @@ extension SearchIndex {
         continue
       }
       if columns[column].slot(slot, contains: probe.needle) { return true }
-      if probe.initials, let initialColumn = initialColumns[column],
-        initialColumn.slot(slot, contains: probe.needle)
+      if probe.initials, let readings = readingColumns[column],
+        readings.slot(slot, contains: probe.needle)
+      {
+        return true
+      }
+      if probe.readings, let readings = readingColumns[column],
+        holdsWholeWords(probe.needle, in: readings, slot: slot, toWordEnd: false)
       {
         return true
       }

@@ -16,10 +16,14 @@ import Foundation
 /// that existed then; slots added later are checked one by one, dead ones are skipped by the
 /// caller, and a compaction (which renumbers slots) drops it. A search never waits for it: until
 /// it is built, the scan answers.
+///
+/// Readings (`Readings`: "beijing" for 北京) match only where a word of them starts, so they
+/// are listed by the two and the three letters that start each of their words ("be", "bei",
+/// "ji", "jin", "bj"), under keys of their own (`readingStartKey`): `readingStarts(of:)`.
 final class TrigramIndex: Sendable {
   static let magic: [UInt8] = Array("SIFTTG".utf8)
-  /// Version 2 added the bigrams.
-  static let formatVersion: UInt16 = 2
+  /// Version 2 added the bigrams; version 3 lists where the readings' words start.
+  static let formatVersion: UInt16 = 3
 
   /// Open addressing from a trigram (three bytes, packed) to its id, -1 for an empty place.
   private let table: IndexBuffer<Int32>
@@ -30,7 +34,8 @@ final class TrigramIndex: Sendable {
   /// Per id, its slots ascending, each as the gap from the one before (the first from -1),
   /// seven bits a byte, the high bit set on all but a gap's last byte.
   private let postings: IndexBuffer<UInt8>
-  /// Per slot, which bytes occur in any of its text columns, in the bits of
+  /// Per slot, which bytes occur in any of its text columns (not its readings: one letter never
+  /// reads), in the bits of
   /// `RawColumn.wordStartBit` (a letter a–z has a bit of its own): a one-letter term's matches
   /// in one pass over four bytes an item, without reading the text.
   private let letters: IndexBuffer<UInt32>
@@ -43,7 +48,8 @@ final class TrigramIndex: Sendable {
       + letters.count * 4
   }
 
-  /// The trigrams of the first `slotCount` slots of `columns`.
+  /// The trigrams of the first `slotCount` slots of `columns` and of the `readings` of some of
+  /// them (each a column's readings; nil where it has none).
   ///
   /// Built in `parts` runs of slots (by default one a core), each counting and then writing the
   /// postings of its own slots, into a table of its own. A run's postings follow those of the
@@ -54,15 +60,20 @@ final class TrigramIndex: Sendable {
   /// - Complexity: two passes over the columns' bytes (one to count and size each trigram's
   ///   postings, one to write them), two table reads per occurrence.
   init(
-    columns: [FoldedColumn], slotCount: Int, parts: Int? = nil
+    columns: [FoldedColumn], readings: [FoldedColumn?] = [], slotCount: Int, parts: Int? = nil
   ) {
     let started = DispatchTime.now()
+    let letterColumns = columns
+    let readingFrom = columns.count
+    let columns = columns + readings.compactMap { $0 }
     let ranges = Parallel.ranges(
       count: slotCount,
       parts: parts ?? Parallel.parts(for: slotCount, minimumPerPart: 20_000))
     self.slotCount = slotCount
     // Pass 1: each run's trigrams, how many of its slots hold each, the size of its postings.
-    let runs = Parallel.map(parts: ranges.count) { part in Run(columns, slots: ranges[part]) }
+    let runs = Parallel.map(parts: ranges.count) { part in
+      Run(columns, readingFrom: readingFrom, slots: ranges[part])
+    }
     // The ids in key order; a key's runs in slot order.
     var order: [(key: UInt32, part: Int32, id: Int32)] = []
     order.reserveCapacity(runs.reduce(0) { $0 + $1.keys.count })
@@ -111,7 +122,8 @@ final class TrigramIndex: Sendable {
       let (cursors, lastSlots) = (cursors, lastSlots)
       _ = Parallel.map(parts: runs.count) { part in
         runs[part].writePostings(
-          columns, slots: ranges[part], cursors: cursors[part], lastSlots: lastSlots[part],
+          columns, readingFrom: readingFrom, slots: ranges[part], cursors: cursors[part],
+          lastSlots: lastSlots[part],
           into: output.buffer)
       }
       initialized = buffer.count
@@ -121,7 +133,7 @@ final class TrigramIndex: Sendable {
     self.counts = IndexBuffer(counts)
     self.postingStarts = IndexBuffer(postingStarts)
     self.postings = IndexBuffer(postings)
-    letters = IndexBuffer(Self.letters(of: columns, slotCount: slotCount))
+    letters = IndexBuffer(Self.letters(of: letterColumns, slotCount: slotCount))
     buildSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
   }
 
@@ -140,7 +152,7 @@ final class TrigramIndex: Sendable {
     let firstSlots: [Int32]
     let lastSlots: [Int32]
 
-    init(_ columns: [FoldedColumn], slots: Range<Int>) {
+    init(_ columns: [FoldedColumn], readingFrom: Int, slots: Range<Int>) {
       var pages = [Int32](repeating: -1, count: 1 << 16)
       var ids: [Int32] = []
       var keys: [UInt32] = []
@@ -148,7 +160,8 @@ final class TrigramIndex: Sendable {
       var sizes: [UInt32] = []
       var firstSlots: [Int32] = []
       var lastSlots: [Int32] = []
-      TrigramIndex.forEachSlot(columns, slots: slots) { slot, slotKeys in
+      TrigramIndex.forEachSlot(columns, readingFrom: readingFrom, slots: slots) {
+        slot, slotKeys in
         for key in slotKeys {
           var page = pages[Int(key >> 8)]
           if page < 0 {
@@ -182,8 +195,8 @@ final class TrigramIndex: Sendable {
     /// The second pass: this run's postings, each id's from `cursors[id]` in `postings`, its
     /// first gap counted from `lastSlots[id]`.
     func writePostings(
-      _ columns: [FoldedColumn], slots: Range<Int>, cursors: [UInt32], lastSlots: [Int32],
-      into postings: UnsafeMutableBufferPointer<UInt8>
+      _ columns: [FoldedColumn], readingFrom: Int, slots: Range<Int>, cursors: [UInt32],
+      lastSlots: [Int32], into postings: UnsafeMutableBufferPointer<UInt8>
     ) {
       var cursor = cursors
       var lastSlot = lastSlots
@@ -191,7 +204,8 @@ final class TrigramIndex: Sendable {
         lastSlot.withUnsafeMutableBufferPointer { lastSlot in
           pages.withUnsafeBufferPointer { pages in
             ids.withUnsafeBufferPointer { ids in
-              TrigramIndex.forEachSlot(columns, slots: slots) { slot, slotKeys in
+              TrigramIndex.forEachSlot(columns, readingFrom: readingFrom, slots: slots) {
+                slot, slotKeys in
                 for key in slotKeys {
                   let id = Int(ids[Int(pages[Int(key >> 8)]) << 8 | Int(key & 0xFF)])
                   guard lastSlot[id] != Int32(slot) else { continue }
@@ -382,6 +396,38 @@ final class TrigramIndex: Sendable {
     UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
   }
 
+  /// The key of a word of readings starting with the letters `a` `b`: the trigram 1 `a` `b`,
+  /// which folded text, whose controls fold to spaces, never holds.
+  @inline(__always)
+  static func readingStartKey(_ a: UInt8, _ b: UInt8) -> UInt32 { key(1, a, b) }
+
+  /// The key of one starting with the letters `a` `b` `c` (a–z): 2, then the three letters as
+  /// a number below 26³ in the two bytes after it.
+  @inline(__always)
+  static func readingStartKey(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
+    let letters = (UInt32(a) - 0x61) * 676 + (UInt32(b) - 0x61) * 26 + (UInt32(c) - 0x61)
+    return 2 << 16 | letters
+  }
+
+  @inline(__always)
+  private static func isLetter(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+  }
+
+  /// The slots (below `slotCount`, ascending) whose readings have a word starting with the
+  /// first two or three letters of `needle` (a–z): for a needle of two or three letters,
+  /// exactly those whose readings start a word with it. Nil for a needle of fewer than two
+  /// bytes.
+  func readingStarts(of needle: [UInt8]) -> [Int32]? {
+    guard needle.count >= 2 else { return nil }
+    let key =
+      needle.count >= 3
+      ? Self.readingStartKey(needle[0], needle[1], needle[2])
+      : Self.readingStartKey(needle[0], needle[1])
+    guard let id = lookUp(key) else { return [] }
+    return slots(of: id)
+  }
+
   @inline(__always)
   private static func place(of key: UInt32, mask: Int) -> Int {
     Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 8) & mask
@@ -432,8 +478,10 @@ final class TrigramIndex: Sendable {
   /// values (one may come several times). None spans two values. A call a slot, not an
   /// occurrence: a build reads every byte of the text twice, and a call per byte cost more than
   /// the work.
+  /// The columns from `readingFrom` on are readings: only the two and three letters a–z
+  /// starting each of their words are keyed (`readingStartKey`).
   private static func forEachSlot(
-    _ columns: [FoldedColumn], slots: Range<Int>,
+    _ columns: [FoldedColumn], readingFrom: Int, slots: Range<Int>,
     _ body: (_ slot: Int, _ keys: UnsafeBufferPointer<UInt32>) -> Void
   ) {
     var readers: [(bytes: UnsafeBufferPointer<UInt8>, starts: UnsafeBufferPointer<UInt32>)] = []
@@ -448,10 +496,23 @@ final class TrigramIndex: Sendable {
     withAll(0) {
       for slot in slots {
         keys.removeAll(keepingCapacity: true)
-        for reader in readers {
+        for (index, reader) in readers.enumerated() {
           let start = Int(reader.starts[slot])
           let end = Int(reader.starts[slot + 1])
           guard end - start >= 2 else { continue }
+          if index >= readingFrom {
+            for offset in start..<(end - 1)
+            where (offset == start || NearSpelling.isWordBoundary(reader.bytes[offset - 1]))
+              && isLetter(reader.bytes[offset]) && isLetter(reader.bytes[offset + 1])
+            {
+              let (first, second) = (reader.bytes[offset], reader.bytes[offset + 1])
+              keys.append(readingStartKey(first, second))
+              if offset + 2 < end, isLetter(reader.bytes[offset + 2]) {
+                keys.append(readingStartKey(first, second, reader.bytes[offset + 2]))
+              }
+            }
+            continue
+          }
           var key = UInt32(reader.bytes[start])
           for offset in (start + 1)..<end {
             key = (key << 8 | UInt32(reader.bytes[offset])) & 0xFF_FFFF
@@ -474,7 +535,9 @@ extension SearchIndex {
   /// same results.
   package func prepareSubstringSearch() {
     guard !summaries.contains(where: { $0 == nil }) else { return }  // a line index scans
-    trigrams.prepare { TrigramIndex(columns: columns, slotCount: slotCount) }
+    trigrams.prepare {
+      TrigramIndex(columns: columns, readings: readingColumns, slotCount: slotCount)
+    }
   }
 
   /// The trigram index as bytes a catalog's index file keeps beside the archive, so that an open
@@ -499,7 +562,8 @@ extension SearchIndex {
       built = current
     } else {
       built = TrigramIndex(
-        columns: columns.map { $0.compacted(keeping: keep) }, slotCount: keep.count)
+        columns: columns.map { $0.compacted(keeping: keep) },
+        readings: readingColumns.map { $0?.compacted(keeping: keep) }, slotCount: keep.count)
     }
     return ArchiveWriter.archive(
       magic: TrigramIndex.magic, version: TrigramIndex.formatVersion, schema: schema, sink: sink

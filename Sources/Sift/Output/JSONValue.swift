@@ -142,6 +142,7 @@ extension MatchExplanation {
         ("attribute", .number(Double(rank.attribute))), ("field", .optional(field)),
         ("value", .optional(value)),
       ]
+      if let readBy { members.append(("read_by", .string(readBy))) }
       if ranksByAgreement, let title = rank.titleHoldsTerms, let equal = rank.equalFields {
         members += [("title_holds_terms", .bool(title)), ("equal_fields", .number(Double(equal)))]
       } else {

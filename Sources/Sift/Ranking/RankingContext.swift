@@ -7,13 +7,17 @@ struct RankingContext {
     var needle: Range<Int>
     var columns: Range<Int>
     var numberColumns: Range<Int>
+    /// Hangul initial consonants: matched in the readings alone.
     var initials: Bool
+    /// Whether the columns' readings are searched (`MatchPlan.TextProbe.searchesReadings`).
+    var readings: Bool
     /// NaN: the term is not a number.
     var number: Double
   }
 
   var columns: UnsafeBufferPointer<RawColumn>
-  var initials: UnsafeBufferPointer<RawColumn?>
+  /// Each text column's readings (`Readings`), where it has any.
+  var readings: UnsafeBufferPointer<RawColumn?>
   var numbers: UnsafeBufferPointer<UnsafeBufferPointer<Double>>
   var probes: UnsafeBufferPointer<Probe>
   /// Needles and the query, back to back.
@@ -90,7 +94,7 @@ extension SearchIndex {
         RankingContext.Probe(
           needle: needleStart..<arena.count, columns: columnStart..<numberStart,
           numberColumns: numberStart..<lists.count, initials: probe.initials,
-          number: probe.number ?? .nan))
+          readings: probe.searchesReadings, number: probe.number ?? .nan))
     }
     let queryStart = arena.count
     arena += plan.query ?? []
@@ -111,7 +115,7 @@ extension SearchIndex {
       }
     }
 
-    return withRawColumns { columns, initials in
+    return withRawColumns { columns, readings in
       withNumberBuffers { numbers in
         arena.withUnsafeBufferPointer { arena in
           lists.withUnsafeBufferPointer { lists in
@@ -119,7 +123,7 @@ extension SearchIndex {
               queryWords.withUnsafeBufferPointer { queryWords in
                 body(
                   RankingContext(
-                    columns: columns, initials: initials, numbers: numbers, probes: probes,
+                    columns: columns, readings: readings, numbers: numbers, probes: probes,
                     arena: arena, queryWords: queryWords, columnLists: lists,
                     query: UnsafeBufferPointer(rebasing: arena[queryRange]),
                     queryColumns: UnsafeBufferPointer(rebasing: lists[queryColumnsRange]),
@@ -215,7 +219,7 @@ extension SearchIndex {
     return starts.count { place < $0 }
   }
 
-  /// Calls `body` with every text column (and its initials) as raw memory.
+  /// Calls `body` with every text column (and its readings) as raw memory.
   private func withRawColumns<Result>(
     _ body: (UnsafeBufferPointer<RawColumn>, UnsafeBufferPointer<RawColumn?>) -> Result
   ) -> Result {
@@ -224,7 +228,7 @@ extension SearchIndex {
     // Read once: each step of the recursion would otherwise copy the index (a ranking pass
     // per way of moving a space paid it many times a keystroke).
     let columns = columns
-    let initialColumns = initialColumns
+    let readingColumns = readingColumns
     let summaries = summaries
     raw.reserveCapacity(columns.count)
     rawInitials.reserveCapacity(columns.count)
@@ -240,7 +244,7 @@ extension SearchIndex {
             RawColumn(
               bytes: bytes, starts: starts, wordStarts: wordStarts, valueStarts: valueStarts,
               lengths: lengths))
-          guard let initials = initialColumns[index] else {
+          guard let initials = readingColumns[index] else {
             rawInitials.append(nil)
             return next(index + 1)
           }

@@ -39,6 +39,15 @@ extension SearchIndex {
           && context.numberColumns(of: probe).contains {
             context.numbers[Int($0)][slot] == probe.number
           })
+        || (probe.readings
+          && context.columns(of: probe).contains { column in
+            guard let readings = context.readings[Int(column)],
+              readings.starts[slot] != readings.starts[slot + 1]
+            else { return false }
+            // Letters read only at a word's start: where they do is the bound, exactly.
+            return probe.initials
+              || Self.firstWordStart(of: context.needle(probe), inSlot: slot, readings) != nil
+          })
       if !startsWord { return 3 }
     }
     return 2

@@ -19,6 +19,9 @@ struct SlotAnalysis {
   /// While the last word is typed, the points of the value that makes the item a start
   /// (`MatchRank.typedPoints`), exact or near spelt; nil otherwise.
   var typedPoints: Int?
+  /// When the best match is a reading (`Readings`: "beijing" for 北京), its byte offset in
+  /// the column's readings; `field` is then the column and `offset` nil.
+  var readingOffset: Int?
 
   enum Field: Hashable {
     case text(Int)
@@ -98,10 +101,16 @@ extension SearchIndex {
     var best = (
       attribute: Int.max, position: Int.max, field: SlotAnalysis.Field?.none, offset: Int?.none
     )
+    // Where in its column's readings the best match is, when a reading is what matched.
+    var bestReading: Int?
     @inline(__always)
-    func consider(_ attribute: Int, _ position: Int, _ field: SlotAnalysis.Field, _ offset: Int?) {
+    func consider(
+      _ attribute: Int, _ position: Int, _ field: SlotAnalysis.Field, _ offset: Int?,
+      reading: Int? = nil
+    ) {
       if (attribute, position) < (best.attribute, best.position) {
         best = (attribute, position, field, offset)
+        bestReading = reading
       }
     }
     // A value equal to the query or starting with it decides the exactness and the place: an
@@ -140,16 +149,28 @@ extension SearchIndex {
           }
           if first.anyWordStart || (settled && mayStartWord) { wordStart = true }
         }
-        // Initial consonants ("ㄷㅇ" for 독일어) start a word as letters do: where the keys of
-        // a word's syllables begin with them, not in the middle of 아카드어's.
-        if probe.initials, let initials = context.initials[Int(column)],
+        // Readings start a word as letters do: initial consonants ("ㄷㅇ" for 독일어) where
+        // the keys of a word's syllables begin with them, not in the middle of 아카드어's;
+        // pinyin and romaji only at a syllable's start ("jing" in 北京, never "ing"). Typed as
+        // the text is, a word ranks before its reading: the last position of its field.
+        if probe.initials, let readings = context.readings[Int(column)],
           let first = Self.occurrences(
-            of: needle, inSlot: slot, bytes: initials.bytes, starts: initials.starts,
+            of: needle, inSlot: slot, bytes: readings.bytes, starts: readings.starts,
             lookForWordStart: !wordStart, needsPosition: false)
         {
           found = true
           if first.anyWordStart { wordStart = true }
           consider(attribute, MatchRank.maximumPosition, .text(Int(column)), nil)
+        } else if probe.readings, !probe.initials,
+          // At the field's last position, a reading only counts where nothing as good started
+          // a word before it.
+          !wordStart || attribute < best.attribute,
+          let readings = context.readings[Int(column)],
+          let at = Self.firstWordStart(of: needle, inSlot: slot, readings)
+        {
+          found = true
+          wordStart = true
+          consider(attribute, MatchRank.maximumPosition, .text(Int(column)), nil, reading: at)
         }
       }
       if !probe.number.isNaN {
@@ -186,6 +207,7 @@ extension SearchIndex {
     var typedPoints: Int?
     if let decided {
       best = (decided.attribute, 0, decided.field, decided.offset)
+      bestReading = nil
       rank = decided.rank
       rank.typos = typos
       if plan.spentEdits > 0, let magnitude = decided.typingMagnitude {
@@ -201,6 +223,7 @@ extension SearchIndex {
       // A one-word query being typed, misspelt: a value starting with a near spelling of it
       // ranks among the starts, its edits taken from its weight.
       best = (start.attribute, 0, .text(start.column), start.offset)
+      bestReading = nil
       rank = MatchRank.typedStart(
         magnitude: context.magnitude(slot), points: start.points, edits: start.edits,
         agreement: context.weighsAgreement
@@ -211,7 +234,8 @@ extension SearchIndex {
     return SlotAnalysis(
       rank: rank, field: best.field, offset: best.offset, exactField: decided?.field,
       exactOffset: decided?.offset,
-      typedPoints: context.isTyping ? decided?.typedPoints ?? typedPoints : nil)
+      typedPoints: context.isTyping ? decided?.typedPoints ?? typedPoints : nil,
+      readingOffset: bestReading)
   }
 
   /// Whether every finished term of the query (each but the last while the last word is
@@ -407,6 +431,20 @@ extension SearchIndex {
       next = ByteSearch.firstOffset(of: needle, in: bytes, range: offset + 1..<end)
     }
     return (found, position, false)
+  }
+
+  /// The offset of the first occurrence of `needle` in the slot's bytes of `raw` that starts a
+  /// word; nil when none does.
+  static func firstWordStart(
+    of needle: UnsafeBufferPointer<UInt8>, inSlot slot: Int, _ raw: RawColumn
+  ) -> Int? {
+    let (start, end) = (Int(raw.starts[slot]), Int(raw.starts[slot + 1]))
+    var from = start
+    while let found = ByteSearch.firstOffset(of: needle, in: raw.bytes, range: from..<end) {
+      if found == start || NearSpelling.isWordBoundary(raw.bytes[found - 1]) { return found }
+      from = found + 1
+    }
+    return nil
   }
 
   /// The first `byte` in `bytes[start..<end]` and the index, in its value, of its word.

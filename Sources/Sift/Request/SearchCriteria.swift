@@ -130,13 +130,16 @@ extension QueryTerm {
     guard !isNegated, !other.isNegated, case .text(let new) = condition,
       case .text(let old) = other.condition, new.field == old.field
     else { return false }
-    // A longer needle only narrows; but a number reading ("20" = 20) or an initials reading
-    // can match items the shorter term did not, so those must be unchanged.
+    // A longer needle only narrows; but a number reading ("20" = 20), an initials reading or
+    // a pinyin or romaji one can match items the shorter term did not, so those must be
+    // unchanged.
     guard new.needle.utf8.count > old.needle.utf8.count,
       !ByteSearch.allOffsets(of: Array(old.needle.utf8), in: Array(new.needle.utf8)).isEmpty
     else { return false }
     if new.number != nil { return false }
     if new.matchesInitials && !old.matchesInitials { return false }
+    // Two letters may be a reading ("be" of 北京), which one letter never is.
+    if Readings.mayMatch(new) && !Readings.mayMatch(old) { return false }
     return true
   }
 }

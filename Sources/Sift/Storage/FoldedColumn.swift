@@ -51,12 +51,18 @@ struct FoldedColumn: Sendable {
     starts.append(contentsOf: other.starts.dropFirst().lazy.map { $0 &+ base })
   }
 
-  /// Appends a slot holding the initial-consonant keys of those `values` that have Hangul.
-  mutating func appendInitials(_ values: [String]) {
+  /// Appends a slot holding the readings (`Readings`) of `values`: one entry a value, each
+  /// ended by a 0 as in a text column (empty for a value without), so that the n-th entry is
+  /// the n-th value's; a slot none of whose values has a reading is empty.
+  mutating func appendReadings(_ values: [String]) {
     bytes.withArray { bytes in
-      for value in values where TextFolding.appendInitialConsonants(of: value, to: &bytes) {
+      let start = bytes.count
+      var any = false
+      for value in values {
+        if Readings.append(of: value, to: &bytes) { any = true }
         bytes.append(0)
       }
+      if !any { bytes.removeSubrange(start...) }
     }
     starts.append(UInt32(truncatingIfNeeded: bytes.count))
   }
@@ -184,9 +190,9 @@ extension FoldedColumn {
     return result
   }
 
-  /// Initial-consonant columns of consecutive slot ranges joined in order; a part without
-  /// Hangul (nil) stands for `slotCounts[i]` empty slots. Nil when no part has any.
-  static func joinedInitials(_ parts: [FoldedColumn?], slotCounts: [Int]) -> FoldedColumn? {
+  /// Reading columns of consecutive slot ranges joined in order; a part without readings
+  /// (nil) stands for `slotCounts[i]` empty slots. Nil when no part has any.
+  static func joinedReadings(_ parts: [FoldedColumn?], slotCounts: [Int]) -> FoldedColumn? {
     guard parts.contains(where: { $0 != nil }) else { return nil }
     var result = FoldedColumn()
     for (part, count) in zip(parts, slotCounts) {
@@ -201,15 +207,15 @@ extension FoldedColumn {
 }
 
 extension FoldedColumn? {
-  /// Appends the initial-consonant keys of `values` as the next slot, creating the column (with
-  /// `slotsBefore` empty slots) when the first Hangul arrives; a column stays nil until then.
-  mutating func appendInitials(_ values: [String], slotsBefore: Int) {
+  /// Appends the readings of `values` as the next slot, creating the column (with
+  /// `slotsBefore` empty slots) when the first reading arrives; a column stays nil until then.
+  mutating func appendReadings(_ values: [String], slotsBefore: Int) {
     if self == nil {
-      guard values.contains(where: { TextFolding.initialConsonants(of: $0) != nil }) else { return }
+      guard values.contains(where: Readings.hasReading) else { return }
       var created = FoldedColumn()
       created.appendEmpty(count: slotsBefore)
       self = created
     }
-    self!.appendInitials(values)
+    self!.appendReadings(values)
   }
 }

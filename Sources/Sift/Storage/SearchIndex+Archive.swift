@@ -9,8 +9,8 @@
 ///
 /// Layout (little-endian): magic "SIFTIX", format version (u16), the schema's fingerprint
 /// (u64), the folding table's fingerprint (u64: text folded by another table must be folded
-/// again), the item count, then the ids, per text field the folded bytes, slot starts, initial-
-/// consonant keys and summaries, per number field the values, the category names (folded, then
+/// again), the item count, then the ids, per text field the folded bytes, slot starts, readings
+/// (`Readings`) and summaries, per number field the values, the category names (folded, then
 /// as spelt), the lists of several values and each item's category, the popularity order and each slot's position in it, the lists of
 /// `LeadingMatches`, and a 64-bit checksum of everything before it.
 package enum IndexArchive {
@@ -28,8 +28,10 @@ package enum IndexArchive {
   /// match inside a word comes after every word start, names before describing fields).
   /// An archive of a schema with a vector keeps each slot's vector (`VectorColumn`: floats,
   /// bytes, scales) after the popularity order; the schema's fingerprint names the vector and
-  /// its byte copy, so the format stays 10.
-  static let formatVersion: UInt16 = 10
+  /// its byte copy, so the format stays 10. Version 11 reads Han characters by pinyin and kana
+  /// by romaji beside Hangul's initials, each value's readings after a marker of their kind,
+  /// and ranks its lists with them.
+  static let formatVersion: UInt16 = 11
   static let magic: [UInt8] = Array("SIFTIX".utf8)
 
   /// Why archived bytes were not read; the caller builds the index from the items instead.
@@ -128,11 +130,11 @@ extension SearchIndex where ID == ItemID {
       let column = kept(columns[field])
       writer.appendArray(column.bytes)
       writer.appendArray(column.starts)
-      // Keys only where some item has Hangul: a fresh build has none otherwise.
-      if let initials = initialColumns[field].map(kept), !initials.bytes.isEmpty {
+      // Readings only where some item has one: a fresh build has none otherwise.
+      if let readings = readingColumns[field].map(kept), !readings.bytes.isEmpty {
         writer.append(UInt8(1))
-        writer.appendArray(initials.bytes)
-        writer.appendArray(initials.starts)
+        writer.appendArray(readings.bytes)
+        writer.appendArray(readings.starts)
       } else {
         writer.append(UInt8(0))
       }
@@ -261,12 +263,12 @@ extension SearchIndex where ID == ItemID {
       ItemID(String(decoding: $0, as: UTF8.self))
     }
     var columns = empty.columns
-    var initialColumns = empty.initialColumns
+    var readingColumns = empty.readingColumns
     var summaries = empty.summaries
     for field in empty.textFields.indices {
       columns[field] = try reader.readColumn(slots: count)
       if try reader.read() as UInt8 == 1 {
-        initialColumns[field] = try reader.readColumn(slots: count)
+        readingColumns[field] = try reader.readColumn(slots: count)
       }
       guard
         let summary = ColumnSummary(
@@ -334,7 +336,7 @@ extension SearchIndex where ID == ItemID {
     self.init(
       schema: schema,
       storage: SlotStorage(
-        schema: schema, ids: ids, count: count, columns: columns, initialColumns: initialColumns,
+        schema: schema, ids: ids, count: count, columns: columns, readingColumns: readingColumns,
         summaries: summaries, numbers: numbers, categoryIDs: categoryIDs,
         categorySpellings: spellings, categorySets: sets, categories: categories,
         popularityOrder: order, popularityRanks: ranks, vectors: vectors))

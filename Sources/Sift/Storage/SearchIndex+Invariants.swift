@@ -15,7 +15,7 @@ extension SearchIndex {
     for (field, column) in zip(textFields, columns) {
       expectLength("column \(field.name)", column.slotCount)
     }
-    for (field, initials) in zip(textFields, initialColumns) {
+    for (field, initials) in zip(textFields, readingColumns) {
       if let initials { expectLength("initials of \(field.name)", initials.slotCount) }
     }
     for (field, summary) in zip(textFields, summaries) {

@@ -95,12 +95,12 @@ extension SearchIndex where ID == Never {
     }
     let lines = LineStarts(
       parts: zip(parts, folded).map { LineStarts.Part(base: $0.lowerBound, starts: $1.lineStarts) })
-    let initials = FoldedColumn.joinedInitials(
-      folded.map(\.initials), slotCounts: folded.map(\.lineStarts.count))
+    let readings = FoldedColumn.joinedReadings(
+      folded.map(\.readings), slotCounts: folded.map(\.lineStarts.count))
     let index = LineIndex(
       schema: LineIndex.lineSchema,
       storage: SlotStorage(
-        lines: column, initials: initials, count: lines.count, schema: LineIndex.lineSchema))
+        lines: column, readings: readings, count: lines.count, schema: LineIndex.lineSchema))
     return (index, lines)
   }
 }

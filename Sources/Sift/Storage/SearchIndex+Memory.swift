@@ -21,8 +21,8 @@ extension SearchIndex {
   package var memory: IndexMemory {
     let folded =
       columns.reduce(0) { $0 + $1.bytes.count }
-      + initialColumns.reduce(0) { $0 + ($1?.bytes.count ?? 0) }
-    let offsetColumns = columns.count + initialColumns.count { $0 != nil }
+      + readingColumns.reduce(0) { $0 + ($1?.bytes.count ?? 0) }
+    let offsetColumns = columns.count + readingColumns.count { $0 != nil }
     let offsets = offsetColumns * MemoryLayout<UInt32>.stride
     let perSlot =
       offsets + MemoryLayout<Bool>.stride

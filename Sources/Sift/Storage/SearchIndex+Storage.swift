@@ -18,7 +18,7 @@ extension SearchIndex {
   var textFields: [FieldDefinition] { storage.textFields }
   var columns: [FoldedColumn] { storage.columns }
   /// Initial-consonant keys per text field, where a Hangul value arrived.
-  var initialColumns: [FoldedColumn?] { storage.initialColumns }
+  var readingColumns: [FoldedColumn?] { storage.readingColumns }
   /// Per text field, per slot: which first bytes start words and which value lengths occur.
   var summaries: [ColumnSummary?] { storage.summaries }
   var numberFields: [FieldDefinition] { storage.numberFields }

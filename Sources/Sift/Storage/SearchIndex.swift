@@ -126,21 +126,21 @@ package struct SearchIndex<ID: Hashable & Sendable>: Sendable {
   }
 }
 
-/// The folded text fields of consecutive elements, with their initial-consonant keys and
+/// The folded text fields of consecutive elements, with their readings (`Readings`) and
 /// summaries: one part of a parallel build.
 struct FoldedTextFields: Sendable {
   var columns: [FoldedColumn]
-  var initials: [FoldedColumn?]
+  var readings: [FoldedColumn?]
   var summaries: [ColumnSummary]
   let slotCount: Int
 
   init(_ texts: some Collection<[[String]]>, fieldCount: Int) {
     columns = Array(repeating: FoldedColumn(), count: fieldCount)
-    initials = Array(repeating: nil, count: fieldCount)
+    readings = Array(repeating: nil, count: fieldCount)
     for values in texts {
       for (field, strings) in values.enumerated() {
         columns[field].append(strings)
-        initials[field].appendInitials(strings, slotsBefore: columns[field].slotCount - 1)
+        readings[field].appendReadings(strings, slotsBefore: columns[field].slotCount - 1)
       }
     }
     slotCount = texts.count

@@ -24,8 +24,9 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   /// (`CatalogSchema.indexedTextFields`); `columns[i]` holds field `textFields[i]`.
   let textFields: [FieldDefinition]
   private(set) var columns: [FoldedColumn]
-  /// Initial-consonant keys per text field, created when the first Hangul value arrives.
-  private(set) var initialColumns: [FoldedColumn?]
+  /// Readings per text field (`Readings`: Hangul initials, pinyin, romaji), created when the
+  /// first value with one arrives.
+  private(set) var readingColumns: [FoldedColumn?]
   /// Per text field, per slot: which first bytes start words and which value lengths occur,
   /// so ranking skips what cannot be (nil for a line index, which ranks without them).
   private(set) var summaries: [ColumnSummary?]
@@ -71,7 +72,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     textFields = schema.indexedTextFields
     numberFields = schema.fields.filter { $0.kind == .number }
     columns = Array(repeating: FoldedColumn(), count: textFields.count)
-    initialColumns = Array(repeating: nil, count: textFields.count)
+    readingColumns = Array(repeating: nil, count: textFields.count)
     summaries = Array(repeating: summarised ? ColumnSummary() : nil, count: textFields.count)
     numbers = Array(repeating: [], count: numberFields.count)
     let titleColumn = textFields.firstIndex { $0.name == schema.titleField }
@@ -100,15 +101,15 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   mutating func appendTextColumns(_ parts: [FoldedTextFields]) {
     for field in columns.indices {
       for part in parts {
-        if let initials = part.initials[field] {
-          if initialColumns[field] == nil {
+        if let readings = part.readings[field] {
+          if readingColumns[field] == nil {
             var created = FoldedColumn()
             created.appendEmpty(count: columns[field].slotCount)
-            initialColumns[field] = created
+            readingColumns[field] = created
           }
-          initialColumns[field]!.append(contentsOf: initials)
+          readingColumns[field]!.append(contentsOf: readings)
         } else {
-          initialColumns[field]?.appendEmpty(count: part.slotCount)
+          readingColumns[field]?.appendEmpty(count: part.slotCount)
         }
         columns[field].append(contentsOf: part.columns[field])
         summaries[field]?.append(contentsOf: part.summaries[field])
@@ -119,7 +120,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   /// Storage read back from an archive: `count` live slots in catalog order.
   init(
     schema: CatalogSchema, ids: SlotIDs<ID>, count: Int, columns: [FoldedColumn],
-    initialColumns: [FoldedColumn?], summaries: [ColumnSummary?], numbers: [IndexBuffer<Double>],
+    readingColumns: [FoldedColumn?], summaries: [ColumnSummary?], numbers: [IndexBuffer<Double>],
     categoryIDs: [String: Int32], categorySpellings: [String: String],
     categorySets: [[Int32]], categories: IndexBuffer<Int32>,
     popularityOrder: IndexBuffer<Int32>, popularityRanks: IndexBuffer<UInt32>,
@@ -133,7 +134,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     self.count = count
     slotByID = SlotMap(lazilyFrom: ids)
     self.columns = columns
-    self.initialColumns = initialColumns
+    self.readingColumns = readingColumns
     self.summaries = summaries
     self.numbers = numbers
     self.categoryIDs = categoryIDs
@@ -147,10 +148,10 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
 
   /// The storage of a line index: one text column of `count` lines, slot *i* line *i*, no ids,
   /// numbers, categories or popularity.
-  init(lines column: FoldedColumn, initials: FoldedColumn?, count: Int, schema: CatalogSchema) {
+  init(lines column: FoldedColumn, readings: FoldedColumn?, count: Int, schema: CatalogSchema) {
     self.init(empty: schema, summarised: false)
     columns = [column]
-    initialColumns = [initials]
+    readingColumns = [readings]
     isLive = LiveSlots(allLive: count)
     orderKeys = CatalogOrderKeys(slotOrder: count)
     categories = IndexBuffer(Array(repeating: -1, count: count))
@@ -173,7 +174,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
   /// Appends a line: a slot without an id, numbers or category.
   mutating func appendLine(_ line: String) {
     columns[0].append([line])
-    initialColumns[0].appendInitials([line], slotsBefore: columns[0].slotCount - 1)
+    readingColumns[0].appendReadings([line], slotsBefore: columns[0].slotCount - 1)
     isLive.appendLive()
     orderKeys.append(Int64(isLive.count - 1))
     categories.append(-1)
@@ -207,7 +208,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     slotByID[id] = slot
     for (index, strings) in values.texts.enumerated() where foldingText {
       columns[index].append(strings)
-      initialColumns[index].appendInitials(strings, slotsBefore: columns[index].slotCount - 1)
+      readingColumns[index].appendReadings(strings, slotsBefore: columns[index].slotCount - 1)
       summaries[index]?.appendLast(of: columns[index])
     }
     for (index, number) in values.numbers.enumerated() {
@@ -281,7 +282,7 @@ struct SlotStorage<ID: Hashable & Sendable>: Sendable {
     orderKeys = CatalogOrderKeys(keep.map { orderKeys[$0] })
     isLive = LiveSlots(allLive: keep.count)
     columns = columns.map { $0.compacted(keeping: keep) }
-    initialColumns = initialColumns.map { $0?.compacted(keeping: keep) }
+    readingColumns = readingColumns.map { $0?.compacted(keeping: keep) }
     summaries = summaries.map { $0?.compacted(keeping: keep) }
     numbers = numbers.map { column in IndexBuffer(keep.map { column[$0] }) }
     categories = IndexBuffer(keep.map { categories[$0] })

@@ -553,7 +553,9 @@ struct SearchCommand: AsyncParsableCommand {
         } ?? ""),
       explanation.field.map { field in
         "best in \(field)" + (explanation.value.map { " \"\($0)\"" } ?? "")
-          + (rank.wordPosition > 0 ? " at word \(rank.wordPosition + 1)" : "")
+          + (explanation.readBy.map { " by \($0)" } ?? "")
+          + (rank.wordPosition > 0 && explanation.readBy == nil
+            ? " at word \(rank.wordPosition + 1)" : "")
       } ?? "no text term",
     ]
     if explanation.ranksByAgreement, rank.titleCovered == false {

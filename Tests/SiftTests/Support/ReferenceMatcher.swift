@@ -380,6 +380,8 @@ struct ReferenceMatcher {
                       && TextFolding.initialConsonants(of: string).map {
                         Self.contains(Array($0.utf8), needle)
                       } == true)
+                    || (Readings.mayMatch(condition)
+                      && Self.containsWordStart(Self.readings(of: string), needle))
             }
           }
           || (condition.field == nil
@@ -519,6 +521,15 @@ struct ReferenceMatcher {
             where offset == 0 || Self.isBoundary(initials[offset - 1]) {
               wordStart = true
             }
+          }
+          // Pinyin and romaji too, where a word of them starts, after the words as typed: the
+          // field's last position.
+          if Readings.mayMatch(condition),
+            Self.containsWordStart(Self.readings(of: string), needle)
+          {
+            found = true
+            wordStart = true
+            consider([attribute(field), 7])
           }
         }
         if let first {
@@ -713,6 +724,13 @@ struct ReferenceMatcher {
       starts += 1
     }
     return max(0, starts - 1)
+  }
+
+  /// A value's readings (`Readings`: Hangul initials, pinyin, romaji) as the index keeps them.
+  static func readings(of string: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    Readings.append(of: string, to: &bytes)
+    return bytes
   }
 
   static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
