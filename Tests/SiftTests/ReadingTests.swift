@@ -117,6 +117,13 @@ struct ReadingTests {
     #expect(collection.rows.map(\.description) == ["latin", "road", "han"])
     collection.filter(by: SearchCriteria(text: "bj"))
     #expect(collection.rows.map(\.description) == ["han"])
+    // Among readings, a value read whole before one that holds the reading later: German
+    // before Akkadian, as with 德语 and 阿卡德语.
+    var languages = try Self.collection([("akk", "阿卡德语"), ("de", "德语"), ("dyu", "迪尤拉语")])
+    for query in ["deyu", "dy ", "deyu "] {
+      languages.filter(by: SearchCriteria(text: query))
+      #expect(languages.rows.first?.description == "de", "\(query)")
+    }
     // A reading is an exact match: near spellings are looked for only without one.
     var few = try Self.collection([("near", "Beijng"), ("han", "北京")])
     few.filter(by: SearchCriteria(text: "beijing "))

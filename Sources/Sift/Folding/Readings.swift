@@ -25,6 +25,11 @@ enum Readings {
     }
   }
 
+  /// Written before the keys of a run that begin at a later syllable ("jing" of 北京), in place
+  /// of a space: what tells a reading that starts the value from one inside it
+  /// (`SearchIndex.readingPosition`). A control byte, so it separates words as a space does.
+  static let laterSyllables: UInt8 = 4
+
   /// Readings of a run of Han characters, its most common one included: up to this many
   /// (重庆 is "chongqing" and "zhongqing"). Each costs a keystroke a look at its letters.
   static let mostVariants = 8
@@ -39,10 +44,10 @@ enum Readings {
     let start = output.count
     output.append(Kind.initialConsonants.rawValue)
     if !TextFolding.appendInitialConsonants(of: text, to: &output) { output.removeLast() }
-    forEachRun(of: text) { kind, words in
+    forEachRun(of: text) { kind, words, whole in
       output.append(kind.rawValue)
       for (index, word) in words.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: " ")) }
+        if index > 0 { output.append(index == whole ? laterSyllables : UInt8(ascii: " ")) }
         for piece in word { output.append(contentsOf: piece.letters) }
       }
     }
@@ -72,13 +77,13 @@ enum Readings {
     var bytes: [UInt8] = []
     var origins: [Range<Int>] = []
     var kinds: [Kind] = []
-    forEachRun(of: text) { kind, words in
+    forEachRun(of: text) { kind, words, whole in
       bytes.append(kind.rawValue)
       origins.append(0..<0)
       kinds.append(kind)
       for (index, word) in words.enumerated() {
         if index > 0 {
-          bytes.append(UInt8(ascii: " "))
+          bytes.append(index == whole ? laterSyllables : UInt8(ascii: " "))
           origins.append(0..<0)
           kinds.append(kind)
         }
@@ -110,8 +115,9 @@ enum Readings {
     var origin: Range<Int>
   }
 
-  /// Calls `body` with each run of Han characters or kana of `text`, in order, and its keys.
-  private static func forEachRun(of text: String, _ body: (Kind, [[Piece]]) -> Void) {
+  /// Calls `body` with each run of Han characters or kana of `text`, in order, its keys, and
+  /// how many of them read the whole run (the rest begin at a later syllable).
+  private static func forEachRun(of text: String, _ body: (Kind, [[Piece]], Int) -> Void) {
     // Han, kana and the ideographic zero all have UTF-8 lead bytes E3…E9 (compatibility
     // ideographs and halfwidth katakana EF): most text has none.
     guard text.utf8.contains(where: { $0 >= 0xE3 && $0 <= 0xEF }) else { return }
@@ -126,14 +132,14 @@ enum Readings {
         {
           end += 1
         }
-        let keys = pinyinKeys(characters[index..<end])
-        if !keys.isEmpty { body(.pinyin, keys) }
+        let (keys, whole) = pinyinKeys(characters[index..<end])
+        if !keys.isEmpty { body(.pinyin, keys, whole) }
         index = end
       } else if Romaji.reads(scalar) {
         var end = index + 1
         while end < characters.count, Romaji.reads(characters[end].scalar) { end += 1 }
         let keys = romajiKeys(characters[index..<end])
-        if !keys.isEmpty { body(.romaji, keys) }
+        if !keys.isEmpty { body(.romaji, keys, keys.count) }
         index = end
       } else {
         index += 1
@@ -179,7 +185,7 @@ enum Readings {
   /// syllable on, the most common reading. Each key once.
   private static func pinyinKeys(
     _ run: ArraySlice<(scalar: UInt32, origin: Range<Int>)>
-  ) -> [[Piece]] {
+  ) -> (keys: [[Piece]], whole: Int) {
     let readings = run.map { PinyinTable.shared.readings(of: $0.scalar) }
     let origins = run.map(\.origin)
     let named = run.count <= longestNamedRun
@@ -223,9 +229,10 @@ enum Readings {
       add(key)
       add(initials(key))
     }
-    guard named else { return keys }
+    let wholeCount = keys.count
+    guard named else { return (keys, wholeCount) }
     for first in 1..<max(1, readings.count) { add(whole(common, from: first)) }
-    return keys
+    return (keys, wholeCount)
   }
 
   /// The keys of a run of kana: Hepburn as written, then with long vowels as typed when that

@@ -151,8 +151,9 @@ extension SearchIndex {
         }
         // Readings start a word as letters do: initial consonants ("ㄷㅇ" for 독일어) where
         // the keys of a word's syllables begin with them, not in the middle of 아카드어's;
-        // pinyin and romaji only at a syllable's start ("jing" in 北京, never "ing"). Typed as
-        // the text is, a word ranks before its reading: the last position of its field.
+        // pinyin and romaji only at a syllable's start ("jing" in 北京, never "ing"), placed
+        // after a word typed at a value's start (`readingStart`): `deyu` gives 德语 before
+        // 阿卡德语.
         if probe.initials, let readings = context.readings[Int(column)],
           let first = Self.occurrences(
             of: needle, inSlot: slot, bytes: readings.bytes, starts: readings.starts,
@@ -162,15 +163,15 @@ extension SearchIndex {
           if first.anyWordStart { wordStart = true }
           consider(attribute, MatchRank.maximumPosition, .text(Int(column)), nil)
         } else if probe.readings, !probe.initials,
-          // At the field's last position, a reading only counts where nothing as good started
-          // a word before it.
-          !wordStart || attribute < best.attribute,
+          // A reading is at best at word position 1: it only counts where nothing as good
+          // started a word before it.
+          !wordStart || (attribute, 1) < (best.attribute, best.position),
           let readings = context.readings[Int(column)],
-          let at = Self.firstWordStart(of: needle, inSlot: slot, readings)
+          let read = Self.readingStart(of: needle, inSlot: slot, readings)
         {
           found = true
           wordStart = true
-          consider(attribute, MatchRank.maximumPosition, .text(Int(column)), nil, reading: at)
+          consider(attribute, read.position, .text(Int(column)), nil, reading: read.offset)
         }
       }
       if !probe.number.isNaN {
@@ -431,6 +432,45 @@ extension SearchIndex {
       next = ByteSearch.firstOffset(of: needle, in: bytes, range: offset + 1..<end)
     }
     return (found, position, false)
+  }
+
+  /// The best place where `needle` starts a word of the slot's readings in `raw`, and its word
+  /// position: 1 where it reads a value's first run whole (`deyu` or `dy` for 德语), 2 where it
+  /// starts it (`de`), 3 elsewhere (a later syllable, a later run: 阿卡德语). Nil when no word
+  /// of them starts with it.
+  static func readingStart(
+    of needle: UnsafeBufferPointer<UInt8>, inSlot slot: Int, _ raw: RawColumn
+  ) -> (offset: Int, position: Int)? {
+    let (start, end) = (Int(raw.starts[slot]), Int(raw.starts[slot + 1]))
+    var best: (offset: Int, position: Int)?
+    var from = start
+    while let found = ByteSearch.firstOffset(of: needle, in: raw.bytes, range: from..<end) {
+      from = found + 1
+      guard found == start || NearSpelling.isWordBoundary(raw.bytes[found - 1]) else { continue }
+      let position = readingPosition(found, needle.count, raw.bytes, slot: start..<end)
+      if position < best?.position ?? .max { best = (found, position) }
+      if position == 1 { break }
+    }
+    return best
+  }
+
+  /// The word position of a reading's word starting at `at` (`readingStart`): walking back to
+  /// its run's marker, which must begin its value, and no later-syllable mark on the way.
+  static func readingPosition(
+    _ at: Int, _ count: Int, _ bytes: UnsafeBufferPointer<UInt8>, slot: Range<Int>
+  ) -> Int {
+    var index = at - 1
+    while index >= slot.lowerBound {
+      let byte = bytes[index]
+      if byte == 0 || byte == Readings.laterSyllables { return 3 }
+      if byte < Readings.laterSyllables {
+        guard index == slot.lowerBound || bytes[index - 1] == 0 else { return 3 }
+        let after = at + count
+        return after >= slot.upperBound || NearSpelling.isWordBoundary(bytes[after]) ? 1 : 2
+      }
+      index -= 1
+    }
+    return 3
   }
 
   /// The offset of the first occurrence of `needle` in the slot's bytes of `raw` that starts a

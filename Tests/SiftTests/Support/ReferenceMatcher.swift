@@ -522,14 +522,23 @@ struct ReferenceMatcher {
               wordStart = true
             }
           }
-          // Pinyin and romaji too, where a word of them starts, after the words as typed: the
-          // field's last position.
-          if Readings.mayMatch(condition),
-            Self.containsWordStart(Self.readings(of: string), needle)
-          {
-            found = true
-            wordStart = true
-            consider([attribute(field), 7])
+          // Pinyin and romaji too, where a word of them starts: a value's first run read
+          // whole at position 1, begun at 2, anything later at 3.
+          let readings = Self.readings(of: string)
+          if Readings.mayMatch(condition) {
+            for offset in Self.offsets(readings, needle)
+            where offset == 0 || Self.isBoundary(readings[offset - 1]) {
+              found = true
+              wordStart = true
+              // The bytes before it, back to the value's start: only its run's marker.
+              let before = readings[..<offset].filter { $0 < 5 }
+              let firstRun =
+                before.count == 1 && readings.first == before.first
+                && before.first! >= 1 && before.first! <= 3
+              let end = offset + needle.count
+              let whole = end == readings.count || Self.isBoundary(readings[end])
+              consider([attribute(field), firstRun ? (whole ? 1 : 2) : 3])
+            }
           }
         }
         if let first {
