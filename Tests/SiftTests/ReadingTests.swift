@@ -159,6 +159,14 @@ struct ReadingTests {
     #expect(collection.explanation(forRow: 0)?.value == "ドイツ語")
     collection.filter(by: SearchCriteria(text: "beijing"))
     #expect(collection.explanation(forRow: 0)?.readBy == nil, "the Latin word, as typed")
+    // A page asks which values to mark without reading all of them: the reading's value too.
+    let several = Item(
+      id: "3", fields: ["name": .text("x"), "note": .texts(["首都", "capital", "北京"])])
+    var notes = try FilteredCollection(schema: Self.schema, items: [several])
+    notes.filter(by: SearchCriteria(text: "beijing"))
+    #expect(notes.valuesThatMayMatch(field: "note", of: several.id) == [false, false, true])
+    notes.filter(by: SearchCriteria(text: "cap"))
+    #expect(notes.valuesThatMayMatch(field: "note", of: several.id) == [false, true, false])
   }
 
   @Test("text without Han, kana or Hangul carries no readings")

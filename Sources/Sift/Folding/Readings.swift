@@ -70,31 +70,25 @@ enum Readings {
 
   /// The pinyin and romaji keys of `text` (not its initial consonants, which highlighting
   /// finds in `TextFolding.foldWithOrigins`), with, per byte, the UTF-8 range in `text` of the
-  /// character it reads, and per byte the kind of its run.
-  static func withOrigins(of text: String) -> (
-    bytes: [UInt8], origins: [Range<Int>], kinds: [Kind]
-  ) {
+  /// character it reads (empty for a marker or a separator).
+  static func withOrigins(of text: String) -> (bytes: [UInt8], origins: [Range<Int>]) {
     var bytes: [UInt8] = []
     var origins: [Range<Int>] = []
-    var kinds: [Kind] = []
     forEachRun(of: text) { kind, words, whole in
       bytes.append(kind.rawValue)
       origins.append(0..<0)
-      kinds.append(kind)
       for (index, word) in words.enumerated() {
         if index > 0 {
           bytes.append(index == whole ? laterSyllables : UInt8(ascii: " "))
           origins.append(0..<0)
-          kinds.append(kind)
         }
         for piece in word {
           bytes += piece.letters
           origins += repeatElement(piece.origin, count: piece.letters.count)
-          kinds += repeatElement(kind, count: piece.letters.count)
         }
       }
     }
-    return (bytes, origins, kinds)
+    return (bytes, origins)
   }
 
   /// The kind of the run that holds byte `offset` of a reading column's `bytes`, whose value

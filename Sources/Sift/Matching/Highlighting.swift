@@ -64,7 +64,7 @@ public enum Highlighting {
     if !readingNeedles.isEmpty {
       // Each byte of a reading knows the character it reads: a match, at a word's start as a
       // term reads, marks those characters.
-      let (reading, origins, _) = Readings.withOrigins(of: text)
+      let (reading, origins) = Readings.withOrigins(of: text)
       for needle in readingNeedles where !reading.isEmpty {
         let needleBytes = Array(needle.utf8)
         for start in ByteSearch.allOffsets(of: needleBytes, in: reading)
@@ -216,27 +216,39 @@ extension SearchIndex {
     let conditions = highlightedConditions(of: textFields[column], in: request, adding: moved)
     let nearTerms = nearSpellings && request.typos.isEnabled
     let anchored = request.anchorsShortWords
-    let readings = readingColumns[column] != nil
     guard
       !conditions.contains(where: {
-        $0.matchesInitials || (readings && Readings.mayMatch($0))
-          || (nearTerms && Self.typoProbe($0, anchored: anchored) != nil)
+        $0.matchesInitials || (nearTerms && Self.typoProbe($0, anchored: anchored) != nil)
       })
     else { return nil }
-    let needles = conditions.map { Array($0.needle.utf8) }
-    return columns[column].withUnsafeBytes { bytes, starts in
-      var found: [Bool] = []
-      var valueStart = Int(starts[slot])
-      for offset in Int(starts[slot])..<Int(starts[slot + 1]) where bytes[offset] == 0 {
-        let value = valueStart..<offset
-        found.append(
-          needles.contains { needle in
-            needle.withUnsafeBufferPointer { ByteSearch.contains($0, in: bytes, range: value) }
-          })
-        valueStart = offset + 1
+    func values(
+      of column: FoldedColumn, holding needles: [[UInt8]]
+    ) -> [Bool] {
+      column.withUnsafeBytes { bytes, starts in
+        var found: [Bool] = []
+        var valueStart = Int(starts[slot])
+        for offset in Int(starts[slot])..<Int(starts[slot + 1]) where bytes[offset] == 0 {
+          let value = valueStart..<offset
+          found.append(
+            needles.contains { needle in
+              needle.withUnsafeBufferPointer { ByteSearch.contains($0, in: bytes, range: value) }
+            })
+          valueStart = offset + 1
+        }
+        return found
       }
-      return found
     }
+    var found = values(of: columns[column], holding: conditions.map { Array($0.needle.utf8) })
+    // A reading column holds an entry a value (or none for the slot): a value whose entry
+    // holds a term may be marked by its reading.
+    let read = conditions.filter(Readings.mayMatch).map { Array($0.needle.utf8) }
+    if !read.isEmpty, let readings = readingColumns[column] {
+      for (value, holds) in values(of: readings, holding: read).enumerated()
+      where holds && value < found.count {
+        found[value] = true
+      }
+    }
+    return found
   }
 }
 
