@@ -134,6 +134,55 @@ struct ReadingTests {
     #expect(few.explanation(forRow: 0)?.rank.typos == 1)
   }
 
+  @Test("a term that begins to read narrows to the previous matches and the items it reads")
+  func narrowingWithReadings() throws {
+    func resolved(_ text: String) -> ResolvedCriteria {
+      ResolvedCriteria(SearchCriteria(text: text), schema: Self.schema)
+    }
+    func reading(_ text: String, after previous: String) -> [String]? {
+      resolved(text).narrowing(resolved(previous))?.map { term in
+        guard case .text(let condition) = term.condition else { return "?" }
+        return condition.needle
+      }
+    }
+    // One letter never reads, two may: the new term's readings may add items.
+    #expect(reading("ho ch", after: "ho c") == ["ch"])
+    #expect(reading("t", after: "") == [])
+    #expect(reading("to", after: "t") == ["to"])
+    // A reading term one letter longer reads only where the shorter one did.
+    #expect(reading("beij", after: "bei") == [])
+    #expect(resolved("beij").narrows(resolved("bei")))
+    // Readings match at a word's start: "chi" reads where "hi" does not.
+    #expect(reading("chi", after: "hi") == ["chi"])
+    #expect(!resolved("chi").narrows(resolved("hi")))
+    #expect(reading("ho", after: "hong") == nil)
+
+    // Typed letter by letter over a catalog large enough to list readings, each keystroke
+    // finds what a search from scratch finds.
+    var names: [(id: String, name: String)] = [
+      ("hcm", "Ho Chi Minh"), ("hk", "香港"), ("cq", "重庆"), ("dn", "Đà Nẵng"),
+      ("hc", "红城"), ("toyota", "トヨタ"), ("tokyo", "とうきょう"), ("thomas", "Thomas Church"),
+    ]
+    names += (0..<200).map { (id: "filler\($0)", name: "Place \($0)") }
+    var typed = try Self.collection(names)
+    typed.index.prepareSubstringSearch()
+    for query in ["ho chi", "da na", "toyota", "tokyo", "hong ko", "chi "] {
+      var text = ""
+      for character in query {
+        text.append(character)
+        typed.filter(by: SearchCriteria(text: text))
+        var fresh = try Self.collection(names)
+        fresh.index.prepareSubstringSearch()
+        fresh.filter(by: SearchCriteria(text: text))
+        #expect(Array(typed.rows) == Array(fresh.rows), "\(text)")
+      }
+      typed.filter(by: SearchCriteria(text: ""))
+    }
+    typed.filter(by: SearchCriteria(text: "ho c"))
+    typed.filter(by: SearchCriteria(text: "ho ch"))
+    #expect(Set(typed.rows.map(\.description)) == ["hcm", "hc", "thomas"])
+  }
+
   @Test("highlights cover the characters read; --explain says by what")
   func highlightsAndExplanation() throws {
     let items = [

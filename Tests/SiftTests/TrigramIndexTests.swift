@@ -139,6 +139,30 @@ struct TrigramIndexTests {
     #expect(bigramSearches > 100, "only \(bigramSearches) searches ending in two bytes")
   }
 
+  @Test("merging ascending slot lists agrees with sets: a union, and keeping those in either list")
+  func listMerges() {
+    let seed: UInt64 = 73
+    print("list merges seed \(seed)")
+    var random = SplitMix64(seed: seed)
+    func list() -> [Int32] {
+      Set(
+        (0..<Int.random(in: 0...40, using: &random)).map { _ in
+          Int32.random(in: 0..<100, using: &random)
+        }
+      ).sorted()
+    }
+    for _ in 0..<500 {
+      let (a, b, c) = (list(), list(), list())
+      #expect(SearchIndex<ItemID>.union(a, b) == Set(a).union(b).sorted(), "\(a) \(b)")
+      let either = Set(b).union(c)
+      for keepingCommon in [true, false] {
+        let kept = SearchIndex<ItemID>.merging(
+          a, with: b, or: c, keepingCommon: keepingCommon, unlisted: { _ in nil })
+        #expect(kept == a.filter { either.contains($0) == keepingCommon }, "\(a) \(b) \(c)")
+      }
+    }
+  }
+
   @Test(
     "a letter's live slots, found in parts on every core, are those a plain filter finds",
     arguments: [1, 7, 100, 1_000])

@@ -227,9 +227,10 @@ where Element.ID: Sendable {
   /// the index (shared, not copied), the request and the rows it may refine — not the elements.
   package func searchJob(for criteria: SearchCriteria) -> SearchJob<ID> {
     let next = ResolvedCriteria(criteria, schema: schema)
+    let reading = next.narrowing(resolved)
     return SearchJob(
       index: index, resolved: next, request: next.request(typos: typoTolerance),
-      previous: next.narrows(resolved) ? matches : nil, revision: revision)
+      previous: reading == nil ? nil : matches, reading: reading ?? [], revision: revision)
   }
 
   /// Installs the answer of a job made from this collection, unless an edit came since (then
@@ -401,6 +402,8 @@ package struct SearchJob<ID: Hashable & Sendable>: Sendable {
   let resolved: ResolvedCriteria
   let request: MatchRequest
   let previous: RankedMatches<ID>?
+  /// The terms that may find by a reading items `previous` lacks (`ResolvedCriteria.narrowing`).
+  var reading: [QueryTerm] = []
   let revision: Int
 
   /// The criteria the job searches for.
@@ -408,7 +411,7 @@ package struct SearchJob<ID: Hashable & Sendable>: Sendable {
 
   /// Runs the search (and counts the facets, for a scope bar that shows them).
   package func run(withFacets: Bool = true) -> SearchAnswer<ID> {
-    let matches = index.search(request, narrowing: previous)
+    let matches = index.search(request, narrowing: previous, reading: reading)
     return SearchAnswer(
       resolved: resolved, request: request, matches: matches, revision: revision,
       facets: withFacets ? index.facets(of: resolved, request: request, matches: matches) : nil)

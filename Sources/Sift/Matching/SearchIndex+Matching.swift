@@ -239,8 +239,9 @@ extension SearchIndex {
       {
         // Two or three letters in every text field ("da na"): their listing answers it, and
         // the slots whose readings start a word with them.
-        let listed = probe.readings ? Self.union(listed, readingListed(probe, trigrams)) : listed
-        slots = Self.merging(slots, with: listed, keepingCommon: !term.isNegated) { slot in
+        let read = probe.readings ? readingListed(probe, trigrams) : []
+        slots = Self.merging(slots, with: listed, or: read, keepingCommon: !term.isNegated) {
+          slot in
           Int(slot) >= trigrams.slotCount
             ? matches(term.condition, slot: Int(slot), nearSpellings: false) : nil
         }
@@ -288,8 +289,18 @@ extension SearchIndex {
       }
     }
     if probe.readings {
-      for (position, slot) in slots.enumerated() where !holds[position] {
-        holds[position] = readsAtWordStart(probe, slot: Int(slot))
+      // Each column's readings opened once for all the slots, as the text's are.
+      probe.needle.withUnsafeBufferPointer { needle in
+        for column in probe.columns {
+          readingColumns[column]?.withUnsafeBytes { bytes, starts in
+            for (position, slot) in slots.enumerated() where !holds[position] {
+              let range = Int(starts[Int(slot)])..<Int(starts[Int(slot) + 1])
+              if Self.startsWord(needle, in: bytes, range: range, toWordEnd: false) {
+                holds[position] = true
+              }
+            }
+          }
+        }
       }
     }
     if let number = probe.number {
@@ -414,13 +425,37 @@ extension SearchIndex {
     text.readings = false
     let found = liveMatches(
       text, among: listed, settled: isListedExactly(text), listedBelow: trigrams.slotCount)
-    guard probe.readings else { return found }
+    guard probe.readings, let read = readingMatches(probe) else { return found }
+    return Self.union(found, read)
+  }
+
+  /// The slots below `below` that may hold a text probe exactly, ascending, live or not: those
+  /// the trigram index lists for its letters, and when it reads, for its readings' word
+  /// starts (two lists, each ascending). Nil when the index cannot say (no index yet, a needle under two bytes, a
+  /// number, initial consonants).
+  func possibleHolders(
+    _ probe: MatchPlan.TextProbe
+  ) -> (letters: [Int32], readings: [Int32], below: Int)? {
+    guard probe.number == nil, !probe.initials, let trigrams = trigrams.current,
+      let listed = trigrams.candidates(for: probe.needle)
+    else { return nil }
+    guard probe.readings else { return (listed, [], trigrams.slotCount) }
+    guard let read = trigrams.readingStarts(of: probe.needle) else { return nil }
+    return (listed, read, trigrams.slotCount)
+  }
+
+  /// The live slots, ascending, whose readings start a word with the probe's needle: those the
+  /// trigram index lists, and those added since it was built. Nil without a trigram index;
+  /// empty for a probe that does not read.
+  func readingMatches(_ probe: MatchPlan.TextProbe) -> [Int32]? {
+    guard let trigrams = trigrams.current else { return nil }
     var read = readingListed(probe, trigrams).filter { isLive[Int($0)] }
+    guard probe.readings else { return read }
     for slot in min(trigrams.slotCount, slotCount)..<slotCount
     where isLive[slot] && readsAtWordStart(probe, slot: slot) {
       read.append(Int32(slot))
     }
-    return Self.union(found, read)
+    return read
   }
 
   /// The slots below the listing's end whose readings start a word with the probe's needle
@@ -432,6 +467,33 @@ extension SearchIndex {
     return listed.filter {
       Int($0) < slotCount && (exact || readsAtWordStart(probe, slot: Int($0)))
     }
+  }
+
+  /// For each ranking probe that reads, the slots below the listing's end that the trigram
+  /// index lists for the letters its readings' words start with, as bits
+  /// (`RankingContext.readingKnown`): a bound or a rank then tests a bit instead of reading
+  /// each match's readings — on the cities, a quarter of the matches of "ho c" have some. For
+  /// two or three letters searched in every field the bits are the answer; for more, a slot
+  /// without its bit has no such reading, one with it is read. Nil when no probe reads or the
+  /// listing cannot say.
+  func readingStarters(_ plan: MatchPlan) -> ReadingStarters? {
+    guard plan.rankProbes.contains(where: { $0.readings && !$0.initials }),
+      let trigrams = trigrams.current
+    else { return nil }
+    let below = min(trigrams.slotCount, slotCount)
+    let words = (below + 63) / 64
+    var bits = [UInt64](repeating: 0, count: words * plan.rankProbes.count)
+    var exact: UInt64 = 0
+    for (index, probe) in plan.rankProbes.enumerated() where probe.readings && !probe.initials {
+      guard index < 64, let listed = trigrams.readingStarts(of: probe.needle) else { return nil }
+      if probe.needle.count <= 3 && probe.columns.count == columns.count {
+        exact |= 1 << UInt64(index)
+      }
+      for slot in listed where Int(slot) < below {
+        bits[index * words + Int(slot) >> 6] |= 1 << UInt64(slot & 63)
+      }
+    }
+    return ReadingStarters(bits: bits, wordsPerProbe: words, below: below, exact: exact)
   }
 
   /// Whether a word of the slot's readings, in a column the probe searches, starts with its
@@ -447,20 +509,31 @@ extension SearchIndex {
   static func union(_ a: [Int32], _ b: [Int32]) -> [Int32] {
     if b.isEmpty { return a }
     if a.isEmpty { return b }
-    var merged: [Int32] = []
-    merged.reserveCapacity(a.count + b.count)
-    var (i, j) = (0, 0)
-    while i < a.count || j < b.count {
-      if j == b.count || (i < a.count && a[i] < b[j]) {
-        merged.append(a[i])
-        i += 1
-      } else {
-        if i < a.count, a[i] == b[j] { i += 1 }
-        merged.append(b[j])
-        j += 1
+    // Raw memory: a term's letters and its readings are merged at every keystroke, and the
+    // letters of two ("da") are most of the catalog's slots.
+    return a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in
+        [Int32](unsafeUninitializedCapacity: a.count + b.count) { merged, count in
+          var (i, j, k) = (0, 0, 0)
+          while i < a.count, j < b.count {
+            let (x, y) = (a[i], b[j])
+            merged[k] = min(x, y)
+            k += 1
+            if x <= y { i += 1 }
+            if y <= x { j += 1 }
+          }
+          while i < a.count {
+            merged[k] = a[i]
+            (i, k) = (i + 1, k + 1)
+          }
+          while j < b.count {
+            merged[k] = b[j]
+            (j, k) = (j + 1, k + 1)
+          }
+          count = k
+        }
       }
     }
-    return merged
   }
 
   /// Whether a probe is two or three bytes searched in every text field (not a number, not
@@ -481,22 +554,30 @@ extension SearchIndex {
     return isListedExactly(probe) ? listed < count * 8 : listed < count
   }
 
-  /// The slots of `slots` (ascending) that are in `listed` (ascending) — or, with
+  /// The slots of `slots` (ascending) that are in `listed` or `alsoListed` (ascending) — or, with
   /// `keepingCommon` false, those that are not; a slot beyond the listing is decided by
   /// `unlisted` (non-nil for slots added after the listing was built).
   static func merging(
-    _ slots: [Int32], with listed: [Int32], keepingCommon: Bool, unlisted: (Int32) -> Bool?
+    _ slots: [Int32], with listed: [Int32], or alsoListed: [Int32] = [], keepingCommon: Bool,
+    unlisted: (Int32) -> Bool?
   ) -> [Int32] {
     var kept: [Int32] = []
-    kept.reserveCapacity(keepingCommon ? min(slots.count, listed.count) : slots.count)
-    var at = 0
+    kept.reserveCapacity(
+      keepingCommon ? min(slots.count, listed.count + alsoListed.count) : slots.count)
+    var (at, alsoAt) = (0, 0)
     for slot in slots {
       if let decided = unlisted(slot) {
         if decided == keepingCommon { kept.append(slot) }
         continue
       }
       while at < listed.count, listed[at] < slot { at += 1 }
-      let isListed = at < listed.count && listed[at] == slot
+      var isListed = at < listed.count && listed[at] == slot
+      if !alsoListed.isEmpty {
+        // A second ascending list (a term's readings beside its letters), walked alongside
+        // rather than merged with the first into a third.
+        while alsoAt < alsoListed.count, alsoListed[alsoAt] < slot { alsoAt += 1 }
+        isListed = isListed || (alsoAt < alsoListed.count && alsoListed[alsoAt] == slot)
+      }
       if isListed == keepingCommon { kept.append(slot) }
     }
     return kept
@@ -645,20 +726,31 @@ extension SearchIndex {
   ) -> Bool {
     needle.withUnsafeBufferPointer { needle in
       column.withUnsafeBytes { bytes, starts in
-        let (start, end) = (Int(starts[slot]), Int(starts[slot + 1]))
-        var from = start
-        while let found = ByteSearch.firstOffset(of: needle, in: bytes, range: from..<end) {
-          let after = found + needle.count
-          if found == start || NearSpelling.isWordBoundary(bytes[found - 1]),
-            !toWordEnd || after == end || NearSpelling.isWordBoundary(bytes[after])
-          {
-            return true
-          }
-          from = found + 1
-        }
-        return false
+        Self.startsWord(
+          needle, in: bytes, range: Int(starts[slot])..<Int(starts[slot + 1]),
+          toWordEnd: toWordEnd)
       }
     }
+  }
+
+  /// Whether `needle` starts a word somewhere in `bytes[range]` (one slot's values) — and, with
+  /// `toWordEnd`, also ends one.
+  static func startsWord(
+    _ needle: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>,
+    range: Range<Int>, toWordEnd: Bool
+  ) -> Bool {
+    var from = range.lowerBound
+    while let found = ByteSearch.firstOffset(of: needle, in: bytes, range: from..<range.upperBound)
+    {
+      let after = found + needle.count
+      if found == range.lowerBound || NearSpelling.isWordBoundary(bytes[found - 1]),
+        !toWordEnd || after == range.upperBound || NearSpelling.isWordBoundary(bytes[after])
+      {
+        return true
+      }
+      from = found + 1
+    }
+    return false
   }
 
   /// The slot's word whose beginning is nearest the probe's term within its budget: the cost,

@@ -203,21 +203,24 @@ extension SearchIndex {
   ///   - previous: the matches of criteria that these narrow (a letter typed at the end of a
   ///     term, a term or token added), or nil. When few of them are shown, only those are
   ///     checked: testing many one by one costs more than one scan of the whole buffer.
+  ///   - reading: the terms that may find by a reading items the previous matches lack
+  ///     (`ResolvedCriteria.narrowing`): the items they read are checked too.
   ///   - rows: how many rows to put in order now; the rest are ordered when first read.
   /// - Complexity: one scan of the searched columns for the first text term and a check per
   ///   candidate for each other term; O(*k*) in the previous matches when refining. Ranking
   ///   costs a cheap bound per match and a full rank only for those that can reach `rows`.
   package func search(
     _ request: MatchRequest, narrowing previous: RankedMatches<ID>? = nil,
-    rows: Int = RankedMatches<ID>.firstRows
+    reading: [QueryTerm] = [], rows: Int = RankedMatches<ID>.firstRows
   ) -> RankedMatches<ID> {
     if let plan = request.vector { return searchByMeaning(request, plan) }
     let outcome: SearchOutcome
     if let previous, previous.layout == layout,
-      previous.count <= Self.refinementLimit(slotCount: slotCount)
+      previous.count <= Self.refinementLimit(slotCount: slotCount),
+      let candidates = refinementCandidates(previous.slots, request, reading: reading)
     {
-      // Every exact match of narrower criteria is among the previous matches.
-      outcome = searchSlots(request, within: previous.slots, rows: rows)
+      // Every exact match of narrower criteria is among the previous matches, or read.
+      outcome = searchSlots(request, within: candidates, rows: rows)
     } else {
       outcome = searchSlots(request, within: nil, rows: rows)
     }
@@ -257,6 +260,36 @@ extension SearchIndex {
       exactCount: outcome.includesNearSpellings
         ? kept.count { MatchRank(packed: $0.rank).typos == 0 } : count,
       layout: layout, count: count)
+  }
+
+  /// The slots a refinement checks: the previous matches, and the live slots whose readings
+  /// start a word with a term of `reading`. Nil when those are too many to check one by one,
+  /// or cannot be listed (no trigram index yet).
+  private func refinementCandidates(
+    _ previous: [Int32], _ request: MatchRequest, reading: [QueryTerm]
+  ) -> [Int32]? {
+    guard !reading.isEmpty else { return previous }
+    let needles = reading.compactMap { term -> [UInt8]? in
+      guard case .text(let text) = term.condition else { return nil }
+      return Array(text.needle.utf8)
+    }
+    let probes = plan(request).rankProbes
+    var candidates = previous
+    for (index, probe) in probes.enumerated()
+    where probe.readings && needles.contains(probe.needle) {
+      guard var read = readingMatches(probe) else { return nil }
+      // A slot read so must hold the other terms too: keep those the trigram index lists
+      // for them, as letters or readings ("saint pe" checks the Chinese names read "pe..."
+      // that hold "saint", not every one).
+      for (other, term) in probes.enumerated() where other != index {
+        guard let listed = possibleHolders(term) else { continue }
+        read = Self.merging(read, with: listed.letters, or: listed.readings, keepingCommon: true) {
+          Int($0) >= listed.below ? true : nil
+        }
+      }
+      candidates = Self.union(candidates, read)
+    }
+    return candidates.count <= Self.refinementLimit(slotCount: slotCount) ? candidates : nil
   }
 
   /// The most matches worth refining one by one rather than rescanning: an eighth of the slots.

@@ -39,6 +39,13 @@ struct RankingContext {
   /// column the search would otherwise touch all over (2 MB of the cities).
   var popularityRanks: IndexBuffer<UInt32>?
   var magnitudeStarts: [UInt32]
+  /// Each probe's `ReadingStarters` bits, back to back, for slots below `readersBelow` (0
+  /// when not found for this pass).
+  var readerBits: UnsafeBufferPointer<UInt64>
+  var readerWords: Int
+  var readersBelow: Int
+  /// The probes (a bit each) whose bits say yes as well as no (`ReadingStarters.exact`).
+  var readersExact: UInt64
   /// Whether ranks carry the agreement (`MatchRank.agreement`): where nothing else decides —
   /// no ranking field — and near a place, where the title's part ranks before distance. With
   /// a ranking field, popularity breaks those ties, as it always did.
@@ -59,6 +66,16 @@ struct RankingContext {
     return low
   }
 
+  /// Whether a word of the slot's readings starts with the needle of the probe at `index` (one
+  /// that reads, not initial consonants), when the pass's `ReadingStarters` know; nil when
+  /// the readings must be read.
+  @inline(__always)
+  func readingKnown(_ index: Int, _ slot: Int) -> Bool? {
+    guard slot < readersBelow else { return nil }
+    if readerBits[index * readerWords + slot >> 6] & (1 << UInt64(slot & 63)) == 0 { return false }
+    return readersExact & (1 << UInt64(index)) != 0 ? true : nil
+  }
+
   @inline(__always)
   func needle(_ probe: Probe) -> UnsafeBufferPointer<UInt8> {
     UnsafeBufferPointer(rebasing: arena[probe.needle])
@@ -77,8 +94,10 @@ struct RankingContext {
 
 extension SearchIndex {
   /// Calls `body` with the plan and the columns as raw memory.
+  ///
+  /// `readers`: the plan's `readingStarters`, when the pass bounds or ranks many matches.
   func withRankingContext<Result>(
-    _ plan: MatchPlan, _ body: (RankingContext) -> Result
+    _ plan: MatchPlan, readers: ReadingStarters? = nil, _ body: (RankingContext) -> Result
   ) -> Result {
     var arena: [UInt8] = []
     var lists: [Int32] = []
@@ -121,18 +140,22 @@ extension SearchIndex {
           lists.withUnsafeBufferPointer { lists in
             probes.withUnsafeBufferPointer { probes in
               queryWords.withUnsafeBufferPointer { queryWords in
-                body(
-                  RankingContext(
-                    columns: columns, readings: readings, numbers: numbers, probes: probes,
-                    arena: arena, queryWords: queryWords, columnLists: lists,
-                    query: UnsafeBufferPointer(rebasing: arena[queryRange]),
-                    queryColumns: UnsafeBufferPointer(rebasing: lists[queryColumnsRange]),
-                    queryNumber: plan.queryNumber?.value,
-                    queryNumberColumns: UnsafeBufferPointer(rebasing: lists[queryNumberRange]),
-                    isTyping: plan.isTyping,
-                    popularityRanks: starts.isEmpty ? nil : popularityRanks,
-                    magnitudeStarts: starts,
-                    weighsAgreement: weighsAgreement(plan.sort)))
+                (readers?.bits ?? []).withUnsafeBufferPointer { readerBits in
+                  body(
+                    RankingContext(
+                      columns: columns, readings: readings, numbers: numbers, probes: probes,
+                      arena: arena, queryWords: queryWords, columnLists: lists,
+                      query: UnsafeBufferPointer(rebasing: arena[queryRange]),
+                      queryColumns: UnsafeBufferPointer(rebasing: lists[queryColumnsRange]),
+                      queryNumber: plan.queryNumber?.value,
+                      queryNumberColumns: UnsafeBufferPointer(rebasing: lists[queryNumberRange]),
+                      isTyping: plan.isTyping,
+                      popularityRanks: starts.isEmpty ? nil : popularityRanks,
+                      magnitudeStarts: starts,
+                      readerBits: readerBits, readerWords: readers?.wordsPerProbe ?? 0,
+                      readersBelow: readers?.below ?? 0, readersExact: readers?.exact ?? 0,
+                      weighsAgreement: weighsAgreement(plan.sort)))
+                }
               }
             }
           }
@@ -276,4 +299,15 @@ extension SearchIndex {
     }
     return next(0)
   }
+}
+
+/// For each ranking probe of a plan that reads, the slots (below `below`) whose readings start
+/// a word with its needle, as `wordsPerProbe` words of bits a probe (`SearchIndex.readingStarters`).
+struct ReadingStarters {
+  var bits: [UInt64]
+  var wordsPerProbe: Int
+  var below: Int
+  /// The probes (a bit each) whose bits are exactly their readers: two or three letters
+  /// searched in every field. Another probe's bits are those that may read it.
+  var exact: UInt64
 }

@@ -29,7 +29,7 @@ extension SearchIndex {
   /// word starts (2) when every term's first byte may start one of its words, else substring.
   @inline(__always)
   func wordStartBound(_ slot: Int, _ context: RankingContext) -> UInt8 {
-    for probe in context.probes {
+    for (index, probe) in context.probes.enumerated() {
       let first = context.needle(probe)[0]
       let startsWord =
         context.columns(of: probe).contains {
@@ -39,18 +39,27 @@ extension SearchIndex {
           && context.numberColumns(of: probe).contains {
             context.numbers[Int($0)][slot] == probe.number
           })
-        || (probe.readings
-          && context.columns(of: probe).contains { column in
-            guard let readings = context.readings[Int(column)],
-              readings.starts[slot] != readings.starts[slot + 1]
-            else { return false }
-            // Letters read only at a word's start: where they do is the bound, exactly.
-            return probe.initials
-              || Self.firstWordStart(of: context.needle(probe), inSlot: slot, readings) != nil
-          })
+        || (probe.readings && readingStartsWord(index, probe, slot, context))
       if !startsWord { return 3 }
     }
     return 2
+  }
+
+  /// Whether the slot's readings may start a word with the probe's needle (one that reads):
+  /// exactly for pinyin and romaji, which read only at a word's start — from the pass's bits
+  /// when it has them — and wherever there are readings for initial consonants.
+  @inline(__always)
+  func readingStartsWord(
+    _ index: Int, _ probe: RankingContext.Probe, _ slot: Int, _ context: RankingContext
+  ) -> Bool {
+    if !probe.initials, let known = context.readingKnown(index, slot) { return known }
+    return context.columns(of: probe).contains { column in
+      guard let readings = context.readings[Int(column)],
+        readings.starts[slot] != readings.starts[slot + 1]
+      else { return false }
+      return probe.initials
+        || Self.firstWordStart(of: context.needle(probe), inSlot: slot, readings) != nil
+    }
   }
 
   /// The value that decides a slot's exactness: the best (title first) value equal to the

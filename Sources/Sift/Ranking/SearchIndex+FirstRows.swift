@@ -63,8 +63,9 @@ extension SearchIndex {
     if usingLists, let listed = leadingRows(slots, plan, rows: rows) { return (listed, false) }
     if plan.rankProbes.isEmpty { return (firstByPopularity(slots, rows: rows), false) }
     let identity = popularityOrder.isEmpty
-    var levels = exactnessLevels(slots, plan)
-    let heap = withRankingContext(plan) { context in
+    let readers = readingStarters(plan)
+    var levels = exactnessLevels(slots, plan, readers: readers)
+    let heap = withRankingContext(plan, readers: readers) { context in
       let letter = Self.singleLetter(context)
       var heap = KeyHeap(capacity: rows)
       for level in UInt8(0)..<4 {
@@ -153,7 +154,9 @@ extension SearchIndex {
   /// Each match's best possible exactness (`exactnessBound`), on every core: a few bit tests
   /// each — for a first keystroke three a column, and for a query of several terms the word
   /// starts alone of the slots that cannot hold the whole query (`queryHolders`).
-  func exactnessLevels(_ slots: [Int32], _ plan: MatchPlan) -> [UInt8] {
+  func exactnessLevels(
+    _ slots: [Int32], _ plan: MatchPlan, readers: ReadingStarters? = nil
+  ) -> [UInt8] {
     let holders = queryHolders(plan)
     var levels = [UInt8](repeating: 0, count: slots.count)
     levels.withUnsafeMutableBufferPointer { levels in
@@ -163,7 +166,7 @@ extension SearchIndex {
         let ranges = Parallel.ranges(
           count: slots.count, parts: Parallel.parts(for: slots.count, minimumPerPart: 50_000))
         _ = Parallel.map(parts: ranges.count) { part in
-          withRankingContext(plan) { context in
+          withRankingContext(plan, readers: readers) { context in
             if let letter = Self.singleLetter(context) {
               // The first keystroke: three bit tests a column, without the general rule's
               // loops over terms (`exactnessBound` gives the same levels).

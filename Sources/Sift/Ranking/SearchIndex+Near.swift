@@ -91,10 +91,11 @@ extension SearchIndex {
     if rows >= slots.count || slots.count <= 256 {
       return (order(rank(slots, plan, nearSpellings: false), sort: sort), true)
     }
-    let levels = exactnessLevels(slots, plan)
+    let readers = readingStarters(plan)
+    let levels = exactnessLevels(slots, plan, readers: readers)
     // No key goes past 2^25 metres (33,554 km: farther than any two places on the earth).
     let farthest: UInt64 = 1 << 25 - 1
-    return withRankingContext(plan) { context in
+    return withRankingContext(plan, readers: readers) { context in
       let letter = Self.singleLetter(context)
       // The page so far, best first, each with its distance: measured once, when it was queued.
       var best: [(entry: RankedSlot, metres: UInt64)] = []

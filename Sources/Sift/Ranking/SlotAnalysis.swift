@@ -166,6 +166,7 @@ extension SearchIndex {
           // A reading is at best at word position 1: it only counts where nothing as good
           // started a word before it.
           !wordStart || (attribute, 1) < (best.attribute, best.position),
+          context.readingKnown(index, slot) != false,
           let readings = context.readings[Int(column)],
           let read = Self.readingStart(of: needle, inSlot: slot, readings)
         {

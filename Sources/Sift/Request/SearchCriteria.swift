@@ -112,20 +112,37 @@ public struct ResolvedCriteria: Hashable, Sendable {
   /// True when these criteria can only keep items the `previous` ones kept, so a search may
   /// run inside the previous results: same scope, every previous term implied by a new one.
   public func narrows(_ previous: ResolvedCriteria) -> Bool {
-    guard scope == previous.scope, near == previous.near else { return false }
+    narrowing(previous)?.isEmpty == true
+  }
+
+  /// Whether these criteria keep only items the `previous` ones kept or items that a term of
+  /// theirs finds by its pinyin or romaji where the previous term could not read ("ho c" →
+  /// "ho ch": one letter never reads, two do): nil when they do not narrow, else those terms
+  /// (none: they narrow outright). A search then runs inside the previous results and the
+  /// items those terms read at a word's start.
+  package func narrowing(_ previous: ResolvedCriteria) -> [QueryTerm]? {
+    guard scope == previous.scope, near == previous.near else { return nil }
     // Nearest neighbours are chosen among every item the filters keep, not among results.
-    guard vector == nil, previous.vector == nil else { return false }
+    guard vector == nil, previous.vector == nil else { return nil }
     // A word that now equals an expression also finds its synonyms, which the previous
     // results may not hold ("sof" → "sofa", which finds "couch").
-    guard !usesSynonyms else { return false }
+    guard !usesSynonyms else { return nil }
     let terms = allTerms
-    return previous.allTerms.allSatisfy { old in terms.contains { $0.implies(old) } }
+    var reading: [QueryTerm] = []
+    for old in previous.allTerms where !terms.contains(where: { $0.implies(old) }) {
+      guard let term = terms.first(where: { $0.implies(old, exceptReadings: true) }) else {
+        return nil
+      }
+      if !reading.contains(term) { reading.append(term) }
+    }
+    return reading
   }
 }
 
 extension QueryTerm {
-  /// Whether every item matching `self` also matches `other`.
-  func implies(_ other: QueryTerm) -> Bool {
+  /// Whether every item matching `self` also matches `other` — with `exceptReadings`, every
+  /// item but those `self` finds by its pinyin or romaji (`Readings`).
+  func implies(_ other: QueryTerm, exceptReadings: Bool = false) -> Bool {
     if self.condition == other.condition, isNegated == other.isNegated { return true }
     guard !isNegated, !other.isNegated, case .text(let new) = condition,
       case .text(let old) = other.condition, new.field == old.field
@@ -138,8 +155,14 @@ extension QueryTerm {
     else { return false }
     if new.number != nil { return false }
     if new.matchesInitials && !old.matchesInitials { return false }
-    // Two letters may be a reading ("be" of 北京), which one letter never is.
-    if Readings.mayMatch(new) && !Readings.mayMatch(old) { return false }
+    // A reading matches at a word's start: the new term's readings are the old one's only when
+    // the old term reads too and begins the new one ("bei" → "beij", not "ei" → "bei"). Two
+    // letters may be a reading ("be" of 北京), which one letter never is.
+    if Readings.mayMatch(new),
+      !Readings.mayMatch(old) || !new.needle.utf8.starts(with: old.needle.utf8)
+    {
+      return exceptReadings
+    }
     return true
   }
 }
