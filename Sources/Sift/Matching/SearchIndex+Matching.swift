@@ -449,8 +449,8 @@ extension SearchIndex {
   /// empty for a probe that does not read.
   func readingMatches(_ probe: MatchPlan.TextProbe) -> [Int32]? {
     guard let trigrams = trigrams.current else { return nil }
+    guard probe.readings else { return [] }
     var read = readingListed(probe, trigrams).filter { isLive[Int($0)] }
-    guard probe.readings else { return read }
     for slot in min(trigrams.slotCount, slotCount)..<slotCount
     where isLive[slot] && readsAtWordStart(probe, slot: slot) {
       read.append(Int32(slot))
@@ -481,19 +481,21 @@ extension SearchIndex {
       let trigrams = trigrams.current
     else { return nil }
     let below = min(trigrams.slotCount, slotCount)
-    let words = (below + 63) / 64
-    var bits = [UInt64](repeating: 0, count: words * plan.rankProbes.count)
+    var bits: [UInt64] = []
     var exact: UInt64 = 0
-    for (index, probe) in plan.rankProbes.enumerated() where probe.readings && !probe.initials {
-      guard index < 64, let listed = trigrams.readingStarts(of: probe.needle) else { return nil }
-      if probe.needle.count <= 3 && probe.columns.count == columns.count {
-        exact |= 1 << UInt64(index)
+    for (index, probe) in plan.rankProbes.enumerated() {
+      var starters = SlotSet(capacity: below)
+      if probe.readings && !probe.initials {
+        guard index < 64, let listed = trigrams.readingStarts(of: probe.needle) else { return nil }
+        if probe.needle.count <= 3 && probe.columns.count == columns.count {
+          exact |= 1 << UInt64(index)
+        }
+        for slot in listed where Int(slot) < below { starters.insert(Int(slot)) }
       }
-      for slot in listed where Int(slot) < below {
-        bits[index * words + Int(slot) >> 6] |= 1 << UInt64(slot & 63)
-      }
+      bits += starters.words
     }
-    return ReadingStarters(bits: bits, wordsPerProbe: words, below: below, exact: exact)
+    return ReadingStarters(
+      bits: bits, wordsPerProbe: (below + 63) / 64, below: below, exact: exact)
   }
 
   /// Whether a word of the slot's readings, in a column the probe searches, starts with its

@@ -475,7 +475,8 @@ extension SearchIndex {
   }
 
   /// The offset of the first occurrence of `needle` in the slot's bytes of `raw` that starts a
-  /// word; nil when none does.
+  /// word; nil when none does. The same walk as `startsWord(_:in:range:toWordEnd:)`, kept here
+  /// for the bounds: calling that one from them measured the cities' keystrokes 1.4× slower.
   static func firstWordStart(
     of needle: UnsafeBufferPointer<UInt8>, inSlot slot: Int, _ raw: RawColumn
   ) -> Int? {

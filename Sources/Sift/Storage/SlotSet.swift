@@ -1,6 +1,7 @@
 /// A set of slots as a bit vector: the union of hits from several fields without sorting.
 struct SlotSet {
-  private var words: [UInt64]
+  /// Bit `slot & 63` of word `slot >> 6` for each slot held.
+  private(set) var words: [UInt64]
 
   init(capacity: Int) {
     words = [UInt64](repeating: 0, count: (capacity + 63) / 64)
